@@ -1,0 +1,301 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+)
+
+// RawCounter is one raw sample of a counter. It mirrors PDH's
+// PDH_RAW_COUNTER, so that .blg raw records, V1 blobs and V2 blobs all map
+// onto it:
+//
+//   - FirstValue is the counter's own raw value N;
+//   - SecondValue is its time stamp D for rate, queue-length, timer and
+//     elapsed types, or its base B for fraction, average and precision types;
+//   - MultiCount is the item count B of the four multi timers.
+//
+// Raw values are unsigned: a V1 blob stores DWORDs and ULONGLONGs, and values
+// up to 2^64−1 survive exactly. (PDH declares FirstValue and SecondValue as
+// LONGLONG; the bit patterns are the same.)
+type RawCounter struct {
+	CStatus     uint32 // PDH_CSTATUS_* of the source; 0 (VALID_DATA) and 1 (NEW_DATA) are good, anything else gives InvalidData
+	TimeStamp   int64  // FILETIME of the sample (100 ns since 1601 UTC); informational, not used by the formulas
+	FirstValue  uint64 // N
+	SecondValue uint64 // D or B
+	MultiCount  uint32 // B of the multi timers
+}
+
+// PDH raw-counter statuses (PDH_CSTATUS_*) that decoders put into
+// RawCounter.CStatus.
+const (
+	CStatusValidData   uint32 = 0x00000000 // PDH_CSTATUS_VALID_DATA
+	CStatusNewData     uint32 = 0x00000001 // PDH_CSTATUS_NEW_DATA
+	CStatusNoMachine   uint32 = 0x800007D0 // PDH_CSTATUS_NO_MACHINE
+	CStatusInvalidData uint32 = 0xC0000BBA // PDH_CSTATUS_INVALID_DATA: also used when a counter's base is missing
+)
+
+// Counter is what the engine needs to know of a counter apart from its
+// samples: its type, its default scale, and the frequency F of its time base.
+type Counter struct {
+	Type CounterType
+	// Scale is the counter's DefaultScale, a power of ten, applied only
+	// with the Scale option. It is clamped to −10..10 ([MS-PCQ]'s range).
+	Scale int32
+	// TimeBase is F, the frequency of the counter's time stamps in ticks per
+	// second: PerfFreq for PERF_TIMER_TICK, 10,000,000 (Frequency100NS) for
+	// PERF_TIMER_100NS, the object's PerfFreq for PERF_OBJECT_TIMER, or the
+	// time base a .blg log stores with the counter. Only the rate, average
+	// timer and elapsed time formulas divide by it.
+	TimeBase int64
+}
+
+// Input is one computation: a counter, its older sample (when HasOld), and
+// its newer one. The zero HasOld means "first sample": a 2-sample type then
+// answers NewData.
+type Input struct {
+	Counter
+	HasOld bool
+	Old    RawCounter
+	New    RawCounter
+}
+
+// Result is a computed value with its status. Value is 0 unless Status is
+// Valid, and is never NaN or ±Inf.
+type Result struct {
+	Value  float64
+	Status Status
+}
+
+// Options change a computed value the way PDH's format flags do. They are
+// applied after the formula in this order: Cap100, Scale, Times1000. The
+// zero Options is relog's output: no cap, no scaling.
+type Options uint32
+
+const (
+	// Cap100 clamps percentage types to at most 100 (PDH's default;
+	// PDH_FMT_NOCAP100 turns it off, and relog passes NOCAP100).
+	Cap100 Options = 1 << iota
+	// Scale multiplies the value by 10^Counter.Scale (PDH's default;
+	// PDH_FMT_NOSCALE turns it off). A negative scale divides by 10^−Scale,
+	// so that the result is correctly rounded.
+	Scale
+	// Times1000 multiplies the value by 1000 (PDH_FMT_1000).
+	Times1000
+	// Wrap32 reads a backwards step of a 4-byte counter (size bits
+	// PERF_SIZE_DWORD) or of a 4-byte base (PERF_SAMPLE_BASE,
+	// PERF_AVERAGE_BASE) as a 32-bit wrap, ΔN = N1 + 2^32 − N0, when that
+	// delta is below 2^31; otherwise the value is NegativeValue. perfcalc's
+	// own option, off by default.
+	Wrap32
+)
+
+// computeParams is a type's formula as data: masks that select the inputs
+// and constants that shape the result, so that every type runs the same
+// straight-line code. Masks are all ones (true) or zero (false).
+type computeParams struct {
+	samples  uint8   // samples needed: 0, 1 or 2
+	flags    uint64  // status bits that hold whatever the input (notDisplayable)
+	xDelta   uint64  // x = N1 − N0
+	xElapsed uint64  // x = D1 − N1
+	yUse     uint64  // the formula divides by y taken from SecondValue
+	yDelta   uint64  // y = D1 − D0 (or B1 − B0); else y = D1 (or B1)
+	fOnX     uint64  // x is divided by F
+	fOnY     uint64  // y is divided by F
+	mUse     uint64  // the fraction is divided by MultiCount
+	wrapX    uint64  // with Wrap32, ΔN may wrap at 2^32
+	wrapY    uint64  // with Wrap32, ΔB may wrap at 2^32
+	percent  uint64  // Cap100 applies
+	a, c     float64 // v = (a − q) * c: (1, 100) inverse, (−0, −100) percent, (−0, −1) plain
+	needsOld uint64  // 2-sample type
+}
+
+// Status bits, in priority order: the lowest set bit names the status.
+const (
+	bitUnknown = 1 << iota
+	bitNotDisplayable
+	bitInvalidData
+	bitNewData
+	bitNegativeDenominator
+	bitNegativeValue
+	bitValid
+)
+
+var statusOfBit = [8]Status{UnknownType, NotDisplayable, InvalidData, NewData, NegativeDenominator, NegativeValue, Valid, Valid}
+
+// paramsFor derives a type's computeParams from its formula and bits.
+func paramsFor(t CounterType, f formula) computeParams {
+	const all = ^uint64(0)
+	p := computeParams{a: math.Copysign(0, -1), c: -1}
+	m := func(b bool) uint64 {
+		if b {
+			return all
+		}
+		return 0
+	}
+	p.percent = m(t.Suffix() == Percent)
+	switch f {
+	case fNone:
+		p.flags = bitNotDisplayable
+		p.percent = 0
+		return p
+	case fRaw:
+		p.samples = 1
+	case fDelta:
+		p.samples, p.xDelta = 2, all
+	case fRate:
+		p.samples, p.xDelta, p.yUse, p.yDelta, p.fOnY = 2, all, all, all, all
+	case fQueuelen:
+		p.samples, p.xDelta, p.yUse, p.yDelta = 2, all, all, all
+	case fTimer, fPrecision, fSampleFraction:
+		p.samples, p.xDelta, p.yUse, p.yDelta, p.c = 2, all, all, all, -100
+	case fTimerInv:
+		p.samples, p.xDelta, p.yUse, p.yDelta, p.a, p.c = 2, all, all, all, 1, 100
+	case fMultiTimer:
+		// The perfcalc decision on the multi timers (COUNTER-TYPES.md): the
+		// timer fraction ΔN / ΔD is taken in the counter's own time base and
+		// averaged over B1 items, so plain and inverse lie in [0, 100]
+		// whenever 0 ≤ ΔN ≤ B1·ΔD. This follows the NT Resource Kit table
+		// and the Platform SDK's 100 ns variants; other Microsoft documents
+		// disagree with each other.
+		p.samples, p.xDelta, p.yUse, p.yDelta, p.mUse, p.c = 2, all, all, all, all, -100
+	case fMultiTimerInv:
+		p.samples, p.xDelta, p.yUse, p.yDelta, p.mUse, p.a, p.c = 2, all, all, all, all, 1, 100
+	case fRawFraction:
+		p.samples, p.yUse, p.c = 1, all, -100
+	case fAverageTimer:
+		p.samples, p.xDelta, p.yUse, p.yDelta, p.fOnX = 2, all, all, all, all
+	case fAverageBulk:
+		p.samples, p.xDelta, p.yUse, p.yDelta = 2, all, all, all
+	case fElapsed:
+		p.samples, p.xElapsed, p.fOnX = 1, all, all
+	}
+	p.needsOld = m(p.samples == 2)
+	// Wrap32: a 4-byte counter's ΔN, and the 4-byte bases' ΔB.
+	p.wrapX = m(p.xDelta != 0 && t&sizeMask == sizeDword)
+	p.wrapY = m(f == fSampleFraction || f == fAverageTimer || f == fAverageBulk)
+	return p
+}
+
+// Compute returns the value of one counter from its samples, as PDH's
+// PdhCalculateCounterFromRawValue / PdhFormatFromRawValue with
+// PDH_FMT_DOUBLE would, with the formulas and the arithmetic order of the
+// specification. It never returns NaN or ±Inf and never panics.
+func Compute(in *Input, opts Options) Result {
+	return compute(in, opts)
+}
+
+// ComputeBatch computes in[i] into out[i] for every i below the shorter of
+// the two lengths, and returns how many it computed. It allocates nothing;
+// types may be mixed freely, at the same cost per counter.
+func ComputeBatch(in []Input, opts Options, out []Result) int {
+	n := min(len(in), len(out))
+	in, out = in[:n], out[:n]
+	for i := range in {
+		out[i] = compute(&in[i], opts)
+	}
+	return n
+}
+
+// b2u is 1 for true and 0 for false; the compiler turns it into a move, not a branch.
+func b2u(b bool) uint64 {
+	var u uint64
+	if b {
+		u = 1
+	}
+	return u
+}
+
+// b2m turns a 0/1 bit into a mask of all zeros / all ones.
+func b2m(b uint64) uint64 { return -b }
+
+// isZero returns 1 when x is 0, else 0, without a branch.
+func isZero(x uint64) uint64 { return ((x | -x) >> 63) ^ 1 }
+
+// sel returns a where mask is all ones, b where it is zero.
+func sel(mask, a, b uint64) uint64 { return a&mask | b&^mask }
+
+// fsel is sel on the bits of two floats.
+func fsel(mask uint64, a, b float64) float64 {
+	return math.Float64frombits(sel(mask, math.Float64bits(a), math.Float64bits(b)))
+}
+
+// pow10 holds 10^0 … 10^10, exact in float64.
+var pow10 = [11]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+
+// compute is the single straight-line computation behind every type. The
+// only data-dependent branches are the ones the Go compiler emits for
+// uint64 → float64 conversions of values at or above 2^63.
+func compute(in *Input, opts Options) Result {
+	info := &table[slot(in.Type, hashMul)]
+	p := &info.comp
+	var flags uint64 = p.flags
+	// A type that is not in the table (the slot holds another type, or
+	// nothing) is UnknownType.
+	unknown := isZero(isZero(uint64(info.typ^in.Type))) | isZero(uint64(info.formula))
+	flags |= unknown * bitUnknown
+
+	hasOld := b2u(in.HasOld)
+	needsOld := p.needsOld & 1
+	// CStatus 0 and 1 are good; any other value makes the data invalid.
+	badNew := isZero(isZero(uint64(in.New.CStatus >> 1)))
+	badOld := isZero(isZero(uint64(in.Old.CStatus>>1))) & hasOld & needsOld
+	flags |= (badNew | badOld) * bitInvalidData
+	flags |= (needsOld &^ hasOld) * bitNewData
+
+	n1, n0 := in.New.FirstValue, in.Old.FirstValue
+	d1, d0 := in.New.SecondValue, in.Old.SecondValue
+	wrap := b2m(uint64(opts>>3) & 1) // Wrap32
+
+	// x: ΔN, N1, or D1 − N1 (elapsed time).
+	xa := sel(p.xElapsed, d1, n1)
+	xb := n0&p.xDelta | n1&p.xElapsed
+	x, bx := bits.Sub64(xa, xb, 0)
+	wx := xa + 1<<32 - xb
+	canWrapX := b2m(bx) & p.wrapX & wrap & b2m(isZero(wx>>31))
+	x = sel(canWrapX, wx, x)
+	bx &^= canWrapX & 1
+
+	// y: ΔD, ΔB, or B1.
+	ya := d1 & p.yUse
+	yb := d0 & p.yDelta
+	y, by := bits.Sub64(ya, yb, 0)
+	wy := ya + 1<<32 - yb
+	canWrapY := b2m(by) & p.wrapY & wrap & b2m(isZero(wy>>31))
+	y = sel(canWrapY, wy, y)
+	by &^= canWrapY & 1
+
+	f := in.TimeBase
+	fUsed := (p.fOnX | p.fOnY) & 1
+	fBad := (uint64(f)>>63 | isZero(uint64(f))) & fUsed
+	mc := uint64(in.New.MultiCount)
+	mBad := isZero(mc) & p.mUse & 1
+	yBad := (by | isZero(y)) & p.yUse & 1
+	flags |= (fBad | mBad | yBad) * bitNegativeDenominator
+
+	// The formula, in the specification's arithmetic order. Dividing by 1
+	// is exact, so the types that do not use a divisor get the same result
+	// as if the division were not there.
+	ff := float64(f)
+	q := fsel(p.fOnX, float64(x)/ff, float64(x))
+	q /= fsel(p.fOnY, fsel(p.yUse, float64(y), 1)/ff, fsel(p.yUse, float64(y), 1))
+	q /= fsel(p.mUse, float64(mc), 1)
+	v := (p.a - q) * p.c
+
+	negative := bx | math.Float64bits(v)>>63
+	flags |= negative * bitNegativeValue
+
+	// Options: Cap100, then Scale, then Times1000.
+	capMask := p.percent & b2m(uint64(opts)&1)
+	v = min(v, fsel(capMask, 100, math.Inf(1)))
+	s := max(min(in.Scale, 10), -10)
+	scaleOn := b2m(uint64(opts>>1) & 1)
+	up := fsel(scaleOn&^b2m(uint64(uint32(s))>>31), pow10[max(s, 0)], 1)
+	down := fsel(scaleOn&b2m(uint64(uint32(s))>>31), pow10[max(-s, 0)], 1)
+	v = v * up / down
+	v *= fsel(b2m(uint64(opts>>2)&1), 1000, 1)
+
+	flags |= bitValid
+	st := statusOfBit[bits.TrailingZeros64(flags)&7]
+	valid := b2m(isZero(uint64(st)))
+	return Result{Value: math.Float64frombits(math.Float64bits(v) & valid), Status: st}
+}

@@ -1,0 +1,3 @@
+module github.com/perfcalc/perfcalc
+
+go 1.24
