@@ -1,0 +1,71 @@
+// Command perfcalc computes Windows performance counter values from raw
+// samples, exactly as Windows' PDH does, on any operating system.
+//
+// Usage:
+//
+//	perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--json]
+//	perfcalc calc --batch < requests.jsonl > results.jsonl
+//
+// Run "perfcalc help" or "perfcalc COMMAND -h" for details.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0 // success
+	exitError = 1 // the work failed (unreadable input, a bad batch line, …)
+	exitUsage = 2 // bad command line: unknown command, bad flag or number
+)
+
+// command is one subcommand of perfcalc.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"calc", "compute one value from raw samples (PdhFormatFromRawValue), or a batch of JSON lines", runCalc},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is perfcalc's entry point, separated from main for tests.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "perfcalc: unknown command %q (see perfcalc help)\n", args[0])
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "perfcalc computes Windows performance counter values exactly as PDH does.")
+	fmt.Fprintln(w, "\nUsage: perfcalc COMMAND [flags]\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun perfcalc COMMAND -h for the flags of a command.")
+}
