@@ -1,0 +1,46 @@
+# perfcalc's build, test and measurement targets. Every target works on a
+# fresh machine with Go; nothing here needs the network beyond the Go module
+# proxy.
+
+GO       ?= go
+FUZZTIME ?= 20s
+FUZZMIN  ?= 2s
+BENCH    ?= .
+COUNT    ?= 5
+BENCHTIME ?= 300ms
+
+.PHONY: all run test bench fuzz check build
+
+all: test
+
+# The main job on the data the project ships.
+run:
+	$(GO) run ./cmd/perfcalc calc --batch < testdata/corpus/calc-requests.jsonl
+
+build:
+	$(GO) build -o bin/perfcalc ./cmd/perfcalc
+
+# vet + every test (the fuzz targets run their seed corpora here too).
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+# Benchmarks of every package, COUNT runs each, for benchstat.
+bench:
+	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -count=$(COUNT) -benchtime=$(BENCHTIME) ./...
+
+# Every fuzz target of fuzz/ for FUZZTIME each (go test -fuzz takes one
+# target per run).
+fuzz:
+	@set -e; for t in $$($(GO) test -list '^Fuzz' ./fuzz/ | grep '^Fuzz'); do \
+		echo "== $$t ($(FUZZTIME))"; \
+		$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMIN) ./fuzz/; \
+	done
+
+# Cross-builds for every platform perfcalc supports, and go.mod tidiness.
+check:
+	GOOS=linux   GOARCH=amd64 $(GO) build ./...
+	GOOS=darwin  GOARCH=arm64 $(GO) build ./...
+	GOOS=windows GOARCH=amd64 $(GO) build ./...
+	GOOS=wasip1  GOARCH=wasm  $(GO) build ./engine/...
+	$(GO) mod tidy -diff
