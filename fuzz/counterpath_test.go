@@ -1,0 +1,49 @@
+package fuzz
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+)
+
+// FuzzCounterPath: Parse never panics; an error names a position inside the
+// path; a parsed path formats to a canonical form that parses to the same
+// path, and a path always matches itself.
+func FuzzCounterPath(f *testing.F) {
+	for _, s := range []string{
+		`\Processor(_Total)\% Processor Time`,
+		`\\ZACH-PC\Thread(svchost/0#3)\Context Switches/sec`,
+		`\Process(svchost#*)\*`,
+		`\Paging File(\??\C:\pagefile.sys)\% Usage`,
+		`\Processor Information(Intel(R) Core(TM))\% Processor Time`,
+		`\#238(0)\#6`,
+		`\\m\\c`,
+		`\a(p/b/c)\d`,
+		`\x(#5)\y`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := counterpath.Parse(s)
+		if err != nil {
+			var pe *counterpath.Error
+			if !errors.As(err, &pe) || pe.Pos < 0 || pe.Pos > len(s) {
+				t.Fatalf("Parse(%q): %v: want a *counterpath.Error with a position in 0..%d", s, err, len(s))
+			}
+			return
+		}
+		canon := p.String()
+		q, err := counterpath.Parse(canon)
+		if err != nil {
+			t.Fatalf("Parse(%q) = %+v, whose canonical form %q does not parse: %v", s, p, canon, err)
+		}
+		if q != p {
+			t.Fatalf("Parse(%q) = %+v; its canonical form %q parses to %+v", s, p, canon, q)
+		}
+		if !strings.Contains(p.Instance, "*") && !strings.Contains(p.Parent, "*") && !strings.Contains(p.Counter, "*") && p.Index != counterpath.AnyIndex && !p.Matches(p) {
+			t.Fatalf("%q does not match itself", canon)
+		}
+	})
+}
