@@ -44,6 +44,10 @@ and writes one JSON result per line, in order; a bad line gets
 Flags:
 `
 
+func init() {
+	register(command{"calc", "compute one value from raw samples (PdhFormatFromRawValue), or a batch of JSON lines", runCalc})
+}
+
 func runCalc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("calc", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 )
 
 // Exit statuses.
@@ -29,13 +30,13 @@ type command struct {
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
+// commands lists the subcommands in the order help shows them; each
+// command's file adds itself with register.
 var commands []command
 
-func init() {
-	commands = []command{
-		{"calc", "compute one value from raw samples (PdhFormatFromRawValue), or a batch of JSON lines", runCalc},
-	}
-}
+// register adds a subcommand; call it from the init function of the file
+// that implements the command.
+func register(c command) { commands = append(commands, c) }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -64,7 +65,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "perfcalc computes Windows performance counter values exactly as PDH does.")
 	fmt.Fprintln(w, "\nUsage: perfcalc COMMAND [flags]\n\nCommands:")
-	for _, c := range commands {
+	sorted := append([]command(nil), commands...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
+	for _, c := range sorted {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun perfcalc COMMAND -h for the flags of a command.")
