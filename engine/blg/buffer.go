@@ -1,0 +1,62 @@
+package blg
+
+import (
+	"encoding/binary"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// Sizes and limits of the ETW container.
+const (
+	// BufferHeaderSize is the size of the WMI buffer header that starts
+	// every buffer of the log (0x48 bytes).
+	BufferHeaderSize = 0x48
+	// MinBufferSize and MaxBufferSize bound the buffer size a log may
+	// declare. ETW counts buffer sizes in KiB; every real log seen uses
+	// 64 KiB buffers.
+	MinBufferSize = 1 << 10
+	MaxBufferSize = 1 << 20
+)
+
+// BufferHeader mirrors the fields of ETW's WMI buffer header (0x48 bytes)
+// that a saved log file keeps meaningful. Offsets are from the start of the
+// buffer; the names are those of the public WMI_BUFFER_HEADER description.
+type BufferHeader struct {
+	BufferSize     uint32 // +0x00: size of the buffer, header included (0x10000 in every real log)
+	SavedOffset    uint32 // +0x04: not reliable in saved logs (0, the fill, or a sequence number)
+	CurrentOffset  uint32 // +0x08: not reliable in saved logs
+	TimeStamp      int64  // +0x10: FILETIME (UTC) when the buffer was flushed; 0 in some logs
+	SequenceNumber int64  // +0x18
+	Offset         uint32 // +0x30: bytes of the buffer in use, header included; events fill [0x48, Offset)
+	BufferFlag     uint16 // +0x34
+	BufferType     uint16 // +0x36
+}
+
+// ParseBufferHeader decodes the WMI buffer header at the start of b, a buffer
+// found at byte offset off of the log (for error messages), and checks it:
+// BufferSize must lie in MinBufferSize..MaxBufferSize and be a multiple of
+// 1024, and Offset must lie in BufferHeaderSize..BufferSize. It does not
+// need the rest of the buffer.
+func ParseBufferHeader(b []byte, off int64) (BufferHeader, error) {
+	const rec = "WMI_BUFFER_HEADER"
+	if len(b) < BufferHeaderSize {
+		return BufferHeader{}, newError(rec, -1, off, "", "needs "+itoa(BufferHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+	}
+	h := BufferHeader{
+		BufferSize:     binary.LittleEndian.Uint32(b[0x00:]),
+		SavedOffset:    binary.LittleEndian.Uint32(b[0x04:]),
+		CurrentOffset:  binary.LittleEndian.Uint32(b[0x08:]),
+		TimeStamp:      int64(binary.LittleEndian.Uint64(b[0x10:])),
+		SequenceNumber: int64(binary.LittleEndian.Uint64(b[0x18:])),
+		Offset:         binary.LittleEndian.Uint32(b[0x30:]),
+		BufferFlag:     binary.LittleEndian.Uint16(b[0x34:]),
+		BufferType:     binary.LittleEndian.Uint16(b[0x36:]),
+	}
+	if h.BufferSize < MinBufferSize || h.BufferSize > MaxBufferSize || h.BufferSize%1024 != 0 {
+		return h, newError(rec, -1, off, "BufferSize", utoa(uint64(h.BufferSize))+" is not a buffer size (1 KiB multiple in 1 KiB..1 MiB); not a .blg log?", engine.ErrMalformed)
+	}
+	if h.Offset < BufferHeaderSize || h.Offset > h.BufferSize {
+		return h, newError(rec, -1, off+0x30, "Offset", hexa(uint64(h.Offset))+" outside "+hexa(BufferHeaderSize)+".."+hexa(uint64(h.BufferSize)), engine.ErrMalformed)
+	}
+	return h, nil
+}

@@ -1,0 +1,174 @@
+package blg
+
+import (
+	"encoding/binary"
+	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// Counter list layout (event type 0x20): an 8-byte list header
+// (u32 0x000006FF, u16 HeaderLength = 8, u16 2 in every real log), then one
+// entry per counter, each advancing by its own Size.
+const (
+	counterListHeaderSize  = 8
+	counterEntryHeaderSize = 52
+	noString               = 0xFFFFFFFF
+)
+
+// CounterInfo is one entry of the log's counter list: a counter path that
+// was logged, its type, time base and scale. Sample records hold one
+// sub-record per entry, in this order.
+//
+// The entry's fixed part (52 bytes, offsets from the entry's start):
+//
+//	+0  u32 Size            entry size, strings included
+//	+4  u32 Flags           observed: 0 one counter, 1 wildcard instance (multi-instance records), 0x10 whole object
+//	+8  u32 UserData        observed: 0
+//	+12 u32 CounterType     winperf.h counter type (0x10 in whole-object entries)
+//	+16 i64 TimeBase        frequency of SecondValue: QPC frequency, or 10,000,000 for 100 ns types
+//	+24 i32 DefaultScale
+//	+28 u32 MachineOffset   string offsets are from +52, the start of the strings;
+//	+32 u32 ObjectOffset    each string is NUL-terminated UTF-16LE
+//	+36 u32 InstanceOffset  0xFFFFFFFF: no instance
+//	+40 u32 ParentOffset    0xFFFFFFFF: no parent
+//	+44 u32 InstanceIndex   the #n of duplicate instance names
+//	+48 u32 CounterOffset
+type CounterInfo struct {
+	Index         int    // position in the counter list
+	Offset        int64  // file offset of the entry (relative to the list for ParseCounterList)
+	Flags         uint32 // see the layout above
+	UserData      uint32
+	Type          engine.CounterType
+	TimeBase      int64
+	DefaultScale  int32
+	Machine       string // as stored, with its leading \\ (e.g. `\\GEORGIS3`); "" when empty
+	Object        string
+	Instance      string // "" when the entry has none; "*" for a wildcard
+	Parent        string // "" when the entry has none
+	InstanceIndex uint32
+	Counter       string // "*" for whole-object entries
+	Path          string // the full counter path, as relog prints it in its CSV header
+}
+
+// Engine returns what the engine needs to know of the counter: its type,
+// its scale and the frequency of its time base.
+func (c *CounterInfo) Engine() engine.Counter {
+	return engine.Counter{Type: c.Type, Scale: c.DefaultScale, TimeBase: c.TimeBase}
+}
+
+// Wildcard reports whether the entry's instance is the wildcard "*": its
+// sample sub-records list every instance, each its own series.
+func (c *CounterInfo) Wildcard() bool { return c.Instance == "*" }
+
+// AppendPath appends the counter's path to dst: PDH's
+// \\machine\object(parent/instance#index)\counter. A non-nil instance (an
+// item name from a multi-instance record, which already includes any
+// parent) replaces the entry's parent, instance and index.
+func (c *CounterInfo) AppendPath(dst []byte, instance []byte) []byte {
+	if c.Machine != "" {
+		dst = append(dst, c.Machine...)
+	}
+	dst = append(dst, '\\')
+	dst = append(dst, c.Object...)
+	switch {
+	case instance != nil:
+		dst = append(dst, '(')
+		dst = append(dst, instance...)
+		dst = append(dst, ')')
+	case c.Instance != "":
+		dst = append(dst, '(')
+		if c.Parent != "" {
+			dst = append(dst, c.Parent...)
+			dst = append(dst, '/')
+		}
+		dst = append(dst, c.Instance...)
+		if c.InstanceIndex > 0 {
+			dst = append(dst, '#')
+			dst = strconv.AppendUint(dst, uint64(c.InstanceIndex), 10)
+		}
+		dst = append(dst, ')')
+	}
+	dst = append(dst, '\\')
+	return append(dst, c.Counter...)
+}
+
+// ParseCounterList decodes a counter-list record (the data of event type
+// 0x20, reassembled). Offsets in errors are relative to the record.
+func ParseCounterList(record []byte) ([]CounterInfo, error) {
+	return parseCounterList(record, &locator{})
+}
+
+func parseCounterList(b []byte, loc *locator) ([]CounterInfo, error) {
+	const rec = "counter list"
+	if len(b) < counterListHeaderSize {
+		return nil, newError(rec, -1, loc.at(0), "", "needs "+itoa(counterListHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+	}
+	hl := int(binary.LittleEndian.Uint16(b[4:]))
+	if hl < counterListHeaderSize || hl > len(b) {
+		return nil, newError(rec, -1, loc.at(4), "HeaderLength", utoa(uint64(hl))+" outside "+itoa(counterListHeaderSize)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+	}
+	var list []CounterInfo
+	for p := hl; p < len(b); {
+		c, size, err := parseCounterEntry(b[p:], len(list), p, loc)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, c)
+		p += size
+	}
+	return list, nil
+}
+
+func parseCounterEntry(b []byte, index, p int, loc *locator) (CounterInfo, int, error) {
+	const rec = "counter list entry"
+	le := binary.LittleEndian
+	if len(b) < counterEntryHeaderSize {
+		return CounterInfo{}, 0, newError(rec, index, loc.at(p), "", "needs "+itoa(counterEntryHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+	}
+	size := le.Uint32(b[0:])
+	if size < counterEntryHeaderSize || uint64(size) > uint64(len(b)) {
+		return CounterInfo{}, 0, newError(rec, index, loc.at(p), "Size", utoa(uint64(size))+" outside "+itoa(counterEntryHeaderSize)+".."+itoa(int64(len(b)))+" (the bytes left in the list)", engine.ErrMalformed)
+	}
+	c := CounterInfo{
+		Index:         index,
+		Offset:        loc.at(p),
+		Flags:         le.Uint32(b[4:]),
+		UserData:      le.Uint32(b[8:]),
+		Type:          engine.CounterType(le.Uint32(b[12:])),
+		TimeBase:      int64(le.Uint64(b[16:])),
+		DefaultScale:  int32(le.Uint32(b[24:])),
+		InstanceIndex: le.Uint32(b[44:]),
+	}
+	strs := b[counterEntryHeaderSize:size]
+	var err error
+	str := func(field string, at int, optional bool) string {
+		if err != nil {
+			return ""
+		}
+		o := le.Uint32(b[at:])
+		if optional && o == noString {
+			return ""
+		}
+		if uint64(o) >= uint64(len(strs)) {
+			err = newError(rec, index, loc.at(p+at), field, hexa(uint64(o))+" outside the entry's "+itoa(int64(len(strs)))+" bytes of strings", engine.ErrMalformed)
+			return ""
+		}
+		n, ok := utf16Len(strs[o:])
+		if !ok {
+			err = newError(rec, index, loc.at(p+at), field, "string at "+hexa(uint64(o))+" has no NUL before the end of the entry", engine.ErrMalformed)
+			return ""
+		}
+		return string(appendUTF16(make([]byte, 0, n/2), strs[o:o+uint32(n)]))
+	}
+	c.Machine = str("MachineOffset", 28, false)
+	c.Object = str("ObjectOffset", 32, false)
+	c.Instance = str("InstanceOffset", 36, true)
+	c.Parent = str("ParentOffset", 40, true)
+	c.Counter = str("CounterOffset", 48, false)
+	if err != nil {
+		return CounterInfo{}, 0, err
+	}
+	c.Path = string(c.AppendPath(nil, nil))
+	return c, int(size), nil
+}

@@ -1,0 +1,37 @@
+package blg
+
+import (
+	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// formatName is the Format of every FormatError this package returns.
+const formatName = "blg"
+
+// newError builds a *engine.FormatError for this package. index is the
+// record's index among records of its kind, or −1.
+func newError(record string, index int, off int64, field, detail string, sentinel error) *engine.FormatError {
+	return &engine.FormatError{
+		Format: formatName,
+		Record: record,
+		Index:  index,
+		Offset: off,
+		Field:  field,
+		Detail: detail,
+		Err:    sentinel,
+	}
+}
+
+// Detail-text helpers, built without fmt.
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func utoa(v uint64) string { return strconv.FormatUint(v, 10) }
+
+func hexa(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
+
+// exceeds returns "<what> <v> exceeds <limitName> <limit>".
+func exceeds(v uint64, limitName string, limit uint64) string {
+	return utoa(v) + " exceeds " + limitName + " " + utoa(limit)
+}

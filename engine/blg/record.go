@@ -1,0 +1,114 @@
+package blg
+
+import (
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// MaxRecordSize caps the size of one reassembled record (the sum of its
+// parts) and of the name table. Real records are below 32 KiB; a larger
+// claim is refused with ErrUnsupported before anything that size is held.
+const MaxRecordSize = 64 << 20
+
+// MaxRecordParts caps the number of events one record may be split over
+// (real split records have 3 parts of about 8 KB each).
+const MaxRecordParts = 1 << 16
+
+// partSpan maps the start of one part's data in a reassembled record to its
+// file offset.
+type partSpan struct {
+	rec  int
+	file int64
+}
+
+// locator converts offsets inside a record to file offsets for error
+// messages. The zero locator reports offsets relative to the record.
+type locator struct {
+	base  int64 // used when parts is empty
+	parts []partSpan
+}
+
+func (l *locator) at(off int) int64 {
+	if len(l.parts) == 0 {
+		return l.base + int64(off)
+	}
+	p := l.parts[0]
+	for _, q := range l.parts[1:] {
+		if q.rec > off {
+			break
+		}
+		p = q
+	}
+	return p.file + int64(off-p.rec)
+}
+
+// assembler reassembles records that PDH split over several consecutive
+// events. Parts must come in order 1..count, with the same count, event
+// type and log GUID; the record grows only as parts arrive, so it can never
+// claim more than the parts present.
+type assembler struct {
+	buf    []byte
+	loc    locator
+	active bool
+	typ    uint8
+	count  uint32
+	next   uint32
+	off    int64 // file offset of the first part's event
+	ts     int64
+}
+
+// record is one complete record: its data and where it came from.
+type record struct {
+	typ       uint8
+	off       int64 // file offset of its first event
+	timeStamp int64
+	data      []byte // aliases the buffer (one part) or the assembler (several)
+	loc       *locator
+}
+
+// add takes one PDH event. It returns true with the record in *r when the
+// event completes a record; r.data stays valid until the next call to add
+// or until the buffer the event came from is reused.
+func (a *assembler) add(ev *event, r *record) (bool, error) {
+	dataOff := ev.off + eventHeaderSize + partHeaderSize
+	if a.active {
+		if ev.partIndex != a.next || ev.partCount != a.count || ev.typ != a.typ {
+			return false, newError("split record", -1, ev.off, "PartIndex", "record at "+hexa(uint64(a.off))+" (event type "+hexa(uint64(a.typ))+") expects part "+utoa(uint64(a.next))+" of "+utoa(uint64(a.count))+", found part "+utoa(uint64(ev.partIndex))+" of "+utoa(uint64(ev.partCount))+" of event type "+hexa(uint64(ev.typ))+": a part is missing", engine.ErrMalformed)
+		}
+		if a.next > MaxRecordParts {
+			return false, newError("split record", -1, a.off, "PartCount", "more than "+itoa(MaxRecordParts)+" parts", engine.ErrUnsupported)
+		}
+		if len(a.buf)+len(ev.data) > MaxRecordSize {
+			return false, newError("split record", -1, a.off, "", "parts exceed the record size limit "+itoa(MaxRecordSize), engine.ErrUnsupported)
+		}
+		a.loc.parts = append(a.loc.parts, partSpan{rec: len(a.buf), file: dataOff})
+		a.buf = append(a.buf, ev.data...)
+		a.next++
+		if ev.partIndex < a.count {
+			return false, nil
+		}
+		a.active = false
+		*r = record{typ: a.typ, off: a.off, timeStamp: a.ts, data: a.buf, loc: &a.loc}
+		return true, nil
+	}
+	if ev.partIndex != 1 {
+		return false, newError("split record", -1, ev.off, "PartIndex", "part "+utoa(uint64(ev.partIndex))+" of "+utoa(uint64(ev.partCount))+" without the parts before it", engine.ErrMalformed)
+	}
+	if ev.partCount == 1 {
+		a.loc.parts = a.loc.parts[:0]
+		a.loc.base = dataOff
+		*r = record{typ: ev.typ, off: ev.off, timeStamp: ev.timeStamp, data: ev.data, loc: &a.loc}
+		return true, nil
+	}
+	a.active, a.typ, a.count, a.next, a.off, a.ts = true, ev.typ, ev.partCount, 2, ev.off, ev.timeStamp
+	a.buf = append(a.buf[:0], ev.data...)
+	a.loc.parts = append(a.loc.parts[:0], partSpan{rec: 0, file: dataOff})
+	return false, nil
+}
+
+// pending reports an unfinished split record at the end of the log.
+func (a *assembler) pending(end int64) error {
+	if !a.active {
+		return nil
+	}
+	return newError("split record", -1, a.off, "PartCount", "log ends at "+hexa(uint64(end))+" after part "+utoa(uint64(a.next-1))+" of "+utoa(uint64(a.count))+": a part is missing", engine.ErrTruncated)
+}

@@ -1,0 +1,234 @@
+package blg
+
+import (
+	"encoding/binary"
+	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// Sample record layout (event type 0x22). Every record and sub-record
+// starts with an 8-byte header: 'B' 'L', a version byte (3), a kind byte,
+// and a u32 Size that includes the header.
+const (
+	recordHeaderSize = 8
+	recordVersion    = 3
+
+	kindSample      = 0 // BL 03 00: a sample, the container of one sub-record per counter-list entry
+	kindRawCounter  = 1 // BL 03 01: one PDH_RAW_COUNTER
+	kindMulti       = 2 // BL 03 02: the raw values of every instance of a wildcard counter
+	kindWholeObject = 5 // BL 03 05: a complete PERF_DATA_BLOCK for one object (Vista)
+
+	rawCounterSize = 40 // PDH_RAW_COUNTER as logged
+	multiHeader    = 24 // u32 Size, u32 ItemCount, u32 CStatus, u32 pad, FILETIME TimeStamp
+	multiItemSize  = 24 // u32 NameOffset, u32 MultiCount, i64 FirstValue, i64 SecondValue
+	perfDataBlock  = 88 // sizeof(PERF_DATA_BLOCK)
+)
+
+// Sample is one sample record: every counter's raw values at one time.
+// The slices alias the reader's buffers and are valid until the next call
+// to Next (or to Decode on the same Sample).
+type Sample struct {
+	Index     int    // 0-based position among the log's samples
+	Offset    int64  // file offset of the record's first event
+	TimeStamp int64  // the event's FILETIME as PDH wrote it (observed: the logging machine's local time)
+	Record    []byte // the whole record, reassembled: "BL" 03 00 …
+
+	// Values holds the raw values of the raw-counter sub-records (BL 03 01
+	// and BL 03 02), in counter-list order and, within a multi-instance
+	// record, in the record's instance order.
+	Values []Value
+	// Blocks holds the whole-object sub-records (BL 03 05) of Vista-era
+	// logs: one PERF_DATA_BLOCK per object, for the perfdata decoder.
+	Blocks []Block
+
+	names []byte // UTF-8 instance names of Values
+	spans []nameSpan
+}
+
+type nameSpan struct {
+	value      int
+	start, end int
+}
+
+// Value is one raw value of a sample: the counter it belongs to, the
+// instance for an item of a multi-instance record, and the raw data as the
+// engine takes it (CStatus kept as logged: a bad status gives that value
+// InvalidData when computed).
+type Value struct {
+	Counter  int    // index into the counter list
+	Instance []byte // UTF-8 instance name of a multi-instance item; nil for a single counter
+	Raw      engine.RawCounter
+}
+
+// Block is a whole-object sub-record: the counter-list entry it belongs to
+// and a view of its PERF_DATA_BLOCK (signature "PERF", TotalByteLength
+// bytes).
+type Block struct {
+	Counter int
+	Data    []byte
+}
+
+// Decode decodes a sample record (the data of event type 0x22,
+// reassembled) of a log whose counter list has numCounters entries, into s,
+// reusing s's slices. Offsets in errors are relative to the record.
+// s.Record and s.Blocks alias record; the instance names live in s.
+func (s *Sample) Decode(record []byte, numCounters int) error {
+	return s.decode(record, numCounters, &locator{})
+}
+
+func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
+	const rec = "sample record"
+	s.Record = b
+	s.Values = s.Values[:0]
+	s.Blocks = s.Blocks[:0]
+	s.names = s.names[:0]
+	s.spans = s.spans[:0]
+	size, err := recordHeader(b, kindSample, rec, s.Index, 0, loc)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for p := recordHeaderSize; p < size; n++ {
+		if n >= numCounters {
+			return newError(rec, s.Index, loc.at(p), "", "more sub-records than the "+itoa(int64(numCounters))+" entries of the counter list", engine.ErrMalformed)
+		}
+		sub := b[p:size]
+		if len(sub) < recordHeaderSize {
+			return newError(rec, s.Index, loc.at(p), "", "sub-record header needs "+itoa(recordHeaderSize)+" bytes, have "+itoa(int64(len(sub))), engine.ErrTruncated)
+		}
+		kind := sub[3]
+		subSize, err := recordHeader(sub, -1, "sub-record", n, p, loc)
+		if err != nil {
+			return err
+		}
+		body := sub[recordHeaderSize:subSize]
+		bodyOff := p + recordHeaderSize
+		switch kind {
+		case kindRawCounter:
+			err = s.rawCounter(body, n, bodyOff, loc)
+		case kindMulti:
+			err = s.multi(body, n, bodyOff, loc)
+		case kindWholeObject:
+			err = s.wholeObject(body, n, bodyOff, loc)
+		default:
+			err = newError("sub-record", n, loc.at(p+3), "Kind", "BL 03 "+hexa(uint64(kind))+" is not a known sub-record (01, 02, 05)", engine.ErrUnsupported)
+		}
+		if err != nil {
+			return err
+		}
+		p += subSize
+	}
+	if n != numCounters {
+		return newError(rec, s.Index, loc.at(0), "Size", "holds "+itoa(int64(n))+" sub-records for "+itoa(int64(numCounters))+" counter-list entries", engine.ErrMalformed)
+	}
+	for _, sp := range s.spans {
+		s.Values[sp.value].Instance = s.names[sp.start:sp.end:sp.end]
+	}
+	return nil
+}
+
+// recordHeader checks the 8-byte "BL" header at the start of b (a record
+// or sub-record at record offset p) and returns its Size. kind is the kind
+// byte required, or −1 for any.
+func recordHeader(b []byte, kind int, rec string, index, p int, loc *locator) (int, error) {
+	if len(b) < recordHeaderSize {
+		return 0, newError(rec, index, loc.at(p), "", "needs "+itoa(recordHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+	}
+	if b[0] != 'B' || b[1] != 'L' || b[2] != recordVersion || (kind >= 0 && int(b[3]) != kind) {
+		want := "xx"
+		if kind >= 0 {
+			want = "0" + strconv.Itoa(kind)
+		}
+		return 0, newError(rec, index, loc.at(p), "Signature", "is "+hexa(uint64(binary.BigEndian.Uint32(b)))+", want 0x424c03"+want+" (\"BL\" 03 "+want+")", engine.ErrMalformed)
+	}
+	size := binary.LittleEndian.Uint32(b[4:])
+	if size < recordHeaderSize || uint64(size) > uint64(len(b)) {
+		return 0, newError(rec, index, loc.at(p+4), "Size", utoa(uint64(size))+" outside "+itoa(recordHeaderSize)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+	}
+	return int(size), nil
+}
+
+// rawCounter decodes a PDH_RAW_COUNTER as logged: CStatus u32 @0, FILETIME
+// TimeStamp @4, pad @12, FirstValue @16, SecondValue @24, MultiCount @32.
+func (s *Sample) rawCounter(b []byte, n, p int, loc *locator) error {
+	if len(b) < rawCounterSize {
+		return newError("PDH_RAW_COUNTER", n, loc.at(p), "", "needs "+itoa(rawCounterSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+	}
+	le := binary.LittleEndian
+	s.Values = append(s.Values, Value{Counter: n, Raw: engine.RawCounter{
+		CStatus:     le.Uint32(b[0:]),
+		TimeStamp:   int64(le.Uint64(b[4:])),
+		FirstValue:  le.Uint64(b[16:]),
+		SecondValue: le.Uint64(b[24:]),
+		MultiCount:  le.Uint32(b[32:]),
+	}})
+	return nil
+}
+
+// multi decodes a multi-instance sub-record: a 24-byte header (u32 Size of
+// this body, u32 ItemCount, u32 CStatus, u32 pad, FILETIME TimeStamp), then
+// ItemCount 24-byte items (u32 NameOffset, u32 MultiCount, u64 FirstValue,
+// u64 SecondValue), then the NUL-terminated UTF-16LE names; NameOffset is
+// from the start of the body.
+func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
+	const rec = "multi-instance record"
+	le := binary.LittleEndian
+	if len(b) < multiHeader {
+		return newError(rec, n, loc.at(p), "", "needs "+itoa(multiHeader)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+	}
+	size := le.Uint32(b[0:])
+	if size < multiHeader || uint64(size) > uint64(len(b)) {
+		return newError(rec, n, loc.at(p), "Size", utoa(uint64(size))+" outside "+itoa(multiHeader)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+	}
+	b = b[:size]
+	count := le.Uint32(b[4:])
+	if uint64(count) > uint64((len(b)-multiHeader)/multiItemSize) {
+		return newError(rec, n, loc.at(p+4), "ItemCount", utoa(uint64(count))+" items do not fit in "+itoa(int64(len(b)))+" bytes", engine.ErrMalformed)
+	}
+	status := le.Uint32(b[8:])
+	ts := int64(le.Uint64(b[16:]))
+	namesStart := uint64(multiHeader + int(count)*multiItemSize)
+	for i := 0; i < int(count); i++ {
+		q := multiHeader + i*multiItemSize
+		it := b[q : q+multiItemSize]
+		no := le.Uint32(it[0:])
+		if uint64(no) < namesStart || uint64(no) >= uint64(len(b)) {
+			return newError(rec, n, loc.at(p+q), "NameOffset", hexa(uint64(no))+" of item "+itoa(int64(i))+" outside the names at "+hexa(namesStart)+".."+hexa(uint64(len(b))), engine.ErrMalformed)
+		}
+		ln, ok := utf16Len(b[no:])
+		if !ok {
+			return newError(rec, n, loc.at(p+int(no)), "NameOffset", "name of item "+itoa(int64(i))+" has no NUL before the end of the record", engine.ErrMalformed)
+		}
+		start := len(s.names)
+		s.names = appendUTF16(s.names, b[no:no+uint32(ln)])
+		s.spans = append(s.spans, nameSpan{value: len(s.Values), start: start, end: len(s.names)})
+		s.Values = append(s.Values, Value{Counter: n, Raw: engine.RawCounter{
+			CStatus:     status,
+			TimeStamp:   ts,
+			FirstValue:  le.Uint64(it[8:]),
+			SecondValue: le.Uint64(it[16:]),
+			MultiCount:  le.Uint32(it[4:]),
+		}})
+	}
+	return nil
+}
+
+// wholeObject checks and keeps a view of a whole-object sub-record's
+// PERF_DATA_BLOCK: at least 88 bytes, signature "PERF" in UTF-16LE, and a
+// TotalByteLength that fits. The block is not decoded here.
+func (s *Sample) wholeObject(b []byte, n, p int, loc *locator) error {
+	const rec = "PERF_DATA_BLOCK"
+	if len(b) < perfDataBlock {
+		return newError(rec, n, loc.at(p), "", "needs "+itoa(perfDataBlock)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+	}
+	if string(b[:8]) != "P\x00E\x00R\x00F\x00" {
+		return newError(rec, n, loc.at(p), "Signature", "is not \"PERF\"", engine.ErrMalformed)
+	}
+	total := binary.LittleEndian.Uint32(b[20:])
+	if total < perfDataBlock || uint64(total) > uint64(len(b)) {
+		return newError(rec, n, loc.at(p+20), "TotalByteLength", utoa(uint64(total))+" outside "+itoa(perfDataBlock)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+	}
+	s.Blocks = append(s.Blocks, Block{Counter: n, Data: b[:total:total]})
+	return nil
+}

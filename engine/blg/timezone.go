@@ -1,0 +1,230 @@
+package blg
+
+import (
+	"encoding/binary"
+	"strings"
+)
+
+// SystemTime mirrors Windows' SYSTEMTIME (16 bytes, eight WORDs).
+//
+// In a TimeZone's StandardDate and DaylightDate, Year 0 selects the
+// "day-in-month" form: the transition happens on the Day-th (1..5, 5 = the
+// last) DayOfWeek (0 = Sunday) of Month, at Hour:Minute:Second.Milliseconds
+// local time, every year. A non-zero Year gives an absolute date that
+// applies to that year only. Month 0 means the zone has no daylight time.
+type SystemTime struct {
+	Year, Month, DayOfWeek, Day, Hour, Minute, Second, Milliseconds uint16
+}
+
+func parseSystemTime(b []byte) SystemTime {
+	return SystemTime{
+		Year:         binary.LittleEndian.Uint16(b[0:]),
+		Month:        binary.LittleEndian.Uint16(b[2:]),
+		DayOfWeek:    binary.LittleEndian.Uint16(b[4:]),
+		Day:          binary.LittleEndian.Uint16(b[6:]),
+		Hour:         binary.LittleEndian.Uint16(b[8:]),
+		Minute:       binary.LittleEndian.Uint16(b[10:]),
+		Second:       binary.LittleEndian.Uint16(b[12:]),
+		Milliseconds: binary.LittleEndian.Uint16(b[14:]),
+	}
+}
+
+// timeZoneSize is sizeof(TIME_ZONE_INFORMATION).
+const timeZoneSize = 172
+
+// TimeZone mirrors Windows' TIME_ZONE_INFORMATION as the log header stores
+// it: the logging machine's zone, which relog uses for local time stamps and
+// for the "(<standard name>)(<bias>)" of its CSV header. Biases are in
+// minutes, UTC = local time + bias.
+type TimeZone struct {
+	Bias         int32      // +0
+	StandardName string     // +4, WCHAR[32]; often a tzres.dll reference such as "@tzres.dll,-212"
+	StandardDate SystemTime // +68: when daylight time ends (in daylight local time)
+	StandardBias int32      // +84
+	DaylightName string     // +88, WCHAR[32]
+	DaylightDate SystemTime // +152: when daylight time starts (in standard local time)
+	DaylightBias int32      // +168
+}
+
+func parseTimeZone(b []byte) TimeZone {
+	return TimeZone{
+		Bias:         int32(binary.LittleEndian.Uint32(b[0:])),
+		StandardName: utf16String(b[4:68]),
+		StandardDate: parseSystemTime(b[68:84]),
+		StandardBias: int32(binary.LittleEndian.Uint32(b[84:])),
+		DaylightName: utf16String(b[88:152]),
+		DaylightDate: parseSystemTime(b[152:168]),
+		DaylightBias: int32(binary.LittleEndian.Uint32(b[168:])),
+	}
+}
+
+// tzresNames resolves the tzres.dll string references that appear in real
+// logs to the English names Windows (and relog) prints. A reference -X2 is a
+// zone's standard name and -X1 its daylight name; only references that real
+// logs or relog output justify are listed.
+var tzresNames = map[string]string{
+	"@tzres.dll,-211": "Pacific Daylight Time", // Tx_BasicPerfCounters.blg (Bias 480); the name appears in relog CSV headers
+	"@tzres.dll,-212": "Pacific Standard Time", // Tx_BasicPerfCounters.blg
+	"@tzres.dll,-111": "Eastern Daylight Time", // PAL_SamplePerfmonLog.blg (Bias 300)
+	"@tzres.dll,-112": "Eastern Standard Time", // PAL_SamplePerfmonLog.blg
+}
+
+// ResolveName returns the name Windows prints for a time-zone name as a log
+// stores it: a tzres.dll reference that this package knows ("@tzres.dll,-212"
+// is "Pacific Standard Time") becomes that name; anything else, including
+// an unknown reference, is returned unchanged. Matching ignores the case of
+// the DLL name, as Windows' resource loader does.
+func ResolveName(name string) string {
+	if !strings.HasPrefix(name, "@") {
+		return name
+	}
+	if v, ok := tzresNames[name]; ok {
+		return v
+	}
+	if v, ok := tzresNames[strings.ToLower(name)]; ok {
+		return v
+	}
+	return name
+}
+
+// StandardDisplayName is ResolveName(tz.StandardName): the name relog prints
+// in its CSV header.
+func (tz *TimeZone) StandardDisplayName() string { return ResolveName(tz.StandardName) }
+
+// DaylightDisplayName is ResolveName(tz.DaylightName).
+func (tz *TimeZone) DaylightDisplayName() string { return ResolveName(tz.DaylightName) }
+
+// FILETIME arithmetic: 100 ns ticks since 1601-01-01 00:00 UTC.
+const (
+	ticksPerMinute = 60 * 10_000_000
+	ticksPerDay    = 24 * 60 * ticksPerMinute
+	// days from 1601-01-01 to 1970-01-01
+	epochDays1601 = 134774
+)
+
+// daysFromCivil returns the number of days from 1970-01-01 to y-m-d in the
+// proleptic Gregorian calendar (Howard Hinnant's algorithm).
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// civilFromDays is the inverse of daysFromCivil; it returns the year only.
+func yearFromDays(z int64) int64 {
+	z += 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y := yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	if mp >= 10 { // January or February belong to the next civil year
+		y++
+	}
+	return y
+}
+
+func isLeap(y int64) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func daysInMonth(y, m int64) int64 {
+	switch m {
+	case 2:
+		if isLeap(y) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// transition returns the local time (FILETIME ticks, in the clock that is in
+// force before the change) of a zone's transition in year y, and false when
+// the rule is not usable in that year.
+func transition(st SystemTime, y int64) (int64, bool) {
+	m := int64(st.Month)
+	if m < 1 || m > 12 || st.Hour > 23 || st.Minute > 59 || st.Second > 59 || st.Milliseconds > 999 {
+		return 0, false
+	}
+	var day int64
+	if st.Year != 0 { // absolute date, that year only
+		if int64(st.Year) != y || st.Day < 1 || int64(st.Day) > daysInMonth(y, m) {
+			return 0, false
+		}
+		day = int64(st.Day)
+	} else {
+		if st.Day < 1 || st.Day > 5 || st.DayOfWeek > 6 {
+			return 0, false
+		}
+		first := daysFromCivil(y, m, 1)
+		// 1970-01-01 was a Thursday (4).
+		dow := ((first % 7) + 7 + 4) % 7
+		day = 1 + (int64(st.DayOfWeek)-dow+7)%7 + 7*(int64(st.Day)-1)
+		for day > daysInMonth(y, m) {
+			day -= 7
+		}
+	}
+	days := daysFromCivil(y, m, day) + epochDays1601
+	ms := ((int64(st.Hour)*60+int64(st.Minute))*60+int64(st.Second))*1000 + int64(st.Milliseconds)
+	return days*ticksPerDay + ms*10_000, true
+}
+
+// BiasAt returns the zone's total bias in minutes (UTC = local + bias) at
+// the UTC FILETIME utc, and whether daylight time is in force, applying the
+// zone's own transition rules as Windows does: daylight time starts at
+// DaylightDate (standard local time) and ends at StandardDate (daylight
+// local time), in the year of the standard local time; a zone whose rules
+// are absent (StandardDate.Month 0) or unusable has Bias alone.
+func (tz *TimeZone) BiasAt(utc int64) (bias int32, daylight bool) {
+	if tz.StandardDate.Month == 0 || tz.DaylightDate.Month == 0 {
+		return tz.Bias, false
+	}
+	std := int64(tz.Bias) + int64(tz.StandardBias)
+	dst := int64(tz.Bias) + int64(tz.DaylightBias)
+	y := yearFromDays(floorDiv(utc-std*ticksPerMinute, ticksPerDay) - epochDays1601)
+	start, ok1 := transition(tz.DaylightDate, y)
+	end, ok2 := transition(tz.StandardDate, y)
+	if !ok1 || !ok2 {
+		return tz.Bias + tz.StandardBias, false
+	}
+	startUTC := start + std*ticksPerMinute // local standard time → UTC
+	endUTC := end + dst*ticksPerMinute     // local daylight time → UTC
+	if startUTC < endUTC {
+		daylight = utc >= startUTC && utc < endUTC
+	} else { // southern hemisphere: daylight time spans the new year
+		daylight = utc >= startUTC || utc < endUTC
+	}
+	if daylight {
+		return int32(dst), true
+	}
+	return int32(std), false
+}
+
+// ToLocal converts the UTC FILETIME utc to the zone's local FILETIME with
+// BiasAt. It does not depend on the reading machine's zone.
+func (tz *TimeZone) ToLocal(utc int64) int64 {
+	bias, _ := tz.BiasAt(utc)
+	return utc - int64(bias)*ticksPerMinute
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
