@@ -1,0 +1,146 @@
+package nametable
+
+import (
+	"encoding/binary"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Text is a view of a name as it is stored in the table: UTF-16LE code
+// units without the terminating NUL. It aliases the bytes given to Parse
+// and is valid while they are. Its length is always even.
+type Text []byte
+
+// Len returns the number of UTF-16 code units.
+func (t Text) Len() int { return len(t) / 2 }
+
+// Unit returns the i-th UTF-16 code unit; i must be below Len.
+func (t Text) Unit(i int) uint16 { return binary.LittleEndian.Uint16(t[2*i:]) }
+
+// AppendUTF16 appends the code units to dst and returns the extended slice.
+func (t Text) AppendUTF16(dst []uint16) []uint16 {
+	for i := 0; i+1 < len(t); i += 2 {
+		dst = append(dst, binary.LittleEndian.Uint16(t[i:]))
+	}
+	return dst
+}
+
+// AppendUTF8 appends the text as UTF-8 to dst and returns the extended
+// slice. An unpaired surrogate becomes U+FFFD. It allocates only when dst
+// lacks capacity.
+func (t Text) AppendUTF8(dst []byte) []byte {
+	for i := 0; i < len(t)/2; {
+		var r rune
+		r, i = t.rune(i)
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
+}
+
+// String returns the text as a UTF-8 Go string (it allocates).
+func (t Text) String() string { return string(t.AppendUTF8(make([]byte, 0, len(t)/2))) }
+
+// Equal reports whether the text equals s exactly.
+func (t Text) Equal(s string) bool { return t.compare(s, false) == 0 }
+
+// EqualFold reports whether the text equals s under perfcalc's case
+// folding (see the package documentation).
+func (t Text) EqualFold(s string) bool { return t.compare(s, true) == 0 }
+
+// rune decodes the rune at code unit i and returns it with the index of the
+// next code unit. Unpaired surrogates decode as U+FFFD.
+func (t Text) rune(i int) (rune, int) {
+	u := rune(binary.LittleEndian.Uint16(t[2*i:]))
+	if utf16.IsSurrogate(u) {
+		if u < 0xDC00 && 2*i+3 < len(t) {
+			u2 := rune(binary.LittleEndian.Uint16(t[2*i+2:]))
+			if r := utf16.DecodeRune(u, u2); r != utf8.RuneError {
+				return r, i + 2
+			}
+		}
+		return utf8.RuneError, i + 1
+	}
+	return u, i + 1
+}
+
+// fold maps a rune to its case-folded form: the lower case of its upper
+// case (Unicode simple case mappings), so that "K", "k" and the Kelvin sign
+// fold alike.
+func fold(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(unicode.ToUpper(r))
+}
+
+// compare compares the text with s rune by rune (after folding when fold
+// is set) and returns −1, 0 or +1. Invalid UTF-8 in s decodes as U+FFFD.
+func (t Text) compare(s string, foldCase bool) int {
+	i, j := 0, 0
+	n := len(t) / 2
+	for i < n && j < len(s) {
+		var a, b rune
+		if u, c := t[2*i], s[j]; t[2*i+1] == 0 && u < utf8.RuneSelf && c < utf8.RuneSelf {
+			// ASCII on both sides: the common case, without decoding.
+			a, b = rune(u), rune(c)
+			i++
+			j++
+		} else {
+			a, i = t.rune(i)
+			var w int
+			b, w = utf8.DecodeRuneInString(s[j:])
+			j += w
+		}
+		if foldCase {
+			a, b = fold(a), fold(b)
+		}
+		if a != b {
+			if a < b {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case i < n:
+		return 1
+	case j < len(s):
+		return -1
+	}
+	return 0
+}
+
+// compareFold compares two texts rune by rune after folding.
+func compareFold(a, b Text) int {
+	i, j := 0, 0
+	na, nb := len(a)/2, len(b)/2
+	for i < na && j < nb {
+		var x, y rune
+		if a[2*i+1] == 0 && a[2*i] < utf8.RuneSelf && b[2*j+1] == 0 && b[2*j] < utf8.RuneSelf {
+			x, y = rune(a[2*i]), rune(b[2*j])
+			i++
+			j++
+		} else {
+			x, i = a.rune(i)
+			y, j = b.rune(j)
+		}
+		x, y = fold(x), fold(y)
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case i < na:
+		return 1
+	case j < nb:
+		return -1
+	}
+	return 0
+}

@@ -1,0 +1,87 @@
+package perflibv2
+
+import (
+	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// Instance is one PERF_INSTANCE_HEADER record and its name, decoded in
+// place by InstanceParser.Next. Name aliases the input.
+type Instance struct {
+	Index      int    // position in the array
+	Offset     int    // byte offset of the record in the input
+	Size       uint32 // Size: header, name and padding
+	InstanceID uint32 // InstanceId
+	Name       Text   // the NUL-terminated UTF-16LE name after the header, without its NUL
+}
+
+// InstanceParser walks an array of PERF_INSTANCE_HEADER records, as
+// PerfEnumerateCounterSetInstances returns (its pcbReturned bytes): records
+// follow each other, each advanced by its own Size, up to the end of the
+// input. It is a small value, safe to copy, and allocates nothing.
+type InstanceParser struct {
+	buf []byte
+	off int
+	i   int
+	err bool
+}
+
+// Start makes the parser walk b from its first record.
+func (p *InstanceParser) Start(b []byte) { *p = InstanceParser{buf: b} }
+
+// Next decodes the next record into inst and reports whether there was
+// one; it returns false, nil at the end of the input. Size must be at
+// least 8, a multiple of 8 and within the input; a Size above 8 must hold
+// a NUL-terminated name. Duplicate (name, id) pairs are allowed: Windows
+// does not enforce uniqueness.
+func (p *InstanceParser) Next(inst *Instance) (bool, error) {
+	if p.err || p.off >= len(p.buf) {
+		return false, nil
+	}
+	size, err := checkInstanceHeader(p.buf, p.off, p.i, "")
+	if err != nil {
+		p.err = true
+		return false, err
+	}
+	*inst = Instance{Index: p.i, Offset: p.off, Size: uint32(size), InstanceID: le32(p.buf, p.off+4)}
+	inst.Name, _ = cstring(p.buf[p.off+InstanceHeaderSize : p.off+size])
+	p.off += size
+	p.i++
+	return true, nil
+}
+
+// checkInstanceHeader checks the PERF_INSTANCE_HEADER at off (within b)
+// and returns its Size. parent names the enclosing record for the
+// error's detail, if any.
+func checkInstanceHeader(b []byte, off, idx int, parent string) (int, error) {
+	const rec = "PERF_INSTANCE_HEADER"
+	if len(b)-off < InstanceHeaderSize {
+		return 0, fail(rec, idx, off, "", "needs 8 bytes, "+bytesLeft(len(b)-off, parent), engine.ErrTruncated)
+	}
+	size := le32(b, off)
+	switch {
+	case size < InstanceHeaderSize:
+		return 0, fail(rec, idx, off, "Size", u(size)+" below 8", engine.ErrMalformed)
+	case size%8 != 0:
+		return 0, fail(rec, idx, off, "Size", u(size)+" not a multiple of 8 (misaligned)", engine.ErrMalformed)
+	case uint64(size) > uint64(len(b)-off):
+		return 0, fail(rec, idx, off, "Size", u(size)+" exceeds the "+bytesLeft(len(b)-off, parent), engine.ErrMalformed)
+	}
+	if size > InstanceHeaderSize {
+		if _, ok := cstring(b[off+InstanceHeaderSize : off+int(size)]); !ok {
+			return 0, fail(rec, idx, off+InstanceHeaderSize, "Name", "has no NUL within Size "+u(size), engine.ErrMalformed)
+		}
+	}
+	return int(size), nil
+}
+
+// bytesLeft says how many bytes are left, and in which record, for an
+// error's detail (it is called on error paths only: it allocates).
+func bytesLeft(n int, parent string) string {
+	s := strconv.Itoa(n) + " bytes left"
+	if parent != "" {
+		s += " in " + parent
+	}
+	return s
+}
