@@ -1,0 +1,284 @@
+package perfdata_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"strconv"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/internal/corpus"
+)
+
+// walkValues visits every object, instance, name and raw value of data, and
+// fills an engine input for each value: the hot path that must not
+// allocate. name is the caller's buffer for the decoded names.
+func walkValues(data, name []byte, defs []perfdata.CounterDef) (sum uint64, n int, err error) {
+	blk, err := perfdata.Parse(data)
+	if err != nil {
+		return 0, 0, err
+	}
+	var x engine.Input
+	objs := blk.Objects()
+	for {
+		o, err := objs.Next()
+		if err == perfdata.ErrDone {
+			return sum, n, nil
+		}
+		if err != nil {
+			return sum, n, err
+		}
+		// The definitions, once per object, into the caller's slice.
+		defs = defs[:0]
+		cs := o.Counters()
+		for {
+			c, err := cs.Next()
+			if err == perfdata.ErrDone {
+				break
+			}
+			if err != nil {
+				return sum, n, err
+			}
+			defs = append(defs, c)
+		}
+		is := o.Instances()
+		for {
+			in, err := is.Next()
+			if err == perfdata.ErrDone {
+				break
+			}
+			if err != nil {
+				return sum, n, err
+			}
+			if name, err = in.AppendName(name[:0]); err != nil {
+				return sum, n, err
+			}
+			for i := range defs {
+				// Fill reads the raw value (and its base) into the engine's
+				// input.
+				if err := o.Fill(&x, &defs[i], in.CounterBlock); err != nil {
+					return sum, n, err
+				}
+				sum += x.New.FirstValue
+				n++
+			}
+		}
+	}
+}
+
+// The records as existing Go exporters declare them for binary.Read.
+type (
+	rawDataBlock struct {
+		Signature                                                                   [4]uint16
+		LittleEndian, Version, Revision, TotalByteLength, HeaderLength, NumObjTypes uint32
+		DefaultObject                                                               int32
+		SystemTime                                                                  [8]uint16
+		_                                                                           uint32
+		PerfTime, PerfFreq, PerfTime100nSec                                         int64
+		SystemNameLength, SystemNameOffset                                          uint32
+	}
+	rawObjectType struct {
+		TotalByteLength, DefinitionLength, HeaderLength, ObjectNameTitleIndex, ObjectNameTitle uint32
+		ObjectHelpTitleIndex, ObjectHelpTitle, DetailLevel, NumCounters                        uint32
+		DefaultCounter, NumInstances                                                           int32
+		CodePage                                                                               uint32
+		PerfTime, PerfFreq                                                                     int64
+	}
+	rawCounterDef struct {
+		ByteLength, CounterNameTitleIndex, CounterNameTitle, CounterHelpTitleIndex, CounterHelpTitle uint32
+		DefaultScale                                                                                 int32
+		DetailLevel, CounterType, CounterSize, CounterOffset                                         uint32
+	}
+	rawInstanceDef struct {
+		ByteLength, ParentObjectTitleIndex, ParentObjectInstance uint32
+		UniqueID                                                 int32
+		NameOffset, NameLength                                   uint32
+	}
+)
+
+// walkBinaryRead is the same walk written "the common way": binary.Read into
+// structs through a bytes.Reader, slices per object, strings per name, as
+// existing Go perflib readers do. Test-only code, for the comparison.
+func walkBinaryRead(data []byte) (sum uint64, n int, err error) {
+	le := binary.LittleEndian
+	r := bytes.NewReader(data)
+	var hdr rawDataBlock
+	if err := binary.Read(r, le, &hdr); err != nil {
+		return 0, 0, err
+	}
+	off := int64(hdr.HeaderLength)
+	for range hdr.NumObjTypes {
+		r.Seek(off, io.SeekStart)
+		var obj rawObjectType
+		if err := binary.Read(r, le, &obj); err != nil {
+			return sum, n, err
+		}
+		r.Seek(off+int64(obj.HeaderLength), io.SeekStart)
+		defs := make([]rawCounterDef, obj.NumCounters)
+		for i := range defs {
+			if err := binary.Read(r, le, &defs[i]); err != nil {
+				return sum, n, err
+			}
+		}
+		readBlock := func(cb int64) error {
+			for _, d := range defs {
+				r.Seek(cb+int64(d.CounterOffset), io.SeekStart)
+				var v uint64
+				switch d.CounterSize {
+				case 4:
+					var v4 uint32
+					if err := binary.Read(r, le, &v4); err != nil {
+						return err
+					}
+					v = uint64(v4)
+				case 8:
+					if err := binary.Read(r, le, &v); err != nil {
+						return err
+					}
+				default:
+					return errors.New("bad size")
+				}
+				sum += v
+				n++
+			}
+			return nil
+		}
+		p := off + int64(obj.DefinitionLength)
+		if obj.NumInstances == -1 {
+			if err := readBlock(p); err != nil {
+				return sum, n, err
+			}
+		}
+		for range max(obj.NumInstances, 0) {
+			r.Seek(p, io.SeekStart)
+			var inst rawInstanceDef
+			if err := binary.Read(r, le, &inst); err != nil {
+				return sum, n, err
+			}
+			r.Seek(p+int64(inst.NameOffset), io.SeekStart)
+			name := make([]uint16, inst.NameLength/2)
+			if err := binary.Read(r, le, name); err != nil {
+				return sum, n, err
+			}
+			if len(name) > 0 && name[len(name)-1] == 0 {
+				name = name[:len(name)-1]
+			}
+			_ = string(utf16.Decode(name))
+			cb := p + int64(inst.ByteLength)
+			r.Seek(cb, io.SeekStart)
+			var cbLen uint32
+			if err := binary.Read(r, le, &cbLen); err != nil {
+				return sum, n, err
+			}
+			if err := readBlock(cb); err != nil {
+				return sum, n, err
+			}
+			p = cb + int64(cbLen)
+		}
+		off += int64(obj.TotalByteLength)
+	}
+	return sum, n, nil
+}
+
+// syntheticBlob is a ~1 MB multi-object blob with mixed counter types.
+func syntheticBlob(tb testing.TB) []byte {
+	types := []engine.CounterType{
+		engine.CounterCounter, engine.CounterBulkCount, engine.Timer100ns, engine.CounterRawcount,
+		engine.CounterLargeRawcount, engine.RawFraction, engine.RawBase, engine.ObjTimeTimer,
+		engine.Precision100nsTimer, engine.PrecisionTimestamp, engine.AverageTimer, engine.AverageBase,
+		engine.CounterMultiTimer, engine.ElapsedTime, engine.Counter100nsQueuelenType,
+	}
+	b := encode.V1Blob{SystemName: "SYNTHETIC", PerfTime: 123456789, PerfFreq: 10_000_000, PerfTime100nSec: 133_000_000_000_000_000}
+	for oi := range 8 {
+		o := encode.V1Object{ObjectNameTitleIndex: uint32(1000 + 2*oi), NumInstances: 560, PerfTime: 99, PerfFreq: 1000}
+		for i := range 24 {
+			t := types[(i+oi)%len(types)]
+			o.Counters = append(o.Counters, encode.V1Counter{CounterNameTitleIndex: uint32(2 * i), CounterType: t, CounterSize: uint32(t.RawSize())})
+		}
+		encode.V1Layout(o.Counters)
+		for j := range int(o.NumInstances) {
+			in := encode.V1Instance{Name: "instance-" + strconv.Itoa(j%97), UniqueID: -1}
+			for i, c := range o.Counters {
+				in.Values = append(in.Values, uint64(i*j)&(1<<(8*c.CounterSize)-1))
+			}
+			o.Instances = append(o.Instances, in)
+		}
+		b.Objects = append(b.Objects, o)
+	}
+	return mustEncode(tb, b)
+}
+
+// TestWalkAllocs is the zero-allocation gate of the hot path: walking every
+// object, instance, name and value and filling engine inputs.
+func TestWalkAllocs(t *testing.T) {
+	check := func(t *testing.T, data []byte) {
+		name := make([]byte, 0, 256)
+		defs := make([]perfdata.CounterDef, 0, 64)
+		sum, n, err := walkValues(data, name, defs)
+		if err != nil || n == 0 {
+			t.Fatalf("walk: have %d values, %v; want some, no error", n, err)
+		}
+		sum2, n2, err := walkBinaryRead(data)
+		if err != nil || sum2 != sum || n2 != n {
+			t.Fatalf("binary.Read walk: have %d values sum %d (%v), want %d sum %d", n2, sum2, err, n, sum)
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, _, err := walkValues(data, name, defs); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("allocations per walk: have %v, want 0", allocs)
+		}
+	}
+	t.Run("synthetic", func(t *testing.T) {
+		data := syntheticBlob(t)
+		if len(data) < 1<<20-(1<<17) || len(data) > 1<<20+(1<<18) {
+			t.Errorf("synthetic blob: have %d bytes, want about 1 MB", len(data))
+		}
+		check(t, data)
+	})
+	t.Run("Process", func(t *testing.T) {
+		check(t, readCorpusFile(t, corpus.Shared(t, "v1"), "s00_obj230.bin"))
+	})
+}
+
+// BenchmarkWalk compares the zero-copy walk with the binary.Read walk on
+// the real Process block and on a synthetic ~1 MB multi-object blob.
+func BenchmarkWalk(b *testing.B) {
+	for _, blob := range []struct {
+		name string
+		data func(b *testing.B) []byte
+	}{
+		{"Process", func(b *testing.B) []byte { return readCorpusFile(b, corpus.Shared(b, "v1"), "s00_obj230.bin") }},
+		{"Synthetic1MB", func(b *testing.B) []byte { return syntheticBlob(b) }},
+	} {
+		b.Run(blob.name+"/perfdata", func(b *testing.B) {
+			data := blob.data(b)
+			name := make([]byte, 0, 256)
+			defs := make([]perfdata.CounterDef, 0, 64)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := walkValues(data, name, defs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(blob.name+"/binaryRead", func(b *testing.B) {
+			data := blob.data(b)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := walkBinaryRead(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,201 @@
+package perfdata
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// InstanceName is the name PDH gives an instance in a counter path,
+// `parent/name#occurrence`, split into its parts.
+type InstanceName struct {
+	// Parent is the name of the parent instance (without its own #n), or ""
+	// when the instance has no parent or the parent cannot be resolved.
+	Parent string
+	// Name is the instance's own name.
+	Name string
+	// Occurrence is the 0-based rank of this instance among the instances
+	// of the object with the same full name (parent/name, compared
+	// case-insensitively), in order of appearance. 0 is never written.
+	Occurrence int
+	// ParentMissing is true when ParentObjectTitleIndex is not 0 but the
+	// parent object is not in the blob, is not multi-instance, or has no
+	// instance ParentObjectInstance. The name is then written without a
+	// parent.
+	ParentMissing bool
+}
+
+// AppendTo appends the full instance name, `parent/name#n` (the parent part
+// only when there is a parent, the #n part only when n > 0), to dst.
+func (n InstanceName) AppendTo(dst []byte) []byte {
+	if n.Parent != "" {
+		dst = append(dst, n.Parent...)
+		dst = append(dst, '/')
+	}
+	dst = append(dst, n.Name...)
+	if n.Occurrence > 0 {
+		dst = append(dst, '#')
+		dst = strconv.AppendInt(dst, int64(n.Occurrence), 10)
+	}
+	return dst
+}
+
+// String returns the full instance name (see AppendTo).
+func (n InstanceName) String() string { return string(n.AppendTo(nil)) }
+
+// Namer computes PDH instance names. Its zero value is ready to use; reuse
+// one Namer for the objects of a block so that its maps and slices are
+// reused and parent objects are decoded once.
+//
+// The Namer remembers the parent objects of the last block it resolved
+// parents in, recognised by the blob's address, length and 88-byte header
+// (whose time stamps change with every sample). Call Reset after rewriting
+// a buffer in place with a blob whose header is byte-for-byte the same.
+type Namer struct {
+	names   []InstanceName
+	counts  map[string]int
+	key     []byte
+	buf     []byte
+	block   []byte              // the blob the caches below describe
+	header  [DataBlockSize]byte // and a copy of its header, to notice a reused buffer
+	objects map[uint32]Object   // first object of each title index
+	parents map[int][]string    // instance names of a parent object, by offset
+	walkErr error
+}
+
+// Reset forgets the remembered parent objects.
+func (nm *Namer) Reset() {
+	nm.block, nm.objects, nm.parents, nm.walkErr = nil, nil, nil, nil
+}
+
+// Names returns the PDH names of obj's instances, in order, computed in
+// time linear in the object's size (and, once per block, the size of the
+// parent objects). The slice is valid until the next call on the Namer.
+//
+// Parents are resolved through ParentObjectTitleIndex (the first object of
+// blk with that ObjectNameTitleIndex) and ParentObjectInstance (the 0-based
+// instance of that object); when that fails the name has no parent and
+// ParentMissing is set. Duplicates are found case-insensitively (simple
+// Unicode case folding) on the full name parent/name. A PERF_NO_INSTANCES
+// object has one instance named "". Errors are those of decoding obj's
+// instances, the parent objects or the names' code pages.
+func (nm *Namer) Names(blk *Block, obj *Object) ([]InstanceName, error) {
+	nm.names = nm.names[:0]
+	if nm.counts == nil {
+		nm.counts = make(map[string]int)
+	} else {
+		clear(nm.counts)
+	}
+	c := obj.Instances()
+	for {
+		in, err := c.Next()
+		if err == ErrDone {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		nm.buf, err = appendPDHName(nm.buf[:0], &in)
+		if err != nil {
+			return nil, err
+		}
+		n := InstanceName{Name: string(nm.buf)}
+		if in.ParentObjectTitleIndex != 0 {
+			parent, ok, err := nm.parent(blk, in.ParentObjectTitleIndex, in.ParentObjectInstance)
+			if err != nil {
+				return nil, err
+			}
+			n.Parent, n.ParentMissing = parent, !ok
+		}
+		nm.key = foldAppend(nm.key[:0], n.Parent)
+		if n.Parent != "" {
+			nm.key = append(nm.key, '/')
+		}
+		nm.key = foldAppend(nm.key, n.Name)
+		k := nm.counts[string(nm.key)]
+		n.Occurrence = k
+		nm.counts[string(nm.key)] = k + 1
+		nm.names = append(nm.names, n)
+	}
+	return nm.names, nil
+}
+
+// parent returns the name of instance inst of the first object with title
+// index title.
+func (nm *Namer) parent(blk *Block, title, inst uint32) (string, bool, error) {
+	d := blk.Bytes()
+	if len(nm.block) != len(d) || len(d) < DataBlockSize || &nm.block[0] != &d[0] || string(nm.header[:]) != string(d[:DataBlockSize]) {
+		nm.block = d
+		copy(nm.header[:], d)
+		nm.objects, nm.parents, nm.walkErr = make(map[uint32]Object), make(map[int][]string), nil
+		c := blk.Objects()
+		for {
+			o, err := c.Next()
+			if err != nil {
+				if err != ErrDone {
+					nm.walkErr = err
+				}
+				break
+			}
+			if _, dup := nm.objects[o.ObjectNameTitleIndex]; !dup {
+				nm.objects[o.ObjectNameTitleIndex] = o
+			}
+		}
+	}
+	po, ok := nm.objects[title]
+	if !ok {
+		return "", false, nm.walkErr
+	}
+	names, ok := nm.parents[po.Offset]
+	if !ok {
+		if po.NumInstances > 0 {
+			// Grown by append, not sized by the untrusted NumInstances.
+			c := po.Instances()
+			var buf []byte
+			for {
+				in, err := c.Next()
+				if err == ErrDone {
+					break
+				}
+				if err != nil {
+					return "", false, err
+				}
+				if buf, err = appendPDHName(buf[:0], &in); err != nil {
+					return "", false, err
+				}
+				names = append(names, string(buf))
+			}
+		}
+		nm.parents[po.Offset] = names
+	}
+	if uint64(inst) >= uint64(len(names)) {
+		return "", false, nil
+	}
+	return names[inst], true, nil
+}
+
+// appendPDHName appends the name PDH uses for the instance: its own name,
+// or, for an unnamed instance (NameLength 0) with a UniqueID other than
+// PERF_NO_UNIQUE_ID, that id in decimal.
+func appendPDHName(dst []byte, in *Instance) ([]byte, error) {
+	if in.NameLength == 0 && in.Defined && in.UniqueID != NoUniqueID {
+		return strconv.AppendInt(dst, int64(in.UniqueID), 10), nil
+	}
+	return in.AppendName(dst)
+}
+
+// foldAppend appends s with every letter mapped to one case, so that two
+// names equal under simple case folding give the same bytes.
+func foldAppend(dst []byte, s string) []byte {
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			dst = append(dst, byte(r))
+			continue
+		}
+		dst = utf8.AppendRune(dst, unicode.ToLower(unicode.ToUpper(r)))
+	}
+	return dst
+}
