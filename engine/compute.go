@@ -156,7 +156,9 @@ func paramsFor(t CounterType, f formula) computeParams {
 		// averaged over B1 items, so plain and inverse lie in [0, 100]
 		// whenever 0 ≤ ΔN ≤ B1·ΔD. This follows the NT Resource Kit table
 		// and the Platform SDK's 100 ns variants; other Microsoft documents
-		// disagree with each other.
+		// disagree with each other. compute clamps the fraction to 1
+		// when 0 ≤ ΔN ≤ B1·ΔD holds in integers, so that rounding above
+		// 2^53 cannot push a value out of [0, 100].
 		p.samples, p.xDelta, p.yUse, p.yDelta, p.mUse, p.c = 2, all, all, all, all, -100
 	case fMultiTimerInv:
 		p.samples, p.xDelta, p.yUse, p.yDelta, p.mUse, p.a, p.c = 2, all, all, all, all, 1, 100
@@ -208,19 +210,25 @@ func b2u(b bool) uint64 {
 // b2m turns a 0/1 bit into a mask of all zeros / all ones.
 func b2m(b uint64) uint64 { return -b }
 
-// isZero returns 1 when x is 0, else 0, without a branch.
-func isZero(x uint64) uint64 { return ((x | -x) >> 63) ^ 1 }
+// isZero returns 1 when x is 0, else 0, without a branch (a compare and
+// a SETcc).
+func isZero(x uint64) uint64 { return b2u(x == 0) }
 
-// sel returns a where mask is all ones, b where it is zero.
-func sel(mask, a, b uint64) uint64 { return a&mask | b&^mask }
+// nonZero returns 1 when x is not 0, else 0, without a branch.
+func nonZero(x uint64) uint64 { return b2u(x != 0) }
+
+// sel returns a where mask is all ones, b where it is zero. (The XOR form
+// is one instruction shorter than a&mask | b&^mask on amd64.)
+func sel(mask, a, b uint64) uint64 { return b ^ (a^b)&mask }
 
 // fsel is sel on the bits of two floats.
 func fsel(mask uint64, a, b float64) float64 {
 	return math.Float64frombits(sel(mask, math.Float64bits(a), math.Float64bits(b)))
 }
 
-// pow10 holds 10^0 … 10^10, exact in float64.
-var pow10 = [11]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+// pow10 holds 10^0 … 10^10, exact in float64, padded to 16 entries so that
+// an index masked with 15 needs no bounds check.
+var pow10 = [16]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1, 1, 1, 1, 1}
 
 // compute is the single straight-line computation behind every type. The
 // only data-dependent branches are the ones the Go compiler emits for
@@ -231,14 +239,14 @@ func compute(in *Input, opts Options) Result {
 	var flags uint64 = p.flags
 	// A type that is not in the table (the slot holds another type, or
 	// nothing) is UnknownType.
-	unknown := isZero(isZero(uint64(info.typ^in.Type))) | isZero(uint64(info.formula))
+	unknown := nonZero(uint64(info.typ^in.Type)) | isZero(uint64(info.formula))
 	flags |= unknown * bitUnknown
 
 	hasOld := b2u(in.HasOld)
 	needsOld := p.needsOld & 1
 	// CStatus 0 and 1 are good; any other value makes the data invalid.
-	badNew := isZero(isZero(uint64(in.New.CStatus >> 1)))
-	badOld := isZero(isZero(uint64(in.Old.CStatus>>1))) & hasOld & needsOld
+	badNew := nonZero(uint64(in.New.CStatus >> 1))
+	badOld := nonZero(uint64(in.Old.CStatus>>1)) & hasOld & needsOld
 	flags |= (badNew | badOld) * bitInvalidData
 	flags |= (needsOld &^ hasOld) * bitNewData
 
@@ -272,13 +280,33 @@ func compute(in *Input, opts Options) Result {
 	yBad := (by | isZero(y)) & p.yUse & 1
 	flags |= (fBad | mBad | yBad) * bitNegativeDenominator
 
-	// The formula, in the specification's arithmetic order. Dividing by 1
-	// is exact, so the types that do not use a divisor get the same result
-	// as if the division were not there.
-	ff := float64(f)
-	q := fsel(p.fOnX, float64(x)/ff, float64(x))
-	q /= fsel(p.fOnY, fsel(p.yUse, float64(y), 1)/ff, fsel(p.yUse, float64(y), 1))
-	q /= fsel(p.mUse, float64(mc), 1)
+	// The formula, in the specification's arithmetic order, as one shape
+	// for every type: q = (ΔN / nb) / (da / db), where
+	//
+	//	rate                   nb = 1   da = ΔD   db = F   ΔN / (ΔD / F)
+	//	average timer          nb = F   da = ΔB   db = 1   (ΔN / F) / ΔB
+	//	elapsed time           nb = F   da = 1    db = 1   (D1 − N1) / F
+	//	multi timers           nb = ΔD  da = B1   db = 1   (ΔN / ΔD) / B1
+	//	other fractions        nb = 1   da = y    db = 1   ΔN / ΔD, N1 / B1, …
+	//	raw values and deltas  nb = 1   da = 1    db = 1   N1 or ΔN
+	//
+	// Dividing by 1 is exact, so each type gets exactly its formula. The
+	// two inner divisions are independent of each other, so the chain of
+	// dependent divisions is two long, not three.
+	ff, fy := float64(f), float64(y)
+	nb := fsel(p.fOnX, ff, fsel(p.mUse, fy, 1))
+	da := fsel(p.mUse, float64(mc), fsel(p.yUse, fy, 1))
+	db := fsel(p.fOnY, ff, 1)
+	q := (float64(x) / nb) / (da / db)
+	// Multi timers: when 0 ≤ ΔN ≤ B1·ΔD in integers the exact fraction is
+	// at most 1, but above 2^53 the conversions of ΔN and ΔD to float64
+	// can round it past 1 (ΔN up, ΔD down), giving 100.00000000000001 or
+	// a negative inverse. Clamp to 1 then: it only moves the result
+	// towards the exact value, and changes nothing below 2^53.
+	hi, lo := bits.Mul64(mc, y)
+	_, over := bits.Sub64(lo, x, 0) // B1·ΔD < ΔN when hi is 0 and lo < ΔN
+	within := p.mUse & b2m(1^(isZero(hi)&over))
+	q = fsel(within, min(q, 1), q)
 	v := (p.a - q) * p.c
 
 	negative := bx | math.Float64bits(v)>>63
@@ -287,11 +315,19 @@ func compute(in *Input, opts Options) Result {
 	// Options: Cap100, then Scale, then Times1000.
 	capMask := p.percent & b2m(uint64(opts)&1)
 	v = min(v, fsel(capMask, 100, math.Inf(1)))
-	s := max(min(in.Scale, 10), -10)
+	// The scale is clamped to −10..10 with masks, not min and max: the
+	// compiler turns those into branches, which mispredict when the
+	// counters of a batch have different scales.
+	s := int64(in.Scale)
+	above := s - 10
+	s -= above &^ (above >> 63) // s > 10 → 10
+	below := s + 10
+	s -= below & (below >> 63) // s < −10 → −10
+	neg := uint64(s >> 63)     // all ones for a negative scale
+	pow := pow10[uint64((s^int64(neg))-int64(neg))&15]
 	scaleOn := b2m(uint64(opts>>1) & 1)
-	up := fsel(scaleOn&^b2m(uint64(uint32(s))>>31), pow10[max(s, 0)], 1)
-	down := fsel(scaleOn&b2m(uint64(uint32(s))>>31), pow10[max(-s, 0)], 1)
-	v = v * up / down
+	up := fsel(scaleOn&^neg, pow, 1)
+	v = fsel(scaleOn&neg, v/pow, v*up) // both at once: one multiplication or division deep
 	v *= fsel(b2m(uint64(opts>>2)&1), 1000, 1)
 
 	flags |= bitValid

@@ -212,7 +212,7 @@ var names = [...]struct {
 // precisionTimestampName is the winperf.h alias of PERF_LARGE_RAW_BASE.
 const precisionTimestampName = "PERF_PRECISION_TIMESTAMP"
 
-// Types returns every distinct winperf.h counter type (38 values; the 39th
+// Types returns every distinct winperf.h counter type (39 values; the 40th
 // name, PERF_PRECISION_TIMESTAMP, is the same value as LargeRawBase), in the
 // order of the specification's table.
 func Types() []CounterType {
@@ -223,7 +223,7 @@ func Types() []CounterType {
 	return ts
 }
 
-// The type table is a perfect hash of the 38 known values into 64 slots:
+// The type table is a perfect hash of the 39 known values into 64 slots:
 // slot = (t * hashMul) >> 26. hashMul is chosen at init (and checked by a
 // test) so that no two known types share a slot; a lookup is one multiply,
 // one load and one compare, whatever the type.
@@ -336,7 +336,9 @@ func ParseCounterType(s string) (CounterType, error) {
 	switch {
 	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
 		v, err = strconv.ParseUint(s[2:], 16, 32)
-	case len(s) > 0 && s[0] >= '0' && s[0] <= '9':
+	case allDigits(s):
+		// A name without its PERF_ prefix may start with a digit
+		// (100NSEC_TIMER), so only an all-digit text is a number.
 		v, err = strconv.ParseUint(s, 10, 32)
 	default:
 		name := strings.ToUpper(s)
@@ -357,6 +359,16 @@ func ParseCounterType(s string) (CounterType, error) {
 		return 0, &TypeError{Text: s}
 	}
 	return CounterType(v), nil
+}
+
+// allDigits reports whether s is a non-empty run of decimal digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // TypeError reports a counter type that could not be parsed or is unknown.

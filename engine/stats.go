@@ -27,9 +27,11 @@ type Statistics struct {
 func ComputeStatistics(c Counter, samples []RawCounter, opts Options) Statistics {
 	var st Statistics
 	var sum float64
+	lastBad := NewData // the status of the last skipped value
 	add := func(r Result) {
 		if r.Status != Valid {
 			st.Skipped++
+			lastBad = r.Status
 			return
 		}
 		if st.Count == 0 || r.Value < st.Min {
@@ -59,10 +61,10 @@ func ComputeStatistics(c Counter, samples []RawCounter, opts Options) Statistics
 	}
 	if !twoSample || c.Type == CounterDelta || c.Type == CounterLargeDelta {
 		if st.Count == 0 {
-			st.MeanStatus = NewData
-			if len(samples) > 0 {
-				st.MeanStatus = InvalidData
-			}
+			// No value at all (no sample, or a single one of a delta
+			// type) is NewData; otherwise the values were all skipped,
+			// and the last one says why.
+			st.MeanStatus = lastBad
 			return st
 		}
 		// The sum stays finite: a Valid value is below about 1e52, so even
