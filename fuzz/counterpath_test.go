@@ -22,6 +22,7 @@ func FuzzCounterPath(f *testing.F) {
 		`\\m\\c`,
 		`\a(p/b/c)\d`,
 		`\x(#5)\y`,
+		`\0(#0#0)\0`, // found by fuzzing: a name ending in #0 needs its own #0
 	} {
 		f.Add(s)
 	}

@@ -166,8 +166,8 @@ func (p Path) String() string { return string(p.AppendTo(nil)) }
 
 // AppendTo appends the canonical form of the path to dst: "\\machine" when
 // there is a machine, "\object", "(parent/instance#n)" when there is an
-// instance ("parent/" only with a parent, "#n" only for n > 0, "#*" for
-// AnyIndex), then "\counter".
+// instance ("parent/" only with a parent, "#n" only for n > 0 or where the
+// name itself ends in "#digits", "#*" for AnyIndex), then "\counter".
 func (p Path) AppendTo(dst []byte) []byte {
 	if p.Machine != "" {
 		dst = append(dst, `\\`...)
@@ -185,7 +185,9 @@ func (p Path) AppendTo(dst []byte) []byte {
 		switch {
 		case p.Index == AnyIndex:
 			dst = append(dst, "#*"...)
-		case p.Index > 0:
+		case p.Index > 0 || endsInIndex(p.Instance):
+			// "#0" is written only where leaving it out would make the
+			// end of the name read as an index ("a#5" is "a#5#0").
 			dst = append(dst, '#')
 			dst = strconv.AppendInt(dst, int64(p.Index), 10)
 		}
@@ -193,6 +195,17 @@ func (p Path) AppendTo(dst []byte) []byte {
 	}
 	dst = append(dst, '\\')
 	return append(dst, p.Counter...)
+}
+
+// endsInIndex reports whether name ends in what Parse reads as an index:
+// "#" followed by decimal digits or "*".
+func endsInIndex(name string) bool {
+	hash := strings.LastIndexByte(name, '#')
+	if hash < 0 {
+		return false
+	}
+	idx := name[hash+1:]
+	return idx == "*" || idx != "" && strings.Trim(idx, "0123456789") == ""
 }
 
 // HasWildcard reports whether the path has a wildcard in its parent,

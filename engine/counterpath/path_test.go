@@ -32,6 +32,9 @@ func TestParse(t *testing.T) {
 		{in: `\Processor Information(Intel(R) Core(TM))\% Processor Time`, want: Path{Object: "Processor Information", HasInstance: true, Instance: "Intel(R) Core(TM)", Counter: "% Processor Time"}},
 		{in: `\Paging File(\??\C:\pagefile.sys)\% Usage`, want: Path{Object: "Paging File", HasInstance: true, Instance: `\??\C:\pagefile.sys`, Counter: "% Usage"}},
 		{in: `\Network Interface(Adapter #x)\Bytes Total/sec`, want: Path{Object: "Network Interface", HasInstance: true, Instance: "Adapter #x", Counter: "Bytes Total/sec"}},
+		// A name that ends like an index keeps an explicit #0.
+		{in: `\0(#0#0)\0`, want: Path{Object: "0", HasInstance: true, Instance: "#0", Counter: "0"}},
+		{in: `\Process(a#5#0)\x`, want: Path{Object: "Process", HasInstance: true, Instance: "a#5", Counter: "x"}},
 		{in: `\a(p/b/c)\d`, want: Path{Object: "a", HasInstance: true, Parent: "p", Instance: "b/c", Counter: "d"}},
 		// Index names, as perfcalc gives objects and counters without a name table.
 		{in: `\#238(0)\#6`, want: Path{Object: "#238", HasInstance: true, Instance: "0", Counter: "#6"}},
