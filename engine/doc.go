@@ -18,7 +18,9 @@
 // uint64 before one conversion to float64, rates divide the time delta by
 // the frequency first, and percentages form the fraction before multiplying
 // by 100 (see Compute). The same code gives the same bits when built for
-// WebAssembly.
+// WebAssembly. One deliberate exception: a multi timer whose exact fraction
+// ΔN / (B1·ΔD) is at most 1 is clamped to 1 when float64 rounding of deltas
+// above 2^53 would push it past 1, so that its value stays within [0, 100].
 //
 // # Speed
 //
