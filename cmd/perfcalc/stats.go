@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/relog"
+)
+
+const statsUsage = `Usage:
+  perfcalc stats IN.blg [-c PATH ...] [--json] [-o OUT]
+
+Summarises every counter of a perfmon binary log (.blg), like PDH's
+PdhComputeCounterStatistics: the number of valid values, the number of
+samples skipped (no value yet, bad data, absent instance), the minimum, the
+maximum and the mean. The mean of a rate, timer or average is computed from
+the first and the last good sample (the counter's average over the whole
+log); that of an instantaneous counter is the mean of its values. Values are
+neither capped nor scaled; the columns are those of perfcalc relog.
+
+The table has one line per counter; a missing value prints as "-", a mean
+without a value as its status in parentheses. --json prints an array of
+{"counter", "count", "skipped", "min", "max", "mean", "meanStatus"} objects
+(min, max and mean null when there is none).
+
+Flags:
+`
+
+func init() {
+	register(command{"stats", "count, min, max and mean of every counter of a .blg log", runStats})
+}
+
+func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		io.WriteString(stderr, statsUsage)
+		fs.PrintDefaults()
+	}
+	var counters pathList
+	fs.Var(&counters, "c", "keep the counters matching this path (wildcards allowed); repeatable")
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "perfcalc stats: give one input log (perfcalc stats IN.blg [flags])")
+		return exitUsage
+	}
+	c, closeIn, err := openLog(pos[0], relog.Options{Counters: counters})
+	if err != nil {
+		fmt.Fprintf(stderr, "perfcalc stats: %v\n", err)
+		return exitError
+	}
+	defer closeIn()
+	st, convErr := c.Statistics()
+	var text []byte
+	if *asJSON {
+		text = appendStatsJSON(nil, c.Columns(), st)
+	} else {
+		text = appendStatsTable(nil, c.Columns(), st)
+	}
+	write := func(w io.Writer) error {
+		_, err := w.Write(text)
+		return err
+	}
+	if *out != "" {
+		err = writeFileAtomic(*out, write)
+	} else {
+		err = write(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "perfcalc stats: %v\n", err)
+		return exitError
+	}
+	if convErr != nil {
+		fmt.Fprintf(stderr, "perfcalc stats: %s: %v\n", pos[0], convErr)
+		return exitError
+	}
+	return exitOK
+}
+
+// statNumber appends v as the shortest decimal that reads back as v.
+func statNumber(dst []byte, v float64) []byte { return strconv.AppendFloat(dst, v, 'g', -1, 64) }
+
+// appendStatsTable appends an aligned table: counter, count, skipped, min,
+// max, mean.
+func appendStatsTable(dst []byte, cols []relog.Column, st []engine.Statistics) []byte {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 8, 2, ' ', tabwriter.AlignRight)
+	io.WriteString(tw, "Count\tSkipped\tMin\tMax\tMean\t  Counter\n")
+	var line []byte
+	for i, s := range st {
+		line = strconv.AppendInt(line[:0], int64(s.Count), 10)
+		line = append(line, '\t')
+		line = strconv.AppendInt(line, int64(s.Skipped), 10)
+		line = append(line, '\t')
+		if s.Count > 0 {
+			line = statNumber(line, s.Min)
+			line = append(line, '\t')
+			line = statNumber(line, s.Max)
+		} else {
+			line = append(line, "-\t-"...)
+		}
+		line = append(line, '\t')
+		if s.MeanStatus == engine.Valid {
+			line = statNumber(line, s.Mean)
+		} else {
+			line = append(line, '(')
+			line = append(line, s.MeanStatus.String()...)
+			line = append(line, ')')
+		}
+		line = append(line, "\t  "...)
+		line = append(line, cols[i].Path...)
+		line = append(line, '\n')
+		tw.Write(line)
+	}
+	tw.Flush()
+	return append(dst, buf.Bytes()...)
+}
+
+// appendStatsJSON appends a JSON array with one object per counter.
+func appendStatsJSON(dst []byte, cols []relog.Column, st []engine.Statistics) []byte {
+	dst = append(dst, '[')
+	for i, s := range st {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, "\n  {\"counter\":"...)
+		dst = appendJSONQuote(dst, cols[i].Path)
+		dst = append(dst, `,"type":`...)
+		dst = appendJSONQuote(dst, cols[i].Type.String())
+		dst = append(dst, `,"count":`...)
+		dst = strconv.AppendInt(dst, int64(s.Count), 10)
+		dst = append(dst, `,"skipped":`...)
+		dst = strconv.AppendInt(dst, int64(s.Skipped), 10)
+		for _, f := range []struct {
+			name string
+			v    float64
+			ok   bool
+		}{{"min", s.Min, s.Count > 0}, {"max", s.Max, s.Count > 0}, {"mean", s.Mean, s.MeanStatus == engine.Valid}} {
+			dst = append(dst, `,"`...)
+			dst = append(dst, f.name...)
+			dst = append(dst, `":`...)
+			if f.ok {
+				dst = statNumber(dst, f.v)
+			} else {
+				dst = append(dst, "null"...)
+			}
+		}
+		dst = append(dst, `,"meanStatus":`...)
+		dst = appendJSONQuote(dst, s.MeanStatus.String())
+		dst = append(dst, '}')
+	}
+	if len(st) > 0 {
+		dst = append(dst, '\n')
+	}
+	return append(dst, "]\n"...)
+}
+
+// appendJSONQuote appends s as a JSON string.
+func appendJSONQuote(dst []byte, s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...)
+}

@@ -1,0 +1,252 @@
+package relog
+
+import (
+	"encoding/binary"
+	"unicode/utf16"
+)
+
+// This file builds small .blg logs by hand, with the layouts that package
+// blg documents (the approach of blg's own test builder): one 32-bit
+// system header with a TRACE_LOGFILE_HEADER, then PDH events (counter
+// list, name-table chunks, samples) in 64 KiB buffers.
+
+const (
+	bufSize      = 0x10000
+	bufHeader    = 0x48
+	eventHeader  = 48
+	partHeader   = 24
+	sysHeader    = 32
+	logFileFixed = 0x110
+)
+
+var pdhProvider = [16]byte{0xb3, 0x3b, 0x3f, 0x93, 0x3e, 0x94, 0x0d, 0x49, 0x9c, 0xed, 0x3c, 0xbb, 0x14, 0xc1, 0x44, 0x79}
+
+var le = binary.LittleEndian
+
+func utf16z(s string) []byte {
+	var b []byte
+	for _, r := range utf16.Encode([]rune(s)) {
+		b = le.AppendUint16(b, r)
+	}
+	return append(b, 0, 0)
+}
+
+// zone is a TIME_ZONE_INFORMATION; the default is Pacific with its 2007
+// rules, as in Tx_BasicPerfCounters.blg.
+type zone struct {
+	bias                     int32
+	std, dst                 string
+	stdMonth, dstMonth       uint16
+	stdDay, dstDay, hour     uint16
+	stdBiasDelta, dstBiasDel int32
+}
+
+var pacific = zone{bias: 480, std: "@tzres.dll,-212", dst: "@tzres.dll,-211", stdMonth: 11, stdDay: 1, dstMonth: 3, dstDay: 2, hour: 2, dstBiasDel: -60}
+
+func (z zone) encode() []byte {
+	b := make([]byte, 172)
+	le.PutUint32(b[0:], uint32(z.bias))
+	copy(b[4:68], utf16z(z.std))
+	le.PutUint16(b[68+2:], z.stdMonth)
+	le.PutUint16(b[68+6:], z.stdDay)
+	le.PutUint16(b[68+8:], z.hour)
+	le.PutUint32(b[84:], uint32(z.stdBiasDelta))
+	copy(b[88:152], utf16z(z.dst))
+	le.PutUint16(b[152+2:], z.dstMonth)
+	le.PutUint16(b[152+6:], z.dstDay)
+	le.PutUint16(b[152+8:], z.hour)
+	le.PutUint32(b[168:], uint32(z.dstBiasDel))
+	return b
+}
+
+type logBuilder struct {
+	bufs [][]byte
+	cur  []byte
+}
+
+// newLog starts a log whose header holds the zone z and the UTC start time
+// start (a FILETIME).
+func newLog(z zone, start int64) *logBuilder {
+	l := &logBuilder{cur: make([]byte, bufHeader, bufSize)}
+	ev := make([]byte, sysHeader+logFileFixed)
+	copy(ev, []byte{2, 0, 1, 0xC0})
+	h := ev[sysHeader:]
+	le.PutUint32(h[0:], bufSize)
+	le.PutUint32(h[4:], 0x04010006)
+	le.PutUint32(h[8:], 6000)
+	le.PutUint32(h[12:], 1)
+	le.PutUint64(h[16:], uint64(start+36000000000))
+	le.PutUint32(h[44:], 4)
+	copy(h[64:], z.encode())
+	le.PutUint64(h[248:], 3579545)
+	le.PutUint64(h[256:], uint64(start))
+	ev = append(ev, utf16z("logger")...)
+	ev = append(ev, utf16z(`C:\perflogs\test.blg`)...)
+	le.PutUint16(ev[4:], uint16(len(ev)))
+	l.put(ev)
+	return l
+}
+
+func (l *logBuilder) put(ev []byte) {
+	if len(l.cur)+(len(ev)+7)&^7 > bufSize {
+		l.flush()
+	}
+	l.cur = append(l.cur, ev...)
+	for len(l.cur)%8 != 0 {
+		l.cur = append(l.cur, 0)
+	}
+}
+
+func (l *logBuilder) flush() {
+	b := make([]byte, bufSize)
+	for i := range b {
+		b[i] = 0xFF
+	}
+	copy(b, l.cur)
+	for i := 4; i < bufHeader; i++ {
+		b[i] = 0
+	}
+	le.PutUint32(b[0:], bufSize)
+	le.PutUint64(b[0x18:], uint64(len(l.bufs)))
+	le.PutUint32(b[0x30:], uint32(len(l.cur)))
+	l.bufs = append(l.bufs, b)
+	l.cur = make([]byte, bufHeader, bufSize)
+}
+
+// record appends a PDH record of event type typ, split into parts of at
+// most 8000 bytes.
+func (l *logBuilder) record(typ byte, ts int64, data []byte) {
+	const maxPart = 8000
+	count := max(1, (len(data)+maxPart-1)/maxPart)
+	for i := 0; i < count; i++ {
+		part := data[i*maxPart : min((i+1)*maxPart, len(data))]
+		ev := make([]byte, eventHeader+partHeader, eventHeader+partHeader+len(part))
+		le.PutUint16(ev[0:], uint16(eventHeader+partHeader+len(part)))
+		ev[2], ev[3], ev[4] = 0x0A, 0xC0, typ
+		le.PutUint16(ev[6:], 0x3C)
+		le.PutUint64(ev[16:], uint64(ts))
+		copy(ev[24:], pdhProvider[:])
+		copy(ev[48:], "perfcalc-test-01")
+		le.PutUint32(ev[64:], uint32(i+1))
+		le.PutUint32(ev[68:], uint32(count))
+		l.put(append(ev, part...))
+	}
+}
+
+func (l *logBuilder) bytes() []byte {
+	if len(l.cur) > bufHeader || len(l.bufs) == 0 {
+		l.flush()
+	}
+	var out []byte
+	for _, b := range l.bufs {
+		out = append(out, b...)
+	}
+	return out
+}
+
+// counterSpec is one counter-list entry.
+type counterSpec struct {
+	flags                              uint32 // 1 wildcard, 0x10 whole object
+	typ                                uint32
+	timeBase                           int64
+	machine, object, instance, counter string
+}
+
+func counterList(cs ...counterSpec) []byte {
+	b := []byte{0xFF, 0x06, 0, 0, 8, 0, 2, 0}
+	for _, c := range cs {
+		var strs []byte
+		str := func(s string, optional bool) uint32 {
+			if optional && s == "" {
+				return 0xFFFFFFFF
+			}
+			o := uint32(len(strs))
+			strs = append(strs, utf16z(s)...)
+			return o
+		}
+		h := make([]byte, 52)
+		le.PutUint32(h[4:], c.flags)
+		le.PutUint32(h[12:], c.typ)
+		le.PutUint64(h[16:], uint64(c.timeBase))
+		le.PutUint32(h[28:], str(c.machine, false))
+		le.PutUint32(h[32:], str(c.object, false))
+		le.PutUint32(h[36:], str(c.instance, true))
+		le.PutUint32(h[40:], 0xFFFFFFFF)
+		le.PutUint32(h[48:], str(c.counter, false))
+		for len(strs)%8 != 4 {
+			strs = append(strs, 0)
+		}
+		le.PutUint32(h[0:], uint32(len(h)+len(strs)))
+		b = append(append(b, h...), strs...)
+	}
+	return b
+}
+
+func bl(kind byte, size int) []byte {
+	b := []byte{'B', 'L', 3, kind, 0, 0, 0, 0}
+	le.PutUint32(b[4:], uint32(size))
+	return b
+}
+
+// sampleRecord wraps sub-records into a sample record.
+func sampleRecord(subs ...[]byte) []byte {
+	n := 8
+	for _, s := range subs {
+		n += len(s)
+	}
+	b := bl(0, n)
+	for _, s := range subs {
+		b = append(b, s...)
+	}
+	return b
+}
+
+// rawRec is a PDH_RAW_COUNTER sub-record.
+func rawRec(status uint32, ts int64, first, second uint64) []byte {
+	body := make([]byte, 40)
+	le.PutUint32(body[0:], status)
+	le.PutUint64(body[4:], uint64(ts))
+	le.PutUint64(body[16:], first)
+	le.PutUint64(body[24:], second)
+	le.PutUint32(body[32:], 1)
+	return append(bl(1, 48), body...)
+}
+
+type item struct {
+	name          string
+	first, second uint64
+}
+
+// multiRec is a multi-instance sub-record.
+func multiRec(status uint32, ts int64, items ...item) []byte {
+	body := make([]byte, 24+24*len(items))
+	le.PutUint32(body[4:], uint32(len(items)))
+	le.PutUint32(body[8:], status)
+	le.PutUint64(body[16:], uint64(ts))
+	var names []byte
+	for i, it := range items {
+		q := body[24+24*i:]
+		le.PutUint32(q[0:], uint32(len(body)+len(names)))
+		le.PutUint64(q[8:], it.first)
+		le.PutUint64(q[16:], it.second)
+		names = append(names, utf16z(it.name)...)
+	}
+	body = append(body, names...)
+	for len(body)%8 != 0 {
+		body = append(body, 0)
+	}
+	le.PutUint32(body[0:], uint32(len(body)))
+	return append(bl(2, 8+len(body)), body...)
+}
+
+// wholeRec is a whole-object sub-record holding a PERF_DATA_BLOCK.
+func wholeRec(block []byte) []byte { return append(bl(5, 8+len(block)), block...) }
+
+// nameChunk is a name-table chunk: the machine, then index/name pairs.
+func nameChunk(machine string, pairs ...string) []byte {
+	b := utf16z(machine)
+	for _, p := range pairs {
+		b = append(b, utf16z(p)...)
+	}
+	return b
+}

@@ -1,0 +1,25 @@
+package relog
+
+// HandMadeLog gives the external test package the hand-made log of
+// the examples.
+func HandMadeLog() []byte { return exampleLog(3) }
+
+// exampleLog returns n samples of the examples' two counters.
+func exampleLog(n int) []byte {
+	const local = 130057734178440000 // 02/19/2013 18:50:17.844, Pacific
+	const utc = local + 8*3600*ticksPerSecond
+	l := newLog(pacific, utc)
+	l.record(0x20, local, counterList(
+		counterSpec{typ: 0x00550500, timeBase: 10_000_000, machine: `\\HOST`, object: "PhysicalDisk", instance: "0 C:", counter: "Avg. Disk Queue Length"},
+		counterSpec{flags: 1, typ: 0x21510500, timeBase: 10_000_000, machine: `\\HOST`, object: "Processor", instance: "*", counter: "% Processor Time"},
+	))
+	for i := 0; i < n; i++ {
+		ts := int64(local + i*ticksPerSecond)
+		d := uint64(utc + i*ticksPerSecond)
+		l.record(0x22, ts, sampleRecord(
+			rawRec(0, ts, uint64(2_500_000*i), d),
+			multiRec(0, ts, item{"0", uint64(7_500_000 * i), d}, item{"_Total", uint64(5_000_000 * i), d}),
+		))
+	}
+	return l.bytes()
+}

@@ -1,0 +1,418 @@
+package relog
+
+import (
+	"errors"
+	"io"
+	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/perfdata"
+)
+
+// Options select what a Converter reads from a log. The zero Options keep
+// every counter and every sample.
+type Options struct {
+	// Counters keeps the columns whose path matches one of these patterns
+	// (counterpath.Path.Matches: case-insensitive, with wildcards; a
+	// pattern without a machine, or with the machine "*", matches every
+	// machine); all columns when empty.
+	Counters []counterpath.Path
+	// Begin and End keep the samples whose local time stamp (Row.Time)
+	// lies in [Begin, End]; 0 leaves that end open. They are local
+	// FILETIMEs, as ParseTime returns them.
+	Begin, End int64
+	// Every keeps one sample in Every, the first of the samples that Begin
+	// and End keep, then every Every-th after it (relog's -t). Values are
+	// computed between the kept samples. 0 and 1 keep every sample.
+	Every int
+}
+
+// Column is one column of the output: a counter of one instance.
+type Column struct {
+	// Path is the counter path as relog prints it in the CSV header,
+	// \\MACHINE\Object(instance)\Counter.
+	Path string
+	// Entry is the index of the log's counter-list entry (blg.CounterInfo)
+	// that the column comes from.
+	Entry int
+	// Type is the counter's type.
+	Type engine.CounterType
+}
+
+// Cell is one column's value in one row.
+type Cell struct {
+	// Present says whether the sample holds a raw value for the column; a
+	// column whose instance is not in the sample has no value at all (an
+	// empty field in CSV).
+	Present bool
+	// Counter is the counter's type, scale and time base, and Raw its raw
+	// value in this sample.
+	Counter engine.Counter
+	Raw     engine.RawCounter
+	// Result is the computed value (engine.Compute with options 0, relog's:
+	// not capped, not scaled) between the previous row and this one; a
+	// column that was absent from the previous row gets NewData for a
+	// 2-sample type.
+	Result engine.Result
+}
+
+// Row is one kept sample.
+type Row struct {
+	// Index is the sample's 0-based position in the log.
+	Index int
+	// Time is the sample's time stamp: the logging machine's local time as
+	// a FILETIME (see the package documentation).
+	Time int64
+	// Cells holds one cell per column, in Converter.Columns order.
+	Cells []Cell
+}
+
+// Converter turns a .blg log into relog's rows. New reads the log once to
+// find the columns, the time range and the number of samples; Next then
+// reads it a second time, yielding the rows. A Converter is not safe for
+// concurrent use.
+type Converter struct {
+	src  io.ReaderAt
+	size int64
+	opts Options
+
+	header   blg.LogHeader
+	infos    []blg.CounterInfo
+	names    *nametable.Table
+	entries  []entry
+	columns  []Column
+	zoneName string
+	bias     int32
+	samples  int
+	begin    int64
+	end      int64
+	scanErr  error
+
+	// The second pass.
+	r       *blg.Reader
+	started bool
+	err     error
+	row     Row
+	kept    int                 // rows yielded so far
+	seen    int                 // samples within [Begin, End] so far
+	last    []int32             // per column: the row that last had it, or −1
+	prev    []engine.RawCounter // per column: its raw value in that row
+	scratch scratch
+}
+
+// entry is what a Converter knows of one counter-list entry: its counters
+// and instances (in order of first appearance) and which pairs of them
+// became columns.
+type entry struct {
+	info  *blg.CounterInfo
+	whole bool
+
+	counters  []string             // counter names
+	types     []engine.CounterType // whole objects: the counters' types
+	byCounter map[string]int32     // counter name → index in counters
+	byTitle   map[uint32]int32     // whole objects: CounterNameTitleIndex → index in counters
+	insts     []string             // full instance names (noInstance for none)
+	byInst    map[string]int32     // instance name → index in insts
+	instGen   []uint32             // per instance: the generation of the sample that last had it
+
+	// During the first pass: the (counter, instance) pairs met, and
+	// whether their path matches the filters. Afterwards:
+	// grid[c*len(insts)+i] is the column of counter c and instance i, or
+	// −1.
+	pairs map[[2]int32]bool
+	grid  []int32
+}
+
+// scratch holds buffers reused from sample to sample.
+type scratch struct {
+	name  []byte
+	gen   []uint32 // per column: the generation of the sample that filled it
+	g     uint32   // the generation of the current sample
+	defs  []defRef
+	namer perfdata.Namer
+}
+
+// New reads the log held by r (size bytes) once, to find its columns, the
+// range and number of the samples that opts keep, and the time zone of its
+// header. It returns an error when the log cannot be opened (not a .blg
+// log, a damaged header or counter list). A damage found later in the log
+// does not stop New: the columns are those of the samples before it, and
+// Err reports the damage once Next has reached it.
+func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
+	if opts.Every < 0 {
+		return nil, errors.New("relog: Every must not be negative")
+	}
+	br, err := blg.NewReader(r, size)
+	if err != nil {
+		return nil, err
+	}
+	c := &Converter{src: r, size: size, opts: opts, header: *br.Header()}
+	c.infos = br.Counters()
+	c.entries = make([]entry, len(c.infos))
+	needNames := false
+	for i := range c.infos {
+		e := &c.entries[i]
+		e.info = &c.infos[i]
+		e.whole = isWhole(e.info)
+		e.byCounter = map[string]int32{}
+		e.byInst = map[string]int32{}
+		e.pairs = map[[2]int32]bool{}
+		if e.whole {
+			e.byTitle = map[uint32]int32{}
+			needNames = true
+		} else {
+			e.counters = []string{e.info.Counter}
+			e.byCounter[e.info.Counter] = 0
+			if !e.info.Wildcard() {
+				// A single counter: its one instance is the entry's own.
+				e.insts = []string{""}
+				e.instGen = []uint32{0}
+				e.byInst[""] = 0
+			}
+		}
+	}
+	if needNames {
+		if nt := br.NameTable(); nt != nil {
+			if t, err := nametable.Parse(nt); err == nil {
+				c.names = t
+			}
+		}
+	}
+	c.zoneName, c.bias = zoneAt(&c.header.TimeZone, c.header.StartTime)
+	c.scan(br)
+	c.layout()
+	return c, nil
+}
+
+// isWhole reports whether a counter-list entry logs whole objects: its
+// sub-records are PERF_DATA_BLOCKs.
+func isWhole(ci *blg.CounterInfo) bool { return ci.Flags&0x10 != 0 || ci.Counter == "*" }
+
+// zoneAt returns the time zone's name and total bias in force at the UTC
+// FILETIME utc: the daylight name and bias when daylight time applies,
+// else the standard ones.
+func zoneAt(tz *blg.TimeZone, utc int64) (string, int32) {
+	if utc <= 0 {
+		return tz.StandardDisplayName(), tz.Bias + tz.StandardBias
+	}
+	bias, daylight := tz.BiasAt(utc)
+	if daylight {
+		return tz.DaylightDisplayName(), bias
+	}
+	return tz.StandardDisplayName(), bias
+}
+
+// keep reports whether the sample at local time t is kept, counting the
+// samples within [Begin, End] in *seen.
+func (o *Options) keep(t int64, seen *int) bool {
+	if o.Begin != 0 && t < o.Begin || o.End != 0 && t > o.End {
+		return false
+	}
+	n := *seen
+	*seen = n + 1
+	return o.Every <= 1 || n%o.Every == 0
+}
+
+// scan is the first pass: it meets every counter and instance of the kept
+// samples.
+func (c *Converter) scan(br *blg.Reader) {
+	seen := 0
+	for br.Next() {
+		s := br.Sample()
+		if !c.opts.keep(s.TimeStamp, &seen) {
+			continue
+		}
+		if err := c.visit(s, true); err != nil {
+			c.scanErr = err
+			return
+		}
+		if c.samples == 0 {
+			c.begin = s.TimeStamp
+		}
+		c.end = s.TimeStamp
+		c.samples++
+	}
+	c.scanErr = br.Err()
+}
+
+// addPair records, during the first pass, that entry e has counter ci of
+// instance ii.
+func (c *Converter) addPair(e *entry, ci, ii int32) {
+	k := [2]int32{ci, ii}
+	if _, ok := e.pairs[k]; ok {
+		return
+	}
+	e.pairs[k] = c.match(e, ci, ii)
+}
+
+// match reports whether the column of counter ci and instance ii of entry e
+// passes the Counters filter.
+func (c *Converter) match(e *entry, ci, ii int32) bool {
+	if len(c.opts.Counters) == 0 {
+		return true
+	}
+	c.scratch.name = c.appendPath(c.scratch.name[:0], e, ci, ii)
+	p, err := counterpath.Parse(string(c.scratch.name))
+	if err != nil {
+		return false
+	}
+	for _, pat := range c.opts.Counters {
+		if pat.Machine == "*" {
+			pat.Machine = "" // any machine
+		}
+		if pat.Matches(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendPath appends the path of counter ci of instance ii of entry e.
+func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
+	info := e.info
+	if !e.whole {
+		if info.Wildcard() {
+			return info.AppendPath(dst, []byte(e.insts[ii]))
+		}
+		return info.AppendPath(dst, nil)
+	}
+	// Whole objects: \\machine\object(instance)\counter, the instance
+	// part only for objects with instances.
+	dst = append(dst, info.Machine...)
+	dst = append(dst, '\\')
+	dst = append(dst, info.Object...)
+	if inst := e.insts[ii]; inst != noInstance {
+		dst = append(dst, '(')
+		dst = append(dst, inst...)
+		dst = append(dst, ')')
+	}
+	dst = append(dst, '\\')
+	return append(dst, e.counters[ci]...)
+}
+
+// noInstance names the single instance of a PERF_NO_INSTANCES object. It
+// cannot be a real instance name, which never contains a NUL.
+const noInstance = "\x00"
+
+// layout orders the columns after the first pass: entries in counter-list
+// order; within an entry, counters in order of first appearance, and
+// within a counter, instances in order of first appearance.
+func (c *Converter) layout() {
+	for ei := range c.entries {
+		e := &c.entries[ei]
+		e.grid = make([]int32, len(e.counters)*len(e.insts))
+		for ci := range e.counters {
+			for ii := range e.insts {
+				col := int32(-1)
+				if e.pairs[[2]int32{int32(ci), int32(ii)}] {
+					col = int32(len(c.columns))
+					c.scratch.name = c.appendPath(c.scratch.name[:0], e, int32(ci), int32(ii))
+					c.columns = append(c.columns, Column{
+						Path:  string(c.scratch.name),
+						Entry: ei,
+						Type:  c.counterType(e, int32(ci)),
+					})
+				}
+				e.grid[ci*len(e.insts)+ii] = col
+			}
+		}
+		e.pairs = nil
+	}
+	c.row.Cells = make([]Cell, len(c.columns))
+	c.last = make([]int32, len(c.columns))
+	c.prev = make([]engine.RawCounter, len(c.columns))
+	c.scratch.gen = make([]uint32, len(c.columns))
+}
+
+// counterType returns the type of counter ci of entry e (for whole objects,
+// as the first pass last saw it).
+func (c *Converter) counterType(e *entry, ci int32) engine.CounterType {
+	if !e.whole {
+		return e.info.Type
+	}
+	return e.types[ci]
+}
+
+// Columns returns the columns, in output order. The caller must not modify
+// them.
+func (c *Converter) Columns() []Column { return c.columns }
+
+// Header returns the log's header.
+func (c *Converter) Header() *blg.LogHeader { return &c.header }
+
+// TimeZone returns the name and the bias (in minutes, UTC = local + bias)
+// that relog prints in its CSV header: those of the logging machine's zone
+// in force when the log started, "Pacific Standard Time" and 480 for a
+// winter log written in California.
+func (c *Converter) TimeZone() (name string, bias int32) { return c.zoneName, c.bias }
+
+// Samples returns the number of rows Next will yield (barring a change of
+// the input between the two readings), and the local time stamps of the
+// first and the last.
+func (c *Converter) Samples() (n int, begin, end int64) { return c.samples, c.begin, c.end }
+
+// ScanErr returns the damage that the first reading met, or nil: the rows
+// then end before it, and Err will report it again after the last row.
+func (c *Converter) ScanErr() error { return c.scanErr }
+
+// Next advances to the next kept sample, which Row then returns. It returns
+// false after the last one or at the first error, which Err reports.
+func (c *Converter) Next() bool {
+	if c.err != nil {
+		return false
+	}
+	if !c.started {
+		c.started = true
+		br, err := blg.NewReader(c.src, c.size)
+		if err != nil {
+			c.err = err
+			return false
+		}
+		c.r = br
+		for i := range c.last {
+			c.last[i] = -1
+		}
+	}
+	for c.r.Next() {
+		s := c.r.Sample()
+		if !c.opts.keep(s.TimeStamp, &c.seen) {
+			continue
+		}
+		c.row.Index, c.row.Time = s.Index, s.TimeStamp
+		for i := range c.row.Cells {
+			c.row.Cells[i] = Cell{}
+		}
+		if err := c.visit(s, false); err != nil {
+			c.err = err
+			return false
+		}
+		c.kept++
+		return true
+	}
+	c.err = c.r.Err()
+	return false
+}
+
+// Row returns the current row. It and its cells are valid until the next
+// call to Next.
+func (c *Converter) Row() *Row { return &c.row }
+
+// Err returns the error that stopped Next, or nil at the log's clean end.
+func (c *Converter) Err() error { return c.err }
+
+// appendDigits appends v in decimal with at least width digits.
+func appendDigits(dst []byte, v int64, width int) []byte {
+	if v < 0 {
+		dst = append(dst, '-')
+		v = -v
+	}
+	var b [20]byte
+	s := strconv.AppendInt(b[:0], v, 10)
+	for i := len(s); i < width; i++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, s...)
+}

@@ -1,0 +1,240 @@
+package relog
+
+import (
+	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/perfdata"
+)
+
+// defRef is a displayable counter definition of a whole object and its
+// counter index in the entry (−1 when the second pass does not know it).
+type defRef struct {
+	def perfdata.CounterDef
+	ci  int32
+}
+
+// visit walks the raw values and the whole objects of a sample. In the
+// first pass (first true) it records every counter and instance it meets;
+// in the second it computes the cells of the current row.
+func (c *Converter) visit(s *blg.Sample, first bool) error {
+	c.scratch.g++
+	for i := range s.Values {
+		v := &s.Values[i]
+		if v.Counter < 0 || v.Counter >= len(c.entries) {
+			continue
+		}
+		e := &c.entries[v.Counter]
+		if e.whole {
+			continue
+		}
+		ii := int32(0)
+		if e.info.Wildcard() {
+			if ii = c.instance(e, v.Instance, first, true); ii < 0 {
+				continue
+			}
+		}
+		if first {
+			c.addPair(e, 0, ii)
+			continue
+		}
+		in := engine.Input{Counter: e.info.Engine(), New: v.Raw}
+		c.fill(e, 0, ii, &in)
+	}
+	for i := range s.Blocks {
+		b := &s.Blocks[i]
+		if b.Counter < 0 || b.Counter >= len(c.entries) || !c.entries[b.Counter].whole {
+			continue
+		}
+		if err := c.visitBlock(&c.entries[b.Counter], b.Data, first); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// visitBlock walks the PERF_DATA_BLOCK of a whole-object entry: every
+// displayable counter (base counters and the types without a value are not
+// columns) of every instance.
+func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
+	blk, err := perfdata.Parse(data)
+	if err != nil {
+		return err
+	}
+	obj, ok, err := c.object(&blk, e)
+	if err != nil || !ok {
+		return err
+	}
+	names, err := c.scratch.namer.Names(&blk, &obj)
+	if err != nil {
+		return err
+	}
+	defs := c.scratch.defs[:0]
+	cur := obj.Counters()
+	for {
+		def, err := cur.Next()
+		if err == perfdata.ErrDone {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if !def.CounterType.Displayable() {
+			continue
+		}
+		defs = append(defs, defRef{def, c.counter(e, &def, first)})
+	}
+	c.scratch.defs = defs
+	insts := obj.Instances()
+	for k := 0; ; k++ {
+		inst, err := insts.Next()
+		if err == perfdata.ErrDone {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := c.scratch.name[:0]
+		if obj.NumInstances == perfdata.NoInstances {
+			name = append(name, noInstance...)
+		} else if k < len(names) {
+			name = names[k].AppendTo(name)
+		}
+		c.scratch.name = name
+		ii := c.instance(e, name, first, false)
+		if ii < 0 {
+			continue
+		}
+		for j := range defs {
+			d := &defs[j]
+			if d.ci < 0 {
+				continue
+			}
+			if first {
+				c.addPair(e, d.ci, ii)
+				continue
+			}
+			var in engine.Input
+			if err := obj.Fill(&in, &d.def, inst.CounterBlock); err != nil {
+				// A value outside its block: this cell has no value, the
+				// rest of the sample does.
+				in.New.CStatus = engine.CStatusInvalidData
+			}
+			c.fill(e, d.ci, ii, &in)
+		}
+	}
+}
+
+// object returns the object of a whole-object block that entry e logs: the
+// first whose name (through the log's name table) is the entry's object,
+// or else the block's first object.
+func (c *Converter) object(blk *perfdata.Block, e *entry) (perfdata.Object, bool, error) {
+	var firstObj perfdata.Object
+	found := false
+	cur := blk.Objects()
+	for {
+		obj, err := cur.Next()
+		if err == perfdata.ErrDone {
+			return firstObj, found, nil
+		}
+		if err != nil {
+			return obj, false, err
+		}
+		if c.names != nil {
+			if t, ok := c.names.Lookup(obj.ObjectNameTitleIndex); ok && t.EqualFold(e.info.Object) {
+				return obj, true, nil
+			}
+		}
+		if !found {
+			firstObj, found = obj, true
+		}
+	}
+}
+
+// counter returns the index of a whole object's counter definition in the
+// entry's counters: by its name in the log's name table (its title index
+// in decimal when the table lacks it). The first pass adds counters it has
+// not met; the second returns −1 for them.
+func (c *Converter) counter(e *entry, def *perfdata.CounterDef, first bool) int32 {
+	if ci, ok := e.byTitle[def.CounterNameTitleIndex]; ok {
+		return ci
+	}
+	if !first {
+		return -1
+	}
+	name := c.scratch.name[:0]
+	t, ok := nametable.Text(nil), false
+	if c.names != nil {
+		t, ok = c.names.Lookup(def.CounterNameTitleIndex)
+	}
+	if ok {
+		name = t.AppendUTF8(name)
+	} else {
+		name = strconv.AppendUint(name, uint64(def.CounterNameTitleIndex), 10)
+	}
+	c.scratch.name = name
+	ci, ok := e.byCounter[string(name)]
+	if !ok {
+		ci = int32(len(e.counters))
+		e.counters = append(e.counters, string(name))
+		e.types = append(e.types, def.CounterType)
+		e.byCounter[string(name)] = ci
+	}
+	e.byTitle[def.CounterNameTitleIndex] = ci
+	return ci
+}
+
+// instance returns the index of an instance name in the entry's instances,
+// adding it in the first pass (−1 in the second for a name not met). With
+// number set, a name met a second time in the same sample becomes name#1,
+// then name#2, …, as PDH numbers duplicate instance names.
+func (c *Converter) instance(e *entry, name []byte, first, number bool) int32 {
+	ii, ok := e.byInst[string(name)]
+	if ok && number && e.instGen[ii] == c.scratch.g {
+		// Numbered names are built in a buffer of ours: name may alias
+		// the reader's.
+		name = append(c.scratch.name[:0], name...)
+		base := len(name)
+		for n := 1; ok && e.instGen[ii] == c.scratch.g; n++ {
+			name = append(name[:base], '#')
+			name = strconv.AppendInt(name, int64(n), 10)
+			ii, ok = e.byInst[string(name)]
+		}
+		c.scratch.name = name
+	}
+	if !ok {
+		if !first {
+			return -1
+		}
+		ii = int32(len(e.insts))
+		e.insts = append(e.insts, string(name))
+		e.instGen = append(e.instGen, 0)
+		e.byInst[string(name)] = ii
+	}
+	e.instGen[ii] = c.scratch.g
+	return ii
+}
+
+// fill sets, in the second pass, the cell of counter ci of instance ii of
+// entry e: in holds the counter and its new raw value. The value is
+// computed against the previous row's raw value when the column had one.
+// A column met twice in a sample keeps the first value.
+func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) {
+	if int(ci) >= len(e.counters) || int(ii) >= len(e.insts) {
+		return // met only now: the input changed between the readings
+	}
+	col := e.grid[int(ci)*len(e.insts)+int(ii)]
+	if col < 0 || c.scratch.gen[col] == c.scratch.g {
+		return
+	}
+	c.scratch.gen[col] = c.scratch.g
+	in.HasOld = c.kept > 0 && c.last[col] == int32(c.kept-1)
+	if in.HasOld {
+		in.Old = c.prev[col]
+	}
+	c.row.Cells[col] = Cell{Present: true, Counter: in.Counter, Raw: in.New, Result: engine.Compute(in, 0)}
+	c.prev[col] = in.New
+	c.last[col] = int32(c.kept)
+}

@@ -1,0 +1,400 @@
+package relog
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// Format is an output format of Write.
+type Format uint8
+
+// The output formats.
+const (
+	// CSV is relog's -f csv: a header line "(PDH-CSV 4.0) (<zone>)(<bias>)"
+	// followed by the column paths, then one line per row with the time
+	// stamp and the values; every field is quoted, lines end with CR LF.
+	CSV Format = iota
+	// TSV is relog's -f tsv: CSV with tabs between the fields and
+	// "(PDH-TSV 4.0)" in the header.
+	TSV
+	// JSON is one JSON object per row and per line (JSON Lines):
+	// {"time":"2013-02-19T18:50:17.844","values":{"<path>":<value>,…}}.
+	// "time" is the row's local time stamp in ISO 8601 without a zone;
+	// every column present in the sample has a member, whose value is the
+	// number (the shortest decimal that reads back as the same float64)
+	// or null when it has no valid value; columns absent from the sample
+	// have no member.
+	JSON
+)
+
+// ParseFormat returns the format named "csv", "tsv" or "json".
+func ParseFormat(name string) (Format, error) {
+	switch name {
+	case "csv", "CSV":
+		return CSV, nil
+	case "tsv", "TSV":
+		return TSV, nil
+	case "json", "JSON":
+		return JSON, nil
+	}
+	return 0, errors.New("relog: unknown format " + strconv.Quote(name) + " (want csv, tsv or json)")
+}
+
+// flushSize is the amount of text Write gathers before writing it.
+const flushSize = 64 << 10
+
+// Write writes the converter's header and every row to w in the format f,
+// in pieces of about 64 KiB. It returns the first error of w, or else the
+// converter's Err (the rows before a damage in the log have been written
+// by then). It starts the second reading of the log: call it once, instead
+// of Next.
+func (c *Converter) Write(w io.Writer, f Format) error {
+	if f > JSON {
+		return errors.New("relog: unknown format")
+	}
+	sep := byte(',')
+	if f == TSV {
+		sep = '\t'
+	}
+	// The quoted paths, computed once into one buffer: key i is
+	// keyBuf[keyEnd[i-1]:keyEnd[i]].
+	var keyBuf []byte
+	keyEnd := make([]int, len(c.columns))
+	for i := range c.columns {
+		if f == JSON {
+			keyBuf = appendJSONString(keyBuf, c.columns[i].Path)
+			keyBuf = append(keyBuf, ':')
+		} else {
+			keyBuf = appendQuoted(keyBuf, c.columns[i].Path)
+		}
+		keyEnd[i] = len(keyBuf)
+	}
+	key := func(i int) []byte {
+		if i == 0 {
+			return keyBuf[:keyEnd[0]]
+		}
+		return keyBuf[keyEnd[i-1]:keyEnd[i]]
+	}
+	buf := make([]byte, 0, flushSize+4096)
+	if f != JSON {
+		buf = c.AppendHeader(buf, f)
+		for i := range c.columns {
+			buf = append(buf, sep)
+			buf = append(buf, key(i)...)
+		}
+		buf = append(buf, '\r', '\n')
+	}
+	for c.Next() {
+		row := &c.row
+		if f == JSON {
+			buf = append(buf, `{"time":"`...)
+			buf = AppendISOTime(buf, row.Time)
+			buf = append(buf, `","values":{`...)
+			n := 0
+			for i := range row.Cells {
+				cell := &row.Cells[i]
+				if !cell.Present {
+					continue
+				}
+				if n > 0 {
+					buf = append(buf, ',')
+				}
+				n++
+				buf = append(buf, key(i)...)
+				if cell.Result.Status != engine.Valid {
+					buf = append(buf, "null"...)
+				} else {
+					buf = strconv.AppendFloat(buf, cell.Result.Value, 'g', -1, 64)
+				}
+			}
+			buf = append(buf, "}}\n"...)
+		} else {
+			buf = append(buf, '"')
+			buf = AppendTime(buf, row.Time)
+			buf = append(buf, '"')
+			for i := range row.Cells {
+				buf = append(buf, sep, '"')
+				buf = appendCell(buf, &row.Cells[i])
+				buf = append(buf, '"')
+			}
+			buf = append(buf, '\r', '\n')
+		}
+		if len(buf) >= flushSize {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	if len(buf) > 0 {
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return c.Err()
+}
+
+// AppendHeader appends the first field of relog's CSV (or TSV) header,
+// quoted: "(PDH-CSV 4.0) (Pacific Standard Time)(480)".
+func (c *Converter) AppendHeader(dst []byte, f Format) []byte {
+	dst = append(dst, `"(PDH-`...)
+	if f == TSV {
+		dst = append(dst, "TSV"...)
+	} else {
+		dst = append(dst, "CSV"...)
+	}
+	dst = append(dst, ` 4.0) (`...)
+	dst = appendEscaped(dst, c.zoneName)
+	dst = append(dst, ")("...)
+	dst = strconv.AppendInt(dst, int64(c.bias), 10)
+	return append(dst, `)"`...)
+}
+
+// appendCell appends a cell's text as relog prints it: the value as C's
+// %.17g, a single space for a value without a valid status, nothing for a
+// column absent from the sample. The HEX types print in decimal too: relog
+// writes the double that PDH computes.
+func appendCell(dst []byte, cell *Cell) []byte {
+	switch {
+	case !cell.Present:
+		return dst
+	case cell.Result.Status != engine.Valid:
+		return append(dst, ' ')
+	}
+	return engine.AppendFloat(dst, cell.Result.Value)
+}
+
+// appendQuoted appends s in double quotes, doubling the quotes within it
+// (RFC 4180).
+func appendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends s with its double quotes doubled.
+func appendEscaped(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, s[i])
+	}
+	return dst
+}
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '"' || b == '\\':
+				dst = append(dst, '\\', b)
+			case b < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			default:
+				dst = append(dst, b)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			dst = append(dst, "\\ufffd"...)
+		} else {
+			dst = append(dst, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(dst, '"')
+}
+
+// FILETIME arithmetic: 100 ns units since 1601-01-01.
+const (
+	ticksPerSecond  = 10_000_000
+	unixEpochOffset = 11_644_473_600 // seconds from 1601-01-01 to 1970-01-01
+)
+
+// civil returns the calendar fields of a FILETIME, read as a wall-clock
+// time (no zone is applied).
+func civil(ft int64) time.Time {
+	sec, rem := ft/ticksPerSecond, ft%ticksPerSecond
+	if rem < 0 {
+		sec, rem = sec-1, rem+ticksPerSecond
+	}
+	return time.Unix(sec-unixEpochOffset, rem*100).UTC()
+}
+
+// AppendTime appends a local FILETIME as relog prints it:
+// MM/DD/YYYY HH:MM:SS.mmm (the milliseconds truncated, as Windows'
+// FileTimeToSystemTime does).
+func AppendTime(dst []byte, ft int64) []byte {
+	t := civil(ft)
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	dst = appendDigits(dst, int64(mo), 2)
+	dst = append(dst, '/')
+	dst = appendDigits(dst, int64(d), 2)
+	dst = append(dst, '/')
+	dst = appendDigits(dst, int64(y), 4)
+	dst = append(dst, ' ')
+	return appendClock(dst, h, mi, s, t.Nanosecond())
+}
+
+// AppendISOTime appends a local FILETIME as YYYY-MM-DDTHH:MM:SS.mmm.
+func AppendISOTime(dst []byte, ft int64) []byte {
+	t := civil(ft)
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	dst = appendDigits(dst, int64(y), 4)
+	dst = append(dst, '-')
+	dst = appendDigits(dst, int64(mo), 2)
+	dst = append(dst, '-')
+	dst = appendDigits(dst, int64(d), 2)
+	dst = append(dst, 'T')
+	return appendClock(dst, h, mi, s, t.Nanosecond())
+}
+
+func appendClock(dst []byte, h, mi, s, ns int) []byte {
+	dst = appendDigits(dst, int64(h), 2)
+	dst = append(dst, ':')
+	dst = appendDigits(dst, int64(mi), 2)
+	dst = append(dst, ':')
+	dst = appendDigits(dst, int64(s), 2)
+	dst = append(dst, '.')
+	return appendDigits(dst, int64(ns/1e6), 3)
+}
+
+// ErrTime is wrapped by the errors of ParseTime.
+var ErrTime = errors.New("relog: bad time")
+
+// ParseTime reads a local time as -b and -e take it and returns it as a
+// FILETIME (100 ns units since 1601, with no zone applied: it compares with
+// Row.Time). It accepts relog's printed form MM/DD/YYYY HH:MM:SS.mmm and
+// relog's own -b form M/D/YYYY H:MM:SS[ AM| PM] (the milliseconds and the
+// seconds optional; one or two digits for month, day and hour), ISO 8601
+// YYYY-MM-DD[T| ]HH:MM[:SS[.fff]] (up to 7 fraction digits), and either
+// date alone, which means midnight.
+func ParseTime(s string) (int64, error) {
+	p := timeParser{s: s}
+	var y, mo, d int
+	if p.digitsUpTo(4) == 4 && !p.done() && p.peek() == '-' {
+		p.pos = 0
+		y = p.num(4, 4)
+		p.expect('-')
+		mo = p.num(2, 2)
+		p.expect('-')
+		d = p.num(2, 2)
+		if !p.done() && (p.peek() == 'T' || p.peek() == ' ') {
+			p.pos++
+		}
+	} else {
+		p.pos = 0
+		mo = p.num(1, 2)
+		p.expect('/')
+		d = p.num(1, 2)
+		p.expect('/')
+		y = p.num(4, 4)
+		if !p.done() {
+			p.expect(' ')
+			for !p.done() && p.peek() == ' ' {
+				p.pos++
+			}
+		}
+	}
+	var h, mi, sec, frac int
+	if !p.done() {
+		h = p.num(1, 2)
+		p.expect(':')
+		mi = p.num(2, 2)
+		if !p.done() && p.peek() == ':' {
+			p.pos++
+			sec = p.num(2, 2)
+			if !p.done() && p.peek() == '.' {
+				p.pos++
+				start := p.pos
+				frac = p.num(1, 7)
+				for n := p.pos - start; n < 7; n++ {
+					frac *= 10
+				}
+			}
+		}
+		if rest := p.s[min(p.pos, len(p.s)):]; p.err == nil && rest != "" {
+			switch rest {
+			case " AM", " am", "AM", "am":
+				if h == 12 {
+					h = 0
+				} else if h > 12 {
+					p.fail()
+				}
+			case " PM", " pm", "PM", "pm":
+				if h < 12 {
+					h += 12
+				} else if h > 12 {
+					p.fail()
+				}
+			default:
+				p.fail()
+			}
+			p.pos = len(p.s)
+		}
+	}
+	if p.err != nil || !p.done() || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59 {
+		return 0, errors.Join(ErrTime, errors.New("relog: "+strconv.Quote(s)+" is not a time like 02/19/2013 18:50:17.844 or 2013-02-19T18:50:17"))
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC)
+	if t.Day() != d {
+		return 0, errors.Join(ErrTime, errors.New("relog: "+strconv.Quote(s)+" is not a date"))
+	}
+	return (t.Unix()+unixEpochOffset)*ticksPerSecond + int64(frac), nil
+}
+
+// timeParser reads the fields of ParseTime.
+type timeParser struct {
+	s   string
+	pos int
+	err error
+}
+
+func (p *timeParser) done() bool { return p.pos >= len(p.s) }
+func (p *timeParser) peek() byte { return p.s[p.pos] }
+func (p *timeParser) fail()      { p.err = ErrTime }
+
+// digitsUpTo counts the digits at the current position, up to max.
+func (p *timeParser) digitsUpTo(max int) int {
+	n := 0
+	for p.pos+n < len(p.s) && n < max && p.s[p.pos+n] >= '0' && p.s[p.pos+n] <= '9' {
+		n++
+	}
+	p.pos += n
+	return n
+}
+
+// num reads a number of lo to hi digits.
+func (p *timeParser) num(lo, hi int) int {
+	start := p.pos
+	n := p.digitsUpTo(hi)
+	if n < lo {
+		p.fail()
+		return 0
+	}
+	v, _ := strconv.Atoi(p.s[start : start+n])
+	return v
+}
+
+func (p *timeParser) expect(b byte) {
+	if p.done() || p.s[p.pos] != b {
+		p.fail()
+		return
+	}
+	p.pos++
+}

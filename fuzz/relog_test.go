@@ -1,0 +1,64 @@
+package fuzz
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine/relog"
+)
+
+// FuzzRelog: converting any input to relog's CSV and JSON and computing
+// its statistics never panics and ends; the rows agree with what the first
+// reading counted, no value is NaN or ±Inf, and both readings end with the
+// same error. The seeds are those of FuzzBLG (hand-made logs, and the real
+// logs' first buffers where ../shared/corpus is present).
+func FuzzRelog(f *testing.F) {
+	for _, s := range blgHandMadeSeeds() {
+		f.Add(s)
+	}
+	for _, s := range blgCorpusSeeds() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := relog.New(bytes.NewReader(data), int64(len(data)), relog.Options{})
+		if err != nil {
+			return
+		}
+		n, _, _ := c.Samples()
+		rows := 0
+		for c.Next() {
+			rows++
+			row := c.Row()
+			if len(row.Cells) != len(c.Columns()) {
+				t.Fatalf("row %d has %d cells for %d columns", row.Index, len(row.Cells), len(c.Columns()))
+			}
+			for _, cell := range row.Cells {
+				if v := cell.Result.Value; math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("row %d: value %v", row.Index, v)
+				}
+			}
+		}
+		if rows != n {
+			t.Fatalf("%d rows, the first reading counted %d", rows, n)
+		}
+		if (c.Err() == nil) != (c.ScanErr() == nil) || c.Err() != nil && c.Err().Error() != c.ScanErr().Error() {
+			t.Fatalf("the readings end differently: %v, %v", c.Err(), c.ScanErr())
+		}
+		for _, format := range []relog.Format{relog.CSV, relog.JSON} {
+			c, err := relog.New(bytes.NewReader(data), int64(len(data)), relog.Options{Every: 2})
+			if err != nil {
+				t.Fatalf("a second New failed: %v", err)
+			}
+			if err := c.Write(io.Discard, format); (err == nil) != (c.ScanErr() == nil) {
+				t.Fatalf("Write: %v, first reading: %v", err, c.ScanErr())
+			}
+		}
+		c, _ = relog.New(bytes.NewReader(data), int64(len(data)), relog.Options{})
+		st, _ := c.Statistics()
+		if len(st) != len(c.Columns()) {
+			t.Fatalf("%d statistics for %d columns", len(st), len(c.Columns()))
+		}
+	})
+}
