@@ -9,7 +9,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: all run test bench fuzz check build
+.PHONY: all run test bench fuzz check build corpus
 
 all: test
 
@@ -36,6 +36,11 @@ fuzz:
 		echo "== $$t ($(FUZZTIME))"; \
 		$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMIN) ./fuzz/; \
 	done
+
+# Regenerates testdata/corpus/ from internal/gencorpus (byte-identical;
+# a test fails when the committed files are stale).
+corpus:
+	$(GO) run ./internal/gencorpus/cmd/gencorpus -o testdata/corpus
 
 # Cross-builds for every platform perfcalc supports, and go.mod tidiness.
 check:
