@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"errors"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,7 @@ func ntCheckErr(t *testing.T, err error, format string) {
 // offset; a parsed table answers its own lookups and re-encodes to a table
 // with the same pairs.
 func FuzzNameTable(f *testing.F) {
+	addProjectSeeds(f, gencorpus.KindNameTable)
 	for _, nt := range []encode.NameTable{
 		{},
 		{Pairs: []encode.NameTablePair{{Index: 1, Text: "1847"}, {Index: 2, Text: "System"}, {Index: 4, Text: "Memory"}}},

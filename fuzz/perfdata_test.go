@@ -3,6 +3,7 @@ package fuzz
 import (
 	"encoding/binary"
 	"errors"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -171,6 +172,7 @@ func pdWalk(t *testing.T, data []byte) {
 // instance, name and value, filling engine inputs and naming instances
 // never panics, and every error is a *engine.FormatError naming an offset.
 func FuzzPerfData(f *testing.F) {
+	addProjectSeeds(f, gencorpus.KindV1)
 	for _, b := range pdSeedBlobs(f) {
 		f.Add(b)
 	}

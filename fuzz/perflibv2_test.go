@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 	"reflect"
 	"testing"
 	"unicode/utf8"
@@ -63,6 +64,7 @@ func v2FuzzReg(f *testing.F) perflibv2.RegInfo {
 // FuzzV2Data: walking any input and pairing its values never panics, and
 // every error is a FormatError with an offset.
 func FuzzV2Data(f *testing.F) {
+	addProjectSeeds(f, gencorpus.KindV2Data)
 	for _, b := range v2SeedData(f) {
 		f.Add(b)
 	}
@@ -124,6 +126,7 @@ func FuzzV2Data(f *testing.F) {
 // FuzzV2RegInfo: any input parses or fails with a FormatError; every
 // counter of a parsed registration is readable and found by its id.
 func FuzzV2RegInfo(f *testing.F) {
+	addProjectSeeds(f, gencorpus.KindV2RegInfo)
 	b, _ := encode.EncodeV2RegInfo(&encode.V2CounterSet{DetailLevel: 100, Counters: make([]encode.V2CounterRegInfo, 2)})
 	f.Add(b)
 	full, _ := encode.EncodeV2RegInfo(&encode.V2CounterSet{InstanceType: 2, Counters: []encode.V2CounterRegInfo{
@@ -151,6 +154,7 @@ func FuzzV2RegInfo(f *testing.F) {
 // FuzzV2Instances: walking any input never panics; errors are
 // FormatErrors; records stay inside the input.
 func FuzzV2Instances(f *testing.F) {
+	addProjectSeeds(f, gencorpus.KindV2Instances)
 	b, _ := encode.EncodeV2Instances([]encode.V2Instance{{InstanceID: 0, Name: "0"}, {InstanceID: 1, Name: "_Total"}, {InstanceID: 2, Name: ""}})
 	f.Add(b)
 	f.Add([]byte{8, 0, 0, 0, 1, 0, 0, 0})
@@ -182,6 +186,7 @@ func FuzzV2Instances(f *testing.F) {
 // FuzzV2Strings: any input parses (under a reading that passes its
 // checks) or fails with a FormatError.
 func FuzzV2Strings(f *testing.F) {
+	addProjectSeeds(f, gencorpus.KindV2Strings)
 	for _, s := range []*encode.V2Strings{
 		{},
 		{Strings: []encode.V2String{{CounterID: 1, Text: "% Processor Time"}, {CounterID: 2, None: true}, {CounterID: 3}}},
