@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/query"
+)
+
+// maxCaptureSize bounds the files the capture commands read: far above any
+// real HKEY_PERFORMANCE_DATA blob (a busy server's Global query is a few
+// MiB), low enough that a wrong file name cannot exhaust memory.
+const maxCaptureSize = 1 << 30
+
+// captureKind is the format of a capture file, recognised from its bytes.
+type captureKind uint8
+
+const (
+	kindV1 captureKind = iota + 1 // a V1 HKEY_PERFORMANCE_DATA blob: "PERF" in UTF-16LE
+	kindV2                        // a V2 PerfQueryCounterData result: a valid PERF_DATA_HEADER and blocks
+)
+
+func (k captureKind) String() string {
+	switch k {
+	case kindV1:
+		return "a V1 blob"
+	case kindV2:
+		return "a V2 PerfQueryCounterData result"
+	}
+	return "unknown"
+}
+
+// readFileLimited reads a whole file of at most maxCaptureSize bytes.
+func readFileLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCaptureSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxCaptureSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxCaptureSize)
+	}
+	return data, nil
+}
+
+// readCapture reads a capture file and recognises its format: a V1 blob by
+// its signature, a V2 result by a PERF_DATA_HEADER whose blocks all decode.
+// Anything else is an error that says what the file looks like.
+func readCapture(name string) ([]byte, captureKind, error) {
+	data, err := readFileLimited(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if query.IsV1(data) {
+		return data, kindV1, nil
+	}
+	if looksV2(data) {
+		return data, kindV2, nil
+	}
+	return nil, 0, fmt.Errorf("%s: not a performance-data capture (%s)", name, guessKind(data))
+}
+
+// looksV2 reports whether data is a PerfQueryCounterData result that
+// decodes without error, with at least one block.
+func looksV2(data []byte) bool {
+	var p perflibv2.Parser
+	h, err := p.Start(data)
+	if err != nil || h.NumCounters == 0 {
+		return false
+	}
+	var b perflibv2.Block
+	for {
+		ok, err := p.Next(&b)
+		if err != nil {
+			return false
+		}
+		if !ok {
+			return true
+		}
+	}
+}
+
+// guessKind describes bytes that are not a capture.
+func guessKind(data []byte) string {
+	switch {
+	case len(data) == 0:
+		return "the file is empty"
+	case len(data) >= 4 && data[1] == 0 && data[0] >= '0' && data[0] <= '9':
+		if _, err := nametable.Parse(data); err == nil {
+			return "it is a name table: give it with --names"
+		}
+	case bytes.HasPrefix(data, []byte(`"(PDH-CSV`)) || bytes.HasPrefix(data, []byte(`"(PDH-TSV`)):
+		return "it is relog's CSV or TSV output"
+	}
+	if _, err := perflibv2.ParseRegInfo(data); err == nil && len(data)%perflibv2.CounterRegInfoSize == perflibv2.CountersetRegInfoSize%perflibv2.CounterRegInfoSize {
+		return "it looks like a V2 registration: give it with --reginfo"
+	}
+	return "neither a V1 PERF_DATA_BLOCK nor a V2 PERF_DATA_HEADER"
+}
+
+// sourceFlags are the flags that name and interpret captures: the name
+// table of V1, the registration, strings, counterset name and block ids of
+// V2.
+type sourceFlags struct {
+	names      string
+	reginfo    string
+	strs       string
+	counterset string
+	ids        string
+}
+
+func (s *sourceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.names, "names", "", "V1 name table (\"Counter 009\" REG_MULTI_SZ, UTF-16LE) naming objects and counters")
+	fs.StringVar(&s.reginfo, "reginfo", "", "V2: the counterset's registration (PERF_COUNTERSET_REG_INFO), needed for V2 captures")
+	fs.StringVar(&s.strs, "strings", "", "V2: the counterset's counter names (PERF_STRING_BUFFER_HEADER)")
+	fs.StringVar(&s.counterset, "counterset", "", "V2: the object name of the paths (default: the counterset's GUID)")
+	fs.StringVar(&s.ids, "ids", "", "V2: the CounterId of each block, by position, comma-separated (* for blocks that list their counters), for the blocks that do not name their counter")
+}
+
+// captureUsageError is a command-line mistake: exit status 2.
+type captureUsageError struct{ msg string }
+
+func (e *captureUsageError) Error() string { return e.msg }
+
+// config loads the files the flags name into a query configuration, for
+// captures of the given kind; needReg says whether V2 captures need their
+// registration (--reginfo).
+func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, error) {
+	var cfg query.Config
+	if s.names != "" {
+		data, err := readFileLimited(s.names)
+		if err != nil {
+			return cfg, err
+		}
+		if cfg.Names, err = nametable.Parse(data); err != nil {
+			return cfg, fmt.Errorf("%s: %v", s.names, err)
+		}
+	}
+	if kind != kindV2 {
+		if s.reginfo != "" || s.strs != "" || s.counterset != "" || s.ids != "" {
+			return cfg, &captureUsageError{"--reginfo, --strings, --counterset and --ids are for V2 captures"}
+		}
+		return cfg, nil
+	}
+	switch {
+	case s.reginfo != "":
+		data, err := readFileLimited(s.reginfo)
+		if err != nil {
+			return cfg, err
+		}
+		reg, err := perflibv2.ParseRegInfo(data)
+		if err != nil {
+			return cfg, fmt.Errorf("%s: %v", s.reginfo, err)
+		}
+		cfg.RegInfo = &reg
+	case needReg:
+		return cfg, &captureUsageError{"a V2 capture needs its counterset's registration: give it with --reginfo FILE"}
+	}
+	if s.strs != "" {
+		data, err := readFileLimited(s.strs)
+		if err != nil {
+			return cfg, err
+		}
+		sb, err := perflibv2.ParseStrings(data)
+		if err != nil {
+			return cfg, fmt.Errorf("%s: %v", s.strs, err)
+		}
+		cfg.Strings = &sb
+	}
+	cfg.CounterSet = s.counterset
+	if s.ids != "" {
+		for _, f := range strings.Split(s.ids, ",") {
+			if f = strings.TrimSpace(f); f == "*" || f == "-" {
+				cfg.IDs = append(cfg.IDs, perflibv2.NoCounter)
+				continue
+			}
+			id, err := strconv.ParseUint(f, 0, 32)
+			if err != nil {
+				return cfg, &captureUsageError{fmt.Sprintf("--ids: %q is not a counter id (or * for a block that names its counters)", f)}
+			}
+			cfg.IDs = append(cfg.IDs, uint32(id))
+		}
+	}
+	return cfg, nil
+}
+
+// counterPaths is a repeatable -c flag of counter paths.
+type counterPaths []counterpath.Path
+
+func (l *counterPaths) String() string {
+	s := make([]string, len(*l))
+	for i, p := range *l {
+		s[i] = p.String()
+	}
+	return strings.Join(s, " ")
+}
+
+func (l *counterPaths) Set(v string) error {
+	p, err := counterpath.Parse(v)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, p)
+	return nil
+}
+
+// parseMixedArgs parses flags placed before, between or after the
+// positional arguments, and returns the positional ones. After "--" every
+// argument is positional.
+func parseMixedArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseCaptureArgs parses a capture command's flags, which may come
+// before, between or after its positional arguments. It returns the
+// positional arguments, or false and the exit status: 0 after -h (the
+// usage is printed on stderr), 2 after a bad flag (one line on stderr).
+func parseCaptureArgs(fs *flag.FlagSet, usage string, args []string, stderr io.Writer) ([]string, int, bool) {
+	fs.SetOutput(io.Discard)
+	pos, err := parseMixedArgs(fs, args)
+	if err == nil {
+		return pos, 0, true
+	}
+	name := fs.Name()
+	if errors.Is(err, flag.ErrHelp) {
+		io.WriteString(stderr, usage)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		return nil, exitOK, false
+	}
+	fmt.Fprintf(stderr, "perfcalc %s: %s (see perfcalc %s -h)\n", name, strings.ReplaceAll(err.Error(), "\n", " "), name)
+	return nil, exitUsage, false
+}
+
+// failCapture prints one line "perfcalc CMD: err" and returns the exit status:
+// 2 for a usage error, 1 otherwise.
+func failCapture(stderr io.Writer, cmd string, err error) int {
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(stderr, "perfcalc %s: %s\n", cmd, msg)
+	var u *captureUsageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitError
+}

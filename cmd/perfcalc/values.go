@@ -1,0 +1,400 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/query"
+)
+
+const valuesUsage = `Usage:
+  perfcalc values OLDER NEWER [-c PATH ...] [--names TABLE] [-f table|csv|tsv|json] [--options LIST]
+  perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
+
+Computes every counter (or each counter that a -c path selects) between two
+captures of the same machine, as perfmon and relog show them. A capture is a
+V1 HKEY_PERFORMANCE_DATA blob or a V2 PerfQueryCounterData result (which needs
+the counterset's registration, --reginfo); the format is recognised from the
+bytes. Instances are paired by name: one that appeared has no value yet
+(NewData), one that disappeared is left out.
+
+Without --names, objects and counters are named by their index (#238), and
+-c paths may use that form. -c takes PDH paths with wildcards, for example
+\Processor(*)\% Processor Time or \Process(svchost#*)\*; repeat it.
+
+Formats:
+  table  aligned columns: path, value, unit, and the status of values that
+         are not valid (the default)
+  csv    relog's PDH-CSV: a header "(PDH-CSV 4.0) (UTC+hh:mm)(bias)" and the
+         paths, then one row with the newer capture's local time and the
+         values as %.17g (" " where there is no valid value)
+  tsv    the same with tabs ("(PDH-TSV 4.0)")
+  json   one object per line: path, value, status, type, suffix, scale
+
+Options (comma-separated), applied in this order: cap100 (clamp percentages
+at 100), scale (multiply by 10^DefaultScale), 1000, wrap32. The default is
+relog's: no cap, no scaling.
+
+Flags:
+`
+
+func init() {
+	register(command{"values", "compute every counter between two captures (V1 blobs or V2 results)", runValues})
+}
+
+func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("values", flag.ContinueOnError)
+	var src sourceFlags
+	src.register(fs)
+	var paths counterPaths
+	fs.Var(&paths, "c", "select the counters matching this path (wildcards allowed); repeatable")
+	format := fs.String("f", "table", "output format: table, csv, tsv or json")
+	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
+	pos, status, ok := parseCaptureArgs(fs, valuesUsage, args, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) != 2 {
+		return failCapture(stderr, "values", &captureUsageError{"want two captures, OLDER and NEWER (see perfcalc values -h)"})
+	}
+	switch *format {
+	case "table", "csv", "tsv", "json":
+	default:
+		return failCapture(stderr, "values", &captureUsageError{fmt.Sprintf("-f: unknown format %q (want table, csv, tsv or json)", *format)})
+	}
+	opts, err := parseQueryOptions(*options)
+	if err != nil {
+		return failCapture(stderr, "values", err)
+	}
+
+	older, kOld, err := readCapture(pos[0])
+	if err != nil {
+		return failCapture(stderr, "values", err)
+	}
+	newer, kNew, err := readCapture(pos[1])
+	if err != nil {
+		return failCapture(stderr, "values", err)
+	}
+	if kOld != kNew {
+		return failCapture(stderr, "values", fmt.Errorf("%s is %v but %s is %v", pos[0], kOld, pos[1], kNew))
+	}
+	cfg, err := src.config(kNew, true)
+	if err != nil {
+		return failCapture(stderr, "values", err)
+	}
+	cfg.Paths, cfg.Options = paths, opts
+	q := query.New(cfg)
+	vals, err := q.Run(nil, older, newer)
+	if err != nil {
+		return failCapture(stderr, "values", err)
+	}
+	if n := q.Unnamed(); n > 0 {
+		fmt.Fprintf(stderr, "perfcalc values: note: %d V2 blocks do not name their counter and are left out; give their CounterIds with --ids\n", n)
+	}
+	if len(paths) > 0 && len(vals) == 0 {
+		return failCapture(stderr, "values", fmt.Errorf("no counter of %s matches %v", pos[1], paths.String()))
+	}
+
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	switch *format {
+	case "table":
+		writeValuesTable(w, vals)
+	case "csv", "tsv":
+		stamp := captureStamp(newer, kNew)
+		writeValuesCSV(w, vals, stamp, *format == "tsv")
+	case "json":
+		var buf []byte
+		for i := range vals {
+			buf = appendValueJSON(buf[:0], &vals[i])
+			w.Write(buf)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return failCapture(stderr, "values", err)
+	}
+	return exitOK
+}
+
+// parseQueryOptions reads --options: cap100, scale, 1000, wrap32.
+func parseQueryOptions(s string) (engine.Options, error) {
+	var opts engine.Options
+	if s == "" {
+		return 0, nil
+	}
+	for _, o := range strings.Split(s, ",") {
+		switch strings.TrimSpace(o) {
+		case "cap100":
+			opts |= engine.Cap100
+		case "scale":
+			opts |= engine.Scale
+		case "1000":
+			opts |= engine.Times1000
+		case "wrap32":
+			opts |= engine.Wrap32
+		default:
+			return 0, &captureUsageError{fmt.Sprintf("--options: unknown option %q (want cap100, scale, 1000 or wrap32)", o)}
+		}
+	}
+	return opts, nil
+}
+
+// appendTableValue appends a value for people: the shortest decimal that
+// reads back as the same float64, without an exponent from 0.0001 to 10^15
+// (0x… for the HEX types).
+func appendTableValue(dst []byte, v *query.Value) []byte {
+	if v.Type.IsHex() {
+		return engine.AppendValue(dst, v.Type, engine.Result{Value: v.Value, Status: v.Status})
+	}
+	if a := math.Abs(v.Value); a == 0 || (a >= 1e-4 && a < 1e15) {
+		return strconv.AppendFloat(dst, v.Value, 'f', -1, 64)
+	}
+	return strconv.AppendFloat(dst, v.Value, 'g', -1, 64)
+}
+
+// writeValuesTable writes path, value, unit and (for values that are not
+// valid) the status, in aligned columns.
+func writeValuesTable(w io.Writer, vals []query.Value) {
+	pathW, valW, unitW := len("COUNTER"), len("VALUE"), len("UNIT")
+	texts := make([]string, len(vals))
+	for i := range vals {
+		v := &vals[i]
+		if v.Status == engine.Valid {
+			texts[i] = string(appendTableValue(nil, v))
+		} else {
+			texts[i] = "-"
+		}
+		pathW = max(pathW, utf8.RuneCount(v.Path))
+		valW = max(valW, len(texts[i]))
+		unitW = max(unitW, len(v.Suffix().String()))
+	}
+	var b []byte
+	row := func(path, val, unit, status string) {
+		b = append(b[:0], path...)
+		b = appendSpaces(b, pathW-utf8.RuneCountInString(path)+2)
+		b = appendSpaces(b, valW-len(val))
+		b = append(b, val...)
+		b = append(b, ' ', ' ')
+		b = append(b, unit...)
+		if status != "" {
+			b = appendSpaces(b, unitW-len(unit)+2)
+			b = append(b, status...)
+		}
+		for len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+		b = append(b, '\n')
+		w.Write(b)
+	}
+	row("COUNTER", "VALUE", "UNIT", "STATUS")
+	for i := range vals {
+		v := &vals[i]
+		status := ""
+		if v.Status != engine.Valid {
+			status = v.Status.String()
+		}
+		row(string(v.Path), texts[i], v.Suffix().String(), status)
+	}
+}
+
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// stamp is the time of a capture for relog's CSV: the local time that
+// SYSTEMTIME holds, and the zone's bias (UTC − local, in minutes) derived
+// from the UTC time stamp PerfTime100nSec.
+type stamp struct {
+	local   time.Time
+	bias    int
+	hasBias bool
+	ok      bool
+}
+
+// captureStamp reads the newer capture's time.
+func captureStamp(data []byte, kind captureKind) stamp {
+	var st [8]uint16
+	var ft int64
+	switch kind {
+	case kindV1:
+		b, err := perfdata.Parse(data)
+		if err != nil {
+			return stamp{}
+		}
+		t := b.SystemTime
+		st = [8]uint16{t.Year, t.Month, t.DayOfWeek, t.Day, t.Hour, t.Minute, t.Second, t.Milliseconds}
+		ft = b.PerfTime100nSec
+	case kindV2:
+		var p perflibv2.Parser
+		h, err := p.Start(data)
+		if err != nil {
+			return stamp{}
+		}
+		t := h.SystemTime
+		st = [8]uint16{t.Year, t.Month, t.DayOfWeek, t.Day, t.Hour, t.Minute, t.Second, t.Milliseconds}
+		ft = h.PerfTime100NSec
+	}
+	return makeStamp(st, ft)
+}
+
+// fileTime converts a FILETIME (100 ns units since 1601-01-01 UTC) to a
+// time.Time in UTC.
+func fileTime(ft int64) time.Time {
+	const unixFrom1601 = 11_644_473_600 // seconds from 1601-01-01 to 1970-01-01
+	return time.Unix(ft/10_000_000-unixFrom1601, ft%10_000_000*100).UTC()
+}
+
+// makeStamp combines a SYSTEMTIME (local time) with the UTC FILETIME of the
+// same moment. The bias is rounded to the quarter hour (every zone's offset
+// is a multiple of 15 minutes) and kept only within ±14 hours.
+func makeStamp(st [8]uint16, ft int64) stamp {
+	year, month, day, hour, min, sec, ms := st[0], st[1], st[3], st[4], st[5], st[6], st[7]
+	if year < 1601 || year > 30827 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 59 || ms > 999 {
+		return stamp{}
+	}
+	local := time.Date(int(year), time.Month(month), int(day), int(hour), int(min), int(sec), int(ms)*1e6, time.UTC)
+	s := stamp{local: local, ok: true}
+	if ft > 0 {
+		utc := fileTime(ft)
+		q := math.Round(utc.Sub(local).Minutes()/15) * 15
+		if math.Abs(q) <= 14*60 {
+			s.bias, s.hasBias = int(q), true
+		}
+	}
+	return s
+}
+
+// appendHeader appends relog's first header cell, without quotes:
+// "(PDH-CSV 4.0) (UTC-08:00)(480)". V1 and V2 captures carry no zone name;
+// perfcalc writes the offset as the name. Without a usable time stamp the
+// cell is "(PDH-CSV 4.0)" alone.
+func (s stamp) appendHeader(dst []byte, tsv bool) []byte {
+	if tsv {
+		dst = append(dst, "(PDH-TSV 4.0)"...)
+	} else {
+		dst = append(dst, "(PDH-CSV 4.0)"...)
+	}
+	if !s.hasBias {
+		return dst
+	}
+	dst = append(dst, " (UTC"...)
+	if s.bias != 0 {
+		off := -s.bias
+		sign := byte('+')
+		if off < 0 {
+			sign, off = '-', -off
+		}
+		dst = append(dst, sign)
+		dst = appendTwo(dst, off/60)
+		dst = append(dst, ':')
+		dst = appendTwo(dst, off%60)
+	}
+	dst = append(dst, ")("...)
+	dst = strconv.AppendInt(dst, int64(s.bias), 10)
+	return append(dst, ')')
+}
+
+func appendTwo(dst []byte, v int) []byte {
+	return append(dst, byte('0'+v/10%10), byte('0'+v%10))
+}
+
+// writeValuesCSV writes relog's CSV (or TSV): the header row and one row of
+// values, every field quoted, lines ending in CR LF.
+func writeValuesCSV(w io.Writer, vals []query.Value, s stamp, tsv bool) {
+	sep := byte(',')
+	if tsv {
+		sep = '\t'
+	}
+	b := []byte{'"'}
+	b = append(s.appendHeader(b, tsv), '"')
+	for i := range vals {
+		b = append(b, sep)
+		b = appendCSVQuoted(b, vals[i].Path)
+	}
+	b = append(b, '\r', '\n', '"')
+	if s.ok {
+		b = s.local.AppendFormat(b, "01/02/2006 15:04:05.000")
+	}
+	b = append(b, '"')
+	for i := range vals {
+		b = append(b, sep, '"')
+		if vals[i].Status == engine.Valid {
+			b = engine.AppendFloat(b, vals[i].Value)
+		} else {
+			b = append(b, ' ')
+		}
+		b = append(b, '"')
+	}
+	b = append(b, '\r', '\n')
+	w.Write(b)
+}
+
+// appendCSVQuoted appends s in double quotes, doubling the quotes inside.
+func appendCSVQuoted(dst []byte, s []byte) []byte {
+	dst = append(dst, '"')
+	for _, c := range s {
+		if c == '"' {
+			dst = append(dst, '"')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
+}
+
+// appendValueJSON appends one value as a JSON line:
+// {"path":…,"value":…,"status":…,"type":…,"suffix":…,"scale":…}; the value
+// is the shortest decimal that reads back as the same float64 (0 when the
+// status is not Valid), and HEX types add "text":"0x…".
+func appendValueJSON(dst []byte, v *query.Value) []byte {
+	dst = append(dst, `{"path":`...)
+	dst = appendJSONText(dst, v.Path)
+	dst = append(dst, `,"value":`...)
+	dst = strconv.AppendFloat(dst, v.Value, 'g', -1, 64)
+	if v.Type.IsHex() && v.Status == engine.Valid {
+		dst = append(dst, `,"text":`...)
+		dst = appendJSONText(dst, engine.AppendValue(nil, v.Type, engine.Result{Value: v.Value, Status: v.Status}))
+	}
+	dst = append(dst, `,"status":`...)
+	dst = appendJSONText(dst, []byte(v.Status.String()))
+	dst = append(dst, `,"type":`...)
+	dst = appendJSONText(dst, []byte(v.Type.String()))
+	dst = append(dst, `,"suffix":`...)
+	dst = appendJSONText(dst, []byte(v.Suffix().String()))
+	dst = append(dst, `,"scale":`...)
+	dst = strconv.AppendInt(dst, int64(v.Scale), 10)
+	return append(dst, "}\n"...)
+}
+
+// appendJSONText appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD.
+func appendJSONText(dst []byte, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for len(s) > 0 {
+		r, n := utf8.DecodeRune(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			dst = append(dst, `\ufffd`...)
+		case r == '"' || r == '\\':
+			dst = append(dst, '\\', byte(r))
+		case r < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xF])
+		default:
+			dst = append(dst, s[:n]...)
+		}
+		s = s[n:]
+	}
+	return append(dst, '"')
+}
