@@ -13,9 +13,10 @@ BENCHTIME ?= 300ms
 
 all: test
 
-# The main job on the data the project ships.
+# The main job on the data the project ships: every counter of a
+# Global-style snapshot pair, named by its name table.
 run:
-	$(GO) run ./cmd/perfcalc calc --batch < testdata/corpus/calc-requests.jsonl
+	$(GO) run ./cmd/perfcalc values testdata/corpus/global-1.bin testdata/corpus/global-2.bin --names testdata/corpus/counter-009.multisz
 
 build:
 	$(GO) build -o bin/perfcalc ./cmd/perfcalc

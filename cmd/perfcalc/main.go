@@ -5,6 +5,11 @@
 //
 //	perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--json]
 //	perfcalc calc --batch < requests.jsonl > results.jsonl
+//	perfcalc values OLDER NEWER [-c PATH ...] [--names TABLE] [-f table|csv|tsv|json]
+//	perfcalc show BLOB [--names TABLE] [--json]
+//	perfcalc paths BLOB [-c PATTERN] [--names TABLE]
+//	perfcalc relog IN.blg [-c PATH ...] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [-q]
+//	perfcalc stats IN.blg [-c PATH ...] [--json]
 //
 // Run "perfcalc help" or "perfcalc COMMAND -h" for details.
 package main
