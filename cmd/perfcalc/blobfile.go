@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
@@ -197,54 +196,13 @@ func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, erro
 	return cfg, nil
 }
 
-// counterPaths is a repeatable -c flag of counter paths.
-type counterPaths []counterpath.Path
-
-func (l *counterPaths) String() string {
-	s := make([]string, len(*l))
-	for i, p := range *l {
-		s[i] = p.String()
-	}
-	return strings.Join(s, " ")
-}
-
-func (l *counterPaths) Set(v string) error {
-	p, err := counterpath.Parse(v)
-	if err != nil {
-		return err
-	}
-	*l = append(*l, p)
-	return nil
-}
-
-// parseMixedArgs parses flags placed before, between or after the
-// positional arguments, and returns the positional ones. After "--" every
-// argument is positional.
-func parseMixedArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
 // parseCaptureArgs parses a capture command's flags, which may come
 // before, between or after its positional arguments. It returns the
 // positional arguments, or false and the exit status: 0 after -h (the
 // usage is printed on stderr), 2 after a bad flag (one line on stderr).
 func parseCaptureArgs(fs *flag.FlagSet, usage string, args []string, stderr io.Writer) ([]string, int, bool) {
 	fs.SetOutput(io.Discard)
-	pos, err := parseMixedArgs(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err == nil {
 		return pos, 0, true
 	}

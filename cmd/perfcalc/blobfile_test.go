@@ -71,7 +71,7 @@ func TestParseMixedArgs(t *testing.T) {
 		fs := flag.NewFlagSet("x", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		f := fs.String("f", "", "")
-		pos, err := parseMixedArgs(fs, tc.args)
+		pos, err := parseArgs(fs, tc.args)
 		if err != nil {
 			t.Fatal(err)
 		}

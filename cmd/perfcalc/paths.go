@@ -30,7 +30,7 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("paths", flag.ContinueOnError)
 	var src sourceFlags
 	src.register(fs)
-	var patterns counterPaths
+	var patterns pathList
 	fs.Var(&patterns, "c", "expand this path (wildcards allowed); repeatable")
 	pos, status, ok := parseCaptureArgs(fs, pathsUsage, args, stderr)
 	if !ok {

@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
-	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
@@ -50,26 +48,6 @@ func init() {
 	register(command{"relog", "convert a .blg log to relog's CSV, TSV or JSON; -q lists its counters", runRelog})
 }
 
-// pathList is a repeatable -c flag.
-type pathList []counterpath.Path
-
-func (l *pathList) String() string {
-	s := make([]string, len(*l))
-	for i, p := range *l {
-		s[i] = p.String()
-	}
-	return strings.Join(s, " ")
-}
-
-func (l *pathList) Set(v string) error {
-	p, err := counterpath.Parse(v)
-	if err != nil {
-		return err
-	}
-	*l = append(*l, p)
-	return nil
-}
-
 // timeFlag is a -b or -e flag: a local time read by relog.ParseTime.
 type timeFlag struct{ ft int64 }
 
@@ -89,23 +67,6 @@ func (t *timeFlag) Set(v string) error {
 	return nil
 }
 
-// parseInterspersed parses flags that may come before or after the
-// positional arguments (perfcalc relog IN.blg -f csv), and returns the
-// positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("relog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -122,7 +83,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&end, "e", "last time to keep, local time of the log")
 	every := fs.Int("t", 1, "keep every Nth sample")
 	query := fs.Bool("q", false, "list the counters, the time range and the number of samples")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK

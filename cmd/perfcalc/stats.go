@@ -48,7 +48,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&counters, "c", "keep the counters matching this path (wildcards allowed); repeatable")
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK

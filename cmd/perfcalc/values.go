@@ -56,7 +56,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("values", flag.ContinueOnError)
 	var src sourceFlags
 	src.register(fs)
-	var paths counterPaths
+	var paths pathList
 	fs.Var(&paths, "c", "select the counters matching this path (wildcards allowed); repeatable")
 	format := fs.String("f", "table", "output format: table, csv, tsv or json")
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")

@@ -2,54 +2,18 @@ package blg
 
 import (
 	"bytes"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
-// TestImports: the package's non-test files import only the standard
-// library and perfcalc's engine, and neither fmt nor os (they would bloat
-// the WebAssembly build).
-func TestImports(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range af.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			switch {
-			case p == "fmt" || p == "os" || strings.HasPrefix(p, "os/"):
-				t.Errorf("%s imports %q", f, p)
-			case strings.Contains(strings.SplitN(p, "/", 2)[0], ".") && p != "github.com/perfcalc/perfcalc/engine":
-				t.Errorf("%s imports %q, outside the standard library", f, p)
-			}
-		}
-		checked++
-	}
-	if checked < 5 {
-		t.Fatalf("checked %d files, want the package's", checked)
-	}
-}
+// TestImports: the package imports only the standard library (without fmt
+// and os, which would bloat the WebAssembly module) and perfcalc's engine.
+func TestImports(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
 // TestSizes pins the sizes of the on-disk structures.
 func TestSizes(t *testing.T) {

@@ -2,13 +2,11 @@ package counterpath
 
 import (
 	"errors"
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
 func TestParse(t *testing.T) {
@@ -217,26 +215,6 @@ func TestParseAllocations(t *testing.T) {
 	}
 }
 
-func TestNoFmtOrOS(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if path == "fmt" || path == "os" || strings.Contains(path, ".") {
-				t.Errorf("%s imports %s: the engine's packages use only the standard library, without fmt and os", name, path)
-			}
-		}
-	}
-	_ = os.Getenv // the test itself may use os
-}
+// TestNoFmtOrOS: the package imports only the standard library (without fmt
+// and os, which would bloat the WebAssembly module) and perfcalc's engine.
+func TestNoFmtOrOS(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -18,6 +16,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
 // v1Decode decodes a blob with perfdata back into the encoder's description.
@@ -442,33 +441,9 @@ func TestV1EncodeErrorIsPlain(t *testing.T) {
 	}
 }
 
-// TestV1ImportBan fails when a non-test file of package encode imports fmt
-// or os, which bloat the WebAssembly build.
-func TestV1ImportBan(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		for _, imp := range af.Imports {
-			if path, _ := strconv.Unquote(imp.Path.Value); path == "fmt" || path == "os" {
-				t.Errorf("%s imports %q: have it, want neither fmt nor os in engine/", f, path)
-			}
-		}
-	}
-	if checked < 2 {
-		t.Errorf("non-test files checked: have %d, want at least doc.go and v1.go", checked)
-	}
-}
+// TestV1ImportBan: the package imports only the standard library (without fmt
+// and os, which would bloat the WebAssembly module) and perfcalc's engine.
+func TestV1ImportBan(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
 // Encode a one-object blob, as RegQueryValueEx(HKEY_PERFORMANCE_DATA, "238")
 // would return it, and read it back.

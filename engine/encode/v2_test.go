@@ -3,13 +3,9 @@ package encode_test
 import (
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -403,34 +399,6 @@ func TestV2EncodedTruncation(t *testing.T) {
 		if n%16 != 0 && !isFE(err) || n == 16 && err != nil {
 			t.Errorf("instances cut at %d: have %v", n, err)
 		}
-	}
-}
-
-// TestV2ImportBan fails if a non-test file of package encode imports fmt
-// or os, which would bloat the WebAssembly build.
-func TestV2ImportBan(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "fmt" || p == "os" {
-				t.Errorf("%s imports %q", name, p)
-			}
-		}
-	}
-	if checked < 2 {
-		t.Errorf("checked %d non-test files, want at least names.go and v2.go", checked)
 	}
 }
 

@@ -2,8 +2,6 @@ package nametable
 
 import (
 	"errors"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
 // sz encodes strings as consecutive UTF-16LE NUL-terminated strings, without
@@ -307,33 +306,9 @@ func TestLookupAllocs(t *testing.T) {
 	}
 }
 
-// TestImportBan fails if a non-test file of the package imports fmt or os,
-// which would bloat the WebAssembly build.
-func TestImportBan(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "fmt" || p == "os" {
-				t.Errorf("%s imports %q", name, p)
-			}
-		}
-	}
-	if checked == 0 {
-		t.Error("no non-test files checked")
-	}
-}
+// TestImportBan: the package imports only the standard library (without fmt
+// and os, which would bloat the WebAssembly module) and perfcalc's engine.
+func TestImportBan(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
 func BenchmarkLookupIndex(b *testing.B) {
 	tab, err := Parse(loadReal(b))

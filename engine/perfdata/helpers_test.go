@@ -2,17 +2,15 @@ package perfdata_test
 
 import (
 	"errors"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
 // walkAll decodes everything in data: every object, counter definition,
@@ -132,34 +130,9 @@ func sampleBlob() encode.V1Blob {
 	}
 }
 
-// TestImportBan fails when a non-test file of the package imports fmt or
-// os, which bloat the WebAssembly build.
-func TestImportBan(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		for _, imp := range af.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if path == "fmt" || path == "os" {
-				t.Errorf("%s imports %q: have it, want neither fmt nor os in engine/", f, path)
-			}
-		}
-	}
-	if checked < 6 {
-		t.Errorf("non-test files checked: have %d, want at least 6", checked)
-	}
-}
+// TestImportBan: the package imports only the standard library (without fmt
+// and os, which would bloat the WebAssembly module) and perfcalc's engine.
+func TestImportBan(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
 // readCorpusFile reads a real capture, or skips when the corpus is absent.
 func readCorpusFile(t testing.TB, dir, name string) []byte {

@@ -2,9 +2,6 @@ package perflibv2_test
 
 import (
 	"errors"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +9,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
 // wantFormatError checks that err is a *engine.FormatError of the package
@@ -101,33 +99,9 @@ func TestDataHeaderErrors(t *testing.T) {
 	}
 }
 
-// TestImportBan fails if a non-test file of the package imports fmt or os,
-// which would bloat the WebAssembly build.
-func TestImportBan(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "fmt" || p == "os" {
-				t.Errorf("%s imports %q", name, p)
-			}
-		}
-	}
-	if checked < 7 {
-		t.Errorf("checked %d non-test files, want at least 7", checked)
-	}
-}
+// TestImportBan: the package imports only the standard library (without fmt
+// and os, which would bloat the WebAssembly module) and perfcalc's engine.
+func TestImportBan(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
 // TestSizes asserts the record sizes of FORMATS.md §2.1 against the
 // package's constants and the encoder's output.

@@ -1,11 +1,8 @@
 package query_test
 
 import (
-	"go/parser"
-	"go/token"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -13,40 +10,12 @@ import (
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
-// TestImports fails when a non-test file of the package imports fmt or os,
-// or anything but the standard library and perfcalc's engine packages.
-func TestImports(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked++
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			first, _, _ := strings.Cut(path, "/")
-			switch {
-			case path == "fmt" || path == "os" || strings.HasPrefix(path, "os/"):
-				t.Errorf("%s imports %q: banned in engine packages", name, path)
-			case strings.Contains(first, ".") && !strings.HasPrefix(path, "github.com/perfcalc/perfcalc/engine"):
-				t.Errorf("%s imports %q: outside the standard library and the engine", name, path)
-			}
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no non-test file checked")
-	}
-}
+// TestImports: the package imports only the standard library (without fmt
+// and os, which would bloat the WebAssembly module) and perfcalc's engine.
+func TestImports(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
 // bigPair returns an older and a newer capture of a Process object with n
 // instances (with duplicate names, and the newer in another order) of the
