@@ -3,6 +3,8 @@ package blg
 import (
 	"encoding/binary"
 	"strings"
+
+	"github.com/perfcalc/perfcalc/engine/internal/filetime"
 )
 
 // SystemTime mirrors Windows' SYSTEMTIME (16 bytes, eight WORDs).
@@ -94,63 +96,11 @@ func (tz *TimeZone) StandardDisplayName() string { return ResolveName(tz.Standar
 // DaylightDisplayName is ResolveName(tz.DaylightName).
 func (tz *TimeZone) DaylightDisplayName() string { return ResolveName(tz.DaylightName) }
 
-// FILETIME arithmetic: 100 ns ticks since 1601-01-01 00:00 UTC.
+// FILETIME units, from the engine's calendar package.
 const (
-	ticksPerMinute = 60 * 10_000_000
-	ticksPerDay    = 24 * 60 * ticksPerMinute
-	// days from 1601-01-01 to 1970-01-01
-	epochDays1601 = 134774
+	ticksPerMinute = filetime.TicksPerMinute
+	ticksPerDay    = filetime.TicksPerDay
 )
-
-// daysFromCivil returns the number of days from 1970-01-01 to y-m-d in the
-// proleptic Gregorian calendar (Howard Hinnant's algorithm).
-func daysFromCivil(y, m, d int64) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
-// civilFromDays is the inverse of daysFromCivil; it returns the year only.
-func yearFromDays(z int64) int64 {
-	z += 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y := yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	if mp >= 10 { // January or February belong to the next civil year
-		y++
-	}
-	return y
-}
-
-func isLeap(y int64) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
-
-func daysInMonth(y, m int64) int64 {
-	switch m {
-	case 2:
-		if isLeap(y) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
 
 // transition returns the local time (FILETIME ticks, in the clock that is in
 // force before the change) of a zone's transition in year y, and false when
@@ -162,7 +112,7 @@ func transition(st SystemTime, y int64) (int64, bool) {
 	}
 	var day int64
 	if st.Year != 0 { // absolute date, that year only
-		if int64(st.Year) != y || st.Day < 1 || int64(st.Day) > daysInMonth(y, m) {
+		if int64(st.Year) != y || st.Day < 1 || int64(st.Day) > filetime.DaysInMonth(y, m) {
 			return 0, false
 		}
 		day = int64(st.Day)
@@ -170,15 +120,15 @@ func transition(st SystemTime, y int64) (int64, bool) {
 		if st.Day < 1 || st.Day > 5 || st.DayOfWeek > 6 {
 			return 0, false
 		}
-		first := daysFromCivil(y, m, 1)
+		first := filetime.DaysFromCivil(y, m, 1)
 		// 1970-01-01 was a Thursday (4).
 		dow := ((first % 7) + 7 + 4) % 7
 		day = 1 + (int64(st.DayOfWeek)-dow+7)%7 + 7*(int64(st.Day)-1)
-		for day > daysInMonth(y, m) {
+		for day > filetime.DaysInMonth(y, m) {
 			day -= 7
 		}
 	}
-	days := daysFromCivil(y, m, day) + epochDays1601
+	days := filetime.DaysFromCivil(y, m, day) + filetime.EpochDays1601
 	ms := ((int64(st.Hour)*60+int64(st.Minute))*60+int64(st.Second))*1000 + int64(st.Milliseconds)
 	return days*ticksPerDay + ms*10_000, true
 }
@@ -195,7 +145,7 @@ func (tz *TimeZone) BiasAt(utc int64) (bias int32, daylight bool) {
 	}
 	std := int64(tz.Bias) + int64(tz.StandardBias)
 	dst := int64(tz.Bias) + int64(tz.DaylightBias)
-	y := yearFromDays(floorDiv(utc-std*ticksPerMinute, ticksPerDay) - epochDays1601)
+	y, _, _ := filetime.CivilFromDays(filetime.FloorDiv(utc-std*ticksPerMinute, ticksPerDay) - filetime.EpochDays1601)
 	start, ok1 := transition(tz.DaylightDate, y)
 	end, ok2 := transition(tz.StandardDate, y)
 	if !ok1 || !ok2 {
@@ -219,12 +169,4 @@ func (tz *TimeZone) BiasAt(utc int64) (bias int32, daylight bool) {
 func (tz *TimeZone) ToLocal(utc int64) int64 {
 	bias, _ := tz.BiasAt(utc)
 	return utc - int64(bias)*ticksPerMinute
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }

@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// filetime returns the FILETIME of a UTC date, computed with package time
+// ftUTC returns the FILETIME of a UTC date, computed with package time
 // (independent of the code under test).
-func filetime(y int, m time.Month, d, h, mi, s int) int64 {
+func ftUTC(y int, m time.Month, d, h, mi, s int) int64 {
 	return time.Date(y, m, d, h, mi, s, 0, time.UTC).UnixNano()/100 + 116444736000000000
 }
 
@@ -35,31 +35,31 @@ func TestToLocal(t *testing.T) {
 		bias     int32
 		daylight bool
 	}{
-		{"pacific winter", &pacific, filetime(2013, 2, 19, 12, 0, 0), filetime(2013, 2, 19, 4, 0, 0), 480, false},
-		{"pacific before spring forward", &pacific, filetime(2013, 3, 10, 9, 59, 59), filetime(2013, 3, 10, 1, 59, 59), 480, false},
-		{"pacific spring forward", &pacific, filetime(2013, 3, 10, 10, 0, 0), filetime(2013, 3, 10, 3, 0, 0), 420, true},
-		{"pacific summer", &pacific, filetime(2013, 7, 1, 0, 0, 0), filetime(2013, 6, 30, 17, 0, 0), 420, true},
-		{"pacific before fall back", &pacific, filetime(2013, 11, 3, 8, 59, 59), filetime(2013, 11, 3, 1, 59, 59), 420, true},
-		{"pacific fall back", &pacific, filetime(2013, 11, 3, 9, 0, 0), filetime(2013, 11, 3, 1, 0, 0), 480, false},
-		{"pacific 2007 first new-rule spring", &pacific, filetime(2007, 3, 11, 10, 0, 0), filetime(2007, 3, 11, 3, 0, 0), 420, true},
-		{"pacific new year", &pacific, filetime(2014, 1, 1, 7, 59, 59), filetime(2013, 12, 31, 23, 59, 59), 480, false},
-		{"eastern august 2007", &eastern, filetime(2007, 8, 2, 18, 0, 0), filetime(2007, 8, 2, 14, 0, 0), 240, true},
-		{"eastern leap day", &eastern, filetime(2012, 2, 29, 12, 0, 0), filetime(2012, 2, 29, 7, 0, 0), 300, false},
-		{"europe before last sunday of march", &europe, filetime(2013, 3, 31, 0, 59, 59), filetime(2013, 3, 31, 1, 59, 59), -60, false},
-		{"europe last sunday of march", &europe, filetime(2013, 3, 31, 1, 0, 0), filetime(2013, 3, 31, 3, 0, 0), -120, true},
-		{"europe october has four sundays", &europe, filetime(2013, 10, 27, 0, 59, 59), filetime(2013, 10, 27, 2, 59, 59), -120, true},
-		{"europe fall back", &europe, filetime(2013, 10, 27, 1, 0, 0), filetime(2013, 10, 27, 2, 0, 0), -60, false},
-		{"europe 2015 fifth sunday", &europe, filetime(2015, 3, 29, 1, 0, 0), filetime(2015, 3, 29, 3, 0, 0), -120, true},
-		{"europe 2015 before", &europe, filetime(2015, 3, 22, 1, 0, 0), filetime(2015, 3, 22, 2, 0, 0), -60, false},
-		{"brazil january", &brazil, filetime(2013, 1, 15, 12, 0, 0), filetime(2013, 1, 15, 10, 0, 0), 120, true},
-		{"brazil may", &brazil, filetime(2013, 5, 15, 12, 0, 0), filetime(2013, 5, 15, 9, 0, 0), 180, false},
-		{"brazil december", &brazil, filetime(2013, 12, 15, 12, 0, 0), filetime(2013, 12, 15, 10, 0, 0), 120, true},
-		{"brazil start", &brazil, filetime(2013, 10, 20, 3, 0, 0), filetime(2013, 10, 20, 1, 0, 0), 120, true},
-		{"brazil before start", &brazil, filetime(2013, 10, 20, 2, 59, 59), filetime(2013, 10, 19, 23, 59, 59), 180, false},
-		{"no daylight time", &noDST, filetime(2007, 7, 1, 12, 0, 0), filetime(2007, 7, 1, 9, 0, 0), 180, false},
-		{"absolute date, its year", &once, filetime(2013, 6, 1, 12, 0, 0), filetime(2013, 6, 1, 13, 0, 0), -60, true},
-		{"absolute date, another year", &once, filetime(2014, 6, 1, 12, 0, 0), filetime(2014, 6, 1, 12, 0, 0), 0, false},
-		{"unusable rule", &broken, filetime(2013, 6, 1, 12, 0, 0), filetime(2013, 6, 1, 10, 0, 0), 120, false},
+		{"pacific winter", &pacific, ftUTC(2013, 2, 19, 12, 0, 0), ftUTC(2013, 2, 19, 4, 0, 0), 480, false},
+		{"pacific before spring forward", &pacific, ftUTC(2013, 3, 10, 9, 59, 59), ftUTC(2013, 3, 10, 1, 59, 59), 480, false},
+		{"pacific spring forward", &pacific, ftUTC(2013, 3, 10, 10, 0, 0), ftUTC(2013, 3, 10, 3, 0, 0), 420, true},
+		{"pacific summer", &pacific, ftUTC(2013, 7, 1, 0, 0, 0), ftUTC(2013, 6, 30, 17, 0, 0), 420, true},
+		{"pacific before fall back", &pacific, ftUTC(2013, 11, 3, 8, 59, 59), ftUTC(2013, 11, 3, 1, 59, 59), 420, true},
+		{"pacific fall back", &pacific, ftUTC(2013, 11, 3, 9, 0, 0), ftUTC(2013, 11, 3, 1, 0, 0), 480, false},
+		{"pacific 2007 first new-rule spring", &pacific, ftUTC(2007, 3, 11, 10, 0, 0), ftUTC(2007, 3, 11, 3, 0, 0), 420, true},
+		{"pacific new year", &pacific, ftUTC(2014, 1, 1, 7, 59, 59), ftUTC(2013, 12, 31, 23, 59, 59), 480, false},
+		{"eastern august 2007", &eastern, ftUTC(2007, 8, 2, 18, 0, 0), ftUTC(2007, 8, 2, 14, 0, 0), 240, true},
+		{"eastern leap day", &eastern, ftUTC(2012, 2, 29, 12, 0, 0), ftUTC(2012, 2, 29, 7, 0, 0), 300, false},
+		{"europe before last sunday of march", &europe, ftUTC(2013, 3, 31, 0, 59, 59), ftUTC(2013, 3, 31, 1, 59, 59), -60, false},
+		{"europe last sunday of march", &europe, ftUTC(2013, 3, 31, 1, 0, 0), ftUTC(2013, 3, 31, 3, 0, 0), -120, true},
+		{"europe october has four sundays", &europe, ftUTC(2013, 10, 27, 0, 59, 59), ftUTC(2013, 10, 27, 2, 59, 59), -120, true},
+		{"europe fall back", &europe, ftUTC(2013, 10, 27, 1, 0, 0), ftUTC(2013, 10, 27, 2, 0, 0), -60, false},
+		{"europe 2015 fifth sunday", &europe, ftUTC(2015, 3, 29, 1, 0, 0), ftUTC(2015, 3, 29, 3, 0, 0), -120, true},
+		{"europe 2015 before", &europe, ftUTC(2015, 3, 22, 1, 0, 0), ftUTC(2015, 3, 22, 2, 0, 0), -60, false},
+		{"brazil january", &brazil, ftUTC(2013, 1, 15, 12, 0, 0), ftUTC(2013, 1, 15, 10, 0, 0), 120, true},
+		{"brazil may", &brazil, ftUTC(2013, 5, 15, 12, 0, 0), ftUTC(2013, 5, 15, 9, 0, 0), 180, false},
+		{"brazil december", &brazil, ftUTC(2013, 12, 15, 12, 0, 0), ftUTC(2013, 12, 15, 10, 0, 0), 120, true},
+		{"brazil start", &brazil, ftUTC(2013, 10, 20, 3, 0, 0), ftUTC(2013, 10, 20, 1, 0, 0), 120, true},
+		{"brazil before start", &brazil, ftUTC(2013, 10, 20, 2, 59, 59), ftUTC(2013, 10, 19, 23, 59, 59), 180, false},
+		{"no daylight time", &noDST, ftUTC(2007, 7, 1, 12, 0, 0), ftUTC(2007, 7, 1, 9, 0, 0), 180, false},
+		{"absolute date, its year", &once, ftUTC(2013, 6, 1, 12, 0, 0), ftUTC(2013, 6, 1, 13, 0, 0), -60, true},
+		{"absolute date, another year", &once, ftUTC(2014, 6, 1, 12, 0, 0), ftUTC(2014, 6, 1, 12, 0, 0), 0, false},
+		{"unusable rule", &broken, ftUTC(2013, 6, 1, 12, 0, 0), ftUTC(2013, 6, 1, 10, 0, 0), 120, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bias, dst := tc.tz.BiasAt(tc.utc)
@@ -103,19 +103,5 @@ func TestResolveName(t *testing.T) {
 	}
 	if have := pacific.DaylightDisplayName(); have != "Pacific Daylight Time" {
 		t.Errorf("have %q, want Pacific Daylight Time", have)
-	}
-}
-
-// TestCivil checks the calendar helpers against package time over four
-// centuries of days.
-func TestCivil(t *testing.T) {
-	for d := int64(-200000); d < 200000; d += 13 {
-		tm := time.Unix(d*86400, 0).UTC()
-		if have := daysFromCivil(int64(tm.Year()), int64(tm.Month()), int64(tm.Day())); have != d {
-			t.Fatalf("daysFromCivil(%v): have %d, want %d", tm, have, d)
-		}
-		if have := yearFromDays(d); have != int64(tm.Year()) {
-			t.Fatalf("yearFromDays(%d): have %d, want %d", d, have, tm.Year())
-		}
 	}
 }

@@ -1,5 +1,10 @@
 package relog
 
+import "github.com/perfcalc/perfcalc/engine/internal/filetime"
+
+// ticksPerSecond is FILETIME's unit, for the tests' time stamps.
+const ticksPerSecond = filetime.TicksPerSecond
+
 // HandMadeLog gives the external test package the hand-made log of
 // the examples.
 func HandMadeLog() []byte { return exampleLog(3) }

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"time"
+
+	"github.com/perfcalc/perfcalc/engine/internal/filetime"
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -218,60 +219,40 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// FILETIME arithmetic: 100 ns units since 1601-01-01.
-const (
-	ticksPerSecond  = 10_000_000
-	unixEpochOffset = 11_644_473_600 // seconds from 1601-01-01 to 1970-01-01
-)
-
-// civil returns the calendar fields of a FILETIME, read as a wall-clock
-// time (no zone is applied).
-func civil(ft int64) time.Time {
-	sec, rem := ft/ticksPerSecond, ft%ticksPerSecond
-	if rem < 0 {
-		sec, rem = sec-1, rem+ticksPerSecond
-	}
-	return time.Unix(sec-unixEpochOffset, rem*100).UTC()
-}
-
 // AppendTime appends a local FILETIME as relog prints it:
 // MM/DD/YYYY HH:MM:SS.mmm (the milliseconds truncated, as Windows'
 // FileTimeToSystemTime does).
 func AppendTime(dst []byte, ft int64) []byte {
-	t := civil(ft)
-	y, mo, d := t.Date()
-	h, mi, s := t.Clock()
-	dst = appendDigits(dst, int64(mo), 2)
+	c := filetime.Split(ft)
+	dst = appendDigits(dst, c.Month, 2)
 	dst = append(dst, '/')
-	dst = appendDigits(dst, int64(d), 2)
+	dst = appendDigits(dst, c.Day, 2)
 	dst = append(dst, '/')
-	dst = appendDigits(dst, int64(y), 4)
+	dst = appendDigits(dst, c.Year, 4)
 	dst = append(dst, ' ')
-	return appendClock(dst, h, mi, s, t.Nanosecond())
+	return appendClock(dst, c)
 }
 
 // AppendISOTime appends a local FILETIME as YYYY-MM-DDTHH:MM:SS.mmm.
 func AppendISOTime(dst []byte, ft int64) []byte {
-	t := civil(ft)
-	y, mo, d := t.Date()
-	h, mi, s := t.Clock()
-	dst = appendDigits(dst, int64(y), 4)
+	c := filetime.Split(ft)
+	dst = appendDigits(dst, c.Year, 4)
 	dst = append(dst, '-')
-	dst = appendDigits(dst, int64(mo), 2)
+	dst = appendDigits(dst, c.Month, 2)
 	dst = append(dst, '-')
-	dst = appendDigits(dst, int64(d), 2)
+	dst = appendDigits(dst, c.Day, 2)
 	dst = append(dst, 'T')
-	return appendClock(dst, h, mi, s, t.Nanosecond())
+	return appendClock(dst, c)
 }
 
-func appendClock(dst []byte, h, mi, s, ns int) []byte {
-	dst = appendDigits(dst, int64(h), 2)
+func appendClock(dst []byte, c filetime.Civil) []byte {
+	dst = appendDigits(dst, c.Hour, 2)
 	dst = append(dst, ':')
-	dst = appendDigits(dst, int64(mi), 2)
+	dst = appendDigits(dst, c.Minute, 2)
 	dst = append(dst, ':')
-	dst = appendDigits(dst, int64(s), 2)
+	dst = appendDigits(dst, c.Second, 2)
 	dst = append(dst, '.')
-	return appendDigits(dst, int64(ns/1e6), 3)
+	return appendDigits(dst, c.Ticks/10_000, 3)
 }
 
 // ErrTime is wrapped by the errors of ParseTime.
@@ -351,11 +332,10 @@ func ParseTime(s string) (int64, error) {
 	if p.err != nil || !p.done() || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59 {
 		return 0, errors.Join(ErrTime, errors.New("relog: "+strconv.Quote(s)+" is not a time like 02/19/2013 18:50:17.844 or 2013-02-19T18:50:17"))
 	}
-	t := time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC)
-	if t.Day() != d {
+	if int64(d) > filetime.DaysInMonth(int64(y), int64(mo)) {
 		return 0, errors.Join(ErrTime, errors.New("relog: "+strconv.Quote(s)+" is not a date"))
 	}
-	return (t.Unix()+unixEpochOffset)*ticksPerSecond + int64(frac), nil
+	return filetime.Join(int64(y), int64(mo), int64(d), int64(h), int64(mi), int64(sec)) + int64(frac), nil
 }
 
 // timeParser reads the fields of ParseTime.
