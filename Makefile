@@ -9,7 +9,10 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: all run test bench fuzz check build corpus
+.PHONY: all run test bench fuzz check build corpus wasm wasm-check wasm-test web-test
+
+WASM      := wasm/perfcalc.wasm
+WASMFLAGS := -buildmode=c-shared -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
 
 all: test
 
@@ -43,6 +46,23 @@ fuzz:
 corpus:
 	$(GO) run ./internal/gencorpus/cmd/gencorpus -o testdata/corpus
 
+# The WebAssembly module, built reproducibly (the committed file must equal
+# a fresh build: wasm-check).
+wasm:
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
+
+wasm-check:
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $${TMPDIR:-/tmp}/perfcalc.wasm.check ./wasm
+	@cmp -s $(WASM) $${TMPDIR:-/tmp}/perfcalc.wasm.check || { echo "$(WASM) differs from a fresh build of ./wasm: run make wasm and commit it"; exit 1; }
+
+# The module's own Go tests, run as wasip1 inside Node's WASI.
+wasm-test:
+	GOOS=wasip1 GOARCH=wasm $(GO) test -exec "node --no-warnings $(CURDIR)/wasm/go_wasip1_exec.mjs" ./wasm
+
+# The JS package's tests (node --test), against the native command.
+web-test:
+	cd web && npm test
+
 # Cross-builds for every platform perfcalc supports, and go.mod tidiness.
 check:
 	GOOS=linux   GOARCH=amd64 $(GO) build ./...
@@ -50,3 +70,4 @@ check:
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
 	GOOS=wasip1  GOARCH=wasm  $(GO) build ./engine/...
 	$(GO) mod tidy -diff
+	$(MAKE) wasm-check

@@ -1,0 +1,571 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/internal/corpus"
+)
+
+// decoded is every record of a decode export's result, read page by page.
+type decoded struct {
+	head  header
+	recs  []record
+	paths []string
+	info  string
+}
+
+// readAll calls a decode export page by page and collects its records.
+func readAll(t *testing.T, call func(first uint32) int32) decoded {
+	t.Helper()
+	var d decoded
+	for first, page := uint32(0), 0; ; page++ {
+		rc := call(first)
+		if rc < 0 && rc != ErrSpace {
+			t.Fatalf("error %d: %s", rc, errBuf[:errLen])
+		}
+		h := parseHeader(outBuf[:])
+		if h.Magic != Magic || h.Version != ABIVersion || h.First != first || h.RecSize != RecordSize || h.RecOff != HeaderSize {
+			t.Fatalf("bad header %+v", h)
+		}
+		if rc >= 0 && int(rc) != int(h.StrOff+h.StrLen) {
+			t.Fatalf("returned %d, header ends the strings at %d", rc, h.StrOff+h.StrLen)
+		}
+		if page == 0 {
+			d.head = h
+			d.info = string(outBuf[h.StrOff+h.InfoOff : h.StrOff+h.InfoOff+h.InfoLen])
+		}
+		for i := 0; i < int(h.Count); i++ {
+			r, p := parseRecord(outBuf[:], &h, i)
+			d.recs = append(d.recs, r)
+			d.paths = append(d.paths, p)
+		}
+		if h.Flags&FlagMore == 0 {
+			if rc < 0 {
+				t.Fatalf("ErrSpace without FlagMore")
+			}
+			return d
+		}
+		if rc != ErrSpace || h.Count == 0 {
+			t.Fatalf("FlagMore with rc %d and %d records", rc, h.Count)
+		}
+		first += h.Count
+	}
+}
+
+// load copies files into the input buffer, 8-aligned, and returns their
+// offsets and lengths.
+func load(t *testing.T, blobs ...[]byte) (offs, lens []uint32) {
+	t.Helper()
+	at := 0
+	for _, b := range blobs {
+		if at+len(b) > InCap {
+			t.Fatalf("input too large")
+		}
+		copy(inBuf[at:], b)
+		offs, lens = append(offs, uint32(at)), append(lens, uint32(len(b)))
+		at = (at + len(b) + 7) &^ 7
+	}
+	return offs, lens
+}
+
+// manifestEntry is an entry of corpus/v1/manifest.json (the independent
+// reader's decode of a block).
+type manifestEntry struct {
+	File            string      `json:"file"`
+	PerfTime100nSec json.Number `json:"PerfTime100nSec"`
+	Object          struct {
+		Name string `json:"name"`
+	} `json:"object"`
+	Counters []struct {
+		Index uint32 `json:"index"`
+		Name  string `json:"name"`
+		Type  string `json:"type"`
+		Scale int32  `json:"scale"`
+	} `json:"counters"`
+	Instances []struct {
+		Name   *string       `json:"name"`
+		Values []json.Number `json:"values"`
+	} `json:"instances"`
+}
+
+// TestDecodeV1Corpus decodes every real V1 block and checks each record
+// against the manifest of an independent reader: the object, counter and
+// instance names, the counter's type, scale and raw value, and its value as
+// a first sample.
+func TestDecodeV1Corpus(t *testing.T) {
+	dir := corpus.Shared(t, "v1")
+	names, err := os.ReadFile(filepath.Join(dir, "pal_counter_009.multisz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(mb))
+	dec.UseNumber()
+	var manifest []manifestEntry
+	if err := dec.Decode(&manifest); err != nil {
+		t.Fatal(err)
+	}
+	if len(manifest) != 88 {
+		t.Fatalf("manifest has %d entries, want 88", len(manifest))
+	}
+	for _, m := range manifest {
+		t.Run(m.File, func(t *testing.T) {
+			blob, err := os.ReadFile(filepath.Join(dir, m.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			offs, lens := load(t, blob, names)
+			d := readAll(t, func(first uint32) int32 { return decodeV1(offs[0], lens[0], offs[1], lens[1], 0, first) })
+			if d.info != "ZACH-PC" || d.head.Kind != KindV1 || d.head.Columns != 1 {
+				t.Errorf("machine %q, kind %d, objects %d", d.info, d.head.Kind, d.head.Columns)
+			}
+			k := 0
+			for _, inst := range m.Instances {
+				for ci, c := range m.Counters {
+					typ, _ := strconv.ParseUint(c.Type, 0, 32)
+					if engine.CounterType(typ).IsBase() {
+						continue
+					}
+					if k >= len(d.recs) {
+						t.Fatalf("%d records, the manifest has more", len(d.recs))
+					}
+					r, p := d.recs[k], d.paths[k]
+					k++
+					want, _ := strconv.ParseUint(string(inst.Values[ci]), 10, 64)
+					if r.Raw.FirstValue != want || uint32(r.Type) != uint32(typ) || r.Scale != c.Scale || r.Aux != c.Index {
+						t.Errorf("%s: first %d type %v scale %d index %d, want %d %#x %d %d", p, r.Raw.FirstValue, r.Type, r.Scale, r.Aux, want, typ, c.Scale, c.Index)
+					}
+					prefix := `\\ZACH-PC\` + m.Object.Name
+					if inst.Name != nil {
+						prefix += "(" + *inst.Name
+					}
+					if !strings.HasPrefix(p, prefix) || !strings.HasSuffix(p, `\`+c.Name) {
+						t.Errorf("path %q, want %s…\\%s", p, prefix, c.Name)
+					}
+					ts, _ := strconv.ParseInt(string(m.PerfTime100nSec), 10, 64)
+					if r.Time != ts {
+						t.Errorf("%s: time %d, want %d", p, r.Time, ts)
+					}
+					in := engine.Input{Counter: engine.Counter{Type: r.Type, Scale: r.Scale, TimeBase: r.TimeBase}, New: r.Raw}
+					wantR := engine.Compute(&in, 0)
+					if math.Float64bits(r.Value) != math.Float64bits(wantR.Value) || r.Status != wantR.Status {
+						t.Errorf("%s: value %v %v, want %v %v", p, r.Value, r.Status, wantR.Value, wantR.Status)
+					}
+				}
+			}
+			if k != len(d.recs) {
+				t.Errorf("%d records, the manifest has %d", len(d.recs), k)
+			}
+		})
+	}
+}
+
+// TestDecodeNames checks decode_names against package nametable.
+func TestDecodeNames(t *testing.T) {
+	b, err := os.ReadFile(corpus.Shared(t, "v1", "pal_counter_009.multisz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := nametable.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs, lens := load(t, b)
+	d := readAll(t, func(first uint32) int32 { return decodeNames(offs[0], lens[0], first) })
+	if len(d.recs) != tab.Len() || tab.Len() != 1839 {
+		t.Fatalf("%d records, the table has %d (want 1839)", len(d.recs), tab.Len())
+	}
+	for i, r := range d.recs {
+		idx, text := tab.Pair(i)
+		if r.Aux != idx || r.Value != float64(idx) || d.paths[i] != text.String() {
+			t.Errorf("record %d: %d %q, want %d %q", i, r.Aux, d.paths[i], idx, text.String())
+		}
+	}
+}
+
+// TestDecodeBlgCorpus checks decode_blg against package relog, cell by cell,
+// and relog_text against relog's Write, byte for byte, on the real logs.
+func TestDecodeBlgCorpus(t *testing.T) {
+	dir := corpus.Shared(t, "blg")
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShell_BadCounterSamples.blg"} {
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			offs, lens := load(t, b)
+			d := readAll(t, func(first uint32) int32 { return decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, first) })
+			c, err := relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			zone, bias := c.TimeZone()
+			if d.info != zone || d.head.Bias != bias || int(d.head.Columns) != len(c.Columns()) {
+				t.Errorf("zone %q %d, %d columns; want %q %d, %d", d.info, d.head.Bias, d.head.Columns, zone, bias, len(c.Columns()))
+			}
+			k := 0
+			for c.Next() {
+				row := c.Row()
+				for j, cell := range row.Cells {
+					if !cell.Present {
+						continue
+					}
+					if k >= len(d.recs) {
+						t.Fatalf("%d records, relog has more", len(d.recs))
+					}
+					r := d.recs[k]
+					k++
+					if d.paths[k-1] != c.Columns()[j].Path || r.Column != uint32(j) || r.Aux != uint32(row.Index) || r.Time != row.Time ||
+						math.Float64bits(r.Value) != math.Float64bits(cell.Result.Value) || r.Status != cell.Result.Status ||
+						r.Raw.FirstValue != cell.Raw.FirstValue || r.Raw.SecondValue != cell.Raw.SecondValue || r.Raw.CStatus != cell.Raw.CStatus {
+						t.Fatalf("record %d: %q %+v, want %q %+v at row %d", k-1, d.paths[k-1], r, c.Columns()[j].Path, cell, row.Index)
+					}
+				}
+			}
+			if err := c.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if k != len(d.recs) || k == 0 {
+				t.Errorf("%d records, relog has %d", len(d.recs), k)
+			}
+
+			for f := relog.CSV; f <= relog.JSON; f++ {
+				c, _ := relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{})
+				var want bytes.Buffer
+				if err := c.Write(&want, f); err != nil {
+					t.Fatal(err)
+				}
+				rc := relogText(offs[0], lens[0], 0, 0, 0, 0, 0, uint32(f))
+				if rc < 0 || !bytes.Equal(outBuf[:rc], want.Bytes()) {
+					t.Errorf("relog_text format %d: %d bytes (%d), want %d identical bytes", f, rc, errLen, want.Len())
+				}
+			}
+		})
+	}
+}
+
+// TestDecodeBlgOptions checks the selection arguments of decode_blg.
+func TestDecodeBlgOptions(t *testing.T) {
+	b, err := os.ReadFile(corpus.Shared(t, "blg", "Tx_BasicPerfCounters.blg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pat := []byte("\\\\*\\Processor(_Total)\\% Processor Time\n\n")
+	offs, lens := load(t, b, pat)
+	d := readAll(t, func(first uint32) int32 { return decodeBlg(offs[0], lens[0], offs[1], lens[1], 0, 0, 100, first) })
+	if d.head.Columns != 1 || len(d.recs) != 7 { // 601 samples: rows 0, 100, …, 600
+		t.Errorf("%d columns, %d records; want 1 column, 7 records", d.head.Columns, len(d.recs))
+	}
+	for i, p := range d.paths {
+		if p != `\\GEORGIS3\Processor(_Total)\% Processor Time` || d.recs[i].Aux != uint32(100*i) {
+			t.Errorf("record %d: %q row %d", i, p, d.recs[i].Aux)
+		}
+	}
+	offs, lens = load(t, b, []byte(`\\x\y(`))
+	if rc := decodeBlg(offs[0], lens[0], offs[1], lens[1], 0, 0, 0, 0); rc != ErrInput {
+		t.Errorf("a bad pattern: have %d, want ErrInput", rc)
+	}
+}
+
+// TestDecodeErrors checks the error codes of malformed input.
+func TestDecodeErrors(t *testing.T) {
+	v1, err := encode.EncodeV1(&encode.V1Blob{SystemName: "HOST", PerfFreq: 10, Objects: []encode.V1Object{{
+		ObjectNameTitleIndex: 2, NumInstances: -1,
+		Counters:  []encode.V1Counter{{CounterNameTitleIndex: 4, CounterType: engine.CounterRawcount, CounterSize: 4, CounterOffset: 4}},
+		Instances: []encode.V1Instance{{Values: []uint64{7}}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs, lens := load(t, v1)
+	d := readAll(t, func(first uint32) int32 { return decodeV1(offs[0], lens[0], 0, 0, 0, first) })
+	if len(d.paths) != 1 || d.paths[0] != `\\HOST\#2\#4` || d.recs[0].Value != 7 || d.recs[0].Status != engine.Valid {
+		t.Fatalf("encoded blob: %q %+v", d.paths, d.recs)
+	}
+	for _, tc := range []struct {
+		name string
+		call func() int32
+		want int32
+	}{
+		{"truncated v1", func() int32 { return decodeV1(offs[0], 60, 0, 0, 0, 0) }, ErrTruncated},
+		{"not v1", func() int32 { return decodeV1(offs[0]+8, lens[0]-8, 0, 0, 0, 0) }, ErrMalformed},
+		{"v1 options", func() int32 { return decodeV1(offs[0], lens[0], 0, 0, 1<<9, 0) }, ErrArgument},
+		{"bad name table", func() int32 { return decodeNames(offs[0], 3, 0) }, ErrMalformed},
+		{"not a log", func() int32 { return decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, ErrMalformed},
+		{"relog format", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 3) }, ErrArgument},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if rc := tc.call(); rc != tc.want || errLen == 0 {
+				t.Errorf("have %d (%q), want %d with a text", rc, errBuf[:errLen], tc.want)
+			}
+		})
+	}
+	if b, err := os.ReadFile(filepath.Join(corpus.Root(), "..", "shared", "corpus", "blg", "PowerShell_CorruptBlg.blg")); err == nil {
+		offs, lens := load(t, b)
+		if rc := decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0); rc != ErrMalformed {
+			t.Errorf("PowerShell_CorruptBlg.blg: have %d, want ErrMalformed", rc)
+		}
+	}
+}
+
+// v2Fixture returns v2Captures' captures, failing the test on an error.
+func v2Fixture(t *testing.T) (reg, strs, older, newer []byte) {
+	t.Helper()
+	reg, strs, older, newer, err := v2Captures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg, strs, older, newer
+}
+
+// TestDecodeV2 checks decode_v2 against perflibv2.Fill and engine.Compute.
+func TestDecodeV2(t *testing.T) {
+	reg, strs, _, newer := v2Fixture(t)
+	offs, lens := load(t, newer, reg, strs)
+	d := readAll(t, func(first uint32) int32 {
+		return decodeV2(offs[0], lens[0], offs[1], lens[1], offs[2], lens[2], 0, 0, 0, first)
+	})
+	wantPaths := []string{`\{04030201-0605-0807-090a-0b0c0d0e0f10}(a)\% Used`, `\{04030201-0605-0807-090a-0b0c0d0e0f10}(a)\% Busy`,
+		`\{04030201-0605-0807-090a-0b0c0d0e0f10}(b)\% Used`, `\{04030201-0605-0807-090a-0b0c0d0e0f10}(b)\% Busy`}
+	if strings.Join(d.paths, "|") != strings.Join(wantPaths, "|") {
+		t.Fatalf("paths %q, want %q", d.paths, wantPaths)
+	}
+	ri, err := perflibv2.ParseRegInfo(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range d.recs {
+		var in engine.Input
+		ok, err := perflibv2.Fill(&in, newer, &ri, perflibv2.Selector{Row: i / 2, CounterID: r.Aux})
+		if !ok || err != nil {
+			t.Fatalf("Fill: %v %v", ok, err)
+		}
+		want := engine.Compute(&in, 0)
+		if r.Raw != (engine.RawCounter{CStatus: in.New.CStatus, FirstValue: in.New.FirstValue, SecondValue: in.New.SecondValue, MultiCount: in.New.MultiCount}) ||
+			math.Float64bits(r.Value) != math.Float64bits(want.Value) || r.Status != want.Status || r.Type != in.Type {
+			t.Errorf("%s: %+v, want %+v %+v", d.paths[i], r, in, want)
+		}
+	}
+	if d.recs[0].Value != 20 || d.recs[0].Status != engine.Valid { // 200/1000 * 100
+		t.Errorf("%% Used of a: %v %v, want 20 Valid", d.recs[0].Value, d.recs[0].Status)
+	}
+}
+
+// TestQuery checks the query export against package query, for V1 and V2.
+func TestQuery(t *testing.T) {
+	reg, strs, older, newer := v2Fixture(t)
+	desc := make([]byte, QueryDescSize)
+	parts := [][]byte{desc, older, newer, reg, strs, []byte("Disk"), []byte(`\Disk(*)\% Busy`)}
+	offs, lens := load(t, parts...)
+	at := map[int]int{qdOlder: 1, qdNewer: 2, qdRegInfo: 3, qdStrings: 4, qdSet: 5, qdPaths: 6}
+	for f, i := range at {
+		put32(inBuf[offs[0]:], f, offs[i])
+		put32(inBuf[offs[0]:], f+4, lens[i])
+	}
+	d := readAll(t, func(first uint32) int32 { return runQuery(offs[0], 0, first) })
+	ri, _ := perflibv2.ParseRegInfo(reg)
+	sb, _ := perflibv2.ParseStrings(strs)
+	pp, err := counterpath.Parse(`\Disk(*)\% Busy`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := query.New(query.Config{RegInfo: &ri, Strings: &sb, CounterSet: "Disk", Paths: []counterpath.Path{pp}}).Run(nil, older, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.recs) != len(want) || len(want) != 2 {
+		t.Fatalf("%d records, query has %d (want 2)", len(d.recs), len(want))
+	}
+	for i, w := range want {
+		r := d.recs[i]
+		if d.paths[i] != string(w.Path) || math.Float64bits(r.Value) != math.Float64bits(w.Value) || r.Status != w.Status || r.Column != 1 || r.Type != w.Type {
+			t.Errorf("record %d: %q %+v, want %q %+v", i, d.paths[i], r, w.Path, w)
+		}
+	}
+	if d.recs[0].Status != engine.Valid || d.recs[0].Value != 1 { // ΔN 100000 over ΔD 10^7, in %
+		t.Errorf("%s: %v %v, want 1 Valid", d.paths[0], d.recs[0].Value, d.recs[0].Status)
+	}
+
+	// V1 captures of the corpus, without an older capture for one call.
+	dir := filepath.Join(corpus.Root(), "..", "shared", "corpus", "v1")
+	b0, err0 := os.ReadFile(filepath.Join(dir, "s00_obj238.bin"))
+	b1, err1 := os.ReadFile(filepath.Join(dir, "s01_obj238.bin"))
+	if err0 != nil || err1 != nil {
+		t.Log("no V1 corpus: skipping the V1 query")
+		return
+	}
+	offs, lens = load(t, desc, b0, b1)
+	clear(inBuf[offs[0] : offs[0]+QueryDescSize])
+	put32(inBuf[offs[0]:], qdOlder, offs[1])
+	put32(inBuf[offs[0]:], qdOlder+4, lens[1])
+	put32(inBuf[offs[0]:], qdNewer, offs[2])
+	put32(inBuf[offs[0]:], qdNewer+4, lens[2])
+	d = readAll(t, func(first uint32) int32 { return runQuery(offs[0], 0, first) })
+	want, err = query.New(query.Config{}).Run(nil, b0, b1)
+	if err != nil || len(want) != len(d.recs) || len(want) == 0 {
+		t.Fatalf("query: %v, %d values, the export %d", err, len(want), len(d.recs))
+	}
+	for i, w := range want {
+		if d.paths[i] != string(w.Path) || math.Float64bits(d.recs[i].Value) != math.Float64bits(w.Value) || d.recs[i].Status != w.Status {
+			t.Errorf("V1 record %d: %q %v, want %q %v", i, d.paths[i], d.recs[i].Value, w.Path, w.Value)
+		}
+	}
+	// Swapped machines: a mismatch is ErrInput.
+	put32(inBuf[offs[0]:], qdOlder, offs[0]) // the descriptor is not a V1 blob
+	put32(inBuf[offs[0]:], qdOlder+4, QueryDescSize)
+	if rc := runQuery(offs[0], 0, 0); rc >= 0 {
+		t.Errorf("a descriptor as the older capture: have %d, want an error", rc)
+	}
+}
+
+// TestWriterPaging checks that a result that does not fit is returned page by
+// page, with shared strings written once per page, and that the pages
+// together equal the result in one page.
+func TestWriterPaging(t *testing.T) {
+	fill := func(w *writer) {
+		w.setInfo("info")
+		for i := 0; i < 50; i++ {
+			r := record{Value: float64(i), Aux: uint32(i), Raw: engine.RawCounter{FirstValue: math.MaxUint64 - uint64(i)}}
+			key := -1
+			path := "own path " + strconv.Itoa(i)
+			if i%2 == 0 {
+				key, path = i%6/2, "shared path "+strconv.Itoa(i%6/2)
+			}
+			if err := w.add(&r, []byte(path), key); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	big := make([]byte, 1<<16)
+	var w writer
+	w.start(big, KindBlg, 0, 3)
+	fill(&w)
+	rc := w.finish()
+	if rc < 0 {
+		t.Fatalf("one page: %d", rc)
+	}
+	h := parseHeader(big)
+	if h.Count != 50 || h.Needed != uint32(rc) {
+		t.Fatalf("one page: %d records, needed %d, returned %d", h.Count, h.Needed, rc)
+	}
+	var all []string
+	for i := 0; i < 50; i++ {
+		_, p := parseRecord(big, &h, i)
+		all = append(all, p)
+	}
+	small := make([]byte, HeaderSize+8*RecordSize+60)
+	var got []string
+	for first, pages := uint32(0), 0; ; pages++ {
+		w.start(small, KindBlg, first, 3)
+		fill(&w)
+		rc := w.finish()
+		h := parseHeader(small)
+		if string(small[h.StrOff+h.InfoOff:h.StrOff+h.InfoOff+h.InfoLen]) != "info" || h.Total != 50 || h.Needed != parseHeader(big).Needed {
+			t.Fatalf("page %d: info, total %d or needed %d wrong", pages, h.Total, h.Needed)
+		}
+		for i := 0; i < int(h.Count); i++ {
+			r, p := parseRecord(small, &h, i)
+			if r.Aux != first+uint32(i) || r.Raw.FirstValue != math.MaxUint64-uint64(first)-uint64(i) {
+				t.Fatalf("page %d record %d: %+v", pages, i, r)
+			}
+			got = append(got, p)
+		}
+		if h.Flags&FlagMore == 0 {
+			if rc < 0 || pages < 3 {
+				t.Fatalf("last page: rc %d after %d pages", rc, pages)
+			}
+			break
+		}
+		if rc != ErrSpace || h.Count == 0 {
+			t.Fatalf("page %d: rc %d, %d records", pages, rc, h.Count)
+		}
+		first += h.Count
+	}
+	if strings.Join(got, "|") != strings.Join(all, "|") {
+		t.Errorf("paged paths differ:\n%q\n%q", got, all)
+	}
+}
+
+// TestMaxRecords checks that the writer stops at MaxRecords.
+func TestMaxRecords(t *testing.T) {
+	var w writer
+	w.start(make([]byte, 1<<12), KindV1, 0, 0)
+	var r record
+	var err error
+	for i := 0; i <= MaxRecords && err == nil; i++ {
+		err = w.add(&r, nil, -1)
+	}
+	if !errors.Is(err, errTooMany) || w.total != MaxRecords {
+		t.Errorf("have %v after %d records, want errTooMany after %d", err, w.total, MaxRecords)
+	}
+}
+
+// TestV2WorkLimit checks that a V2 result whose pairing would walk more than
+// v2WorkBudget bytes is refused quickly, by decode_v2 and by query, and that
+// one below it is decoded.
+func TestV2WorkLimit(t *testing.T) {
+	const none = perflibv2.NoCounter
+	build := func(instances int) (data, reg []byte) {
+		var regs []encode.V2CounterRegInfo
+		var ids []uint32
+		for i := uint32(1); i <= 20; i++ {
+			regs = append(regs, encode.V2CounterRegInfo{CounterID: i, Type: engine.CounterRawcount, BaseCounterID: none, PerfTimeID: none, PerfFreqID: none, MultiID: none})
+			ids = append(ids, i)
+		}
+		reg, err := encode.EncodeV2RegInfo(&encode.V2CounterSet{InstanceType: perflibv2.CountersetMultiInstances, Counters: regs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []encode.V2Row
+		for k := 0; k < instances; k++ {
+			var vals []encode.V2Value
+			for i := 0; i < 20; i++ {
+				vals = append(vals, encode.V2Value{Size: 8, Value: uint64(k * i)})
+			}
+			rows = append(rows, encode.V2Row{InstanceID: uint32(k), Name: "i" + strconv.Itoa(k), Values: vals})
+		}
+		data, err = encode.EncodeV2Data(&encode.V2Data{PerfFreq: 1, Blocks: []encode.V2CounterBlock{{Type: encode.V2Counterset, CounterIDs: ids, Rows: rows}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data, reg
+	}
+	data, reg := build(2000) // 40,000 values of 700 KB
+	desc := make([]byte, QueryDescSize)
+	offs, lens := load(t, data, reg, desc)
+	if rc := decodeV2(offs[0], lens[0], offs[1], lens[1], 0, 0, 0, 0, 0, 0); rc != ErrLimit {
+		t.Errorf("decode_v2 of %d bytes: have %d, want ErrLimit", len(data), rc)
+	}
+	d := offs[2]
+	put32(inBuf[d:], qdNewer, offs[0])
+	put32(inBuf[d:], qdNewer+4, lens[0])
+	put32(inBuf[d:], qdRegInfo, offs[1])
+	put32(inBuf[d:], qdRegInfo+4, lens[1])
+	if rc := runQuery(d, 0, 0); rc != ErrLimit {
+		t.Errorf("query of %d bytes: have %d, want ErrLimit", len(data), rc)
+	}
+	data, reg = build(100) // 2,000 values of 35 KB
+	offs, lens = load(t, data, reg)
+	got := readAll(t, func(first uint32) int32 { return decodeV2(offs[0], lens[0], offs[1], lens[1], 0, 0, 0, 0, 0, first) })
+	if len(got.recs) != 2000 || got.paths[1999] != `\{00000000-0000-0000-0000-000000000000}(i99)\#20` || got.recs[1999].Value != 99*19 {
+		t.Errorf("%d records, last %q %v", len(got.recs), got.paths[len(got.paths)-1], got.recs[len(got.recs)-1].Value)
+	}
+}

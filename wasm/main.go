@@ -1,0 +1,141 @@
+// Command wasm is perfcalc's WebAssembly facade: the engine and its decoders
+// as one WASI preview-1 reactor module, perfcalc.wasm, whose functions are
+// exported with //go:wasmexport for any host (a browser or Node with a WASI
+// shim, wazero, wasmtime, …). ABI.md beside this file is the contract: the
+// exports, the memory layout of every record, the status and error codes and
+// the calling sequence (_initialize first).
+//
+// Build it reproducibly with
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
+//		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/perfcalc.wasm ./wasm
+//
+// The exported functions also compile natively, where //go:wasmexport is
+// ignored: the package's tests call them directly, and the native build's
+// main (native.go) runs them on files, as a reference for the hosts' tests.
+// The tests also run as WebAssembly, in Node's WASI:
+//
+//	GOOS=wasip1 GOARCH=wasm go test -exec "node --no-warnings $PWD/wasm/go_wasip1_exec.mjs" ./wasm
+//
+// # Memory
+//
+// The module owns two static buffers: an input buffer (InCap bytes) that the
+// host fills, and an output buffer (OutCap bytes) that the exports write.
+// The host learns their addresses once, after _initialize, from in_ptr and
+// out_ptr; every other export takes offsets and lengths within them, checked
+// before use. The compute exports allocate nothing; the decode exports
+// allocate in proportion to their input, which the input buffer bounds.
+//
+// # Security
+//
+// The host and its data are untrusted: every offset and length is checked
+// against the buffers, every export recovers panics and returns an error
+// code, and no export's memory use grows with anything but its input, which
+// is at most InCap bytes, or its output, which is at most OutCap bytes (a
+// decode whose result does not fit returns it page by page).
+//
+// The module imports only the standard library (neither fmt nor os) and
+// perfcalc's engine packages, to stay small.
+package main
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// InCap and OutCap are the sizes of the module's input and output buffers.
+const (
+	InCap  = 8 << 20
+	OutCap = 4 << 20
+	// ErrCap is the size of the buffer holding the last error's text.
+	ErrCap = 1 << 10
+)
+
+// The module's static buffers. They are zero-filled BSS: they cost memory
+// pages, not bytes of the .wasm file.
+var (
+	inBuf  [InCap]byte
+	outBuf [OutCap]byte
+	errBuf [ErrCap]byte
+	errLen uint32
+
+	// lastStatus is the status of the last compute call.
+	lastStatus uint32
+	// lastDetail is a number that completes the last error code: the
+	// index of the offending request, or the bytes a result needs.
+	lastDetail uint32
+
+	memStats runtime.MemStats
+)
+
+// addr returns the linear-memory address of p (a 32-bit value in wasm; the
+// low 32 bits of the address natively, where it is meaningless).
+func addr(p *byte) uint32 { return uint32(uintptr(unsafe.Pointer(p))) }
+
+// abiVersion returns ABIVersion.
+//
+//go:wasmexport abi_version
+func abiVersion() uint32 { return ABIVersion }
+
+// inPtr returns the address of the input buffer in linear memory.
+//
+//go:wasmexport in_ptr
+func inPtr() uint32 { return addr(&inBuf[0]) }
+
+// inCap returns the size of the input buffer in bytes.
+//
+//go:wasmexport in_cap
+func inCap() uint32 { return InCap }
+
+// outPtr returns the address of the output buffer in linear memory.
+//
+//go:wasmexport out_ptr
+func outPtr() uint32 { return addr(&outBuf[0]) }
+
+// outCap returns the size of the output buffer in bytes.
+//
+//go:wasmexport out_cap
+func outCap() uint32 { return OutCap }
+
+// errPtr returns the address of the last error's text (UTF-8, errLen bytes).
+//
+//go:wasmexport err_ptr
+func errPtr() uint32 { return addr(&errBuf[0]) }
+
+// errLength returns the length in bytes of the last error's text; 0 after a
+// call that succeeded.
+//
+//go:wasmexport err_len
+func errLength() uint32 { return errLen }
+
+// lastStatusExport returns the Status of the last compute call.
+//
+//go:wasmexport last_status
+func lastStatusExport() uint32 { return lastStatus }
+
+// lastDetailExport returns the number that completes the last error code
+// (see ABI.md).
+//
+//go:wasmexport last_detail
+func lastDetailExport() uint32 { return lastDetail }
+
+// mallocs returns the Go runtime's count of heap allocations so far
+// (runtime.MemStats.Mallocs), so that a host can measure what a call
+// allocates in the guest.
+//
+//go:wasmexport mallocs
+func mallocs() uint64 {
+	runtime.ReadMemStats(&memStats)
+	return memStats.Mallocs
+}
+
+// setError records the text of the last error (cut to ErrCap bytes).
+func setError(msg string) {
+	errLen = uint32(copy(errBuf[:], msg))
+}
+
+// clearError forgets the last error.
+func clearError() {
+	errLen = 0
+	lastDetail = 0
+}

@@ -1,0 +1,240 @@
+// Type declarations of @perfcalc/perfcalc (perfcalc.mjs).
+
+/** The ABI version this package speaks. */
+export const ABI_VERSION: 1;
+
+/** A computed value's status, as Windows' PDH reports it. */
+export type Status =
+  | "Valid"
+  | "NewData"
+  | "NegativeDenominator"
+  | "NegativeValue"
+  | "InvalidData"
+  | "NotDisplayable"
+  | "UnknownType";
+
+/** Status names indexed by the module's status numbers. */
+export const STATUS: readonly Status[];
+
+/** Option bits: cap100 1, scale 2, 1000 (times1000) 4, wrap32 8. */
+export const OPTIONS: Readonly<Record<"cap100" | "scale" | "1000" | "times1000" | "wrap32", number>>;
+
+/** winperf.h counter types by Windows name. */
+export const COUNTER_TYPES: Readonly<Record<string, number>>;
+
+/** A counter type: its number, its Windows name (PERF_ optional, any case) or "0x…". */
+export type CounterType = number | string;
+
+/**
+ * A raw value: an exact integer from −2^63 to 2^64−1 (negative values are
+ * int64 bit patterns, as PDH's LONGLONG). Numbers must be safe integers; pass
+ * a BigInt (or a decimal or 0x string) beyond 2^53.
+ */
+export type Raw = number | bigint | string;
+
+/** A sample: [FirstValue, SecondValue] or [FirstValue, SecondValue, MultiCount], or PDH_RAW_COUNTER's fields. */
+export type Sample =
+  | [Raw, Raw]
+  | [Raw, Raw, number]
+  | { first: Raw; second: Raw; multiCount?: number; cstatus?: number };
+
+/** Options: names, a comma-separated string, or the bits. */
+export type Options = ReadonlyArray<"cap100" | "scale" | "1000" | "times1000" | "wrap32"> | string | number;
+
+/** One computation, as PdhFormatFromRawValue takes it. */
+export interface Request {
+  type: CounterType;
+  /** The older sample; absent for a first sample (2-sample types answer NewData). */
+  old?: Sample | null;
+  new: Sample;
+  /** F, the time base's frequency (ticks per second); defaults to 10,000,000 for 100 ns types, else 0. */
+  timebase?: Raw;
+  /** The counter's DefaultScale (−10..10), applied with the "scale" option. */
+  scale?: number;
+  options?: Options;
+}
+
+/** A computed value: never NaN or ±Inf; 0 unless status is "Valid". */
+export interface Result {
+  value: number;
+  status: Status;
+}
+
+/** One decoded counter value. */
+export interface DecodedRecord {
+  /** The counter path, \\machine\object(parent/instance#n)\counter. */
+  path: string;
+  value: number;
+  status: Status;
+  /** The counter type (a winperf.h number). */
+  type: number;
+  /** PDH_RAW_COUNTER.FirstValue (N). */
+  first: bigint;
+  /** PDH_RAW_COUNTER.SecondValue (D or B). */
+  second: bigint;
+  multiCount: number;
+  /** PDH_CSTATUS_* of the source. */
+  cstatus: number;
+  /** F, ticks per second. */
+  timeBase: bigint;
+  /** The sample's FILETIME (V1, V2: PerfTime100nSec, UTC; blg: the logging machine's local time). */
+  time: bigint;
+  scale: number;
+  /** V1: CounterNameTitleIndex; V2: CounterId; blg: the sample's index in the log. */
+  aux: number;
+  /** V1: the object's index; V2: the block's index; blg: the column's index. */
+  column: number;
+}
+
+export interface DecodeOptions {
+  /** "v1", "v2", "names" or "blg"; detected when absent (v2 when regInfo is given). */
+  kind?: "v1" | "v2" | "names" | "blg";
+  /** V1: the "Counter 009" name table (REG_MULTI_SZ, UTF-16LE). */
+  names?: BufferSource;
+  /** V2: the counterset's registration (PERF_COUNTERSET_REG_INFO and its counters). */
+  regInfo?: BufferSource;
+  /** V2: the counter name strings (PERF_STRING_BUFFER_HEADER block). */
+  strings?: BufferSource;
+  /** V2: the CounterId of each block position. */
+  ids?: Iterable<number>;
+  /** Options of the first-sample values (V1, V2). */
+  options?: Options;
+  /** blg: as for relog. */
+  counters?: string | string[];
+  begin?: Raw;
+  end?: Raw;
+  every?: number;
+}
+
+export interface DecodedV1 { kind: "v1"; machine: string; records: DecodedRecord[]; }
+export interface DecodedV2 { kind: "v2"; counterSet: string; records: DecodedRecord[]; }
+export interface DecodedNames { kind: "names"; names: { index: number; text: string }[]; }
+export interface DecodedBlg {
+  kind: "blg";
+  timeZone: string;
+  /** Minutes, UTC = local + bias. */
+  bias: number;
+  columns: number;
+  rows: number;
+  /** Why the log ends early (a damage after its start), or null. */
+  damage: string | null;
+  records: DecodedRecord[];
+}
+export type Decoded = DecodedV1 | DecodedV2 | DecodedNames | DecodedBlg;
+
+export interface QueryOptions {
+  /** The older capture; absent: a first sample. */
+  older?: BufferSource;
+  /** V1: the "Counter 009" name table. */
+  names?: BufferSource;
+  /** V2 captures: the registration, names, block ids and object name of paths. */
+  regInfo?: BufferSource;
+  strings?: BufferSource;
+  ids?: Iterable<number>;
+  counterSet?: string;
+  /** Counter path patterns with wildcards; none: every counter. */
+  counters?: string | string[];
+  options?: Options;
+}
+
+export interface QueryValue {
+  path: string;
+  value: number;
+  status: Status;
+  type: number;
+  scale: number;
+  detailLevel: number;
+  /** Whether the instance was in the older capture. */
+  hasOld: boolean;
+}
+
+export interface RelogOptions {
+  /** Counter path patterns (relog -c), with wildcards. */
+  counters?: string | string[];
+  /** Local FILETIMEs bounding the samples kept (relog -b, -e); 0 or absent: open. */
+  begin?: Raw;
+  end?: Raw;
+  /** Keep one sample in every (relog -t). */
+  every?: number;
+  /** Return relog's text instead of rows. */
+  format?: "csv" | "tsv" | "json";
+  /** With format: throw when the log is damaged after its start. */
+  strict?: boolean;
+}
+
+export interface RelogRows {
+  timeZone: string;
+  bias: number;
+  /** Column paths, in relog's order. */
+  columns: (string | undefined)[];
+  rows: {
+    /** The sample's index in the log. */
+    index: number;
+    /** The logging machine's local FILETIME. */
+    time: bigint;
+    /** Per column: the value, null when it has none (status not Valid), undefined when absent from the sample. */
+    values: (number | null | undefined)[];
+    statuses: (Status | undefined)[];
+  }[];
+  damage: string | null;
+}
+
+/** An error the module reported. */
+export class PerfcalcError extends Error {
+  /** The module's negative error code (ABI.md). */
+  code: number;
+  /** Its name: "Panic", "Bounds", "Argument", "Space", "Truncated", "Malformed", "Unsupported", "Limit", "Input", "Absent". */
+  kind: string;
+  /** The index of the offending request, or the bytes a result needs. */
+  detail: number;
+}
+
+/** One instance of the module (not re-entrant; unusable after a trap). */
+export class Perfcalc {
+  private constructor();
+  readonly exports: WebAssembly.Exports;
+  readonly inPtr: number;
+  readonly inCap: number;
+  readonly outPtr: number;
+  readonly outCap: number;
+  compute(req: Request): Result;
+  computeBatch(reqs: Iterable<Request>, opts?: { options?: Options }): Result[];
+  decode(bytes: BufferSource, opts: DecodeOptions & { kind: "v1" }): DecodedV1;
+  decode(bytes: BufferSource, opts: DecodeOptions & { kind: "v2" }): DecodedV2;
+  decode(bytes: BufferSource, opts: DecodeOptions & { kind: "names" }): DecodedNames;
+  decode(bytes: BufferSource, opts: DecodeOptions & { kind: "blg" }): DecodedBlg;
+  decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
+  query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+  relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
+  relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
+  /** The guest's heap allocations so far (runtime.MemStats.Mallocs). */
+  mallocs(): bigint;
+}
+
+/** A source of the module: by default perfcalc.wasm beside perfcalc.mjs. */
+export type ModuleSource =
+  | URL
+  | string
+  | ArrayBuffer
+  | ArrayBufferView
+  | Response
+  | Promise<Response>
+  | WebAssembly.Module;
+
+export interface LoadOptions {
+  stdout?: (line: string) => void;
+  stderr?: (line: string) => void;
+}
+
+/** Parses a counter type. */
+export function parseCounterType(t: CounterType): number;
+/** Loads and initialises a new instance. */
+export function load(source?: ModuleSource, opts?: LoadOptions): Promise<Perfcalc>;
+/** Loads the shared instance of the functions below. */
+export function init(source?: ModuleSource, opts?: LoadOptions): Promise<Perfcalc>;
+export function compute(req: Request): Result;
+export function computeBatch(reqs: Iterable<Request>, opts?: { options?: Options }): Result[];
+export function decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
+export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
+export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;

@@ -1,0 +1,544 @@
+// perfcalc for JavaScript: Windows performance-counter values computed
+// exactly as Windows' PDH computes them, and Windows performance-data
+// decoders, from one WebAssembly module (perfcalc.wasm, Go's wasip1 target)
+// behind an idiomatic API. Works in browsers and in Node >= 20; see
+// ../wasm/ABI.md for the module's ABI.
+
+import { createWASI } from "./wasi.mjs";
+
+/** The ABI version this package speaks (abi_version of the module). */
+export const ABI_VERSION = 1;
+
+/** Status names, indexed by the module's status numbers (engine.Status). */
+export const STATUS = Object.freeze(["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"]);
+
+/** Option bits (engine.Options). */
+export const OPTIONS = Object.freeze({ cap100: 1, scale: 2, 1000: 4, times1000: 4, wrap32: 8 });
+
+/** The counter types of winperf.h by Windows name. */
+export const COUNTER_TYPES = Object.freeze({
+  PERF_COUNTER_COUNTER: 0x10410400, PERF_COUNTER_TIMER: 0x20410500, PERF_COUNTER_QUEUELEN_TYPE: 0x00450400,
+  PERF_COUNTER_LARGE_QUEUELEN_TYPE: 0x00450500, PERF_COUNTER_100NS_QUEUELEN_TYPE: 0x00550500,
+  PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE: 0x00650500, PERF_COUNTER_BULK_COUNT: 0x10410500, PERF_COUNTER_TEXT: 0x00000B00,
+  PERF_COUNTER_RAWCOUNT: 0x00010000, PERF_COUNTER_LARGE_RAWCOUNT: 0x00010100, PERF_COUNTER_RAWCOUNT_HEX: 0x00000000,
+  PERF_COUNTER_LARGE_RAWCOUNT_HEX: 0x00000100, PERF_SAMPLE_FRACTION: 0x20C20400, PERF_SAMPLE_COUNTER: 0x00410400,
+  PERF_COUNTER_NODATA: 0x40000200, PERF_COUNTER_TIMER_INV: 0x21410500, PERF_SAMPLE_BASE: 0x40030401,
+  PERF_AVERAGE_TIMER: 0x30020400, PERF_AVERAGE_BASE: 0x40030402, PERF_AVERAGE_BULK: 0x40020500,
+  PERF_OBJ_TIME_TIMER: 0x20610500, PERF_100NSEC_TIMER: 0x20510500, PERF_100NSEC_TIMER_INV: 0x21510500,
+  PERF_COUNTER_MULTI_TIMER: 0x22410500, PERF_COUNTER_MULTI_TIMER_INV: 0x23410500, PERF_COUNTER_MULTI_BASE: 0x42030500,
+  PERF_100NSEC_MULTI_TIMER: 0x22510500, PERF_100NSEC_MULTI_TIMER_INV: 0x23510500, PERF_RAW_FRACTION: 0x20020400,
+  PERF_LARGE_RAW_FRACTION: 0x20020500, PERF_RAW_BASE: 0x40030403, PERF_LARGE_RAW_BASE: 0x40030500,
+  PERF_PRECISION_TIMESTAMP: 0x40030500, PERF_ELAPSED_TIME: 0x30240500, PERF_COUNTER_DELTA: 0x00400400,
+  PERF_COUNTER_LARGE_DELTA: 0x00400500, PERF_PRECISION_SYSTEM_TIMER: 0x20470500,
+  PERF_PRECISION_100NS_TIMER: 0x20570500, PERF_PRECISION_OBJECT_TIMER: 0x20670500,
+  PERF_COUNTER_HISTOGRAM_TYPE: 0x80000000,
+});
+
+const ERROR_NAMES = {
+  [-1]: "Panic", [-2]: "Bounds", [-3]: "Argument", [-4]: "Space", [-5]: "Truncated", [-6]: "Malformed",
+  [-7]: "Unsupported", [-8]: "Limit", [-9]: "Input", [-10]: "Absent",
+};
+
+/** An error the module reported: `code` is its negative error code, `kind` its name. */
+export class PerfcalcError extends Error {
+  constructor(code, message, detail = 0) {
+    super(message || `perfcalc: error ${code}`);
+    this.name = "PerfcalcError";
+    this.code = code;
+    this.kind = ERROR_NAMES[code] ?? "Unknown";
+    this.detail = detail;
+  }
+}
+
+// Record layouts (ABI.md).
+const REQ_SIZE = 72, RES_SIZE = 16, HEADER_SIZE = 80, MAGIC = 0x31524350;
+const ERR_SPACE = -4;
+const FLAG_DAMAGED = 1, FLAG_MORE = 2;
+const KINDS = { v1: 1, v2: 2, names: 3, blg: 4 };
+const KIND_NAMES = { 1: "v1", 2: "v2", 3: "names", 4: "blg" };
+const FORMATS = { csv: 0, tsv: 1, json: 2 };
+const FREQ_100NS = 10000000n;
+const U64_MAX = (1n << 64n) - 1n, I64_MIN = -(1n << 63n);
+
+const isNode = typeof process !== "undefined" && process.versions != null && process.versions.node != null;
+
+/** Reads a counter type: a number, a Windows name (PERF_ optional, any case) or "0x…". */
+export function parseCounterType(t) {
+  if (typeof t === "number") {
+    if (!Number.isInteger(t) || t < 0 || t > 0xffffffff) throw new RangeError(`perfcalc: counter type ${t} is not a u32`);
+    return t >>> 0;
+  }
+  if (typeof t === "string") {
+    const s = t.trim();
+    if (/^(0x[0-9a-f]+|[0-9]+)$/i.test(s)) return parseCounterType(Number(s));
+    const u = s.toUpperCase();
+    const v = COUNTER_TYPES[u] ?? COUNTER_TYPES["PERF_" + u];
+    if (v !== undefined) return v;
+  }
+  throw new RangeError(`perfcalc: unknown counter type ${String(t)}`);
+}
+
+// toU64 reads a raw value exactly: a safe-integer number, a BigInt or a
+// decimal/0x string from −2^63 to 2^64−1 (negative values are int64 bit
+// patterns, as PDH's LONGLONG). It returns the u64 value: a non-negative
+// number when exact (the fast path), else a BigInt.
+function toU64(x, what) {
+  if (typeof x === "number") {
+    if (!Number.isSafeInteger(x)) throw new RangeError(`perfcalc: ${what} ${x} is not an exact integer: pass a BigInt`);
+    return x >= 0 ? x : BigInt.asUintN(64, BigInt(x));
+  }
+  let b;
+  if (typeof x === "bigint") b = x;
+  else if (typeof x === "string" && /^-?(0x[0-9a-f]+|[0-9]+)$/i.test(x.trim())) {
+    const s = x.trim();
+    b = s.startsWith("-") ? -BigInt(s.slice(1)) : BigInt(s);
+  } else if (x === undefined || x === null) return 0;
+  else throw new TypeError(`perfcalc: ${what} must be a number, a BigInt or an integer string`);
+  if (b < I64_MIN || b > U64_MAX) throw new RangeError(`perfcalc: ${what} ${b} is outside -2^63..2^64-1`);
+  return BigInt.asUintN(64, b);
+}
+
+// big returns a u64 from toU64 as a BigInt.
+const big = (v) => (typeof v === "bigint" ? v : BigInt(v));
+
+// setU64 writes a u64 from toU64 at p, little-endian, without a BigInt for numbers.
+function setU64(dv, p, v) {
+  if (typeof v === "number") {
+    dv.setUint32(p, v % 4294967296, true);
+    dv.setUint32(p + 4, Math.floor(v / 4294967296), true);
+  } else dv.setBigUint64(p, v, true);
+}
+
+function toI64(x, what) { return BigInt.asIntN(64, big(toU64(x, what))); }
+
+function toU32(x, what) {
+  if (x === undefined || x === null) return 0;
+  const n = typeof x === "bigint" ? Number(x) : x;
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new RangeError(`perfcalc: ${what} ${x} is not a u32`);
+  return n >>> 0;
+}
+
+// sample reads [first, second, multi?] or {first, second, multiCount, cstatus}.
+function sample(s, what) {
+  if (Array.isArray(s)) {
+    if (s.length < 2 || s.length > 3) throw new RangeError(`perfcalc: ${what} is [FirstValue, SecondValue] or [FirstValue, SecondValue, MultiCount]`);
+    return { first: toU64(s[0], what + "[0]"), second: toU64(s[1], what + "[1]"), multi: toU32(s[2], what + "[2]"), cstatus: 0 };
+  }
+  if (s && typeof s === "object") {
+    return {
+      first: toU64(s.first ?? s.FirstValue, what + ".first"), second: toU64(s.second ?? s.SecondValue, what + ".second"),
+      multi: toU32(s.multiCount ?? s.MultiCount, what + ".multiCount"), cstatus: toU32(s.cstatus ?? s.CStatus, what + ".cstatus"),
+    };
+  }
+  throw new TypeError(`perfcalc: ${what} must be an array or an object`);
+}
+
+function options(o) {
+  if (o === undefined || o === null) return 0;
+  if (typeof o === "number") return toU32(o, "options");
+  if (typeof o === "string") o = o.split(",");
+  let bits = 0;
+  for (const name of o) {
+    const b = OPTIONS[String(name).trim().toLowerCase()];
+    if (b === undefined) throw new RangeError(`perfcalc: unknown option ${name} (want cap100, scale, 1000 or wrap32)`);
+    bits |= b;
+  }
+  return bits;
+}
+
+// request normalises a compute request.
+function request(r, extraOptions = 0) {
+  const type = parseCounterType(r.type);
+  const hasOld = r.old !== undefined && r.old !== null;
+  const old = hasOld ? sample(r.old, "old") : { first: 0, second: 0, multi: 0, cstatus: 0 };
+  const nw = sample(r.new, "new");
+  let timeBase;
+  if (r.timebase !== undefined || r.timeBase !== undefined) timeBase = toI64(r.timebase ?? r.timeBase, "timebase");
+  else timeBase = ((type >>> 20) & 3) === 1 ? FREQ_100NS : 0n; // PERF_TIMER_100NS: F is always 10^7
+  const scale = r.scale ?? 0;
+  if (!Number.isInteger(scale) || scale < -0x80000000 || scale > 0x7fffffff) throw new RangeError(`perfcalc: scale ${scale} is not an i32`);
+  return { type, hasOld, old, nw, timeBase, scale, options: options(r.options) | extraOptions };
+}
+
+async function bytesOf(source) {
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  throw new TypeError("perfcalc: not bytes");
+}
+
+// compile turns a URL, bytes, a Response or a compiled module into a module.
+async function compile(source) {
+  if (source === undefined) source = new URL("./perfcalc.wasm", import.meta.url);
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(await bytesOf(source));
+  if (typeof source === "string") source = new URL(source, typeof location !== "undefined" ? location.href : import.meta.url);
+  if (source instanceof URL) {
+    if (source.protocol === "file:" && isNode) {
+      const { readFile } = await import("node:fs/promises");
+      return WebAssembly.compile(await readFile(source));
+    }
+    source = fetch(source);
+  }
+  const resp = await source; // a Response or a Promise of one
+  if (typeof Response !== "undefined" && resp instanceof Response) {
+    if (!resp.ok) throw new Error(`perfcalc: fetching the module: HTTP ${resp.status}`);
+    if (WebAssembly.compileStreaming && (resp.headers.get("content-type") || "").startsWith("application/wasm")) {
+      return WebAssembly.compileStreaming(resp);
+    }
+    return WebAssembly.compile(await resp.arrayBuffer());
+  }
+  throw new TypeError("perfcalc: load() takes a URL, bytes, a Response or a WebAssembly.Module");
+}
+
+/**
+ * One instance of the module. Not re-entrant; after any trap (a bug, or
+ * memory exhausted) it refuses further calls: load a new one.
+ */
+export class Perfcalc {
+  /** @private use load() */
+  constructor(instance) {
+    this.exports = instance.exports;
+    this._memory = instance.exports.memory;
+    this._buf = null;
+    this._broken = null;
+    const e = this.exports;
+    this.inPtr = e.in_ptr() >>> 0;
+    this.inCap = e.in_cap() >>> 0;
+    this.outPtr = e.out_ptr() >>> 0;
+    this.outCap = e.out_cap() >>> 0;
+  }
+
+  // _view returns DataView and Uint8Array views of memory, re-created when a
+  // call grew memory (which replaces memory.buffer).
+  _views() {
+    if (this._buf !== this._memory.buffer) {
+      this._buf = this._memory.buffer;
+      this._dv = new DataView(this._buf);
+      this._u8 = new Uint8Array(this._buf);
+    }
+    return this._dv;
+  }
+
+  _call(name, ...args) {
+    if (this._broken) throw new Error("perfcalc: this instance trapped earlier and cannot be used: load a new one", { cause: this._broken });
+    try {
+      return this.exports[name](...args);
+    } catch (err) {
+      this._broken = err;
+      throw err;
+    }
+  }
+
+  _errorText() {
+    const n = this.exports.err_len() >>> 0;
+    if (n === 0) return "";
+    this._views();
+    return new TextDecoder().decode(this._u8.subarray(this.exports.err_ptr() >>> 0, (this.exports.err_ptr() >>> 0) + n));
+  }
+
+  _throw(code) {
+    throw new PerfcalcError(code, this._errorText(), this.exports.last_detail() >>> 0);
+  }
+
+  /** The Go runtime's count of heap allocations in the guest (runtime.MemStats.Mallocs). */
+  mallocs() { return BigInt.asUintN(64, this._call("mallocs")); }
+
+  /**
+   * Computes one value, as PDH's PdhFormatFromRawValue (PDH_FMT_DOUBLE) would.
+   * @param {import("./perfcalc").Request} req
+   * @returns {import("./perfcalc").Result}
+   */
+  compute(req) {
+    const q = request(req);
+    const v = this._call("compute", q.type, q.hasOld ? 1 : 0, q.options, q.scale, q.timeBase,
+      q.old.cstatus, BigInt.asIntN(64, big(q.old.first)), BigInt.asIntN(64, big(q.old.second)), q.old.multi,
+      q.nw.cstatus, BigInt.asIntN(64, big(q.nw.first)), BigInt.asIntN(64, big(q.nw.second)), q.nw.multi);
+    const s = this.exports.last_status() >>> 0;
+    if (s >= STATUS.length) throw new PerfcalcError(s === 0xfe ? -3 : -1, this._errorText() || "perfcalc: compute: reserved option bits");
+    return { value: v, status: STATUS[s] };
+  }
+
+  /**
+   * Computes many values in few calls into the module.
+   * @param {Iterable<import("./perfcalc").Request>} requests
+   * @param {{options?: import("./perfcalc").Options}} [opts] options added to every request's
+   * @returns {import("./perfcalc").Result[]}
+   */
+  computeBatch(requests, opts = {}) {
+    const reqs = Array.from(requests, (r) => request(r, options(opts.options)));
+    const out = new Array(reqs.length);
+    const chunk = Math.min(Math.floor(this.inCap / REQ_SIZE), Math.floor(this.outCap / RES_SIZE));
+    for (let start = 0; start < reqs.length; start += chunk) {
+      const n = Math.min(chunk, reqs.length - start);
+      let dv = this._views();
+      for (let i = 0; i < n; i++) {
+        const q = reqs[start + i], p = this.inPtr + i * REQ_SIZE;
+        dv.setUint32(p, q.type, true);
+        dv.setInt32(p + 4, q.scale, true);
+        dv.setBigInt64(p + 8, q.timeBase, true);
+        dv.setUint32(p + 16, q.hasOld ? 1 : 0, true);
+        dv.setUint32(p + 20, q.options, true);
+        dv.setUint32(p + 24, q.old.cstatus, true);
+        dv.setUint32(p + 28, q.nw.cstatus, true);
+        setU64(dv, p + 32, q.old.first);
+        setU64(dv, p + 40, q.old.second);
+        setU64(dv, p + 48, q.nw.first);
+        setU64(dv, p + 56, q.nw.second);
+        dv.setUint32(p + 64, q.old.multi, true);
+        dv.setUint32(p + 68, q.nw.multi, true);
+      }
+      const rc = this._call("compute_batch", 0, n, 0);
+      if (rc < 0) this._throw(rc);
+      dv = this._views();
+      for (let i = 0; i < n; i++) {
+        const p = this.outPtr + i * RES_SIZE;
+        out[start + i] = { value: dv.getFloat64(p, true), status: STATUS[dv.getUint32(p + 8, true)] };
+      }
+    }
+    return out;
+  }
+
+  // _input copies byte parts into the input buffer, 8-aligned, and returns
+  // their [offset, length] pairs.
+  _input(parts) {
+    let off = 0;
+    const placed = [];
+    for (const p of parts) {
+      if (p === undefined || p === null) { placed.push([0, 0]); continue; }
+      const len = p.byteLength;
+      if (off + len > this.inCap) throw new PerfcalcError(-8, `perfcalc: the input (${off + len} bytes) is larger than the module's input buffer (${this.inCap} bytes)`);
+      this._views();
+      this._u8.set(p, this.inPtr + off);
+      placed.push([off, len]);
+      off = (off + len + 7) & ~7;
+    }
+    return placed;
+  }
+
+  // _pages calls a decode export page by page and returns the header of the
+  // first page and every record.
+  _pages(call) {
+    const records = [];
+    let head = null;
+    for (let first = 0; ;) {
+      const rc = call(first);
+      if (rc < 0 && rc !== ERR_SPACE) this._throw(rc);
+      const dv = this._views();
+      const o = this.outPtr;
+      if (dv.getUint32(o, true) !== MAGIC) throw new PerfcalcError(-1, "perfcalc: the module wrote no result header");
+      const h = {
+        kind: dv.getUint32(o + 8, true), flags: dv.getUint32(o + 12, true), total: dv.getUint32(o + 16, true),
+        count: dv.getUint32(o + 24, true), recSize: dv.getUint32(o + 28, true), recOff: dv.getUint32(o + 32, true),
+        strOff: dv.getUint32(o + 36, true), strLen: dv.getUint32(o + 40, true), columns: dv.getUint32(o + 48, true),
+        rows: dv.getUint32(o + 52, true), bias: dv.getInt32(o + 56, true),
+        infoOff: dv.getUint32(o + 60, true), infoLen: dv.getUint32(o + 64, true),
+      };
+      const dec = new TextDecoder();
+      const strs = this._u8.subarray(o + h.strOff, o + h.strOff + h.strLen);
+      if (head === null) {
+        head = h;
+        head.info = dec.decode(strs.subarray(h.infoOff, h.infoOff + h.infoLen));
+        head.damage = h.flags & FLAG_DAMAGED ? this._errorText() : null;
+      }
+      const cache = new Map();
+      for (let i = 0; i < h.count; i++) {
+        const r = o + h.recOff + i * h.recSize;
+        const po = dv.getUint32(r, true), pl = dv.getUint32(r + 4, true);
+        let path = cache.get(po);
+        if (path === undefined || path.length !== pl) { path = dec.decode(strs.subarray(po, po + pl)); cache.set(po, path); }
+        records.push({
+          path,
+          value: dv.getFloat64(r + 8, true),
+          status: STATUS[dv.getUint32(r + 16, true)],
+          type: dv.getUint32(r + 20, true),
+          first: dv.getBigUint64(r + 24, true),
+          second: dv.getBigUint64(r + 32, true),
+          multiCount: dv.getUint32(r + 40, true),
+          cstatus: dv.getUint32(r + 44, true),
+          timeBase: dv.getBigInt64(r + 48, true),
+          time: dv.getBigInt64(r + 56, true),
+          scale: dv.getInt32(r + 64, true),
+          aux: dv.getUint32(r + 68, true),
+          column: dv.getUint32(r + 72, true),
+        });
+      }
+      if (!(h.flags & FLAG_MORE)) break;
+      if (h.count === 0) throw new PerfcalcError(ERR_SPACE, "perfcalc: a record does not fit the module's output buffer");
+      first += h.count;
+    }
+    return { head, records };
+  }
+
+  /**
+   * Decodes Windows performance data: a V1 PERF_DATA_BLOCK ("v1"), a PerfLib
+   * V2 PerfQueryCounterData result ("v2", needs opts.regInfo), a name table
+   * ("names") or a .blg log ("blg"). The kind is detected unless opts.kind
+   * names it. See perfcalc.d.ts for the result.
+   */
+  decode(bytes, opts = {}) {
+    const data = toBytes(bytes, "bytes");
+    const kind = opts.kind ?? detect(data, opts);
+    const k = KINDS[kind];
+    if (k === undefined) throw new RangeError(`perfcalc: unknown kind ${kind} (want v1, v2, names or blg)`);
+    const opt = options(opts.options);
+    let res;
+    switch (kind) {
+      case "v1": {
+        const [[d, dn], [t, tn]] = this._input([data, opts.names && toBytes(opts.names, "names")]);
+        res = this._pages((first) => this._call("decode_v1", d, dn, t, tn, opt, first));
+        break;
+      }
+      case "v2": {
+        if (!opts.regInfo) throw new TypeError("perfcalc: decoding V2 data needs opts.regInfo (the counterset's PERF_COUNTERSET_REG_INFO)");
+        const ids = opts.ids ? new Uint8Array(Uint32Array.from(opts.ids, (x) => toU32(x, "ids[]")).buffer) : null;
+        if (ids && new Uint16Array(new Uint8Array([1, 0]).buffer)[0] !== 1) throw new Error("perfcalc: big-endian hosts are not supported");
+        const [[d, dn], [r, rn], [s, sn], [i, iN]] = this._input([data, toBytes(opts.regInfo, "regInfo"),
+          opts.strings && toBytes(opts.strings, "strings"), ids]);
+        res = this._pages((first) => this._call("decode_v2", d, dn, r, rn, s, sn, i, iN / 4, opt, first));
+        break;
+      }
+      case "names": {
+        const [[d, dn]] = this._input([data]);
+        res = this._pages((first) => this._call("decode_names", d, dn, first));
+        return { kind, names: res.records.map((r) => ({ index: r.aux, text: r.path })) };
+      }
+      case "blg": {
+        const { parts, args } = this._relogArgs(data, opts);
+        const [[d, dn], [p, pn]] = this._input(parts);
+        res = this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first));
+        break;
+      }
+    }
+    const h = res.head;
+    const out = { kind, records: res.records };
+    if (kind === "v1") out.machine = h.info;
+    if (kind === "v2") out.counterSet = h.info;
+    if (kind === "blg") Object.assign(out, { timeZone: h.info, bias: h.bias, columns: h.columns, rows: h.rows, damage: h.damage });
+    return out;
+  }
+
+  /**
+   * Computes every counter between two captures (package query): two V1
+   * PERF_DATA_BLOCKs, or two PerfLib V2 results with opts.regInfo. Without
+   * opts.older the newer capture is a first sample.
+   */
+  query(newer, opts = {}) {
+    const ids = opts.ids ? new Uint8Array(Uint32Array.from(opts.ids, (x) => toU32(x, "ids[]")).buffer) : null;
+    let pats = opts.counters ?? [];
+    if (typeof pats === "string") pats = [pats];
+    const enc = new TextEncoder();
+    const parts = [opts.older && toBytes(opts.older, "older"), toBytes(newer, "newer"), opts.names && toBytes(opts.names, "names"),
+      opts.regInfo && toBytes(opts.regInfo, "regInfo"), opts.strings && toBytes(opts.strings, "strings"), ids,
+      opts.counterSet ? enc.encode(opts.counterSet) : null, pats.length ? enc.encode(pats.join("\n")) : null];
+    const placed = this._input([...parts, new Uint8Array(64)]);
+    const descOff = placed[placed.length - 1][0];
+    const dv = this._views();
+    placed.slice(0, 8).forEach(([off, len], i) => {
+      dv.setUint32(this.inPtr + descOff + 8 * i, off, true);
+      dv.setUint32(this.inPtr + descOff + 8 * i + 4, len, true);
+    });
+    const opt = options(opts.options);
+    const res = this._pages((first) => this._call("query", descOff, opt, first));
+    return res.records.map((r) => ({ path: r.path, value: r.value, status: r.status, type: r.type, scale: r.scale, detailLevel: r.aux, hasOld: r.column === 1 }));
+  }
+
+  _relogArgs(data, opts) {
+    let pats = opts.counters ?? [];
+    if (typeof pats === "string") pats = [pats];
+    const patBytes = pats.length ? new TextEncoder().encode(pats.join("\n")) : null;
+    const every = toU32(opts.every ?? 0, "every");
+    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toI64(opts.end ?? 0, "end"), every] };
+  }
+
+  /**
+   * Converts a .blg log as Windows' relog does. With opts.format "csv", "tsv"
+   * or "json" it returns relog's text; otherwise the columns and the rows.
+   */
+  relog(bytes, opts = {}) {
+    const data = toBytes(bytes, "bytes");
+    if (opts.format !== undefined) {
+      const f = FORMATS[String(opts.format).toLowerCase()];
+      if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
+      const { parts, args } = this._relogArgs(data, opts);
+      const [[d, dn], [p, pn]] = this._input(parts);
+      const rc = this._call("relog_text", d, dn, p, pn, ...args, f);
+      if (rc < 0) this._throw(rc);
+      this._views();
+      const text = new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));
+      const damage = this._errorText();
+      if (damage && opts.strict) throw new PerfcalcError(-6, damage);
+      return text;
+    }
+    const d = this.decode(data, { ...opts, kind: "blg" });
+    const columns = new Array(d.columns).fill(undefined);
+    const rows = [];
+    let row = null;
+    for (const r of d.records) {
+      columns[r.column] ??= r.path;
+      if (row === null || row.index !== r.aux) {
+        row = { index: r.aux, time: r.time, values: new Array(d.columns).fill(undefined), statuses: new Array(d.columns).fill(undefined) };
+        rows.push(row);
+      }
+      row.values[r.column] = r.status === "Valid" ? r.value : null;
+      row.statuses[r.column] = r.status;
+    }
+    return { timeZone: d.timeZone, bias: d.bias, columns, rows, damage: d.damage };
+  }
+}
+
+function toBytes(b, what) {
+  if (b instanceof Uint8Array) return b;
+  if (b instanceof ArrayBuffer) return new Uint8Array(b);
+  if (ArrayBuffer.isView(b)) return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  throw new TypeError(`perfcalc: ${what} must be a Uint8Array, an ArrayBuffer or a typed array`);
+}
+
+// detect guesses the kind of data: V1 blobs start with "PERF" in UTF-16LE,
+// name tables with a UTF-16LE digit, V2 data comes with its registration.
+function detect(b, opts) {
+  if (opts.regInfo) return "v2";
+  if (b.length >= 8 && b[0] === 0x50 && b[1] === 0 && b[2] === 0x45 && b[3] === 0 && b[4] === 0x52 && b[5] === 0 && b[6] === 0x46 && b[7] === 0) return "v1";
+  if (b.length >= 4 && b[0] >= 0x30 && b[0] <= 0x39 && b[1] === 0) return "names";
+  return "blg";
+}
+
+/**
+ * Loads and initialises a new instance of the module.
+ * @param {URL|string|ArrayBuffer|ArrayBufferView|Response|Promise<Response>|WebAssembly.Module} [source]
+ *   the module; by default perfcalc.wasm beside this file.
+ * @param {{stdout?: (line: string) => void, stderr?: (line: string) => void}} [opts]
+ */
+export async function load(source, opts = {}) {
+  const module = await compile(source);
+  const wasi = createWASI(opts);
+  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.imports });
+  wasi.bind(instance);
+  instance.exports._initialize(); // the Go runtime and package initialisation; required first
+  const v = instance.exports.abi_version() >>> 0;
+  if (v !== ABI_VERSION) throw new Error(`perfcalc: the module speaks ABI ${v}, this package ${ABI_VERSION}`);
+  return new Perfcalc(instance);
+}
+
+let shared = null;
+
+/** Loads the module once for the functions below (compute, computeBatch, decode, relog). */
+export async function init(source, opts) {
+  shared = await load(source, opts);
+  return shared;
+}
+
+function instance() {
+  if (shared === null) throw new Error("perfcalc: call await init() first");
+  return shared;
+}
+
+/** compute on the instance of init(). */
+export function compute(req) { return instance().compute(req); }
+/** computeBatch on the instance of init(). */
+export function computeBatch(reqs, opts) { return instance().computeBatch(reqs, opts); }
+/** decode on the instance of init(). */
+export function decode(bytes, opts) { return instance().decode(bytes, opts); }
+/** query on the instance of init(). */
+export function query(newer, opts) { return instance().query(newer, opts); }
+/** relog on the instance of init(). */
+export function relog(bytes, opts) { return instance().relog(bytes, opts); }

@@ -1,0 +1,235 @@
+// The decode, query and relog functions give what the native code gives on
+// the real captures: the facade's exports compiled natively (wasmref, from
+// wasm/native.go), the perfcalc command's relog, and the manifest of an
+// independent reader.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PerfcalcError } from "../perfcalc.mjs";
+import { CORPUS, bits, lines, loadModule, parseExact, runNative } from "./helpers.mjs";
+
+const STATUS = ["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"];
+
+// sameRecords compares the module's records with wasmref's JSON lines, every
+// field, the value's bits included.
+function sameRecords(have, wantText, what) {
+  const want = lines(wantText);
+  assert.equal(have.length, want.length, `${what}: ${have.length} records, native ${want.length}`);
+  assert.ok(want.length > 0, `${what}: no records`);
+  for (let i = 0; i < want.length; i++) {
+    const h = have[i], w = want[i];
+    const msg = `${what} record ${i} ${w.path}`;
+    assert.equal(h.path, w.path, msg);
+    assert.equal(bits(h.value), BigInt("0x" + w.bits), msg);
+    assert.equal(h.status, STATUS[w.status], msg);
+    assert.equal(h.type, w.type, msg);
+    assert.equal(h.first, BigInt(w.first), msg);
+    assert.equal(h.second, BigInt(w.second), msg);
+    assert.equal(h.multiCount, w.multi, msg);
+    assert.equal(h.cstatus, w.cstatus, msg);
+    assert.equal(h.timeBase, BigInt(w.timebase), msg);
+    assert.equal(h.time, BigInt(w.time), msg);
+    assert.equal(h.scale, w.scale, msg);
+    assert.equal(h.aux, w.aux, msg);
+    assert.equal(h.column, w.column, msg);
+  }
+}
+
+const need = (t) => { if (!CORPUS) t.skip("../shared/corpus is absent: the real captures cannot be read"); return !!CORPUS; };
+
+test("decode: every real V1 block equals the native decode and the independent manifest", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  const dir = join(CORPUS, "v1");
+  const namesFile = join(dir, "pal_counter_009.multisz");
+  const names = readFileSync(namesFile);
+  const manifest = parseExact(readFileSync(join(dir, "manifest.json"), "utf8"));
+  const files = readdirSync(dir).filter((f) => f.endsWith(".bin"));
+  assert.equal(files.length, 88);
+  let checked = 0;
+  for (const f of files) {
+    const blob = readFileSync(join(dir, f));
+    const d = pc.decode(blob, { names });
+    assert.equal(d.kind, "v1");
+    assert.equal(d.machine, "ZACH-PC");
+    sameRecords(d.records, runNative("wasmref", ["v1", join(dir, f), namesFile]), f);
+    // The manifest: raw values, names, types and scales, in order.
+    const m = manifest.find((e) => e.file === f);
+    let k = 0;
+    for (const inst of m.instances) {
+      m.counters.forEach((c, ci) => {
+        if ((Number(c.type) & 0x40030000) >>> 0 === 0x40030000) return; // base counters are folded into their counter
+        const r = d.records[k++];
+        assert.equal(r.first, BigInt(inst.values[ci]), `${f} ${r.path}`);
+        assert.equal(r.type, Number(c.type));
+        assert.equal(r.scale, c.scale);
+        assert.ok(r.path.endsWith("\\" + c.name), `${r.path} does not end with ${c.name}`);
+        assert.ok(r.path.startsWith(`\\\\ZACH-PC\\${m.object.name}${inst.name === null ? "\\" : "(" + inst.name}`), r.path);
+        checked++;
+      });
+    }
+    assert.equal(k, d.records.length, f);
+  }
+  assert.ok(checked > 10000, `${checked} values checked`);
+});
+
+test("decode: the name table equals the native decode and a plain reading", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  const file = join(CORPUS, "v1", "pal_counter_009.multisz");
+  const bytes = readFileSync(file);
+  const d = pc.decode(bytes);
+  assert.equal(d.kind, "names");
+  // A plain reading: UTF-16LE strings "index\0text\0…", last index wins.
+  const parts = new TextDecoder("utf-16le").decode(bytes).split("\0");
+  const want = new Map();
+  for (let i = 0; i + 1 < parts.length && parts[i] !== ""; i += 2) want.set(Number(parts[i]), parts[i + 1]);
+  const sorted = [...want].sort((a, b) => a[0] - b[0]);
+  assert.equal(d.names.length, 1839);
+  assert.deepEqual(d.names.map((n) => [n.index, n.text]), sorted);
+  const native = lines(runNative("wasmref", ["names", file]));
+  assert.deepEqual(d.names.map((n) => n.text), native.map((r) => r.path));
+});
+
+test("decode and relog: every real .blg log equals native relog", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  for (const name of ["Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShell_BadCounterSamples.blg"]) {
+    const file = join(CORPUS, "blg", name);
+    const bytes = readFileSync(file);
+    const d = pc.decode(bytes);
+    assert.equal(d.kind, "blg");
+    assert.equal(d.damage, null);
+    sameRecords(d.records, runNative("wasmref", ["blg", file]), name);
+
+    // Rows against the perfcalc command's relog -f json.
+    const r = pc.relog(bytes);
+    const native = lines(runNative("perfcalc", ["relog", "-f", "json", file]));
+    assert.equal(r.rows.length, native.length, name);
+    let cells = 0;
+    native.forEach((row, i) => {
+      const have = r.rows[i];
+      const present = Object.keys(row.values);
+      assert.equal(have.values.filter((v) => v !== undefined).length, present.length, `${name} row ${i}`);
+      for (const path of present) {
+        const j = r.columns.indexOf(path);
+        assert.ok(j >= 0, `${name}: no column ${path}`);
+        const w = row.values[path];
+        if (w === null) assert.equal(have.values[j], null, `${name} row ${i} ${path}`);
+        else assert.equal(bits(have.values[j]), bits(w), `${name} row ${i} ${path}: ${have.values[j]} vs ${w}`);
+        cells++;
+      }
+    });
+    assert.ok(cells > 0, name);
+    // relog's text, byte for byte.
+    for (const format of ["csv", "tsv", "json"]) {
+      assert.equal(pc.relog(bytes, { format }), runNative("perfcalc", ["relog", "-f", format, file]), `${name} ${format}`);
+    }
+  }
+  // Bad statuses survive: the PowerShell log has PDH_CSTATUS_NO_MACHINE records.
+  const ps = pc.decode(readFileSync(join(CORPUS, "blg", "PowerShell_BadCounterSamples.blg")));
+  const bad = ps.records.filter((r) => r.cstatus === 0x800007d0);
+  assert.equal(bad.length, 52);
+  assert.ok(bad.every((r) => r.status === "InvalidData"));
+});
+
+test("relog: selection by counter, time and every", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  const bytes = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
+  const all = pc.relog(bytes);
+  const r = pc.relog(bytes, { counters: ["\\Processor(*)\\% Processor Time"], every: 100 });
+  assert.deepEqual(r.columns, all.columns.filter((c) => c.includes("\\Processor(")));
+  assert.equal(r.rows.length, 7);
+  assert.deepEqual(r.rows.map((x) => x.index), [0, 100, 200, 300, 400, 500, 600]);
+  const mid = all.rows[300].time;
+  const late = pc.relog(bytes, { begin: mid });
+  assert.equal(late.rows[0].time, mid);
+  assert.equal(late.rows.length, all.rows.length - 300);
+  assert.throws(() => pc.relog(bytes, { counters: ["\\\\x\\y("] }), (e) => e instanceof PerfcalcError && e.kind === "Input");
+});
+
+test("query: two real V1 captures equal the native query", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  const dir = join(CORPUS, "v1");
+  const names = join(dir, "pal_counter_009.multisz");
+  for (const obj of [2, 4, 230, 234, 236, 238, 510, 638]) {
+    const older = join(dir, `s00_obj${obj}.bin`), newer = join(dir, `s01_obj${obj}.bin`);
+    const have = pc.query(readFileSync(newer), { older: readFileSync(older), names: readFileSync(names) });
+    const want = lines(runNative("wasmref", ["query", older, newer, names]));
+    assert.equal(have.length, want.length, `object ${obj}`);
+    have.forEach((h, i) => {
+      assert.equal(h.path, want[i].path);
+      assert.equal(bits(h.value), BigInt("0x" + want[i].bits), h.path);
+      assert.equal(h.status, STATUS[want[i].status], h.path);
+      assert.equal(h.hasOld, want[i].column === 1);
+    });
+    assert.ok(have.some((h) => h.status === "Valid" && h.value !== 0), `object ${obj}: no valid non-zero value`);
+  }
+});
+
+test("decode: malformed input is an error with the decoder's text", async (t) => {
+  const pc = await loadModule();
+  const v1 = new Uint8Array(100);
+  v1.set([0x50, 0, 0x45, 0, 0x52, 0, 0x46, 0]); // "PERF" but nothing valid after it
+  assert.throws(() => pc.decode(v1), (e) => e instanceof PerfcalcError && e.code < 0 && /perfdata/.test(e.message));
+  assert.throws(() => pc.decode(new Uint8Array(10), { kind: "blg" }), (e) => e instanceof PerfcalcError && ["Truncated", "Malformed"].includes(e.kind));
+  assert.throws(() => pc.decode(new Uint8Array(pc.inCap + 1), { kind: "blg" }), (e) => e.kind === "Limit");
+  assert.throws(() => pc.decode(new Uint8Array(8), { kind: "xml" }), RangeError);
+  if (CORPUS) {
+    const bad = readFileSync(join(CORPUS, "blg", "PowerShell_CorruptBlg.blg"));
+    assert.throws(() => pc.relog(bad), (e) => e.kind === "Malformed" && /not a \.blg log/.test(e.message));
+  }
+  // The instance is still usable after errors.
+  assert.deepEqual(pc.compute({ type: "PERF_RAW_FRACTION", new: [1, 4] }), { value: 25, status: "Valid" });
+});
+
+test("decode: a result larger than the output buffer comes in pages, and memory growth is handled", async () => {
+  const pc = await loadModule();
+  // A name table of 60,000 pairs with 40-character texts: about 7 MB of
+  // records and strings, more than the 4 MiB output buffer.
+  const n = 60000, parts = [];
+  for (let i = 0; i < n; i++) parts.push(String(2 * i + 1), `counter ${String(i).padStart(31, "0")}`);
+  const text = parts.join("\0") + "\0\0";
+  const bytes = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) bytes[2 * i] = text.charCodeAt(i);
+  assert.ok(n * (80 + 40) > pc.outCap, "the result must not fit one page");
+  const before = pc.exports.memory.buffer.byteLength;
+  const d = pc.decode(bytes);
+  assert.equal(d.names.length, n);
+  for (const i of [0, 1, 34952, n - 1]) assert.deepEqual(d.names[i], { index: 2 * i + 1, text: `counter ${String(i).padStart(31, "0")}` });
+  assert.ok(pc.exports.memory.buffer.byteLength > before, "the decode did not grow memory: the view test proves nothing");
+  // Views made before the growth are detached; the package re-creates its own.
+  assert.deepEqual(pc.computeBatch([{ type: "PERF_RAW_FRACTION", new: [1, 8] }]), [{ value: 12.5, status: "Valid" }]);
+  assert.deepEqual(pc.decode(new Uint8Array([0x31, 0, 0, 0, 0x61, 0, 0, 0, 0, 0])).names, [{ index: 1, text: "a" }]);
+});
+
+test("decode and query: V2 captures (made by perfcalc's encoder) equal the native decode", async () => {
+  const pc = await loadModule();
+  const dir = mkdtempSync(join(tmpdir(), "perfcalc-v2-"));
+  runNative("wasmref", ["v2fixture", dir]);
+  const f = (n) => join(dir, n);
+  const [reg, strings, older, newer] = ["reg.bin", "strings.bin", "older.bin", "newer.bin"].map((n) => readFileSync(f(n)));
+  const d = pc.decode(newer, { regInfo: reg, strings });
+  assert.equal(d.kind, "v2");
+  assert.equal(d.counterSet, "{04030201-0605-0807-090a-0b0c0d0e0f10}");
+  sameRecords(d.records, runNative("wasmref", ["v2", f("newer.bin"), f("reg.bin"), f("strings.bin")]), "v2");
+  assert.deepEqual(d.records.map((r) => [r.path, r.value, r.status]), [
+    ["\\{04030201-0605-0807-090a-0b0c0d0e0f10}(a)\\% Used", 20, "Valid"],
+    ["\\{04030201-0605-0807-090a-0b0c0d0e0f10}(a)\\% Busy", 0, "NewData"],
+    ["\\{04030201-0605-0807-090a-0b0c0d0e0f10}(b)\\% Used", 40, "Valid"],
+    ["\\{04030201-0605-0807-090a-0b0c0d0e0f10}(b)\\% Busy", 0, "NewData"],
+  ]);
+  const q = pc.query(newer, { older, regInfo: reg, strings });
+  const want = lines(runNative("wasmref", ["query2", f("older.bin"), f("newer.bin"), f("reg.bin"), f("strings.bin")]));
+  assert.deepEqual(q.map((v) => [v.path, bits(v.value), v.status, v.hasOld]),
+    want.map((w) => [w.path, BigInt("0x" + w.bits), STATUS[w.status], w.column === 1]));
+  assert.ok(q.some((v) => v.path.endsWith("(b)\\% Busy") && v.value === 2 && v.status === "Valid"));
+  const named = pc.query(newer, { older, regInfo: reg, strings, counterSet: "Disk", counters: "\\Disk(a)\\*" });
+  assert.deepEqual(named.map((v) => v.path), ["\\Disk(a)\\% Used", "\\Disk(a)\\% Busy"]);
+  // A V2 result without its registration is refused before the module.
+  assert.throws(() => pc.decode(newer, { kind: "v2" }), TypeError);
+});
