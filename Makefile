@@ -9,7 +9,9 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: all run test bench fuzz check build corpus wasm wasm-check wasm-test web-test
+.PHONY: all run test bench fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e
+
+PORT ?= 8080
 
 WASM      := wasm/perfcalc.wasm
 WASMFLAGS := -buildmode=c-shared -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
@@ -62,6 +64,16 @@ wasm-test:
 # The JS package's tests (node --test), against the native command.
 web-test:
 	cd web && npm test
+
+# The browser viewer on 127.0.0.1 for a person to open; prints the URL.
+serve:
+	node web/viewer/serve.mjs --port $(PORT)
+
+# The viewer in headless Chromium, compared with the native command. It
+# installs Debian's chromium and playwright-core itself (or skips, saying
+# why, where the archive or the registry cannot be reached).
+e2e:
+	web/e2e/run.sh
 
 # Cross-builds for every platform perfcalc supports, and go.mod tidiness.
 check:
