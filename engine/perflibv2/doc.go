@@ -16,7 +16,9 @@
 // Fill pairs a counter value with the counterset's registration and fills
 // an engine.Input: the counter's value, its time stamp or base counter,
 // its multi count and its time base, as FORMATS.md §2.2 and
-// COUNTER-TYPES.md describe.
+// COUNTER-TYPES.md describe. Fill walks the result for each value; an Index
+// walks it once and then fills each value in O(log n), with the same
+// results, for callers that fill many values of one result.
 //
 // Decoding happens in place, in the style of dnsmessage: cursors are small
 // values that walk forward through the caller's bytes and decode into
@@ -42,7 +44,8 @@
 // enclosing record before use, records are advanced by their own sizes,
 // 8-byte alignment (sizes that are not multiples of 8) is reported, and no
 // allocation is ever sized from the input. Work is linear in the input's
-// size whatever its headers claim. Malformed input yields an
+// size whatever its headers claim (building an Index: O(n log n), its
+// storage sized by the records the input holds). Malformed input yields an
 // *engine.FormatError with Format "perflibv2", the record's Windows name,
 // its index, the field and the byte offset, for example
 //

@@ -139,3 +139,38 @@ func ExampleFill() {
 	// Output:
 	// 30 120 25 Valid
 }
+
+func ExampleIndex() {
+	reg, _ := encode.EncodeV2RegInfo(&encode.V2CounterSet{Counters: []encode.V2CounterRegInfo{
+		{CounterID: 1, Type: engine.RawFraction, BaseCounterID: 2, PerfTimeID: perflibv2.NoCounter, PerfFreqID: perflibv2.NoCounter, MultiID: perflibv2.NoCounter},
+		{CounterID: 2, Type: engine.RawBase, BaseCounterID: perflibv2.NoCounter, PerfTimeID: perflibv2.NoCounter, PerfFreqID: perflibv2.NoCounter, MultiID: perflibv2.NoCounter},
+	}})
+	data, _ := encode.EncodeV2Data(&encode.V2Data{Blocks: []encode.V2CounterBlock{{
+		Type: encode.V2Counterset, CounterIDs: []uint32{1, 2},
+		Rows: []encode.V2Row{
+			{InstanceID: 0, Name: "a", Values: []encode.V2Value{{Size: 4, Value: 30}, {Size: 4, Value: 120}}},
+			{InstanceID: 1, Name: "b", Values: []encode.V2Value{{Size: 4, Value: 60}, {Size: 4, Value: 80}}},
+		},
+	}}})
+	r, err := perflibv2.ParseRegInfo(reg)
+	if err != nil {
+		panic(err)
+	}
+	// Index the result once, then fill each value.
+	var x perflibv2.Index
+	if err := x.Reset(data, &r, nil); err != nil {
+		panic(err)
+	}
+	var in engine.Input
+	for row := range 2 {
+		found, err := x.Fill(&in, 0, row, 1)
+		if err != nil || !found {
+			panic("not found")
+		}
+		res := engine.Compute(&in, 0)
+		fmt.Println(in.New.FirstValue, in.New.SecondValue, res.Value, res.Status)
+	}
+	// Output:
+	// 30 120 25 Valid
+	// 60 80 75 Valid
+}

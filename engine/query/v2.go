@@ -12,6 +12,7 @@ import (
 // v2State is the scratch of V2 queries, reused from one Run to the next.
 type v2State struct {
 	newBlocks, oldBlocks []perflibv2.Block
+	newIdx, oldIdx       perflibv2.Index // pair the values of newer and older
 	ids                  []uint32
 	cnames               []string
 	rows                 []v2Row
@@ -129,6 +130,15 @@ func (q *Query) v2Pass(dst []Value, older, newer []byte) ([]Value, error) {
 	if !q.selectObject("", object) {
 		return dst, nil
 	}
+	// Index both captures (checked above) to pair each value in O(log n).
+	if err = s.newIdx.Reset(newer, reg, q.cfg.IDs); err != nil {
+		return dst, err
+	}
+	if hasOld {
+		if err = s.oldIdx.Reset(older, reg, q.cfg.IDs); err != nil {
+			return dst, err
+		}
+	}
 
 	var in, prev engine.Input
 	for bi := range s.newBlocks {
@@ -158,7 +168,7 @@ func (q *Query) v2Pass(dst []Value, older, newer []byte) ([]Value, error) {
 		s.cnames = grow(s.cnames, nc)
 		for k, id := range s.ids {
 			s.cnames[k] = ""
-			if ci, ok := reg.Lookup(id); ok && !ci.Type.IsBase() {
+			if ci, ok := s.newIdx.Lookup(id); ok && !ci.Type.IsBase() {
 				s.cnames[k] = q.v2Name(id)
 			}
 		}
@@ -209,8 +219,7 @@ func (q *Query) v2Pass(dst []Value, older, newer []byte) ([]Value, error) {
 				if s.cnames[k] == "" || !q.selected(k, nc, i, ni) {
 					continue
 				}
-				sel := perflibv2.Selector{Block: b.Index, Row: i, CounterID: id, IDs: q.cfg.IDs}
-				ok, err := perflibv2.Fill(&in, newer, reg, sel)
+				ok, err := s.newIdx.Fill(&in, b.Index, i, id)
 				if err != nil {
 					return dst, err
 				}
@@ -219,8 +228,7 @@ func (q *Query) v2Pass(dst []Value, older, newer []byte) ([]Value, error) {
 				}
 				in.HasOld = false
 				if j >= 0 {
-					sel.Block, sel.Row = ob.Index, j
-					ok, err := perflibv2.Fill(&prev, older, reg, sel)
+					ok, err := s.oldIdx.Fill(&prev, ob.Index, j, id)
 					if err != nil {
 						return dst, err
 					}
@@ -228,7 +236,7 @@ func (q *Query) v2Pass(dst []Value, older, newer []byte) ([]Value, error) {
 						in.Old, in.HasOld = prev.New, true
 					}
 				}
-				ci, _ := reg.Lookup(id)
+				ci, _ := s.newIdx.Lookup(id)
 				res := engine.Compute(&in, q.cfg.Options)
 				p := counterpath.Path{Object: object, HasInstance: hasInst,
 					Parent: r.parent, Instance: r.name, Index: r.occurrence, Counter: s.cnames[k]}
