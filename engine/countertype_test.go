@@ -294,8 +294,22 @@ func TestTypeTablePerfectHash(t *testing.T) {
 			t.Errorf("%v: its slot does not hold it", tc.typ)
 		}
 	}
-	if hashMul&1 == 0 {
-		t.Errorf("hashMul %#x is even", hashMul)
+	// hashMul is the first collision-free odd multiplier from 0x9E3779B1.
+	first := uint32(0)
+	for mul := uint32(0x9E3779B1); first == 0; mul += 2 {
+		var taken [64]bool
+		ok := true
+		for _, ty := range Types() {
+			s := slot(ty, mul)
+			ok = ok && !taken[s]
+			taken[s] = true
+		}
+		if ok {
+			first = mul
+		}
+	}
+	if first != hashMul {
+		t.Errorf("hashMul is %#x; the first collision-free odd multiplier from 0x9E3779B1 is %#x", hashMul, first)
 	}
 }
 
