@@ -14,6 +14,7 @@ BENCHTIME ?= 300ms
 PORT ?= 8080
 
 WASM      := wasm/perfcalc.wasm
+HOSTWASM  := host/perfcalc.wasm
 WASMFLAGS := -buildmode=c-shared -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
 
 all: test
@@ -49,13 +50,15 @@ corpus:
 	$(GO) run ./internal/gencorpus/cmd/gencorpus -o testdata/corpus
 
 # The WebAssembly module, built reproducibly (the committed file must equal
-# a fresh build: wasm-check).
+# a fresh build: wasm-check), and its copy that package host embeds.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
+	cp $(WASM) $(HOSTWASM)
 
 wasm-check:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $${TMPDIR:-/tmp}/perfcalc.wasm.check ./wasm
 	@cmp -s $(WASM) $${TMPDIR:-/tmp}/perfcalc.wasm.check || { echo "$(WASM) differs from a fresh build of ./wasm: run make wasm and commit it"; exit 1; }
+	@cmp -s $(HOSTWASM) $(WASM) || { echo "$(HOSTWASM) (embedded by package host) differs from $(WASM): run make wasm and commit both"; exit 1; }
 
 # The module's own Go tests, run as wasip1 inside Node's WASI.
 wasm-test:

@@ -19,39 +19,6 @@ import (
 // single-threaded).
 var out writer
 
-// v2WorkBudget bounds the bytes that perflibv2.Fill may walk in one
-// decode_v2 or query call: Fill walks the result once per value, so the work
-// grows with the values times the result's size (about 0.6 s natively, a few
-// seconds in WebAssembly, at the budget).
-const v2WorkBudget = 1 << 31
-
-// v2Work returns the values of a V2 result times its size: the bytes Fill
-// may walk to pair them all. A malformed result counts as 0 (its decoder
-// reports it).
-func v2Work(data []byte) uint64 {
-	var (
-		p   perflibv2.Parser
-		blk perflibv2.Block
-		row perflibv2.Row
-	)
-	if _, err := p.Start(data); err != nil {
-		return 0
-	}
-	n := uint64(0)
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil || !ok {
-			break
-		}
-		n++ // an error return names a counter too
-		rows := blk.Rows()
-		for rows.Next(&row) {
-			n += uint64(row.NumValues())
-		}
-	}
-	return n * uint64(len(data))
-}
-
 // decodeV1 decodes the V1 PERF_DATA_BLOCK at inOff (n bytes) of the input
 // buffer: one record per counter of every instance of every object, base
 // counters excepted (they are the SecondValue or MultiCount of the counter
@@ -230,10 +197,10 @@ func decodeV2(dataOff, dataLen, regOff, regLen, strOff, strLen, idsOff, idsCount
 		strs = &s
 	}
 
-	if v2Work(data) > v2WorkBudget {
-		setError("perfcalc: decode_v2: the result has too many values for its size (values × bytes above 2^31)")
-		return ErrLimit
-	}
+	// The index pairs each value in O(log n); a malformed block is reported
+	// by the walk below, after the values before it, as before.
+	var x perflibv2.Index
+	_ = x.Reset(data, &reg, ids)
 	var p perflibv2.Parser
 	dh, err := p.Start(data)
 	if err != nil {
@@ -251,17 +218,13 @@ func decodeV2(dataOff, dataLen, regOff, regLen, strOff, strLen, idsOff, idsCount
 		in   engine.Input
 		path []byte
 		tmp  []byte
-		work uint64
 	)
 	emit := func(blockIndex, rowIndex int, id uint32, p *counterpath.Path) int32 {
-		if c, ok := reg.Lookup(id); ok && c.Type.IsBase() {
+		if c, ok := x.Lookup(id); ok && c.Type.IsBase() {
 			return 0
 		}
-		if work += uint64(len(data)); work > v2WorkBudget {
-			return fail(ErrLimit, errors.New("perfcalc: decode_v2: the result has too many values for its size (values × bytes above 2^31)"))
-		}
 		in = engine.Input{}
-		found, err := perflibv2.Fill(&in, data, &reg, perflibv2.Selector{Block: blockIndex, Row: rowIndex, CounterID: id, IDs: ids})
+		found, err := x.Fill(&in, blockIndex, rowIndex, id)
 		if err != nil {
 			return fail(errorCode(err), err)
 		}
@@ -640,10 +603,6 @@ func runQuery(descOff, options, first uint32) (rc int32) {
 	cfg.CounterSet = string(set)
 	if cfg.Paths, code = patterns(get32(desc, qdPaths), get32(desc, qdPaths+4)); code != 0 {
 		return code
-	}
-	if cfg.RegInfo != nil && v2Work(older)+v2Work(newer) > v2WorkBudget {
-		setError("perfcalc: query: the V2 captures have too many values for their size (values × bytes above 2^31)")
-		return ErrLimit
 	}
 	vals, err := query.New(cfg).Run(nil, older, newer)
 	if err != nil {

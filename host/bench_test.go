@@ -1,0 +1,156 @@
+package host_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/host"
+)
+
+// calculator is the method set that Engine and Native share.
+type calculator interface {
+	Compute(*engine.Input, engine.Options) (engine.Result, error)
+	ComputeBatch([]engine.Input, engine.Options, []engine.Result) (int, error)
+	DecodeV1(data, names []byte, opts engine.Options) (*host.Decoded, error)
+}
+
+var (
+	_ calculator = (*host.Engine)(nil)
+	_ calculator = host.Native{}
+)
+
+func sides() []struct {
+	name string
+	c    calculator
+} {
+	return []struct {
+		name string
+		c    calculator
+	}{{"native", host.Native{}}, {"host", shared}}
+}
+
+// BenchmarkCompute is the cost of one value.
+func BenchmarkCompute(b *testing.B) {
+	in := engine.Input{Counter: engine.Counter{Type: engine.Timer100ns, TimeBase: engine.Frequency100NS}, HasOld: true,
+		Old: engine.RawCounter{FirstValue: 1843201, SecondValue: 7178903079}, New: engine.RawCounter{FirstValue: 1851877, SecondValue: 7393676247}}
+	for _, s := range sides() {
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.c.Compute(&in, engine.Cap100); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	// With a per-call deadline: wazero's close-on-context-done.
+	b.Run("host-timeout", func(b *testing.B) {
+		e := newEngine(b, host.NewConfig().WithCallTimeout(time.Second))
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := e.Compute(&in, engine.Cap100); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkComputeBatch is the cost of a batch of 10,000 counters of mixed
+// types; ns/counter is the figure to compare.
+func BenchmarkComputeBatch(b *testing.B) {
+	ins, _ := edgeInputs()
+	batch := make([]engine.Input, 10_000)
+	for i := range batch {
+		batch[i] = ins[i%len(ins)]
+	}
+	out := make([]engine.Result, len(batch))
+	for _, s := range sides() {
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if n, err := s.c.ComputeBatch(batch, engine.Cap100, out); n != len(batch) || err != nil {
+					b.Fatal(n, err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(batch)), "ns/counter")
+		})
+	}
+}
+
+// syntheticV1 is a ~1 MB V1 blob of 8 objects × 560 instances × 24
+// counters, as perfdata's benchmarks build it.
+func syntheticV1(tb testing.TB) []byte {
+	types := []engine.CounterType{
+		engine.CounterCounter, engine.CounterBulkCount, engine.Timer100ns, engine.CounterRawcount,
+		engine.CounterLargeRawcount, engine.RawFraction, engine.RawBase, engine.ObjTimeTimer,
+		engine.Precision100nsTimer, engine.PrecisionTimestamp, engine.AverageTimer, engine.AverageBase,
+		engine.CounterMultiTimer, engine.ElapsedTime, engine.Counter100nsQueuelenType,
+	}
+	blob := encode.V1Blob{SystemName: "SYNTHETIC", PerfTime: 123456789, PerfFreq: 10_000_000, PerfTime100nSec: 133_000_000_000_000_000}
+	for oi := range 8 {
+		o := encode.V1Object{ObjectNameTitleIndex: uint32(1000 + 2*oi), NumInstances: 560, PerfTime: 99, PerfFreq: 1000}
+		for i := range 24 {
+			t := types[(i+oi)%len(types)]
+			o.Counters = append(o.Counters, encode.V1Counter{CounterNameTitleIndex: uint32(2 * i), CounterType: t, CounterSize: uint32(t.RawSize())})
+		}
+		encode.V1Layout(o.Counters)
+		for j := range int(o.NumInstances) {
+			in := encode.V1Instance{Name: "instance-" + strconv.Itoa(j%97), UniqueID: -1}
+			for i, c := range o.Counters {
+				in.Values = append(in.Values, uint64(i*j)&(1<<(8*c.CounterSize)-1))
+			}
+			o.Instances = append(o.Instances, in)
+		}
+		blob.Objects = append(blob.Objects, o)
+	}
+	data, err := encode.EncodeV1(&blob)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkDecodeV1 decodes the synthetic ~1 MB blob into records.
+func BenchmarkDecodeV1(b *testing.B) {
+	data := syntheticV1(b)
+	for _, s := range sides() {
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if d, err := s.c.DecodeV1(data, nil, 0); err != nil || len(d.Records) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkNew is the start-up: compiling the module (cold: an empty cache
+// each time) or loading it from a warm compilation cache, then one
+// instance. Run it with -benchtime=3x: a cold start takes about a second.
+func BenchmarkNew(b *testing.B) {
+	b.Run("cold", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e, err := host.New(context.Background(), host.NewConfig().WithCompilationCacheDir(b.TempDir()))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.Close(context.Background())
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			e, err := host.New(context.Background(), host.NewConfig().WithCompilationCacheDir(cacheDir))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.Close(context.Background())
+		}
+	})
+}

@@ -1,0 +1,112 @@
+package host
+
+import (
+	"runtime"
+	"time"
+)
+
+// Config is an Engine's configuration. It is immutable: each WithX method
+// returns a changed copy, so a Config may be shared and reused. The zero
+// Config is NewConfig's.
+type Config struct {
+	module      []byte
+	cacheDir    string
+	memoryPages uint32
+	timeout     time.Duration
+	poolSize    int
+}
+
+// NewConfig returns the default configuration: the embedded module, no
+// compilation cache, wazero's memory limit (4 GiB), no per-call deadline,
+// and a pool of GOMAXPROCS instances.
+func NewConfig() Config { return Config{} }
+
+// WithModule returns a copy of c that loads the module in wasm (the bytes of
+// a perfcalc.wasm file) instead of the embedded one. New refuses a module
+// whose abi_version differs from ABIVersion (ErrABIVersion) or that lacks an
+// export of the ABI.
+//
+// The bytes are kept, not copied: do not change them afterwards.
+func (c Config) WithModule(wasm []byte) Config {
+	c.module = wasm
+	return c
+}
+
+// WithCompilationCacheDir returns a copy of c that keeps the machine code
+// compiled from the module in dir (created if needed), shared by every
+// Engine and process that uses the same directory.
+//
+// # Notes
+//
+//   - Compiling the module takes 0.5 to 1 s on two cores; with a warm
+//     cache, loading it takes tens of milliseconds (New then spends most of
+//     its time starting the first instance).
+//   - The cache is keyed by the module's contents and wazero's version.
+func (c Config) WithCompilationCacheDir(dir string) Config {
+	c.cacheDir = dir
+	return c
+}
+
+// WithMemoryLimitPages returns a copy of c that caps the linear memory of
+// every instance at pages × 64 KiB. A call that needs more traps with an
+// out-of-memory FaultError; its instance is discarded and replaced.
+//
+// # Notes
+//
+//   - After start-up the module uses about 235 pages (its static buffers
+//     take 12 MiB); New fails when the limit does not allow start-up.
+//   - The decoders' measured peaks are 292 to 320 pages: allow at least 512
+//     (32 MiB) for arbitrary inputs.
+//   - 0 means wazero's default, 65,536 pages (4 GiB).
+func (c Config) WithMemoryLimitPages(pages uint32) Config {
+	c.memoryPages = pages
+	return c
+}
+
+// WithCallTimeout returns a copy of c that bounds every Engine call (a
+// Compute, a ComputeBatch, a whole decode with all its pages) by d: a call
+// still running after d is stopped, returns a FaultError whose Fault is
+// Timeout (it wraps context.DeadlineExceeded), and its instance is
+// discarded and replaced.
+//
+// # Notes
+//
+//   - This uses wazero's close-on-context-done, which inserts termination
+//     checks into the compiled code and starts a goroutine per call into
+//     the module, plus a context with a timer per Engine call: measured
+//     here, Compute goes from about 0.5 µs and no allocation to about
+//     4 µs and a dozen allocations (a trivial call into the module, from
+//     about 30 ns to 1.7 µs: the "40 times" of wazero's documentation).
+//     Batch work (ComputeBatch, the decoders) when you enable it, or
+//     enable it only for inputs that may run long.
+//   - The module is compiled with the checks, so its compilation cache
+//     entry differs from the one without.
+//   - Without it (0, the default), a call runs until it returns: the
+//     module's work is bounded by its input (see ABI.md), but nothing stops
+//     a runaway call.
+func (c Config) WithCallTimeout(d time.Duration) Config {
+	c.timeout = d
+	return c
+}
+
+// WithPoolSize returns a copy of c whose Engine holds at most n instances
+// of the module, created when concurrent calls need them: at most n calls
+// run at once, and the others wait. n ≤ 0 means runtime.GOMAXPROCS(0).
+//
+// # Notes
+//
+//   - Each instance is one Go runtime with its own linear memory, about
+//     15 MiB after start-up and up to about 20 MiB after large decodes.
+//   - Creating an instance takes 130 to 200 ms here (see New), paid by the
+//     first call that needs it and by the call after a fault.
+func (c Config) WithPoolSize(n int) Config {
+	c.poolSize = n
+	return c
+}
+
+func (c Config) pool() int {
+	if c.poolSize > 0 {
+		return c.poolSize
+	}
+	return max(runtime.GOMAXPROCS(0), 1)
+}

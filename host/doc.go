@@ -1,0 +1,59 @@
+// Package host runs perfcalc's engine and decoders as a sandboxed plugin:
+// the WebAssembly module perfcalc.wasm (see wasm/ABI.md), embedded in this
+// package, executed by wazero, a WebAssembly runtime written in Go without
+// cgo.
+//
+// An Engine has the same methods as the native packages, plus an error:
+//
+//	r := engine.Compute(&in, opts)             // native
+//	r, err := eng.Compute(&in, opts)           // sandboxed
+//
+//	n := engine.ComputeBatch(ins, opts, outs)
+//	n, err := eng.ComputeBatch(ins, opts, outs)
+//
+//	vals, err := query.New(cfg).Run(nil, older, newer)
+//	vals, err := eng.Query(nil, &host.QueryConfig{…}, older, newer)
+//
+// and decodes V1 blobs, PerfLib V2 results, name tables and .blg logs into
+// Records (DecodeV1, DecodeV2, DecodeNames, DecodeBlg, RelogText). Values,
+// statuses and error texts are those of the native packages, bit for bit:
+// the module is the same Go code compiled for wasip1.
+//
+// # Instances
+//
+// New compiles the module once (about a second; tens of milliseconds with
+// Config.WithCompilationCacheDir). Each call runs on one instance of it, a
+// single-threaded Go runtime with its own linear memory, taken from a pool
+// that grows up to Config.WithPoolSize instances as concurrent calls need
+// them; an Engine is safe for concurrent use. Close releases everything.
+//
+// # Failures
+//
+// A call whose instance traps, panics, exhausts Config.WithMemoryLimitPages,
+// runs past Config.WithCallTimeout or returns a result that breaks the ABI
+// returns a *FaultError naming what happened, with what the module wrote to
+// its standard error; the instance is discarded, and the next call gets a
+// new one. Errors that the module reports for its input are *Error values
+// with the native packages' texts.
+//
+// # Security
+//
+// Inputs are untrusted and so is the module: the host checks every offset
+// and length the module returns against the module's memory before reading
+// it, copies out what it returns (no view of the module's memory escapes a
+// call), and gives the module no file system, arguments, environment,
+// network or real clock (wazero's defaults: a fake clock and a
+// deterministic random source). The module can only use the CPU and the
+// memory it is allowed.
+//
+// # Speed
+//
+// Compute and ComputeBatch allocate nothing per call: parameters travel
+// through a stack owned by the instance (api.Function.CallWithStack), and
+// requests and results through the module's static buffers. A call into
+// the module costs about 30 ns; the module's own code (Go compiled to
+// WebAssembly) runs about 13 times slower than natively, so Compute costs
+// about 0.5 µs and ComputeBatch about 0.43 µs per counter, and decoding
+// about 14 times the native time. The decoders copy their input into the
+// module and their records out. Measurements are in each method's Notes.
+package host
