@@ -5,6 +5,10 @@
 GO       ?= go
 FUZZTIME ?= 20s
 FUZZMIN  ?= 2s
+# Targets that run the WebAssembly module through wazero execute far fewer
+# inputs per second; FUZZTIME_SLOW bounds them on their own.
+FUZZSLOW ?= FuzzHostCompute FuzzHostDecode
+FUZZTIME_SLOW ?= $(FUZZTIME)
 BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
@@ -40,8 +44,9 @@ bench:
 # target per run).
 fuzz:
 	@set -e; for t in $$($(GO) test -list '^Fuzz' ./fuzz/ | grep '^Fuzz'); do \
-		echo "== $$t ($(FUZZTIME))"; \
-		$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMIN) ./fuzz/; \
+		ft=$(FUZZTIME); case " $(FUZZSLOW) " in *" $$t "*) ft=$(FUZZTIME_SLOW);; esac; \
+		echo "== $$t ($$ft)"; \
+		$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$$ft -fuzzminimizetime=$(FUZZMIN) ./fuzz/; \
 	done
 
 # Regenerates testdata/corpus/ from internal/gencorpus (byte-identical;
