@@ -131,30 +131,6 @@ const (
 // of its size).
 const MaxRecords = 1 << 21
 
-// le helpers: little-endian reads and writes at fixed offsets of records
-// whose bounds the caller has checked once.
-func get32(b []byte, off int) uint32 {
-	_ = b[off+3]
-	return uint32(b[off]) | uint32(b[off+1])<<8 | uint32(b[off+2])<<16 | uint32(b[off+3])<<24
-}
-
-func get64(b []byte, off int) uint64 {
-	return uint64(get32(b, off)) | uint64(get32(b, off+4))<<32
-}
-
-func put32(b []byte, off int, v uint32) {
-	_ = b[off+3]
-	b[off] = byte(v)
-	b[off+1] = byte(v >> 8)
-	b[off+2] = byte(v >> 16)
-	b[off+3] = byte(v >> 24)
-}
-
-func put64(b []byte, off int, v uint64) {
-	put32(b, off, uint32(v))
-	put32(b, off+4, uint32(v>>32))
-}
-
 // region returns buf[off:off+n] when it lies within buf, checking without
 // overflow.
 func region(buf []byte, off, n uint32) ([]byte, bool) {
