@@ -121,8 +121,9 @@ func TestHostilePointers(t *testing.T) {
 // TestTrapReplacesInstance corrupts an instance's memory (the Go runtime's
 // heap and stacks) so that its next call traps: the caller gets a
 // *FaultError, the instance is discarded, and the next call succeeds on a
-// new one. (The ABI offers no export that panics without recovering, so
-// corrupting memory is how a trap is forced.)
+// new one. (The shipped ABI offers no export that panics without
+// recovering, so corrupting memory is how a trap is forced here;
+// TestDebugFaults forces a panic through the debug module.)
 func TestTrapReplacesInstance(t *testing.T) {
 	e := faultEngine(t, NewConfig().WithCallTimeout(5*time.Second))
 	inst, err := e.get()
@@ -196,8 +197,8 @@ func TestDeadline(t *testing.T) {
 }
 
 // TestFaultClassification checks how errors and stderr are classified
-// (the panic case cannot be provoked through the ABI: every export
-// recovers).
+// (the panic case cannot be provoked through the shipped ABI: every export
+// recovers; TestDebugFaults provokes it with the debug module).
 func TestFaultClassification(t *testing.T) {
 	for _, tc := range []struct {
 		stderr string
