@@ -3,7 +3,6 @@ package fuzz
 import (
 	"encoding/binary"
 	"errors"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/internal/v1desc"
 )
 
 // pdRealBlocks returns the real V1 blocks of ../shared/corpus/v1, or none
@@ -300,111 +301,6 @@ func pdDescribe(data []byte) encode.V1Blob {
 	return b
 }
 
-// pdDecode decodes a blob back into the encoder's description, with empty
-// slices as nil.
-func pdDecode(data []byte) (encode.V1Blob, error) {
-	var d encode.V1Blob
-	blk, err := perfdata.Parse(data)
-	if err != nil {
-		return d, err
-	}
-	st := blk.SystemTime
-	d.SystemName = blk.SystemName()
-	d.SystemTime = encode.V1SystemTime{Year: st.Year, Month: st.Month, DayOfWeek: st.DayOfWeek, Day: st.Day, Hour: st.Hour, Minute: st.Minute, Second: st.Second, Milliseconds: st.Milliseconds}
-	d.DefaultObject, d.PerfTime, d.PerfFreq, d.PerfTime100nSec = blk.DefaultObject, blk.PerfTime, blk.PerfFreq, blk.PerfTime100nSec
-	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			return d, nil
-		}
-		if err != nil {
-			return d, err
-		}
-		eo := encode.V1Object{
-			ObjectNameTitleIndex: o.ObjectNameTitleIndex, ObjectHelpTitleIndex: o.ObjectHelpTitleIndex, DetailLevel: o.DetailLevel,
-			DefaultCounter: o.DefaultCounter, NumInstances: o.NumInstances, CodePage: o.CodePage, PerfTime: o.PerfTime, PerfFreq: o.PerfFreq,
-		}
-		var defs []perfdata.CounterDef
-		cs := o.Counters()
-		for {
-			c, err := cs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return d, err
-			}
-			defs = append(defs, c)
-			eo.Counters = append(eo.Counters, encode.V1Counter{
-				CounterNameTitleIndex: c.CounterNameTitleIndex, CounterHelpTitleIndex: c.CounterHelpTitleIndex, DefaultScale: c.DefaultScale,
-				DetailLevel: c.DetailLevel, CounterType: c.CounterType, CounterSize: c.CounterSize, CounterOffset: c.CounterOffset,
-			})
-		}
-		trailing := false
-		for i := range eo.Counters {
-			trailing = trailing || encode.V1TrailingCount(eo.Counters, i)
-		}
-		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return d, err
-			}
-			name, err := in.Name()
-			if err != nil {
-				return d, err
-			}
-			ei := encode.V1Instance{Name: name, ParentObjectTitleIndex: in.ParentObjectTitleIndex, ParentObjectInstance: in.ParentObjectInstance, UniqueID: in.UniqueID}
-			if trailing {
-				ei.MultiCounts = make([]uint32, len(defs))
-			}
-			for i := range defs {
-				var x engine.Input
-				if err := o.Fill(&x, &defs[i], in.CounterBlock); err != nil {
-					return d, err
-				}
-				ei.Values = append(ei.Values, x.New.FirstValue)
-				if encode.V1TrailingCount(eo.Counters, i) {
-					ei.MultiCounts[i] = x.New.MultiCount
-				}
-			}
-			if bl := in.CounterBlock.ByteLength; bl != encode.V1MinCounterBlock(eo.Counters) {
-				eo.CounterBlockLength = bl
-			}
-			eo.Instances = append(eo.Instances, ei)
-		}
-		d.Objects = append(d.Objects, eo)
-	}
-}
-
-// pdNormalize turns empty slices into nil.
-func pdNormalize(b *encode.V1Blob) {
-	if len(b.Objects) == 0 {
-		b.Objects = nil
-	}
-	for i := range b.Objects {
-		o := &b.Objects[i]
-		if len(o.Counters) == 0 {
-			o.Counters = nil
-		}
-		if len(o.Instances) == 0 {
-			o.Instances = nil
-		}
-		for j := range o.Instances {
-			if len(o.Instances[j].Values) == 0 {
-				o.Instances[j].Values = nil
-			}
-			if len(o.Instances[j].MultiCounts) == 0 {
-				o.Instances[j].MultiCounts = nil
-			}
-		}
-	}
-}
-
 // FuzzEncodeV1RoundTrip: a description derived from the fuzz bytes encodes,
 // and decoding the blob gives back every field.
 func FuzzEncodeV1RoundTrip(f *testing.F) {
@@ -421,12 +317,12 @@ func FuzzEncodeV1RoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("EncodeV1: %v", err)
 		}
-		have, err := pdDecode(blob)
+		have, err := v1desc.Decode(blob)
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
-		pdNormalize(&want)
-		pdNormalize(&have)
+		v1desc.Normalize(&want)
+		v1desc.Normalize(&have)
 		if !reflect.DeepEqual(have, want) {
 			t.Fatalf("round trip:\nhave %+v\nwant %+v", have, want)
 		}

@@ -17,120 +17,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/internal/v1desc"
 )
-
-// v1Decode decodes a blob with perfdata back into the encoder's description.
-func v1Decode(data []byte) (encode.V1Blob, error) {
-	var d encode.V1Blob
-	blk, err := perfdata.Parse(data)
-	if err != nil {
-		return d, err
-	}
-	st := blk.SystemTime
-	d.SystemName = blk.SystemName()
-	d.SystemTime = encode.V1SystemTime{Year: st.Year, Month: st.Month, DayOfWeek: st.DayOfWeek, Day: st.Day, Hour: st.Hour, Minute: st.Minute, Second: st.Second, Milliseconds: st.Milliseconds}
-	d.DefaultObject, d.PerfTime, d.PerfFreq, d.PerfTime100nSec = blk.DefaultObject, blk.PerfTime, blk.PerfFreq, blk.PerfTime100nSec
-	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			break
-		}
-		if err != nil {
-			return d, err
-		}
-		eo := encode.V1Object{
-			ObjectNameTitleIndex: o.ObjectNameTitleIndex, ObjectHelpTitleIndex: o.ObjectHelpTitleIndex,
-			DetailLevel: o.DetailLevel, DefaultCounter: o.DefaultCounter, NumInstances: o.NumInstances,
-			CodePage: o.CodePage, PerfTime: o.PerfTime, PerfFreq: o.PerfFreq,
-		}
-		var defs []perfdata.CounterDef
-		cs := o.Counters()
-		for {
-			c, err := cs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return d, err
-			}
-			defs = append(defs, c)
-			eo.Counters = append(eo.Counters, encode.V1Counter{
-				CounterNameTitleIndex: c.CounterNameTitleIndex, CounterHelpTitleIndex: c.CounterHelpTitleIndex,
-				DefaultScale: c.DefaultScale, DetailLevel: c.DetailLevel, CounterType: c.CounterType,
-				CounterSize: c.CounterSize, CounterOffset: c.CounterOffset,
-			})
-		}
-		trailing := false
-		for i := range eo.Counters {
-			trailing = trailing || encode.V1TrailingCount(eo.Counters, i)
-		}
-		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return d, err
-			}
-			name, err := in.Name()
-			if err != nil {
-				return d, err
-			}
-			ei := encode.V1Instance{Name: name, ParentObjectTitleIndex: in.ParentObjectTitleIndex, ParentObjectInstance: in.ParentObjectInstance, UniqueID: in.UniqueID}
-			if trailing {
-				ei.MultiCounts = make([]uint32, len(defs))
-			}
-			for i := range defs {
-				var v uint64
-				if defs[i].CounterSize != 0 {
-					if v, err = in.CounterBlock.Value(&defs[i]); err != nil {
-						return d, err
-					}
-				}
-				ei.Values = append(ei.Values, v)
-				if encode.V1TrailingCount(eo.Counters, i) {
-					var x engine.Input
-					if err := o.Fill(&x, &defs[i], in.CounterBlock); err != nil {
-						return d, err
-					}
-					ei.MultiCounts[i] = x.New.MultiCount
-				}
-			}
-			if bl := in.CounterBlock.ByteLength; bl != encode.V1MinCounterBlock(eo.Counters) {
-				eo.CounterBlockLength = bl
-			}
-			eo.Instances = append(eo.Instances, ei)
-		}
-		d.Objects = append(d.Objects, eo)
-	}
-	return d, nil
-}
-
-// v1Normalize makes empty slices nil, so that descriptions compare by content.
-func v1Normalize(b *encode.V1Blob) {
-	if len(b.Objects) == 0 {
-		b.Objects = nil
-	}
-	for i := range b.Objects {
-		o := &b.Objects[i]
-		if len(o.Counters) == 0 {
-			o.Counters = nil
-		}
-		if len(o.Instances) == 0 {
-			o.Instances = nil
-		}
-		for j := range o.Instances {
-			if len(o.Instances[j].Values) == 0 {
-				o.Instances[j].Values = nil
-			}
-			if len(o.Instances[j].MultiCounts) == 0 {
-				o.Instances[j].MultiCounts = nil
-			}
-		}
-	}
-}
 
 func v1RoundTrip(t *testing.T, want encode.V1Blob) []byte {
 	t.Helper()
@@ -138,12 +26,12 @@ func v1RoundTrip(t *testing.T, want encode.V1Blob) []byte {
 	if err != nil {
 		t.Fatalf("EncodeV1: have error %v, want none", err)
 	}
-	have, err := v1Decode(data)
+	have, err := v1desc.Decode(data)
 	if err != nil {
 		t.Fatalf("decode: have error %v, want none", err)
 	}
-	v1Normalize(&want)
-	v1Normalize(&have)
+	v1desc.Normalize(&want)
+	v1desc.Normalize(&have)
 	if !reflect.DeepEqual(have, want) {
 		t.Fatalf("round trip:\nhave %+v\nwant %+v", have, want)
 	}
@@ -383,7 +271,7 @@ func TestV1RealBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := v1Decode(data)
+		want, err := v1desc.Decode(data)
 		if err != nil {
 			t.Fatalf("%s: decode: %v", f, err)
 		}
