@@ -5,14 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"strconv"
 	"testing"
 	"unicode/utf16"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
 // walkValues visits every object, instance, name and raw value of data, and
@@ -185,32 +184,13 @@ func walkBinaryRead(data []byte) (sum uint64, n int, err error) {
 	return sum, n, nil
 }
 
-// syntheticBlob is a ~1 MB multi-object blob with mixed counter types.
+// syntheticBlob is the ~1 MB multi-object blob of internal/gencorpus.
 func syntheticBlob(tb testing.TB) []byte {
-	types := []engine.CounterType{
-		engine.CounterCounter, engine.CounterBulkCount, engine.Timer100ns, engine.CounterRawcount,
-		engine.CounterLargeRawcount, engine.RawFraction, engine.RawBase, engine.ObjTimeTimer,
-		engine.Precision100nsTimer, engine.PrecisionTimestamp, engine.AverageTimer, engine.AverageBase,
-		engine.CounterMultiTimer, engine.ElapsedTime, engine.Counter100nsQueuelenType,
+	b, err := gencorpus.SyntheticV1()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	b := encode.V1Blob{SystemName: "SYNTHETIC", PerfTime: 123456789, PerfFreq: 10_000_000, PerfTime100nSec: 133_000_000_000_000_000}
-	for oi := range 8 {
-		o := encode.V1Object{ObjectNameTitleIndex: uint32(1000 + 2*oi), NumInstances: 560, PerfTime: 99, PerfFreq: 1000}
-		for i := range 24 {
-			t := types[(i+oi)%len(types)]
-			o.Counters = append(o.Counters, encode.V1Counter{CounterNameTitleIndex: uint32(2 * i), CounterType: t, CounterSize: uint32(t.RawSize())})
-		}
-		encode.V1Layout(o.Counters)
-		for j := range int(o.NumInstances) {
-			in := encode.V1Instance{Name: "instance-" + strconv.Itoa(j%97), UniqueID: -1}
-			for i, c := range o.Counters {
-				in.Values = append(in.Values, uint64(i*j)&(1<<(8*c.CounterSize)-1))
-			}
-			o.Instances = append(o.Instances, in)
-		}
-		b.Objects = append(b.Objects, o)
-	}
-	return mustEncode(tb, b)
+	return b
 }
 
 // TestWalkAllocs is the zero-allocation gate of the hot path: walking every
