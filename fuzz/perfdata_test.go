@@ -13,8 +13,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/describe"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
-	"github.com/perfcalc/perfcalc/internal/v1desc"
 )
 
 // pdRealBlocks returns the real V1 blocks of ../shared/corpus/v1, or none
@@ -317,12 +317,12 @@ func FuzzEncodeV1RoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("EncodeV1: %v", err)
 		}
-		have, err := v1desc.Decode(blob)
+		have, err := describe.V1(blob)
 		if err != nil {
 			t.Fatalf("decode: %v", err)
 		}
-		v1desc.Normalize(&want)
-		v1desc.Normalize(&have)
+		describe.NormalizeV1(&want)
+		describe.NormalizeV1(&have)
 		if !reflect.DeepEqual(have, want) {
 			t.Fatalf("round trip:\nhave %+v\nwant %+v", have, want)
 		}

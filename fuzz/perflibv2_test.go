@@ -1,10 +1,12 @@
 package fuzz
 
 import (
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
 	"reflect"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/internal/describe"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/encode"
@@ -339,43 +341,9 @@ func FuzzEncodeV2RoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("encode: %v", err)
 		}
-		var p perflibv2.Parser
-		h, err := p.Start(blob)
+		have, err := describe.V2Data(blob)
 		if err != nil {
 			t.Fatalf("decode: %v", err)
-		}
-		have := &encode.V2Data{PerfTimeStamp: h.PerfTimeStamp, PerfTime100NSec: h.PerfTime100NSec, PerfFreq: h.PerfFreq,
-			SystemTime: encode.V2SystemTime(h.SystemTime)}
-		var blk perflibv2.Block
-		for {
-			ok, err := p.Next(&blk)
-			if err != nil {
-				t.Fatalf("decode: %v", err)
-			}
-			if !ok {
-				break
-			}
-			eb := encode.V2CounterBlock{Status: blk.Status, Type: uint32(blk.Type)}
-			if blk.HasCounterIDs() {
-				eb.CounterIDs = []uint32{}
-				for i := range blk.NumCounters() {
-					id, _ := blk.CounterID(i)
-					eb.CounterIDs = append(eb.CounterIDs, id)
-				}
-			}
-			rows := blk.Rows()
-			var r perflibv2.Row
-			for rows.Next(&r) {
-				er := encode.V2Row{InstanceID: r.InstanceID, Name: r.Name.String()}
-				vs := r.Values()
-				var v perflibv2.Value
-				for vs.Next(&v) {
-					x, _ := v.Uint64()
-					er.Values = append(er.Values, encode.V2Value{Size: uint32(len(v.Data)), Value: x})
-				}
-				eb.Rows = append(eb.Rows, er)
-			}
-			have.Blocks = append(have.Blocks, eb)
 		}
 		if !reflect.DeepEqual(have, d) {
 			t.Fatalf("data round trip:\nhave %+v\nwant %+v", have, d)

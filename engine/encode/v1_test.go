@@ -16,8 +16,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/describe"
 	"github.com/perfcalc/perfcalc/internal/importban"
-	"github.com/perfcalc/perfcalc/internal/v1desc"
 )
 
 func v1RoundTrip(t *testing.T, want encode.V1Blob) []byte {
@@ -26,12 +26,12 @@ func v1RoundTrip(t *testing.T, want encode.V1Blob) []byte {
 	if err != nil {
 		t.Fatalf("EncodeV1: have error %v, want none", err)
 	}
-	have, err := v1desc.Decode(data)
+	have, err := describe.V1(data)
 	if err != nil {
 		t.Fatalf("decode: have error %v, want none", err)
 	}
-	v1desc.Normalize(&want)
-	v1desc.Normalize(&have)
+	describe.NormalizeV1(&want)
+	describe.NormalizeV1(&have)
 	if !reflect.DeepEqual(have, want) {
 		t.Fatalf("round trip:\nhave %+v\nwant %+v", have, want)
 	}
@@ -271,7 +271,7 @@ func TestV1RealBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := v1desc.Decode(data)
+		want, err := describe.V1(data)
 		if err != nil {
 			t.Fatalf("%s: decode: %v", f, err)
 		}

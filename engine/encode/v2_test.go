@@ -12,50 +12,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/describe"
 )
-
-// v2DecodeData decodes a PerfQueryCounterData result back into its
-// description.
-func v2DecodeData(b []byte) (*encode.V2Data, error) {
-	var p perflibv2.Parser
-	h, err := p.Start(b)
-	if err != nil {
-		return nil, err
-	}
-	d := &encode.V2Data{PerfTimeStamp: h.PerfTimeStamp, PerfTime100NSec: h.PerfTime100NSec, PerfFreq: h.PerfFreq,
-		SystemTime: encode.V2SystemTime(h.SystemTime)}
-	var blk perflibv2.Block
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return d, nil
-		}
-		eb := encode.V2CounterBlock{Status: blk.Status, Type: uint32(blk.Type)}
-		if blk.HasCounterIDs() {
-			eb.CounterIDs = []uint32{}
-			for i := range blk.NumCounters() {
-				id, _ := blk.CounterID(i)
-				eb.CounterIDs = append(eb.CounterIDs, id)
-			}
-		}
-		rows := blk.Rows()
-		var r perflibv2.Row
-		for rows.Next(&r) {
-			er := encode.V2Row{InstanceID: r.InstanceID, Name: r.Name.String()}
-			vs := r.Values()
-			var v perflibv2.Value
-			for vs.Next(&v) {
-				x, _ := v.Uint64()
-				er.Values = append(er.Values, encode.V2Value{Size: uint32(len(v.Data)), Value: x})
-			}
-			eb.Rows = append(eb.Rows, er)
-		}
-		d.Blocks = append(d.Blocks, eb)
-	}
-}
 
 // v2Normalize makes empty slices nil, ids excepted, as the decoder builds
 // them.
@@ -163,7 +121,7 @@ func TestV2DataRandomRoundTrip(t *testing.T) {
 		if len(b)%8 != 0 {
 			t.Fatalf("iteration %d: %d bytes, want a multiple of 8", iter, len(b))
 		}
-		have, err := v2DecodeData(b)
+		have, err := describe.V2Data(b)
 		if err != nil {
 			t.Fatalf("iteration %d: decode: %v", iter, err)
 		}
@@ -374,7 +332,7 @@ func TestV2EncodedTruncation(t *testing.T) {
 		return errors.As(err, &fe) && strings.Contains(err.Error(), " at 0x")
 	}
 	for n := range len(data) {
-		if _, err := v2DecodeData(data[:n]); !isFE(err) {
+		if _, err := describe.V2Data(data[:n]); !isFE(err) {
 			t.Errorf("data cut at %d: have %v, want a FormatError", n, err)
 		}
 	}

@@ -10,51 +10,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/describe"
 )
-
-// decodeData turns a result back into its description.
-func decodeData(b []byte) (*encode.V2Data, error) {
-	var p perflibv2.Parser
-	h, err := p.Start(b)
-	if err != nil {
-		return nil, err
-	}
-	st := h.SystemTime
-	d := &encode.V2Data{PerfTimeStamp: h.PerfTimeStamp, PerfTime100NSec: h.PerfTime100NSec, PerfFreq: h.PerfFreq,
-		SystemTime: encode.V2SystemTime(st)}
-	var blk perflibv2.Block
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		eb := encode.V2CounterBlock{Status: blk.Status, Type: uint32(blk.Type)}
-		if blk.HasCounterIDs() {
-			eb.CounterIDs = []uint32{}
-			for i := range blk.NumCounters() {
-				id, _ := blk.CounterID(i)
-				eb.CounterIDs = append(eb.CounterIDs, id)
-			}
-		}
-		rows := blk.Rows()
-		var r perflibv2.Row
-		for rows.Next(&r) {
-			er := encode.V2Row{InstanceID: r.InstanceID, Name: r.Name.String()}
-			vs := r.Values()
-			var v perflibv2.Value
-			for vs.Next(&v) {
-				x, _ := v.Uint64()
-				er.Values = append(er.Values, encode.V2Value{Size: uint32(len(v.Data)), Value: x})
-			}
-			eb.Rows = append(eb.Rows, er)
-		}
-		d.Blocks = append(d.Blocks, eb)
-	}
-	return d, nil
-}
 
 // allKinds is a result with every block kind.
 func allKinds() *encode.V2Data {
@@ -85,7 +42,7 @@ func allKinds() *encode.V2Data {
 func TestBlockKinds(t *testing.T) {
 	want := allKinds()
 	b := mustEncode(t, want)
-	have, err := decodeData(b)
+	have, err := describe.V2Data(b)
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}

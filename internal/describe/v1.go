@@ -1,7 +1,7 @@
-// Package v1desc turns V1 blobs decoded by engine/perfdata back into
-// engine/encode's description of them, for the encoder's round-trip tests
-// and fuzz targets.
-package v1desc
+// Package describe turns V1 blobs and V2 results, decoded by engine/perfdata
+// and engine/perflibv2, back into engine/encode's descriptions of them, for
+// the encoders' round-trip tests and fuzz targets.
+package describe
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
@@ -9,11 +9,11 @@ import (
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 )
 
-// Decode decodes a V1 blob with perfdata back into the encoder's
+// V1 decodes a V1 blob with perfdata back into the encoder's
 // description: every header, object, counter and instance field, each
 // counter's raw value read with CounterBlock.Value, and the multi timers'
 // trailing counts. A round trip test compares it with what was encoded.
-func Decode(data []byte) (encode.V1Blob, error) {
+func V1(data []byte) (encode.V1Blob, error) {
 	var d encode.V1Blob
 	blk, err := perfdata.Parse(data)
 	if err != nil {
@@ -101,9 +101,9 @@ func Decode(data []byte) (encode.V1Blob, error) {
 	return d, nil
 }
 
-// Normalize makes empty slices nil, so that descriptions compare by content
+// NormalizeV1 makes empty slices nil, so that descriptions compare by content
 // (reflect.DeepEqual).
-func Normalize(b *encode.V1Blob) {
+func NormalizeV1(b *encode.V1Blob) {
 	if len(b.Objects) == 0 {
 		b.Objects = nil
 	}
