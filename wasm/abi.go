@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -157,6 +156,8 @@ func recovered(rc *int32) {
 }
 
 // fail records err's text and returns its error code.
+//
+//go:noinline
 func fail(code int32, err error) int32 {
 	setError(err.Error())
 	return code
@@ -165,14 +166,41 @@ func fail(code int32, err error) int32 {
 // errorCode maps a decoder's error to an error code.
 func errorCode(err error) int32 {
 	switch {
-	case errors.Is(err, engine.ErrTruncated):
+	case is(err, engine.ErrTruncated):
 		return ErrTruncated
-	case errors.Is(err, engine.ErrMalformed):
+	case is(err, engine.ErrMalformed):
 		return ErrMalformed
-	case errors.Is(err, engine.ErrUnsupported):
+	case is(err, engine.ErrUnsupported):
 		return ErrUnsupported
 	}
 	return ErrInput
+}
+
+// is reports whether err or an error it wraps (Unwrap() error or
+// Unwrap() []error) is target, as errors.Is does for sentinel errors.
+// errors.Is would link internal/reflectlite, about 40 KB of the module, to
+// guard against comparing uncomparable errors; the engine's sentinels are
+// pointers, so == cannot panic here.
+func is(err, target error) bool {
+	for err != nil {
+		if err == target {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if is(e, target) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // boundsError reports an offset and length outside a buffer.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -607,7 +606,7 @@ func runQuery(descOff, options, first uint32) (rc int32) {
 	vals, err := query.New(cfg).Run(nil, older, newer)
 	if err != nil {
 		code := errorCode(err)
-		if errors.Is(err, query.ErrMismatch) || errors.Is(err, query.ErrNotV1) {
+		if is(err, query.ErrMismatch) || is(err, query.ErrNotV1) {
 			code = ErrInput
 		}
 		return fail(code, err)

@@ -130,6 +130,8 @@ func mallocs() uint64 {
 }
 
 // setError records the text of the last error (cut to ErrCap bytes).
+//
+//go:noinline
 func setError(msg string) {
 	errLen = uint32(copy(errBuf[:], msg))
 }

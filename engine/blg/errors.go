@@ -11,6 +11,8 @@ const formatName = "blg"
 
 // newError builds a *engine.FormatError for this package. index is the
 // record's index among records of its kind, or −1.
+//
+//go:noinline
 func newError(record string, index int, off int64, field, detail string, sentinel error) *engine.FormatError {
 	return &engine.FormatError{
 		Format: formatName,
@@ -25,10 +27,13 @@ func newError(record string, index int, off int64, field, detail string, sentine
 
 // Detail-text helpers, built without fmt.
 
+//go:noinline
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
+//go:noinline
 func utoa(v uint64) string { return strconv.FormatUint(v, 10) }
 
+//go:noinline
 func hexa(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
 // exceeds returns "<what> <v> exceeds <limitName> <limit>".

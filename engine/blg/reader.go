@@ -2,7 +2,6 @@ package blg
 
 import (
 	"encoding/binary"
-	"errors"
 	"io"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -170,10 +169,20 @@ func (r *Reader) open() error {
 	}
 }
 
+// setIndex sets the Index of the first *engine.FormatError in err's Unwrap
+// chain. (errors.As would link internal/reflectlite into the WebAssembly
+// module.)
 func setIndex(err error, i int) {
-	var fe *engine.FormatError
-	if errors.As(err, &fe) {
-		fe.Index = i
+	for err != nil {
+		if fe, ok := err.(*engine.FormatError); ok {
+			fe.Index = i
+			return
+		}
+		u, ok := err.(interface{ Unwrap() error })
+		if !ok {
+			return
+		}
+		err = u.Unwrap()
 	}
 }
 

@@ -27,6 +27,11 @@ type locator struct {
 	parts []partSpan
 }
 
+// at returns the file offset of the record's byte off. It serves error
+// messages only, so it stays out of line (inlined at its many call sites it
+// made the WebAssembly module larger).
+//
+//go:noinline
 func (l *locator) at(off int) int64 {
 	if len(l.parts) == 0 {
 		return l.base + int64(off)

@@ -83,10 +83,23 @@ func ResolveName(name string) string {
 	if v, ok := tzresNames[name]; ok {
 		return v
 	}
-	if v, ok := tzresNames[strings.ToLower(name)]; ok {
+	if v, ok := tzresNames[asciiLower(name)]; ok {
 		return v
 	}
 	return name
+}
+
+// asciiLower returns s with A–Z in lower case: the references are ASCII,
+// and strings.ToLower would bring Unicode's case tables into the
+// WebAssembly module.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // StandardDisplayName is ResolveName(tz.StandardName): the name relog prints

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/engine/internal/quote"
 )
 
 // MaxLength is PDH_MAX_COUNTER_PATH: the longest path, in bytes, that Parse
@@ -44,7 +46,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return "counterpath: " + strconv.Quote(e.Path) + " at position " + strconv.Itoa(e.Pos) + ": " + e.Msg
+	return "counterpath: " + quote.Quote(e.Path) + " at position " + strconv.Itoa(e.Pos) + ": " + e.Msg
 }
 
 // Parse reads a counter path: \\machine\object(parent/instance#n)\counter,
@@ -58,9 +60,7 @@ func (e *Error) Error() string {
 // other "#" is part of the name. Names are kept as written; matching is case-insensitive (see Match).
 func Parse(s string) (Path, error) {
 	var p Path
-	fail := func(pos int, msg string) (Path, error) {
-		return Path{}, &Error{Path: s, Pos: pos, Msg: msg}
-	}
+	fail := func(pos int, msg string) (Path, error) { return Path{}, parseError(s, pos, msg) }
 	if len(s) > MaxLength {
 		return fail(MaxLength, "longer than "+strconv.Itoa(MaxLength)+" bytes (PDH_MAX_COUNTER_PATH)")
 	}
@@ -131,11 +131,11 @@ func Parse(s string) (Path, error) {
 			case idx == "*":
 				p.Index = AnyIndex
 			case idx != "" && strings.Trim(idx, "0123456789") == "":
-				n, err := strconv.ParseUint(idx, 10, 31)
-				if err != nil {
+				n, ok := parseIndex(idx)
+				if !ok {
 					return fail(instPos+hash+1, "instance index "+idx+" is too large")
 				}
-				p.Index = int(n)
+				p.Index = n
 			default:
 				isIndex = false
 			}
@@ -303,4 +303,26 @@ func equalFoldRune(a, b rune) bool {
 		}
 	}
 	return false
+}
+
+// parseError builds Parse's error, out of line: Parse has many error
+// paths, and inlining each copy made the WebAssembly module larger.
+//
+//go:noinline
+func parseError(s string, pos int, msg string) error {
+	return &Error{Path: s, Pos: pos, Msg: msg}
+}
+
+// parseIndex reads the decimal digits s as an instance index, which must be
+// below 2^31. (strconv.ParseUint would bring strconv's quoting and its
+// Unicode tables into the WebAssembly module through NumError.)
+func parseIndex(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+		if n >= 1<<31 {
+			return 0, false
+		}
+	}
+	return n, true
 }

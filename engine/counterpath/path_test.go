@@ -21,6 +21,8 @@ func TestParse(t *testing.T) {
 		{in: `\\m\Process(svchost#2)\ID Process`, want: Path{Machine: "m", Object: "Process", HasInstance: true, Instance: "svchost", Index: 2, Counter: "ID Process"}},
 		{in: `\Process(svchost#0)\ID Process`, want: Path{Object: "Process", HasInstance: true, Instance: "svchost", Counter: "ID Process"}, str: `\Process(svchost)\ID Process`},
 		{in: `\Thread(explorer/12)\% Processor Time`, want: Path{Object: "Thread", HasInstance: true, Parent: "explorer", Instance: "12", Counter: "% Processor Time"}},
+		{in: `\Process(x#2147483647)\c`, want: Path{Object: "Process", HasInstance: true, Instance: "x", Index: 1<<31 - 1, Counter: "c"}},
+		{in: `\Process(x#0000000000000000000007)\c`, want: Path{Object: "Process", HasInstance: true, Instance: "x", Index: 7, Counter: "c"}, str: `\Process(x#7)\c`},
 		{in: `\Thread(svchost/0#3)\Context Switches/sec`, want: Path{Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "Context Switches/sec"}},
 		{in: `\Thread(*/*)\*`, want: Path{Object: "Thread", HasInstance: true, Parent: "*", Instance: "*", Counter: "*"}},
 		{in: `\Process(svchost#*)\% Processor Time`, want: Path{Object: "Process", HasInstance: true, Instance: "svchost", Index: AnyIndex, Counter: "% Processor Time"}},
@@ -86,6 +88,8 @@ func TestParseErrors(t *testing.T) {
 		{`\Thread(p/)\c`, 10, "empty instance name after /"},
 		{`\Process(#2)\c`, 9, "empty instance name before #"},
 		{`\Process(x#99999999999)\c`, 11, "too large"},
+		{`\Process(x#2147483648)\c`, 11, "too large"}, // 2^31
+		{`\Process(x#000000000000000000002147483648)\c`, 11, "too large"},
 		{"\\Mem\xffory\\c", 4, "UTF-8"},
 		{`\` + strings.Repeat("a", MaxLength), MaxLength, "longer than"},
 	} {

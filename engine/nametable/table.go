@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
 )
 
 // record is the Windows name of the structure in FormatErrors.
@@ -54,10 +55,16 @@ func Parse(b []byte) (*Table, error) {
 	es := make([]entry, 0, n)
 	scan(b, &es)
 	t := &Table{data: b, pairs: n}
-	// The input is usually sorted already; a stable sort keeps the data
-	// order of repeated indexes, so that the last one can win.
+	// The input is usually sorted already. Sorting by index and offset
+	// keeps the data order of repeated indexes (scan appends in data
+	// order), so that the last one can win.
 	if !slices.IsSortedFunc(es, cmpIndex) {
-		slices.SortStableFunc(es, cmpIndex)
+		heapsort.Sort(len(es), func(i, j int) bool {
+			if es[i].index != es[j].index {
+				return es[i].index < es[j].index
+			}
+			return es[i].off < es[j].off
+		}, func(i, j int) { es[i], es[j] = es[j], es[i] })
 	}
 	// Keep the last of each run of equal indexes.
 	w := 0
@@ -73,12 +80,14 @@ func Parse(b []byte) (*Table, error) {
 	for i := range t.byName {
 		t.byName[i] = uint32(i)
 	}
-	slices.SortFunc(t.byName, func(x, y uint32) int {
+	byName := t.byName
+	heapsort.Sort(len(byName), func(i, j int) bool {
+		x, y := byName[i], byName[j]
 		if c := compareFold(t.text(x), t.text(y)); c != 0 {
-			return c
+			return c < 0
 		}
-		return cmpUint32(t.byIdx[x].index, t.byIdx[y].index)
-	})
+		return t.byIdx[x].index < t.byIdx[y].index
+	}, func(i, j int) { byName[i], byName[j] = byName[j], byName[i] })
 	return t, nil
 }
 
@@ -177,6 +186,7 @@ func parseIndex(s []byte) (v uint32, ok, overflow bool) {
 	return uint32(x), true, false
 }
 
+//go:noinline
 func fail(pair int, off int64, field, detail string, err error) error {
 	return &engine.FormatError{Format: "nametable", Record: record, Index: pair, Offset: off, Field: field, Detail: detail, Err: err}
 }

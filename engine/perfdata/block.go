@@ -189,10 +189,13 @@ func (c *ObjectCursor) Next() (Object, error) {
 }
 
 // errAt builds the decoders' error.
+//
+//go:noinline
 func errAt(record string, index int, off uint64, field, detail string, err error) error {
 	return &engine.FormatError{Format: "perfdata", Record: record, Index: index, Offset: int64(off), Field: field, Detail: detail, Err: err}
 }
 
+//go:noinline
 func u64(v uint64) string { return strconv.FormatUint(v, 10) }
 func i64(v int64) string  { return strconv.FormatInt(v, 10) }
 

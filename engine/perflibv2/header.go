@@ -68,10 +68,21 @@ func parseDataHeader(b []byte) (DataHeader, error) {
 	return h, nil
 }
 
+// itoa formats an int in decimal, out of line like u and fail: they build
+// error texts, and inlining them at each of their many call sites made the
+// WebAssembly module larger.
+//
+//go:noinline
+func itoa(v int) string { return strconv.Itoa(v) }
+
 // u formats a DWORD in decimal.
+//
+//go:noinline
 func u(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 
 // fail builds the package's FormatError.
+//
+//go:noinline
 func fail(rec string, idx, off int, field, detail string, err error) error {
 	return &engine.FormatError{Format: "perflibv2", Record: rec, Index: idx, Offset: int64(off), Field: field, Detail: detail, Err: err}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
 )
 
 // Index pairs every counter value of one PerfQueryCounterData result with
@@ -149,7 +150,7 @@ func (x *Index) indexReg() {
 		}
 	}
 	x.regs = sortFirst(x.regs, x.regID)
-	slices.SortFunc(x.hids, cmp.Compare[uint32])
+	sortUint32s(x.hids, cmp.Compare[uint32])
 	x.hids = slices.Compact(x.hids)
 }
 
@@ -158,16 +159,21 @@ func (x *Index) regID(i uint32) uint32 { return le32(x.reg.counters, CounterRegI
 
 // sortFirst sorts the positions s by id(position) and position, and keeps
 // the first position of each id. (All the Index's sorts sort []uint32 with
-// a comparison function, one instantiation of slices' sort, which the
-// WebAssembly module already has.)
+// a comparison function, with sortUint32s.)
 func sortFirst(s []uint32, id func(uint32) uint32) []uint32 {
-	slices.SortFunc(s, func(a, b uint32) int {
+	sortUint32s(s, func(a, b uint32) int {
 		if c := cmp.Compare(id(a), id(b)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
 	})
 	return slices.CompactFunc(s, func(a, b uint32) bool { return id(a) == id(b) })
+}
+
+// sortUint32s sorts s by cmp with the engine's one heapsort (a sort from
+// package slices would add its own copy to the WebAssembly module).
+func sortUint32s(s []uint32, cmp func(a, b uint32) int) {
+	heapsort.Sort(len(s), func(i, j int) bool { return cmp(s[i], s[j]) < 0 }, func(i, j int) { s[i], s[j] = s[j], s[i] })
 }
 
 // findID returns the position p in s (sorted by sortFirst) whose id,
@@ -241,7 +247,7 @@ func (x *Index) indexHelpers() {
 	x.help = slices.Grow(x.help, n)
 	x.hord = slices.Grow(x.hord, n)
 	x.eachHelper(x.addHelper)
-	slices.SortFunc(x.hord, x.compareHelp)
+	sortUint32s(x.hord, x.compareHelp)
 	x.hord = slices.CompactFunc(x.hord, func(i, j uint32) bool {
 		a, b := &x.help[i], &x.help[j]
 		return a.block == b.block && x.compareKey(a, b) == 0

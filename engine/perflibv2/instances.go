@@ -1,8 +1,6 @@
 package perflibv2
 
 import (
-	"strconv"
-
 	"github.com/perfcalc/perfcalc/engine"
 )
 
@@ -79,7 +77,7 @@ func checkInstanceHeader(b []byte, off, idx int, parent string) (int, error) {
 // bytesLeft says how many bytes are left, and in which record, for an
 // error's detail (it is called on error paths only: it allocates).
 func bytesLeft(n int, parent string) string {
-	s := strconv.Itoa(n) + " bytes left"
+	s := itoa(n) + " bytes left"
 	if parent != "" {
 		s += " in " + parent
 	}

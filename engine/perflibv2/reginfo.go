@@ -2,7 +2,6 @@ package perflibv2
 
 import (
 	"encoding/binary"
-	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
 )
@@ -89,7 +88,7 @@ func ParseRegInfo(b []byte) (RegInfo, error) {
 	const rec = "PERF_COUNTERSET_REG_INFO"
 	var r RegInfo
 	if len(b) < CountersetRegInfoSize {
-		return r, fail(rec, -1, 0, "", "needs 32 bytes, input has "+strconv.Itoa(len(b)), engine.ErrTruncated)
+		return r, fail(rec, -1, 0, "", "needs 32 bytes, input has "+itoa(len(b)), engine.ErrTruncated)
 	}
 	copy(r.Header.CounterSetGUID[:], b[:16])
 	r.Header.CounterSetType = le32(b, 16)
@@ -97,7 +96,7 @@ func ParseRegInfo(b []byte) (RegInfo, error) {
 	r.Header.NumCounters = le32(b, 24)
 	r.Header.InstanceType = le32(b, 28)
 	if uint64(r.Header.NumCounters) > uint64(len(b)-CountersetRegInfoSize)/CounterRegInfoSize {
-		return r, fail(rec, -1, 24, "NumCounters", u(r.Header.NumCounters)+" PERF_COUNTER_REG_INFO records (48 bytes each) exceed the input's "+strconv.Itoa(len(b)-CountersetRegInfoSize)+" bytes after the header", engine.ErrTruncated)
+		return r, fail(rec, -1, 24, "NumCounters", u(r.Header.NumCounters)+" PERF_COUNTER_REG_INFO records (48 bytes each) exceed the input's "+itoa(len(b)-CountersetRegInfoSize)+" bytes after the header", engine.ErrTruncated)
 	}
 	end := CountersetRegInfoSize + CounterRegInfoSize*int(r.Header.NumCounters)
 	r.counters = b[CountersetRegInfoSize:end:end]

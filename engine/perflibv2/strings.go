@@ -1,8 +1,6 @@
 package perflibv2
 
 import (
-	"strconv"
-
 	"github.com/perfcalc/perfcalc/engine"
 )
 
@@ -35,7 +33,7 @@ func (r Reading) String() string {
 	case ReadingAmbiguous:
 		return "ambiguous"
 	}
-	return "Reading(" + strconv.Itoa(int(r)) + ")"
+	return "Reading(" + itoa(int(r)) + ")"
 }
 
 // NoString is the dwOffset of a counter without a string.
@@ -113,14 +111,14 @@ func parseStringHeader(b []byte) (StringBuffer, error) {
 	const rec = "PERF_STRING_BUFFER_HEADER"
 	var s StringBuffer
 	if len(b) < StringBufferHeaderSize {
-		return s, fail(rec, -1, 0, "", "needs 8 bytes, input has "+strconv.Itoa(len(b)), engine.ErrTruncated)
+		return s, fail(rec, -1, 0, "", "needs 8 bytes, input has "+itoa(len(b)), engine.ErrTruncated)
 	}
 	s.Size, s.NumCounters = le32(b, 0), le32(b, 4)
 	switch {
 	case s.Size < StringBufferHeaderSize:
 		return StringBuffer{}, fail(rec, -1, 0, "dwSize", u(s.Size)+" below 8", engine.ErrMalformed)
 	case uint64(s.Size) > uint64(len(b)):
-		return StringBuffer{}, fail(rec, -1, 0, "dwSize", u(s.Size)+" exceeds the input's "+strconv.Itoa(len(b))+" bytes", engine.ErrTruncated)
+		return StringBuffer{}, fail(rec, -1, 0, "dwSize", u(s.Size)+" exceeds the input's "+itoa(len(b))+" bytes", engine.ErrTruncated)
 	case uint64(s.NumCounters) > uint64(s.Size-StringBufferHeaderSize)/StringCounterHeaderSize:
 		return StringBuffer{}, fail(rec, -1, 4, "dwCounters", u(s.NumCounters)+" PERF_STRING_COUNTER_HEADER records cannot fit in dwSize "+u(s.Size), engine.ErrMalformed)
 	}

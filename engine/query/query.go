@@ -11,6 +11,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
+	"github.com/perfcalc/perfcalc/engine/internal/quote"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 )
@@ -90,17 +92,17 @@ func (e *MismatchError) Error() string {
 	switch {
 	case e.Older == "":
 		b = append(b, ' ')
-		b = strconv.AppendQuote(b, e.Newer)
+		b = quote.Append(b, e.Newer)
 		b = append(b, " only in the newer"...)
 	case e.Newer == "":
 		b = append(b, ' ')
-		b = strconv.AppendQuote(b, e.Older)
+		b = quote.Append(b, e.Older)
 		b = append(b, " only in the older"...)
 	default:
 		b = append(b, ' ')
-		b = strconv.AppendQuote(b, e.Older)
+		b = quote.Append(b, e.Older)
 		b = append(b, " in the older, "...)
-		b = strconv.AppendQuote(b, e.Newer)
+		b = quote.Append(b, e.Newer)
 		b = append(b, " in the newer"...)
 	}
 	return string(b)
@@ -308,7 +310,13 @@ func (q *Query) matchInstances() {
 	q.sorted = append(q.sorted[:0], q.oldKeys...)
 	keys := q.keys
 	cmp := func(a, b span) int { return bytes.Compare(keys[a.start:a.end], keys[b.start:b.end]) }
-	slices.SortFunc(q.sorted, cmp)
+	sorted := q.sorted
+	heapsort.Sort(len(sorted), func(i, j int) bool {
+		if c := cmp(sorted[i], sorted[j]); c != 0 {
+			return c < 0
+		}
+		return sorted[i].index < sorted[j].index
+	}, func(i, j int) { sorted[i], sorted[j] = sorted[j], sorted[i] })
 	for i, k := range q.newKeys {
 		q.pair[i] = -1
 		kb := keys[k.start:k.end]

@@ -5,8 +5,10 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/perfcalc/perfcalc/engine/internal/filetime"
 	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/engine/internal/filetime"
+	"github.com/perfcalc/perfcalc/engine/internal/quote"
 
 	"github.com/perfcalc/perfcalc/engine"
 )
@@ -43,7 +45,7 @@ func ParseFormat(name string) (Format, error) {
 	case "json", "JSON":
 		return JSON, nil
 	}
-	return 0, errors.New("relog: unknown format " + strconv.Quote(name) + " (want csv, tsv or json)")
+	return 0, errors.New("relog: unknown format " + quote.Quote(name) + " (want csv, tsv or json)")
 }
 
 // flushSize is the amount of text Write gathers before writing it.
@@ -330,10 +332,10 @@ func ParseTime(s string) (int64, error) {
 		}
 	}
 	if p.err != nil || !p.done() || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || sec > 59 {
-		return 0, errors.Join(ErrTime, errors.New("relog: "+strconv.Quote(s)+" is not a time like 02/19/2013 18:50:17.844 or 2013-02-19T18:50:17"))
+		return 0, errors.Join(ErrTime, errors.New("relog: "+quote.Quote(s)+" is not a time like 02/19/2013 18:50:17.844 or 2013-02-19T18:50:17"))
 	}
 	if int64(d) > filetime.DaysInMonth(int64(y), int64(mo)) {
-		return 0, errors.Join(ErrTime, errors.New("relog: "+strconv.Quote(s)+" is not a date"))
+		return 0, errors.Join(ErrTime, errors.New("relog: "+quote.Quote(s)+" is not a date"))
 	}
 	return filetime.Join(int64(y), int64(mo), int64(d), int64(h), int64(mi), int64(sec)) + int64(frac), nil
 }

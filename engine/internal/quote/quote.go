@@ -1,0 +1,88 @@
+// Package quote writes a string as a double-quoted Go string literal for
+// error messages, without strconv.Quote: that one decides which runes are
+// printable with Unicode tables that would add about 20 KB to the
+// WebAssembly module.
+//
+// ASCII comes out exactly as strconv.Quote writes it. Other valid UTF-8 is
+// kept as it is (counter and instance names in any language stay
+// readable), except the runes that are invisible or reorder text (C1
+// controls, zero-width and bidirectional marks, line and paragraph
+// separators, the byte-order mark), which are escaped as \uXXXX so that a
+// hostile name cannot disguise a message. Invalid UTF-8 bytes are written as
+// \xNN. strconv.Unquote gives back the original string in every case.
+package quote
+
+import "unicode/utf8"
+
+const hex = "0123456789abcdef"
+
+// Quote returns s as a double-quoted Go string literal.
+func Quote(s string) string {
+	return string(Append(make([]byte, 0, len(s)+2), s))
+}
+
+// Append appends s as a double-quoted Go string literal to dst.
+func Append(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c >= ' ' && c != 0x7f:
+				dst = append(dst, c)
+			case c == '\a':
+				dst = append(dst, `\a`...)
+			case c == '\b':
+				dst = append(dst, `\b`...)
+			case c == '\f':
+				dst = append(dst, `\f`...)
+			case c == '\n':
+				dst = append(dst, `\n`...)
+			case c == '\r':
+				dst = append(dst, `\r`...)
+			case c == '\t':
+				dst = append(dst, `\t`...)
+			case c == '\v':
+				dst = append(dst, `\v`...)
+			default:
+				dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
+		} else if hidden(r) {
+			dst = append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+		} else {
+			dst = append(dst, s[i:i+n]...)
+		}
+		i += n
+	}
+	return append(dst, '"')
+}
+
+// hidden reports whether r is a control, format or separator rune that
+// shows as nothing or changes how the text around it is laid out.
+func hidden(r rune) bool {
+	switch {
+	case r <= 0x9f: // C1 controls (ASCII is handled by the caller)
+		return true
+	case r == 0xa0 || r == 0xad: // no-break space, soft hyphen
+		return true
+	case r == 0x061c: // Arabic letter mark
+		return true
+	case r >= 0x200b && r <= 0x200f: // zero-width space, joiners, LRM, RLM
+		return true
+	case r >= 0x2028 && r <= 0x202e: // line and paragraph separators, bidi embeddings
+		return true
+	case r >= 0x2060 && r <= 0x206f: // word joiner, invisible operators, bidi isolates
+		return true
+	case r == 0xfeff: // byte-order mark
+		return true
+	}
+	return false
+}

@@ -1,0 +1,80 @@
+package quote
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestASCIILikeStrconv checks every one- and two-byte ASCII string.
+func TestASCIILikeStrconv(t *testing.T) {
+	for a := range 128 {
+		for b := range 129 {
+			s := string(rune(a))
+			if b < 128 {
+				s += string(rune(b))
+			}
+			if got, want := Quote(s), strconv.Quote(s); got != want {
+				t.Fatalf("Quote(%q) = %s, want %s", s, got, want)
+			}
+		}
+	}
+}
+
+func TestExamples(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`\Processor(_Total)\% Processor Time`, `"\\Processor(_Total)\\% Processor Time"`},
+		{"Prozessorzeit (%)", `"Prozessorzeit (%)"`},
+		{"Процессор", `"Процессор"`},
+		{"a\u202eb", `"a\u202eb"`},
+		{"\ufeffname", `"\ufeffname"`},
+		{"x\x80\xffy", `"x\x80\xffy"`},
+		{"\u0085", `"\u0085"`},
+		{"\U0001F600", "\"\U0001F600\""},
+		{"", `""`},
+	} {
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestHiddenRunesLikeStrconv checks that every rune Quote escapes is one
+// strconv.Quote escapes too, in the same way.
+func TestHiddenRunesLikeStrconv(t *testing.T) {
+	for r := rune(0x80); r <= utf8.MaxRune; r++ {
+		if !hidden(r) {
+			continue
+		}
+		s := string(r)
+		if got, want := Quote(s), strconv.Quote(s); got != want {
+			t.Errorf("Quote(%U) = %s, strconv.Quote = %s", r, got, want)
+		}
+	}
+}
+
+// TestUnquoteRoundTrip feeds random bytes, valid and invalid UTF-8.
+func TestUnquoteRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			switch r.IntN(3) {
+			case 0:
+				b[i] = byte(r.IntN(128))
+			default:
+				b[i] = byte(r.IntN(256))
+			}
+		}
+		if r.IntN(4) == 0 {
+			b = utf8.AppendRune(b, rune(r.IntN(0x110000)))
+		}
+		s := string(b)
+		q := Quote(s)
+		back, err := strconv.Unquote(q)
+		if err != nil || back != s {
+			t.Fatalf("Unquote(Quote(%q)) = %q, %v", s, back, err)
+		}
+	}
+}
