@@ -353,7 +353,9 @@ func counterIDs(off, count uint32) ([]uint32, int32) {
 	return ids, 0
 }
 
-// patterns reads counter path patterns, UTF-8, one per line.
+// patterns reads counter path patterns, UTF-8, one per line; white space
+// (ASCII, so a CR before the LF too) around a pattern and empty lines are
+// ignored.
 func patterns(off, n uint32) ([]counterpath.Path, int32) {
 	pats, ok := region(inBuf[:], off, n)
 	if !ok {
@@ -367,7 +369,7 @@ func patterns(off, n uint32) ([]counterpath.Path, int32) {
 		} else {
 			pats = nil
 		}
-		line = bytes.TrimSpace(line)
+		line = trimASCIISpace(line)
 		if len(line) == 0 {
 			continue
 		}
@@ -378,6 +380,20 @@ func patterns(off, n uint32) ([]counterpath.Path, int32) {
 		ps = append(ps, p)
 	}
 	return ps, 0
+}
+
+// trimASCIISpace returns b without leading and trailing ASCII white space.
+// (bytes.TrimSpace also knows Unicode's, with tables the module can do
+// without.)
+func trimASCIISpace(b []byte) []byte {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' }
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // relogOptions reads the options of decode_blg and relog_text: counter path

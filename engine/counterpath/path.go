@@ -130,7 +130,7 @@ func Parse(s string) (Path, error) {
 			switch {
 			case idx == "*":
 				p.Index = AnyIndex
-			case idx != "" && strings.Trim(idx, "0123456789") == "":
+			case allDigits(idx):
 				n, ok := parseIndex(idx)
 				if !ok {
 					return fail(instPos+hash+1, "instance index "+idx+" is too large")
@@ -205,7 +205,7 @@ func endsInIndex(name string) bool {
 		return false
 	}
 	idx := name[hash+1:]
-	return idx == "*" || idx != "" && strings.Trim(idx, "0123456789") == ""
+	return idx == "*" || allDigits(idx)
 }
 
 // HasWildcard reports whether the path has a wildcard in its parent,
@@ -311,6 +311,16 @@ func equalFoldRune(a, b rune) bool {
 //go:noinline
 func parseError(s string, pos int, msg string) error {
 	return &Error{Path: s, Pos: pos, Msg: msg}
+}
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // parseIndex reads the decimal digits s as an instance index, which must be
