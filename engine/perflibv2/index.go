@@ -151,7 +151,7 @@ func (x *Index) indexReg() {
 	}
 	x.regs = sortFirst(x.regs, x.regID)
 	sortUint32s(x.hids, cmp.Compare[uint32])
-	x.hids = slices.Compact(x.hids)
+	x.hids = compactUint32s(x.hids, func(a, b uint32) bool { return a == b })
 }
 
 // regID returns the CounterId of the registration's i-th counter.
@@ -167,13 +167,31 @@ func sortFirst(s []uint32, id func(uint32) uint32) []uint32 {
 		}
 		return cmp.Compare(a, b)
 	})
-	return slices.CompactFunc(s, func(a, b uint32) bool { return id(a) == id(b) })
+	return compactUint32s(s, func(a, b uint32) bool { return id(a) == id(b) })
 }
 
 // sortUint32s sorts s by cmp with the engine's one heapsort (a sort from
 // package slices would add its own copy to the WebAssembly module).
 func sortUint32s(s []uint32, cmp func(a, b uint32) int) {
 	heapsort.Sort(len(s), func(i, j int) bool { return cmp(s[i], s[j]) < 0 }, func(i, j int) { s[i], s[j] = s[j], s[i] })
+}
+
+// compactUint32s keeps the first of each run of elements of s that same
+// finds equal, as slices.CompactFunc does (without another generic
+// instantiation in the WebAssembly module), and zeroes the tail.
+func compactUint32s(s []uint32, same func(a, b uint32) bool) []uint32 {
+	if len(s) < 2 {
+		return s
+	}
+	w := 1
+	for i := 1; i < len(s); i++ {
+		if !same(s[w-1], s[i]) {
+			s[w] = s[i]
+			w++
+		}
+	}
+	clear(s[w:])
+	return s[:w]
 }
 
 // findID returns the position p in s (sorted by sortFirst) whose id,
@@ -248,7 +266,7 @@ func (x *Index) indexHelpers() {
 	x.hord = slices.Grow(x.hord, n)
 	x.eachHelper(x.addHelper)
 	sortUint32s(x.hord, x.compareHelp)
-	x.hord = slices.CompactFunc(x.hord, func(i, j uint32) bool {
+	x.hord = compactUint32s(x.hord, func(i, j uint32) bool {
 		a, b := &x.help[i], &x.help[j]
 		return a.block == b.block && x.compareKey(a, b) == 0
 	})

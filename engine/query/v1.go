@@ -1,8 +1,8 @@
 package query
 
 import (
-	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
@@ -24,7 +24,8 @@ type v1State struct {
 	oldNames         []instName
 	nmNew, nmOld     v1Namer
 	machine, omach   []byte
-	machineStr       string
+	machineStr       string // machine as a string, kept from run to run
+	omachStr         string // omach as a string, likewise
 }
 
 // v1Name returns the name of a V1 title index: its text in Config.Names, or
@@ -73,19 +74,22 @@ func (q *Query) v1Pass(dst []Value, older, newer []byte) ([]Value, error) {
 	hasOld := older != nil
 	var ob perfdata.Block
 	s.machine = nb.AppendSystemName(s.machine[:0])
+	if string(s.machine) != s.machineStr {
+		s.machineStr = string(s.machine)
+	}
+	machine := s.machineStr
 	if hasOld {
 		if ob, err = perfdata.Parse(older); err != nil {
 			return dst, err
 		}
 		s.omach = ob.AppendSystemName(s.omach[:0])
-		if !bytes.EqualFold(s.machine, s.omach) {
-			return dst, &MismatchError{What: "machine", Older: string(s.omach), Newer: string(s.machine)}
+		if string(s.omach) != s.omachStr {
+			s.omachStr = string(s.omach)
+		}
+		if !strings.EqualFold(machine, s.omachStr) {
+			return dst, &MismatchError{What: "machine", Older: s.omachStr, Newer: machine}
 		}
 	}
-	if string(s.machine) != s.machineStr {
-		s.machineStr = string(s.machine)
-	}
-	machine := s.machineStr
 
 	if s.newObjs, err = appendObjects(s.newObjs[:0], &nb); err != nil {
 		return dst, err
