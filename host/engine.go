@@ -49,6 +49,8 @@ const (
 	fnDecodeBlg
 	fnQuery
 	fnRelogText
+	fnInReserve
+	fnOutReserve
 	numFn
 )
 
@@ -73,6 +75,8 @@ var exports = [numFn]struct{ name, params, results string }{
 	fnDecodeBlg:    {"decode_blg", "iiiiIIii", "i"},
 	fnQuery:        {"query", "iii", "i"},
 	fnRelogText:    {"relog_text", "iiiiIIii", "i"},
+	fnInReserve:    {"in_reserve", "i", "i"},
+	fnOutReserve:   {"out_reserve", "i", "i"},
 }
 
 // Engine runs perfcalc's engine and decoders inside perfcalc.wasm, through
@@ -114,9 +118,8 @@ type Engine struct {
 //     (Config.WithCompilationCacheDir) about 0.2 s, nearly all of it the
 //     instance's start-up.
 //   - An instance's start-up is wazero's instantiation (about 4 ms) plus
-//     the module's _initialize, measured at 130 to 200 ms: perfcalc's engine
-//     package searches its type table's hash multiplier at init (58 ms
-//     natively).
+//     the module's _initialize (the Go runtime's start-up and the packages'
+//     initialisation).
 //   - Close the Engine to release its memory and compiled code.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
 	wasm := cfg.module

@@ -19,6 +19,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
 // cacheDir is a compilation cache shared by the tests' engines: the first
@@ -330,10 +331,19 @@ func TestDecodeErrors(t *testing.T) {
 	_, herr := shared.DecodeV2(g1, cs, 0)
 	_, werr := native.DecodeV2(g1, cs, 0)
 	sameError(t, "v1 as v2", herr, werr)
-	// An input larger than the module's buffer.
-	_, err := shared.DecodeNames(make([]byte, 9<<20))
+	// An input larger than the static buffer is decoded in a larger one (9
+	// MiB of zeros: an empty name table, as natively).
+	hz, herr := shared.DecodeNames(make([]byte, 9<<20))
+	wz, werr := native.DecodeNames(make([]byte, 9<<20))
+	sameError(t, "9 MiB of zeros", herr, werr)
+	if herr == nil && len(hz.Records) != len(wz.Records) {
+		t.Errorf("9 MiB of zeros: %d records, natively %d", len(hz.Records), len(wz.Records))
+	}
+	// An input larger than the largest buffer (1 GiB) is refused before the
+	// module sees it (the slice is never touched: its pages stay unmapped).
+	_, err := shared.DecodeNames(make([]byte, 1<<30+1))
 	if host.ErrorCode(err) != host.CodeLimit {
-		t.Errorf("9 MiB input: have %v, want CodeLimit", err)
+		t.Errorf("1 GiB + 1 input: have %v, want CodeLimit", err)
 	}
 }
 
@@ -547,8 +557,8 @@ func TestCompilationCache(t *testing.T) {
 }
 
 // TestDecodePaging decodes a blob whose records do not fit the module's
-// 4 MiB output buffer: the Engine reads it page by page and gets every
-// record, as natively.
+// 4 MiB output buffer: the Engine reads the first page, reserves a buffer
+// for the rest, and gets every record, as natively.
 func TestDecodePaging(t *testing.T) {
 	data := syntheticV1(t)
 	have, err := shared.DecodeV1(data, nil, engine.Cap100)
@@ -563,4 +573,56 @@ func TestDecodePaging(t *testing.T) {
 		t.Fatalf("%d records fit one page: the test does not page", len(want.Records))
 	}
 	sameDecoded(t, "synthetic", have, want)
+}
+
+// TestLargeLog converts a log larger than the module's static input buffer
+// (8 MiB), whose records and JSON text exceed its static output buffer
+// (4 MiB): the host reserves larger buffers (in_reserve, out_reserve), and
+// the results equal the native ones. The log is the real Tx log repeated.
+func TestLargeLog(t *testing.T) {
+	tx := readFile(t, corpus.Shared(t, "blg", "Tx_BasicPerfCounters.blg"))
+	rl, err := gencorpus.NewRepeatedLog(tx, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := rl.Bytes()
+	if len(log) <= 8<<20 {
+		t.Fatalf("the log is %d bytes: not larger than the static input buffer", len(log))
+	}
+	e := newEngine(t, host.NewConfig().WithPoolSize(1))
+	native := host.Native{}
+	have, herr := e.DecodeBlg(log, relog.Options{})
+	want, werr := native.DecodeBlg(log, relog.Options{})
+	if herr != nil || werr != nil {
+		t.Fatalf("DecodeBlg: host %v, native %v", herr, werr)
+	}
+	if len(want.Records)*80 <= 4<<20 {
+		t.Fatalf("%d records fit the static output buffer", len(want.Records))
+	}
+	sameDecoded(t, "repeated Tx", have, want)
+	htext, herr := e.RelogText(log, relog.Options{}, relog.JSON)
+	wtext, werr := native.RelogText(log, relog.Options{}, relog.JSON)
+	if herr != nil || werr != nil || !bytes.Equal(htext, wtext) || len(wtext) <= 4<<20 {
+		t.Fatalf("relog JSON: host %d bytes (%v), native %d bytes (%v)", len(htext), herr, len(wtext), werr)
+	}
+	// The same instance goes on with small inputs.
+	small, err := e.RelogText(tx, relog.Options{}, relog.CSV)
+	if wsmall, _ := native.RelogText(tx, relog.Options{}, relog.CSV); err != nil || !bytes.Equal(small, wsmall) {
+		t.Fatalf("a small log after the large one: %v", err)
+	}
+	t.Logf("log %d bytes: %d records, JSON %d bytes", len(log), len(have.Records), len(htext))
+}
+
+// TestReserveUnderMemoryLimit checks that an input the memory limit cannot
+// hold is refused with CodeLimit, and the instance goes on.
+func TestReserveUnderMemoryLimit(t *testing.T) {
+	e := newEngine(t, host.NewConfig().WithPoolSize(1).WithMemoryLimitPages(512))
+	_, err := e.DecodeNames(make([]byte, 40<<20))
+	var he *host.Error
+	if !errors.As(err, &he) || he.Code != host.CodeLimit {
+		t.Fatalf("a 40 MiB input under a 32 MiB limit: %v, want a CodeLimit *host.Error", err)
+	}
+	if _, err := e.DecodeNames(nil); err != nil {
+		t.Fatalf("after the refusal: %v", err)
+	}
 }

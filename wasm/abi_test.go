@@ -287,3 +287,40 @@ func TestBufferExports(t *testing.T) {
 		t.Errorf("buffer addresses: in %#x, out %#x, err %#x", inPtr(), outPtr(), errPtr())
 	}
 }
+
+// TestReserve checks in_reserve and out_reserve: the static buffers up to
+// their sizes, a larger buffer that in_ptr/in_cap then report and bounds
+// checks then use, a refused request over MaxReserve that leaves the buffer
+// as it was, and the return to the static buffers.
+func TestReserve(t *testing.T) {
+	defer inReserve(0)
+	defer outReserve(0)
+	static := inPtr()
+	if p := inReserve(InCap); p != static || inCap() != InCap {
+		t.Fatalf("in_reserve(InCap) = %#x, cap %d; want the static buffer %#x", p, inCap(), static)
+	}
+	p := inReserve(InCap + 1)
+	if p == 0 || p != inPtr() || inCap() != InCap+64<<10 || len(inBuf) != InCap+64<<10 {
+		t.Fatalf("in_reserve(InCap+1) = %#x, in_ptr %#x, in_cap %d", p, inPtr(), inCap())
+	}
+	if q := inReserve(InCap + 2); q != p {
+		t.Errorf("in_reserve of a size the buffer holds moved it: %#x, was %#x", q, p)
+	}
+	// The offset just past the static buffer is now inside.
+	if rc := computeBatch(InCap, 1, 0); rc != 1 {
+		t.Errorf("compute_batch at InCap of a larger buffer = %d: %s", rc, errBuf[:errLen])
+	}
+	if rc := computeBatch(inCap()-ReqSize+1, 1, 0); rc != ErrBounds {
+		t.Errorf("compute_batch past the larger buffer = %d, want ErrBounds", rc)
+	}
+	if q := inReserve(MaxReserve + 1); q != 0 || inPtr() != p || !strings.Contains(string(errBuf[:errLen]), "largest buffer") {
+		t.Errorf("in_reserve(MaxReserve+1) = %#x, in_ptr %#x, error %q", q, inPtr(), errBuf[:errLen])
+	}
+	if q := inReserve(0); q != static || inCap() != InCap {
+		t.Errorf("in_reserve(0) = %#x, cap %d; want the static buffer %#x", q, inCap(), static)
+	}
+	o := outReserve(OutCap * 2)
+	if o == 0 || o != outPtr() || outCap() != OutCap*2 {
+		t.Errorf("out_reserve(2·OutCap) = %#x, out_ptr %#x, out_cap %d", o, outPtr(), outCap())
+	}
+}

@@ -53,16 +53,16 @@ func compute(typ, flags, options uint32, scale int32, timeBase int64,
 func computeBatch(inOff, n, outOff uint32) (rc int32) {
 	defer recovered(&rc)
 	clearError()
-	if n > InCap/ReqSize {
-		return boundsError("compute_batch requests", inOff, n, InCap)
+	if int(n) > len(inBuf)/ReqSize {
+		return boundsError("compute_batch requests", inOff, n, len(inBuf))
 	}
 	req, ok := region(inBuf[:], inOff, n*ReqSize)
 	if !ok {
-		return boundsError("compute_batch requests", inOff, n*ReqSize, InCap)
+		return boundsError("compute_batch requests", inOff, n*ReqSize, len(inBuf))
 	}
 	res, ok := region(outBuf[:], outOff, n*ResSize)
 	if !ok {
-		return boundsError("compute_batch results", outOff, n*ResSize, OutCap)
+		return boundsError("compute_batch results", outOff, n*ResSize, len(outBuf))
 	}
 	for i := uint32(0); i < n; i++ {
 		q := req[i*ReqSize : i*ReqSize+ReqSize]

@@ -38,7 +38,7 @@ func decodeV1(inOff, n, namesOff, namesLen, options, first uint32) (rc int32) {
 	}
 	data, ok := region(inBuf[:], inOff, n)
 	if !ok {
-		return boundsError("decode_v1 input", inOff, n, InCap)
+		return boundsError("decode_v1 input", inOff, n, len(inBuf))
 	}
 	names, code := nameTable(namesOff, namesLen)
 	if code != 0 {
@@ -129,7 +129,7 @@ func nameTable(off, n uint32) (*nametable.Table, int32) {
 	}
 	b, ok := region(inBuf[:], off, n)
 	if !ok {
-		return nil, boundsError("name table", off, n, InCap)
+		return nil, boundsError("name table", off, n, len(inBuf))
 	}
 	t, err := nametable.Parse(b)
 	if err != nil {
@@ -169,15 +169,15 @@ func decodeV2(dataOff, dataLen, regOff, regLen, strOff, strLen, idsOff, idsCount
 	}
 	data, ok := region(inBuf[:], dataOff, dataLen)
 	if !ok {
-		return boundsError("decode_v2 data", dataOff, dataLen, InCap)
+		return boundsError("decode_v2 data", dataOff, dataLen, len(inBuf))
 	}
 	regBytes, ok := region(inBuf[:], regOff, regLen)
 	if !ok {
-		return boundsError("decode_v2 registration", regOff, regLen, InCap)
+		return boundsError("decode_v2 registration", regOff, regLen, len(inBuf))
 	}
 	strBytes, ok := region(inBuf[:], strOff, strLen)
 	if !ok {
-		return boundsError("decode_v2 strings", strOff, strLen, InCap)
+		return boundsError("decode_v2 strings", strOff, strLen, len(inBuf))
 	}
 	ids, code := counterIDs(idsOff, idsCount)
 	if code != 0 {
@@ -336,12 +336,12 @@ func decodeNames(inOff, n, first uint32) (rc int32) {
 
 // counterIDs reads count u32 counter ids at off of the input buffer.
 func counterIDs(off, count uint32) ([]uint32, int32) {
-	if count > InCap/4 {
-		return nil, boundsError("counter ids", off, count, InCap)
+	if int(count) > len(inBuf)/4 {
+		return nil, boundsError("counter ids", off, count, len(inBuf))
 	}
 	b, ok := region(inBuf[:], off, count*4)
 	if !ok {
-		return nil, boundsError("counter ids", off, count*4, InCap)
+		return nil, boundsError("counter ids", off, count*4, len(inBuf))
 	}
 	if count == 0 {
 		return nil, 0
@@ -359,7 +359,7 @@ func counterIDs(off, count uint32) ([]uint32, int32) {
 func patterns(off, n uint32) ([]counterpath.Path, int32) {
 	pats, ok := region(inBuf[:], off, n)
 	if !ok {
-		return nil, boundsError("counter patterns", off, n, InCap)
+		return nil, boundsError("counter patterns", off, n, len(inBuf))
 	}
 	var ps []counterpath.Path
 	for len(pats) > 0 {
@@ -465,7 +465,7 @@ func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first u
 func openLog(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) (*relog.Converter, int32) {
 	data, ok := region(inBuf[:], inOff, n)
 	if !ok {
-		return nil, boundsError("log", inOff, n, InCap)
+		return nil, boundsError("log", inOff, n, len(inBuf))
 	}
 	opts, code := relogOptions(patOff, patLen, begin, end, every)
 	if code != 0 {
@@ -557,13 +557,13 @@ func runQuery(descOff, options, first uint32) (rc int32) {
 	}
 	desc, ok := region(inBuf[:], descOff, QueryDescSize)
 	if !ok {
-		return boundsError("query descriptor", descOff, QueryDescSize, InCap)
+		return boundsError("query descriptor", descOff, QueryDescSize, len(inBuf))
 	}
 	part := func(at int, what string) ([]byte, int32) {
 		off, n := get32(desc, at), get32(desc, at+4)
 		b, ok := region(inBuf[:], off, n)
 		if !ok {
-			return nil, boundsError(what, off, n, InCap)
+			return nil, boundsError(what, off, n, len(inBuf))
 		}
 		return b, 0
 	}

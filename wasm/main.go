@@ -19,20 +19,24 @@
 //
 // # Memory
 //
-// The module owns two static buffers: an input buffer (InCap bytes) that the
-// host fills, and an output buffer (OutCap bytes) that the exports write.
-// The host learns their addresses once, after _initialize, from in_ptr and
-// out_ptr; every other export takes offsets and lengths within them, checked
-// before use. The compute exports allocate nothing; the decode exports
-// allocate in proportion to their input, which the input buffer bounds.
+// The module owns two buffers: an input buffer that the host fills, and an
+// output buffer that the exports write. They start as static buffers of
+// InCap and OutCap bytes; in_reserve and out_reserve replace them with
+// larger ones (up to MaxReserve bytes) for larger inputs and results. The
+// host learns their addresses after _initialize, and after each reserve,
+// from in_ptr and out_ptr; every other export takes offsets and lengths
+// within them, checked before use. The compute exports allocate nothing; the
+// decode exports allocate in proportion to their input, which the input
+// buffer bounds.
 //
 // # Security
 //
 // The host and its data are untrusted: every offset and length is checked
 // against the buffers, every export recovers panics and returns an error
-// code, and no export's memory use grows with anything but its input, which
-// is at most InCap bytes, or its output, which is at most OutCap bytes (a
-// decode whose result does not fit returns it page by page).
+// code, and no export's memory use grows with anything but its input or its
+// output, which are at most the buffers' sizes (a decode whose result does
+// not fit returns it page by page), and those grow only when the host asks,
+// up to MaxReserve.
 //
 // # Size
 //
@@ -65,19 +69,29 @@ import (
 	"unsafe"
 )
 
-// InCap and OutCap are the sizes of the module's input and output buffers.
+// InCap and OutCap are the sizes of the module's static input and output
+// buffers; in_reserve and out_reserve replace them with larger ones, up to
+// MaxReserve bytes each.
 const (
 	InCap  = 8 << 20
 	OutCap = 4 << 20
+	// MaxReserve is the largest buffer in_reserve and out_reserve grant
+	// (1 GiB).
+	MaxReserve = 1 << 30
 	// ErrCap is the size of the buffer holding the last error's text.
 	ErrCap = 1 << 10
 )
 
 // The module's static buffers. They are zero-filled BSS: they cost memory
-// pages, not bytes of the .wasm file.
+// pages, not bytes of the .wasm file. inBuf and outBuf are the buffers in
+// use: the static ones, or larger ones that in_reserve and out_reserve
+// allocated.
 var (
-	inBuf  [InCap]byte
-	outBuf [OutCap]byte
+	inStatic  [InCap]byte
+	outStatic [OutCap]byte
+	inBuf     = inStatic[:]
+	outBuf    = outStatic[:]
+
 	errBuf [ErrCap]byte
 	errLen uint32
 
@@ -107,7 +121,7 @@ func inPtr() uint32 { return addr(&inBuf[0]) }
 // inCap returns the size of the input buffer in bytes.
 //
 //go:wasmexport in_cap
-func inCap() uint32 { return InCap }
+func inCap() uint32 { return uint32(len(inBuf)) }
 
 // outPtr returns the address of the output buffer in linear memory.
 //
@@ -117,7 +131,42 @@ func outPtr() uint32 { return addr(&outBuf[0]) }
 // outCap returns the size of the output buffer in bytes.
 //
 //go:wasmexport out_cap
-func outCap() uint32 { return OutCap }
+func outCap() uint32 { return uint32(len(outBuf)) }
+
+// inReserve makes the input buffer hold at least n bytes and returns its
+// address, which in_ptr and in_cap then report; see reserve.
+//
+//go:wasmexport in_reserve
+func inReserve(n uint32) uint32 { return reserve(&inBuf, inStatic[:], n, "in_reserve") }
+
+// outReserve makes the output buffer hold at least n bytes and returns its
+// address, which out_ptr and out_cap then report; see reserve.
+//
+//go:wasmexport out_reserve
+func outReserve(n uint32) uint32 { return reserve(&outBuf, outStatic[:], n, "out_reserve") }
+
+// reserve gives *buf at least n bytes. Up to the static buffer's size it is
+// the static buffer again (a larger one is let go, for the garbage
+// collector); a buffer that is already large enough is kept; otherwise a new
+// one of n bytes, rounded up to 64 KiB, replaces it. The contents of a
+// replaced buffer are not kept. Over MaxReserve it returns 0 and leaves the
+// buffer as it is, with the reason at err_ptr. (An allocation the host's
+// memory limit refuses traps, as any out-of-memory does. Nothing else in it
+// can panic, so unlike the other exports it needs no recover.)
+func reserve(buf *[]byte, static []byte, n uint32, what string) (ptr uint32) {
+	clearError()
+	switch {
+	case n > MaxReserve:
+		setError("perfcalc: " + what + ": more than the largest buffer, 1 GiB")
+		return 0
+	case int(n) <= len(static):
+		*buf = static
+	case int(n) > len(*buf):
+		*buf = nil // let the old one go before the new one is allocated
+		*buf = make([]byte, (int(n)+0xffff)&^0xffff)
+	}
+	return addr(&(*buf)[0])
+}
 
 // errPtr returns the address of the last error's text (UTF-8, errLen bytes).
 //

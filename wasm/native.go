@@ -39,9 +39,14 @@ func run(args []string) int {
 	defer w.Flush()
 	load := func(off int, name string) (uint32, bool) {
 		b, err := os.ReadFile(name)
-		if err != nil || off+len(b) > InCap {
+		if err != nil || off+len(b) > MaxReserve {
 			os.Stderr.WriteString("wasm: cannot load " + name + "\n")
 			return 0, false
+		}
+		if off+len(b) > len(inBuf) { // grow, keeping what is loaded
+			keep := inBuf[:off]
+			inReserve(uint32(off + len(b)))
+			copy(inBuf, keep)
 		}
 		return uint32(copy(inBuf[off:], b)), true
 	}

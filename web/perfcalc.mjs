@@ -52,7 +52,9 @@ export class PerfcalcError extends Error {
 
 // Record layouts (ABI.md).
 const REQ_SIZE = 72, RES_SIZE = 16, HEADER_SIZE = 80, MAGIC = 0x31524350;
-const ERR_SPACE = -4;
+const ERR_SPACE = -4, ERR_LIMIT = -8;
+// MAX_RESERVE is the largest buffer in_reserve and out_reserve grant (ABI.md).
+const MAX_RESERVE = 1 << 30;
 const FLAG_DAMAGED = 1, FLAG_MORE = 2;
 const KINDS = { v1: 1, v2: 2, names: 3, blg: 4 };
 const KIND_NAMES = { 1: "v1", 2: "v2", 3: "names", 4: "blg" };
@@ -298,15 +300,33 @@ export class Perfcalc {
     return out;
   }
 
+  // _reserve makes the module's input ("in") or output ("out") buffer hold
+  // at least n bytes (in_reserve/out_reserve), and reads its new place.
+  _reserve(which, n) {
+    if (n > MAX_RESERVE) throw new PerfcalcError(ERR_LIMIT, `perfcalc: ${n} bytes is more than the module's largest ${which === "in" ? "input" : "output"} buffer (${MAX_RESERVE} bytes)`);
+    const p = this._call(which + "_reserve", n) >>> 0;
+    if (p === 0) throw new PerfcalcError(ERR_LIMIT, this._errorText());
+    if (which === "in") {
+      this.inPtr = p;
+      this.inCap = this.exports.in_cap() >>> 0;
+    } else {
+      this.outPtr = p;
+      this.outCap = this.exports.out_cap() >>> 0;
+    }
+  }
+
   // _input copies byte parts into the input buffer, 8-aligned, and returns
-  // their [offset, length] pairs.
+  // their [offset, length] pairs. A larger input than the buffer holds gets
+  // a larger buffer (up to 1 GiB).
   _input(parts) {
+    let total = 0;
+    for (const p of parts) if (p !== undefined && p !== null) total = (total + p.byteLength + 7) & ~7;
+    if (total > this.inCap) this._reserve("in", total);
     let off = 0;
     const placed = [];
     for (const p of parts) {
       if (p === undefined || p === null) { placed.push([0, 0]); continue; }
       const len = p.byteLength;
-      if (off + len > this.inCap) throw new PerfcalcError(-8, `perfcalc: the input (${off + len} bytes) is larger than the module's input buffer (${this.inCap} bytes)`);
       this._views();
       this._u8.set(p, this.inPtr + off);
       placed.push([off, len]);
@@ -316,7 +336,9 @@ export class Perfcalc {
   }
 
   // _pages calls a decode export page by page and returns the header of the
-  // first page and every record.
+  // first page and every record. When the first page is not all, it asks the
+  // module for an output buffer that holds the rest (the header's "needed"),
+  // so that a result costs two decodes, not one per page.
   _pages(call) {
     const records = [];
     let head = null;
@@ -331,7 +353,7 @@ export class Perfcalc {
         count: dv.getUint32(o + 24, true), recSize: dv.getUint32(o + 28, true), recOff: dv.getUint32(o + 32, true),
         strOff: dv.getUint32(o + 36, true), strLen: dv.getUint32(o + 40, true), columns: dv.getUint32(o + 48, true),
         rows: dv.getUint32(o + 52, true), bias: dv.getInt32(o + 56, true),
-        infoOff: dv.getUint32(o + 60, true), infoLen: dv.getUint32(o + 64, true),
+        infoOff: dv.getUint32(o + 60, true), infoLen: dv.getUint32(o + 64, true), needed: dv.getUint32(o + 44, true),
       };
       const dec = new TextDecoder();
       const strs = this._u8.subarray(o + h.strOff, o + h.strOff + h.strLen);
@@ -363,7 +385,8 @@ export class Perfcalc {
         });
       }
       if (!(h.flags & FLAG_MORE)) break;
-      if (h.count === 0) throw new PerfcalcError(ERR_SPACE, "perfcalc: a record does not fit the module's output buffer");
+      if (h.count === 0 && h.needed <= this.outCap) throw new PerfcalcError(ERR_SPACE, "perfcalc: a record does not fit the module's output buffer");
+      if (h.needed > this.outCap && h.needed <= MAX_RESERVE) this._reserve("out", h.needed);
       first += h.count;
     }
     return { head, records };
@@ -461,7 +484,12 @@ export class Perfcalc {
       if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
       const { parts, args } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
-      const rc = this._call("relog_text", d, dn, p, pn, ...args, f);
+      let rc = this._call("relog_text", d, dn, p, pn, ...args, f);
+      if (rc === ERR_SPACE) {
+        // The text is longer than the output buffer: last_detail is its length.
+        this._reserve("out", this.exports.last_detail() >>> 0);
+        rc = this._call("relog_text", d, dn, p, pn, ...args, f);
+      }
       if (rc < 0) this._throw(rc);
       this._views();
       const text = new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));

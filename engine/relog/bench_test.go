@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
 // BenchmarkCSV reads and converts each real log to CSV (both readings of
@@ -39,92 +41,14 @@ func BenchmarkCSV(b *testing.B) {
 	}
 }
 
-// txLog serves a log of several hundred MB made from the real Tx log: its
-// first two buffers (header, counter list, first samples) once, then its
-// other buffers repeated, each copy's events shifted in time and its
-// buffers renumbered, so that time stamps keep increasing. It is served
-// from memory, buffer by buffer, and never exists as a whole.
-type txLog struct {
-	head    []byte   // buffers 0 and 1
-	body    [][]byte // buffers 2 …
-	span    int64    // time covered by one copy of the body, in 100 ns
-	copies  int64
-	scratch []byte
-	cached  int64 // index of the buffer in scratch, or −1
-}
-
-func newTxLog(t testing.TB, copies int64) *txLog {
-	log := readCorpus(t, "Tx_BasicPerfCounters.blg")
-	if len(log)%bufSize != 0 || len(log) < 4*bufSize {
-		t.Fatalf("unexpected Tx log size %d", len(log))
+// newTxLog returns the real Tx log repeated copies times (a log of several
+// hundred MB that never exists as a whole).
+func newTxLog(t testing.TB, copies int64) *gencorpus.RepeatedLog {
+	l, err := gencorpus.NewRepeatedLog(readCorpus(t, "Tx_BasicPerfCounters.blg"), copies)
+	if err != nil {
+		t.Fatal(err)
 	}
-	l := &txLog{head: log[:2*bufSize], copies: copies, scratch: make([]byte, bufSize), cached: -1}
-	for off := 2 * bufSize; off < len(log); off += bufSize {
-		l.body = append(l.body, log[off:off+bufSize])
-	}
-	first, last := eventTimes(l.body[0]), eventTimes(l.body[len(l.body)-1])
-	l.span = last[len(last)-1] - first[0] + ticksPerSecond
 	return l
-}
-
-// eventTimes returns the time stamps of the PDH events of a buffer.
-func eventTimes(buf []byte) []int64 {
-	var ts []int64
-	end := int(le.Uint32(buf[0x30:]))
-	for p := bufHeader; p+eventHeader <= end; {
-		size := int(le.Uint16(buf[p:]))
-		if size < eventHeader {
-			break
-		}
-		ts = append(ts, int64(le.Uint64(buf[p+16:])))
-		p += (size + 7) &^ 7
-	}
-	return ts
-}
-
-func (l *txLog) size() int64 { return int64(len(l.head)) + l.copies*int64(len(l.body))*bufSize }
-
-// buffer returns buffer i of the log (i ≥ 2), patched.
-func (l *txLog) buffer(i int64) []byte {
-	if i == l.cached {
-		return l.scratch
-	}
-	k := i - 2
-	n := int64(len(l.body))
-	b := l.scratch
-	copy(b, l.body[k%n])
-	shift := (k / n) * l.span
-	le.PutUint64(b[0x18:], uint64(i))
-	end := int(le.Uint32(b[0x30:]))
-	for p := bufHeader; p+eventHeader <= end; {
-		size := int(le.Uint16(b[p:]))
-		if size < eventHeader {
-			break
-		}
-		le.PutUint64(b[p+16:], le.Uint64(b[p+16:])+uint64(shift))
-		p += (size + 7) &^ 7
-	}
-	l.cached = i
-	return b
-}
-
-func (l *txLog) ReadAt(p []byte, off int64) (int, error) {
-	n := 0
-	for n < len(p) {
-		if off >= l.size() {
-			return n, io.EOF
-		}
-		var src []byte
-		if off < int64(len(l.head)) {
-			src = l.head[off:]
-		} else {
-			src = l.buffer(off / bufSize)[off%bufSize:]
-		}
-		c := copy(p[n:], src)
-		n += c
-		off += int64(c)
-	}
-	return n, nil
 }
 
 // TestPeakMemory converts a log of about 400 MB made from the Tx log's
@@ -164,7 +88,7 @@ func TestPeakMemory(t *testing.T) {
 		}
 	}()
 	start := time.Now()
-	c, err := New(log, log.size(), Options{})
+	c, err := New(log, log.Size(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +105,7 @@ func TestPeakMemory(t *testing.T) {
 	if want := 100 * int(copies); n < want {
 		t.Errorf("have %d samples, want more than %d", n, want)
 	}
-	t.Logf("log %d MiB, %d samples, %d columns, CSV %d MiB, %v (%.0f MB/s)", log.size()>>20, n, len(c.Columns()), w.n>>20, elapsed.Round(time.Millisecond), float64(log.size())/elapsed.Seconds()/1e6)
+	t.Logf("log %d MiB, %d samples, %d columns, CSV %d MiB, %v (%.0f MB/s)", log.Size()>>20, n, len(c.Columns()), w.n>>20, elapsed.Round(time.Millisecond), float64(log.Size())/elapsed.Seconds()/1e6)
 	t.Logf("heap in use before %d KiB, peak %d KiB; total allocated %d KiB (%.2f allocations per sample); max RSS %s",
 		before.HeapInuse>>10, peak.Load()>>10, (after.TotalAlloc-before.TotalAlloc)>>10, float64(after.Mallocs-before.Mallocs)/float64(n), maxRSS())
 	if peak.Load() > 64<<20 {

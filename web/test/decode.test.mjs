@@ -4,11 +4,11 @@
 // independent reader.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PerfcalcError } from "../perfcalc.mjs";
-import { CORPUS, bits, lines, loadModule, parseExact, runNative } from "./helpers.mjs";
+import { CORPUS, bits, lines, loadModule, parseExact, repeatLog, runNative } from "./helpers.mjs";
 
 const STATUS = ["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"];
 
@@ -177,7 +177,10 @@ test("decode: malformed input is an error with the decoder's text", async (t) =>
   v1.set([0x50, 0, 0x45, 0, 0x52, 0, 0x46, 0]); // "PERF" but nothing valid after it
   assert.throws(() => pc.decode(v1), (e) => e instanceof PerfcalcError && e.code < 0 && /perfdata/.test(e.message));
   assert.throws(() => pc.decode(new Uint8Array(10), { kind: "blg" }), (e) => e instanceof PerfcalcError && ["Truncated", "Malformed"].includes(e.kind));
-  assert.throws(() => pc.decode(new Uint8Array(pc.inCap + 1), { kind: "blg" }), (e) => e.kind === "Limit");
+  // Larger than the static input buffer: the package reserves a larger one,
+  // and the decoder judges the bytes.
+  assert.throws(() => pc.decode(new Uint8Array(pc.inCap + 1), { kind: "blg" }), (e) => e instanceof PerfcalcError && e.kind === "Malformed");
+  assert.equal(pc.exports.in_reserve(2 ** 30 + 1), 0, "in_reserve above 1 GiB must refuse");
   assert.throws(() => pc.decode(new Uint8Array(8), { kind: "xml" }), RangeError);
   if (CORPUS) {
     const bad = readFileSync(join(CORPUS, "blg", "PowerShell_CorruptBlg.blg"));
@@ -232,4 +235,23 @@ test("decode and query: V2 captures (made by perfcalc's encoder) equal the nativ
   assert.deepEqual(named.map((v) => v.path), ["\\Disk(a)\\% Used", "\\Disk(a)\\% Busy"]);
   // A V2 result without its registration is refused before the module.
   assert.throws(() => pc.decode(newer, { kind: "v2" }), TypeError);
+});
+
+test("decode and relog: a log larger than the module's static buffers equals native relog", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  const log = repeatLog(readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")), 40);
+  assert.ok(log.length > pc.inCap, `the log (${log.length} bytes) must exceed the input buffer (${pc.inCap})`);
+  const staticOut = pc.outCap;
+  const file = join(mkdtempSync(join(tmpdir(), "perfcalc-big-")), "big.blg");
+  writeFileSync(file, log);
+  const json = pc.relog(log, { format: "json" });
+  assert.ok(json.length > staticOut, "the JSON text must exceed the static output buffer");
+  assert.equal(json, runNative("perfcalc", ["relog", "-f", "json", file]));
+  const d = pc.decode(log, { kind: "blg" });
+  sameRecords(d.records, runNative("wasmref", ["blg", file]), "repeated Tx");
+  assert.ok(d.records.length * 80 > staticOut);
+  // The same instance goes on with a small log.
+  const tx = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
+  assert.equal(pc.relog(tx, { format: "csv" }), runNative("perfcalc", ["relog", "-f", "csv", join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")]));
 });

@@ -67,3 +67,42 @@ export function bits(x) {
 export function lines(text, parse = JSON.parse) {
   return text.split("\n").filter((l) => l.trim() !== "").map((l) => parse(l));
 }
+
+/**
+ * Returns a .blg log of 64 KiB buffers with its body (buffers 2 …) repeated
+ * copies times, each copy's events shifted in time and its buffers
+ * renumbered so that time stamps keep increasing: a large log made from a
+ * real one (as internal/gencorpus.RepeatedLog does in Go).
+ */
+export function repeatLog(log, copies) {
+  const BUF = 0x10000, BUF_HEADER = 0x48, EVENT_HEADER = 48, TICKS_PER_SECOND = 10000000n;
+  if (log.length % BUF !== 0 || log.length < 4 * BUF) throw new Error("repeatLog: not a log of 64 KiB buffers");
+  const nbody = log.length / BUF - 2;
+  const events = (dv, base, fn) => {
+    const end = Math.min(dv.getUint32(base + 0x30, true), BUF);
+    for (let p = BUF_HEADER; p + EVENT_HEADER <= end;) {
+      const size = dv.getUint16(base + p, true);
+      if (size < EVENT_HEADER) break;
+      fn(base + p + 16);
+      p += (size + 7) & ~7;
+    }
+  };
+  const src = new DataView(log.buffer, log.byteOffset, log.byteLength);
+  const times = [];
+  events(src, 2 * BUF, (at) => times.push(src.getBigUint64(at, true)));
+  const firstTime = times[0];
+  times.length = 0;
+  events(src, (nbody + 1) * BUF, (at) => times.push(src.getBigUint64(at, true)));
+  const span = times[times.length - 1] - firstTime + TICKS_PER_SECOND;
+  const out = new Uint8Array(2 * BUF + copies * nbody * BUF);
+  out.set(log.subarray(0, 2 * BUF));
+  const dv = new DataView(out.buffer);
+  for (let k = 0; k < copies * nbody; k++) {
+    const base = (k + 2) * BUF;
+    out.set(log.subarray((2 + (k % nbody)) * BUF, (3 + (k % nbody)) * BUF), base);
+    const shift = BigInt(Math.floor(k / nbody)) * span;
+    dv.setBigUint64(base + 0x18, BigInt(k + 2), true);
+    events(dv, base, (at) => dv.setBigUint64(at, dv.getBigUint64(at, true) + shift, true));
+  }
+  return out;
+}

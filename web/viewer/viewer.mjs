@@ -125,7 +125,7 @@ function clearMessage() { $("message").hidden = true; }
 // hintFor says what a decoder error usually means, for people.
 function hintFor(err, kind) {
   if (!err || err.name !== "PerfcalcError") return "";
-  if (err.kind === "Limit") return "The file is larger than the module's input buffer (8 MiB); the native command (perfcalc relog, stats) reads logs of any size.";
+  if (err.kind === "Limit") return "The file is too large for the page (more than 1 GiB, or more than 2,097,152 values in all); the native command (perfcalc relog, stats) reads logs of any size.";
   if (kind === "blg") return "Is it a perfmon binary log (.blg)? Logs saved as CSV, TSV or SQL, and logs damaged at their start, cannot be read.";
   if (kind === "v1") return "A capture must be a whole V1 HKEY_PERFORMANCE_DATA blob (a PERF_DATA_BLOCK), and a pair must come from the same machine.";
   return "";
