@@ -13,11 +13,12 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { repeatLog } from "../test/helpers.mjs";
 import { serve } from "../viewer/serve.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -276,6 +277,33 @@ try {
         });
         console.log(`     ${have.length} counters identical`);
         await shot(`10-${name.replace(/\.blg$/, "")}.png`);
+      });
+    }
+
+    // A log larger than the module's static 8 MiB input buffer: the real Tx
+    // log repeated to 10 MB (web/test/helpers.mjs), which the page reads
+    // through in_reserve and out_reserve.
+    if (existsSync(tx)) {
+      await step("a 10 MB log (larger than the module's static buffers): statistics identical to perfcalc stats", async () => {
+        const big = join(bin, "tx-repeated.blg");
+        writeFileSync(big, repeatLog(readFileSync(tx), 40));
+        await page.setInputFiles("#files", big);
+        assert.equal(await waitState(["loaded", "error"]), "loaded", await page.textContent("#message"));
+        const stats = JSON.parse(native("stats", big, "--json"));
+        const have = await tableRows();
+        assert.equal(have.length, stats.length);
+        stats.forEach((w, i) => {
+          const r = have[i];
+          assert.equal(r.path, w.counter, `row ${i}`);
+          assert.equal(Number(r.count), w.count, `${w.counter} count`);
+          sameNumber(num(r.min), w.min, `${w.counter} min`);
+          sameNumber(num(r.max), w.max, `${w.counter} max`);
+          sameNumber(num(r.mean), w.mean, `${w.counter} mean`);
+        });
+        const samples = Math.max(...stats.map((w) => w.count + w.skipped));
+        assert.ok(samples > 19000, `only ${samples} samples: the log is not the large one`);
+        console.log(`     ${have.length} counters × ${samples} samples identical`);
+        await shot("11-large-log.png");
       });
     }
   }
