@@ -220,24 +220,23 @@ func (e *Engine) RelogText(log []byte, sel relog.Options, format relog.Format) (
 	if err != nil {
 		return nil, err
 	}
-	s := inst.stack[:]
-	s[0], s[1], s[2], s[3] = at[0].off, at[0].len, at[1].off, at[1].len
-	s[4], s[5], s[6], s[7] = uint64(sel.Begin), uint64(sel.End), every, uint64(format)
-	if err := e.call(inst, fnRelogText); err != nil {
-		return nil, err
+	relogText := func() (int32, error) {
+		s := inst.stack[:]
+		s[0], s[1], s[2], s[3] = at[0].off, at[0].len, at[1].off, at[1].len
+		s[4], s[5], s[6], s[7] = uint64(sel.Begin), uint64(sel.End), every, uint64(format)
+		err := e.call(inst, fnRelogText)
+		return int32(uint32(s[0])), err
 	}
-	rc := int32(uint32(s[0]))
-	if Code(rc) == CodeSpace {
+	rc, err := relogText()
+	if err == nil && Code(rc) == CodeSpace {
 		// Longer than the output buffer: last_detail is its length.
 		if err := inst.reserve(e, fnOutReserve, inst.lastDetail(e)); err != nil {
 			return nil, err
 		}
-		s[0], s[1], s[2], s[3] = at[0].off, at[0].len, at[1].off, at[1].len
-		s[4], s[5], s[6], s[7] = uint64(sel.Begin), uint64(sel.End), every, uint64(format)
-		if err := e.call(inst, fnRelogText); err != nil {
-			return nil, err
-		}
-		rc = int32(uint32(s[0]))
+		rc, err = relogText()
+	}
+	if err != nil {
+		return nil, err
 	}
 	if rc < 0 {
 		return nil, inst.guestError(e, "relog_text", rc)

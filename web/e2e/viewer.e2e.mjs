@@ -180,6 +180,25 @@ try {
     await page.fill("#search", "");
   });
 
+  // sameStats checks that the page's statistics table equals perfcalc stats
+  // --json, row by row (every number exactly), and returns the rows.
+  async function sameStats(stats) {
+    const have = await tableRows();
+    assert.equal(have.length, stats.length);
+    stats.forEach((w, i) => {
+      const r = have[i];
+      assert.equal(r.path, w.counter, `row ${i}`);
+      assert.equal(r.type, w.type, w.counter);
+      assert.equal(Number(r.count), w.count, `${w.counter} count`);
+      assert.equal(Number(r.skipped), w.skipped, `${w.counter} skipped`);
+      sameNumber(num(r.min), w.min, `${w.counter} min`);
+      sameNumber(num(r.max), w.max, `${w.counter} max`);
+      sameNumber(num(r.mean), w.mean, `${w.counter} mean`);
+      assert.equal(r.meanStatus, w.meanStatus, `${w.counter} mean status`);
+    });
+    return have;
+  }
+
   // ------------------------------------------------------------ a .blg log
   const tx = join(SHARED, "Tx_BasicPerfCounters.blg");
   if (!existsSync(tx)) {
@@ -190,19 +209,7 @@ try {
       assert.equal(await waitState(["loaded", "error"]), "loaded", await page.textContent("#message"));
       assert.equal(await page.getAttribute("#app", "data-kind"), "blg");
       const stats = JSON.parse(native("stats", tx, "--json"));
-      const have = await tableRows();
-      assert.equal(have.length, stats.length);
-      stats.forEach((w, i) => {
-        const r = have[i];
-        assert.equal(r.path, w.counter, `row ${i}`);
-        assert.equal(r.type, w.type, w.counter);
-        assert.equal(Number(r.count), w.count, `${w.counter} count`);
-        assert.equal(Number(r.skipped), w.skipped, `${w.counter} skipped`);
-        sameNumber(num(r.min), w.min, `${w.counter} min`);
-        sameNumber(num(r.max), w.max, `${w.counter} max`);
-        sameNumber(num(r.mean), w.mean, `${w.counter} mean`);
-        assert.equal(r.meanStatus, w.meanStatus, `${w.counter} mean status`);
-      });
+      const have = await sameStats(stats);
       // Summary: the machine and the time range of relog -q.
       const q = native("relog", tx, "-q");
       const machine = /^\\\\([^\\]+)\\/.exec(stats[0].counter)[1];
@@ -263,18 +270,7 @@ try {
         await page.setInputFiles("#files", f);
         assert.equal(await waitState(["loaded", "error"]), "loaded", await page.textContent("#message"));
         const stats = JSON.parse(native("stats", f, "--json"));
-        const have = await tableRows();
-        assert.equal(have.length, stats.length);
-        stats.forEach((w, i) => {
-          const r = have[i];
-          assert.equal(r.path, w.counter, `row ${i}`);
-          assert.equal(Number(r.count), w.count, `${w.counter} count`);
-          assert.equal(Number(r.skipped), w.skipped, `${w.counter} skipped`);
-          sameNumber(num(r.min), w.min, `${w.counter} min`);
-          sameNumber(num(r.max), w.max, `${w.counter} max`);
-          sameNumber(num(r.mean), w.mean, `${w.counter} mean`);
-          assert.equal(r.meanStatus, w.meanStatus, `${w.counter} mean status`);
-        });
+        const have = await sameStats(stats);
         console.log(`     ${have.length} counters identical`);
         await shot(`10-${name.replace(/\.blg$/, "")}.png`);
       });
@@ -290,16 +286,7 @@ try {
         await page.setInputFiles("#files", big);
         assert.equal(await waitState(["loaded", "error"]), "loaded", await page.textContent("#message"));
         const stats = JSON.parse(native("stats", big, "--json"));
-        const have = await tableRows();
-        assert.equal(have.length, stats.length);
-        stats.forEach((w, i) => {
-          const r = have[i];
-          assert.equal(r.path, w.counter, `row ${i}`);
-          assert.equal(Number(r.count), w.count, `${w.counter} count`);
-          sameNumber(num(r.min), w.min, `${w.counter} min`);
-          sameNumber(num(r.max), w.max, `${w.counter} max`);
-          sameNumber(num(r.mean), w.mean, `${w.counter} mean`);
-        });
+        const have = await sameStats(stats);
         const samples = Math.max(...stats.map((w) => w.count + w.skipped));
         assert.ok(samples > 19000, `only ${samples} samples: the log is not the large one`);
         console.log(`     ${have.length} counters × ${samples} samples identical`);
