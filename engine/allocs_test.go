@@ -39,14 +39,14 @@ func TestAllocs(t *testing.T) {
 		}},
 		{"AppendValue", func() {
 			for _, v := range printfG17 {
-				buf = AppendValue(buf[:0], CounterCounter, Result{Value: math.Float64frombits(v.bits)})
+				buf = AppendValue(buf[:0], CounterCounter, Result{Value: math.Float64frombits(v.bits)}, DefaultDigits)
 			}
 		}},
 		{"AppendValue/hex", func() {
-			buf = AppendValue(buf[:0], CounterLargeRawcountHex, Result{Value: 1 << 60})
+			buf = AppendValue(buf[:0], CounterLargeRawcountHex, Result{Value: 1 << 60}, DefaultDigits)
 		}},
 		{"AppendValue/not valid", func() {
-			buf = AppendValue(buf[:0], CounterCounter, Result{Status: NewData})
+			buf = AppendValue(buf[:0], CounterCounter, Result{Status: NewData}, DefaultDigits)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

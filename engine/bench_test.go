@@ -188,6 +188,6 @@ func BenchmarkAppendValue(b *testing.B) {
 	r := Result{Value: 123.45678901234567}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		buf = AppendValue(buf[:0], CounterCounter, r)
+		buf = AppendValue(buf[:0], CounterCounter, r, DefaultDigits)
 	}
 }

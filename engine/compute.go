@@ -98,6 +98,7 @@ type computeParams struct {
 	xDelta   uint64  // x = N1 − N0
 	xElapsed uint64  // x = D1 − N1
 	yUse     uint64  // the formula divides by y taken from SecondValue
+	yCheck   uint64  // y = ΔD is checked (> 0) although the formula does not divide by it
 	yDelta   uint64  // y = D1 − D0 (or B1 − B0); else y = D1 (or B1)
 	fOnX     uint64  // x is divided by F
 	fOnY     uint64  // y is divided by F
@@ -141,7 +142,10 @@ func paramsFor(t CounterType, f formula) computeParams {
 	case fRaw:
 		p.samples = 1
 	case fDelta:
-		p.samples, p.xDelta = 2, all
+		// The formula is ΔN alone, but the samples must have advanced:
+		// ΔD ≤ 0 is NegativeDenominator, as for every 2-sample type whose
+		// second value is a time stamp (COUNTER-TYPES.md, Status).
+		p.samples, p.xDelta, p.yCheck, p.yDelta = 2, all, all, all
 	case fRate:
 		p.samples, p.xDelta, p.yUse, p.yDelta, p.fOnY = 2, all, all, all, all
 	case fQueuelen:
@@ -264,7 +268,8 @@ func compute(in *Input, opts Options) Result {
 	bx &^= canWrapX & 1
 
 	// y: ΔD, ΔB, or B1.
-	ya := d1 & p.yUse
+	yOn := p.yUse | p.yCheck
+	ya := d1 & yOn
 	yb := d0 & p.yDelta
 	y, by := bits.Sub64(ya, yb, 0)
 	wy := ya + 1<<32 - yb
@@ -277,7 +282,7 @@ func compute(in *Input, opts Options) Result {
 	fBad := (uint64(f)>>63 | isZero(uint64(f))) & fUsed
 	mc := uint64(in.New.MultiCount)
 	mBad := isZero(mc) & p.mUse & 1
-	yBad := (by | isZero(y)) & p.yUse & 1
+	yBad := (by | isZero(y)) & yOn & 1
 	flags |= (fBad | mBad | yBad) * bitNegativeDenominator
 
 	// The formula, in the specification's arithmetic order, as one shape

@@ -149,10 +149,16 @@ func TestComputeFormulas(t *testing.T) {
 		{"ELAPSED_TIME/N1 = D1", one(ElapsedTime, F, 1000, 1000), 0, 0, Valid},
 		{"ELAPSED_TIME/N1 > D1", one(ElapsedTime, F, 1001, 1000), 0, 0, NegativeValue},
 		// Deltas: ΔN.
-		{"COUNTER_DELTA", two(CounterDelta, 0, 40, 0, 82, 0), 0, 42, Valid},
-		{"COUNTER_LARGE_DELTA", two(CounterLargeDelta, 0, 1<<40, 0, 1<<40+5, 0), 0, 5, Valid},
-		{"COUNTER_DELTA/zero", two(CounterDelta, 0, 40, 0, 40, 0), 0, 0, Valid},
-		{"COUNTER_LARGE_DELTA/backwards", two(CounterLargeDelta, 0, 41, 0, 40, 0), 0, 0, NegativeValue},
+		{"COUNTER_DELTA", two(CounterDelta, 0, 40, 7, 82, 8), 0, 42, Valid},
+		{"COUNTER_LARGE_DELTA", two(CounterLargeDelta, 0, 1<<40, 7, 1<<40+5, 8), 0, 5, Valid},
+		{"COUNTER_DELTA/zero", two(CounterDelta, 0, 40, 7, 40, 8), 0, 0, Valid},
+		{"COUNTER_LARGE_DELTA/backwards", two(CounterLargeDelta, 0, 41, 7, 40, 8), 0, 0, NegativeValue},
+		// The samples must have advanced: ΔD ≤ 0 is NegativeDenominator even
+		// though the formula does not divide by ΔD (it wins over NegativeValue).
+		{"COUNTER_DELTA/ΔD=0", two(CounterDelta, 0, 40, 8, 82, 8), 0, 0, NegativeDenominator},
+		{"COUNTER_LARGE_DELTA/ΔD=0", two(CounterLargeDelta, 0, 40, 0, 82, 0), 0, 0, NegativeDenominator},
+		{"COUNTER_LARGE_DELTA/ΔD<0", two(CounterLargeDelta, 0, 40, 9, 82, 8), 0, 0, NegativeDenominator},
+		{"COUNTER_LARGE_DELTA/ΔD<0 and backwards", two(CounterLargeDelta, 0, 82, 9, 40, 8), 0, 0, NegativeDenominator},
 		// Raw counts: N1.
 		{"RAWCOUNT", one(CounterRawcount, 0, 1234, 0), 0, 1234, Valid},
 		{"LARGE_RAWCOUNT", one(CounterLargeRawcount, 0, 1<<50, 0), 0, 1 << 50, Valid},
@@ -248,13 +254,13 @@ func TestComputeWrap32(t *testing.T) {
 		{"COUNTER_COUNTER/backwards beyond 2^32", two(CounterCounter, 1, 1<<40, 0, 5, 1), Wrap32, 0, NegativeValue},
 		{"SAMPLE_COUNTER/wrap", two(SampleCounter, 2, w-1, 0, 1, 4), Wrap32, fl(2) / (fl(4) / fl(2)), Valid},
 		{"QUEUELEN/wrap", two(CounterQueuelenType, 0, w-6, 0, 6, 4), Wrap32, 3, Valid},
-		{"COUNTER_DELTA/wrap", two(CounterDelta, 0, w-6, 0, 6, 0), Wrap32, 12, Valid},
-		{"COUNTER_DELTA/no Wrap32", two(CounterDelta, 0, w-6, 0, 6, 0), 0, 0, NegativeValue},
+		{"COUNTER_DELTA/wrap", two(CounterDelta, 0, w-6, 0, 6, 1), Wrap32, 12, Valid},
+		{"COUNTER_DELTA/no Wrap32", two(CounterDelta, 0, w-6, 0, 6, 1), 0, 0, NegativeValue},
 		{"AVERAGE_TIMER/ΔN wraps", two(AverageTimer, 4, w-2, 10, 2, 11), Wrap32, fl(4) / fl(4) / fl(1), Valid},
 		{"SAMPLE_FRACTION/ΔN wraps", two(SampleFraction, 0, w-2, 10, 2, 18), Wrap32, 50, Valid},
 		// 8-byte counters never wrap.
 		{"BULK_COUNT/no wrap", two(CounterBulkCount, 10, w-10, 0, 5, 10), Wrap32, 0, NegativeValue},
-		{"LARGE_DELTA/no wrap", two(CounterLargeDelta, 0, w-6, 0, 6, 0), Wrap32, 0, NegativeValue},
+		{"LARGE_DELTA/no wrap", two(CounterLargeDelta, 0, w-6, 0, 6, 1), Wrap32, 0, NegativeValue},
 		{"LARGE_QUEUELEN/no wrap", two(CounterLargeQueuelenType, 0, w-6, 0, 6, 4), Wrap32, 0, NegativeValue},
 		{"100NSEC_TIMER/no wrap", two(Timer100ns, 0, w-6, 0, 6, 100), Wrap32, 0, NegativeValue},
 		{"AVERAGE_BULK/ΔN no wrap", two(AverageBulk, 0, w-6, 0, 6, 4), Wrap32, 0, NegativeValue},
@@ -285,11 +291,11 @@ func TestComputeExtremes(t *testing.T) {
 		{"LARGE_RAWCOUNT/2^63", one(CounterLargeRawcount, 0, 1<<63, 0), 0, 9223372036854775808.0, Valid},
 		{"LARGE_RAWCOUNT/2^63−1", one(CounterLargeRawcount, 0, 1<<63-1, 0), 0, 9223372036854775808.0, Valid},
 		{"LARGE_RAWCOUNT/2^53+1 rounds to even", one(CounterLargeRawcount, 0, 1<<53+1, 0), 0, 1 << 53, Valid},
-		{"LARGE_DELTA/0 → 2^64−1", two(CounterLargeDelta, 0, 0, 0, max64, 0), 0, u2f(max64), Valid},
-		{"LARGE_DELTA/2^63 → 2^64−1", two(CounterLargeDelta, 0, 1<<63, 0, max64, 0), 0, u2f(1<<63 - 1), Valid},
-		{"LARGE_DELTA/2^64−1 → 0", two(CounterLargeDelta, 0, max64, 0, 0, 0), 0, 0, NegativeValue},
+		{"LARGE_DELTA/0 → 2^64−1", two(CounterLargeDelta, 0, 0, 0, max64, 1), 0, u2f(max64), Valid},
+		{"LARGE_DELTA/2^63 → 2^64−1", two(CounterLargeDelta, 0, 1<<63, 0, max64, 1), 0, u2f(1<<63 - 1), Valid},
+		{"LARGE_DELTA/2^64−1 → 0", two(CounterLargeDelta, 0, max64, 0, 0, 1), 0, 0, NegativeValue},
 		// The delta is taken in integers: float64(N1) − float64(N0) would be 4.
-		{"LARGE_DELTA/integer subtraction", two(CounterLargeDelta, 0, 1<<53+1, 0, 1<<53+3, 0), 0, 2, Valid},
+		{"LARGE_DELTA/integer subtraction", two(CounterLargeDelta, 0, 1<<53+1, 0, 1<<53+3, 1), 0, 2, Valid},
 		{"BULK_COUNT/integer subtraction", two(CounterBulkCount, 1, 1<<60+1, 1<<62, 1<<60+2, 1<<62+1), 0, 1, Valid},
 		// Unsigned time stamps: a delta of 2^63 or more is forward, not negative.
 		{"BULK_COUNT/ΔD = 2^63", two(CounterBulkCount, 1<<62, 0, 0, 1<<62, 1<<63), 0, fl(1<<62) / (fl(1<<63) / fl(1<<62)), Valid},
@@ -558,7 +564,7 @@ func TestComputeArithmeticOrder(t *testing.T) {
 			{1<<63 - 1, 1<<63 + 1},
 			{math.MaxUint64 - 2048, math.MaxUint64},
 		} {
-			in := two(CounterLargeDelta, 0, tc.n0, 0, tc.n1, 0)
+			in := two(CounterLargeDelta, 0, tc.n0, 0, tc.n1, 1)
 			have := Compute(&in, 0).Value
 			if want := u2f(tc.n1 - tc.n0); have != want {
 				t.Errorf("%d − %d: have %v, want %v (float subtraction: %v)", tc.n1, tc.n0, have, want, u2f(tc.n1)-u2f(tc.n0))

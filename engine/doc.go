@@ -7,7 +7,9 @@
 // counter, and usually two samples. This package knows every counter type of
 // winperf.h (CounterType), computes one value (Compute) or many (ComputeBatch)
 // with PDH's formulas, arithmetic order and statuses, summarises a series
-// (ComputeStatistics), and prints values as relog does (AppendValue).
+// (ComputeStatistics), and prints values exactly as PDH writes them in its
+// logs (AppendValue, AppendFloat: %.20g as current Windows, %.17g as before
+// about 2020, exponents with three digits).
 //
 // The decoders of the raw formats live in sub-packages and report malformed
 // input with a FormatError.

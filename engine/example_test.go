@@ -42,8 +42,8 @@ func ExampleComputeBatch() {
 		{ // the counter went backwards
 			Counter: engine.Counter{Type: engine.CounterLargeDelta},
 			HasOld:  true,
-			Old:     engine.RawCounter{FirstValue: 10},
-			New:     engine.RawCounter{FirstValue: 4},
+			Old:     engine.RawCounter{FirstValue: 10, SecondValue: 5000},
+			New:     engine.RawCounter{FirstValue: 4, SecondValue: 7000},
 		},
 	}
 	out := make([]engine.Result, len(ins))
@@ -87,12 +87,12 @@ func ExampleAppendValue() {
 		{engine.CounterCounter, engine.Result{Value: 1e17}},
 	} {
 		line = append(line, '"')
-		line = engine.AppendValue(line, c.t, c.r)
+		line = engine.AppendValue(line, c.t, c.r, engine.DefaultDigits)
 		line = append(line, '"', ',')
 	}
 	fmt.Println(string(line))
 	// Output:
-	// "33.333333333333336","0xBEEF"," ","1e+17",
+	// "33.333333333333335702","0xBEEF"," ","100000000000000000",
 }
 
 func ExampleComputeStatistics() {

@@ -142,7 +142,7 @@ func TestComputeStatistics(t *testing.T) {
 		{
 			name:    "delta/arithmetic mean of the deltas",
 			c:       Counter{Type: CounterDelta},
-			samples: nd(0, 0, 5, 0, 15, 0, 15, 0),
+			samples: nd(0, 1, 5, 2, 15, 3, 15, 4),
 			want:    Statistics{Count: 3, Min: 0, Max: 10, Mean: 5, MeanStatus: Valid},
 		},
 		{

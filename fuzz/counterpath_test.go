@@ -48,3 +48,27 @@ func FuzzCounterPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCounterList: ParseList never panics; an error names a line that the
+// file has; every path it returns formats to a path that parses again.
+func FuzzCounterList(f *testing.F) {
+	f.Add([]byte("# disks\r\n\\PhysicalDisk(*)\\Avg. Disk sec/Read\r\n\r\n\\Memory\\*\r\n"))
+	f.Add([]byte{0xFF, 0xFE, '\\', 0, 'a', 0, '\\', 0, 'b', 0, '\n', 0})
+	f.Add([]byte{0xFE, 0xFF, 0, '\\', 0, 'a', 0, '\\', 0, 'b'})
+	f.Add([]byte("\xEF\xBB\xBF\\x(y)\\z\nbad\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		paths, err := counterpath.ParseList(b)
+		if err != nil {
+			var le *counterpath.ListError
+			if !errors.As(err, &le) || le.Line < 1 || le.Line > len(b)+1 {
+				t.Fatalf("ParseList: %v: want a *counterpath.ListError with a line in 1..%d", err, len(b)+1)
+			}
+			return
+		}
+		for _, p := range paths {
+			if _, err := counterpath.Parse(p.String()); err != nil {
+				t.Fatalf("%q from the list does not parse again: %v", p.String(), err)
+			}
+		}
+	})
+}

@@ -48,7 +48,7 @@ func TestPropertiesNoNaNNoPanic(t *testing.T) {
 		func(in engine.Input, opts engine.Options) bool {
 			return safely(func() bool {
 				r := engine.Compute(&in, opts)
-				_ = engine.AppendValue(nil, in.Type, r)
+				_ = engine.AppendValue(nil, in.Type, r, engine.DefaultDigits)
 				_ = in.Type.String()
 				return wellFormed(r)
 			})
@@ -174,15 +174,26 @@ func TestPropertiesTimerBounds(t *testing.T) {
 
 func TestPropertiesZeroDenominators(t *testing.T) {
 	props := gopter.NewProperties(parameters())
-	// Types that divide by ΔD or ΔB.
-	byDelta := typesOf(Where(func(t engine.CounterType) bool {
-		return t.Displayable() && t.Samples() == 2 && t != engine.CounterDelta && t != engine.CounterLargeDelta
+	// Every 2-sample type: those that divide by ΔD or ΔB, and the deltas,
+	// whose samples must have advanced although ΔN alone is their value.
+	twoSample := typesOf(Where(func(t engine.CounterType) bool {
+		return t.Displayable() && t.Samples() == 2
 	}))
 	props.Property("ΔD = 0 or ΔB = 0 is never Valid", prop.ForAll(
 		func(in engine.Input, opts engine.Options) bool {
 			in.New.SecondValue = in.Old.SecondValue
 			return engine.Compute(&in, opts).Status != engine.Valid
-		}, InputOf(byDelta), AnyOptions()))
+		}, InputOf(twoSample), AnyOptions()))
+	// Without Wrap32, which reads a backwards step of a 4-byte base as a
+	// 32-bit wrap.
+	props.Property("ΔD ≤ 0 or ΔB ≤ 0 is never Valid (every 2-sample type, Wrap32 off)", prop.ForAll(
+		func(in engine.Input, d [2]uint64, opts engine.Options) bool {
+			in.Old.SecondValue, in.New.SecondValue = d[1], d[0]
+			r := engine.Compute(&in, opts&^engine.Wrap32)
+			// With both samples good, nothing outranks NegativeDenominator.
+			good := in.HasOld && in.Old.CStatus <= 1 && in.New.CStatus <= 1
+			return r.Status != engine.Valid && (!good || r.Status == engine.NegativeDenominator)
+		}, InputOf(twoSample), sorted2(), AnyOptions()))
 	props.Property("B1 = 0 is never Valid (raw fractions, multi timers)", prop.ForAll(
 		func(in engine.Input, opts engine.Options) bool {
 			if in.Type.Multi() {

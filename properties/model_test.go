@@ -88,8 +88,9 @@ func model(in engine.Input, opts engine.Options) engine.Result {
 	case raw:
 		v = float64(n1)
 	case delta:
+		// ΔN alone, but the samples must have advanced (ΔD > 0).
 		dn, neg := diff(n1, n0, dword)
-		negVal = neg
+		negVal, negDen = neg, d1 <= d0
 		v = float64(dn)
 	case elapsed:
 		x, neg := diff(d1, n1, false)

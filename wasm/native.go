@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
 )
 
 // main, in the native build only, runs the decode exports on files and
@@ -190,7 +192,7 @@ func appendRecordJSON(b []byte, r *record, path string) []byte {
 	b = append(b, `{"path":`...)
 	b = strconv.AppendQuote(b, path)
 	b = append(b, `,"value":`...)
-	b = strconv.AppendFloat(b, r.Value, 'g', -1, 64)
+	b = engine.AppendFloat(b, r.Value, engine.ShortestDigits)
 	b = append(b, `,"bits":"`...)
 	b = strconv.AppendUint(b, math.Float64bits(r.Value), 16)
 	b = append(b, `","status":`...)

@@ -15,7 +15,7 @@ import (
 )
 
 const calcUsage = `Usage:
-  perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--json]
+  perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--digits 17|20] [--json]
   perfcalc calc --batch < requests.jsonl > results.jsonl
 
 Computes one counter value from raw samples, like PDH's PdhFormatFromRawValue.
@@ -32,8 +32,11 @@ Options (comma-separated), applied after the formula in this order:
   wrap32    read a backwards step of a 4-byte counter as a 32-bit wrap
 The default is relog's output: no cap, no scaling.
 
-Output: the value (%.17g, or 0x... for the HEX types) and the status name;
---json prints {"type": ..., "value": ..., "status": ...}.
+Output: the value and the status name. The value prints as Windows printed
+it before about 2020 (C's %.17g with a three-digit exponent,
+9.2233720368547758e+018), or with --digits 20 as current Windows prints it;
+0x... for the HEX types. --json prints {"type": ..., "value": ..., "status": ...},
+the value being the shortest number that reads back as the same double.
 
 --batch reads JSON lines {"type": "PERF_...", "old": [N, D, M], "new": [N, D, M],
 "timebase": F, "scale": S, "options": ["cap100", "1000", "wrap32"]} ("old",
@@ -62,6 +65,7 @@ func runCalc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	options := fs.String("options", "", "comma-separated options: cap100, scale=S, 1000, wrap32")
 	asJSON := fs.Bool("json", false, "print a JSON object")
 	batch := fs.Bool("batch", false, "read JSON-lines requests from standard input")
+	digits := addDigitsFlag(fs, engine.LegacyDigits)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -129,7 +133,7 @@ func runCalc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *asJSON {
 		out = appendResultJSON(nil, req.typ, r)
 	} else {
-		out = appendValueText(nil, req.typ, r)
+		out = appendValueText(nil, req.typ, r, int(*digits))
 		out = append(out, ' ')
 		out = append(out, r.Status.String()...)
 	}
@@ -252,13 +256,14 @@ func parseRaw(s string) (uint64, error) {
 	return v, nil
 }
 
-// appendValueText appends the value as relog prints it, or its number for a
-// status other than Valid (always 0).
-func appendValueText(dst []byte, t engine.CounterType, r engine.Result) []byte {
+// appendValueText appends the value as PDH prints it with digits
+// significant digits, or its number for a status other than Valid (always
+// 0).
+func appendValueText(dst []byte, t engine.CounterType, r engine.Result, digits int) []byte {
 	if r.Status != engine.Valid {
-		return engine.AppendFloat(dst, r.Value)
+		return engine.AppendFloat(dst, r.Value, digits)
 	}
-	return engine.AppendValue(dst, t, r)
+	return engine.AppendValue(dst, t, r, digits)
 }
 
 // appendResultJSON appends {"type": ..., "value": ..., "status": ...}. The
@@ -267,10 +272,10 @@ func appendResultJSON(dst []byte, t engine.CounterType, r engine.Result) []byte 
 	dst = append(dst, `{"type":`...)
 	dst = strconv.AppendQuote(dst, t.String())
 	dst = append(dst, `,"value":`...)
-	dst = strconv.AppendFloat(dst, r.Value, 'g', -1, 64)
+	dst = engine.AppendFloat(dst, r.Value, engine.ShortestDigits)
 	if t.IsHex() && r.Status == engine.Valid {
 		dst = append(dst, `,"text":`...)
-		dst = strconv.AppendQuote(dst, string(engine.AppendValue(nil, t, r)))
+		dst = strconv.AppendQuote(dst, string(engine.AppendValue(nil, t, r, engine.ShortestDigits)))
 	}
 	dst = append(dst, `,"status":`...)
 	dst = strconv.AppendQuote(dst, r.Status.String())

@@ -50,7 +50,7 @@ func TestCalcText(t *testing.T) {
 		{
 			name: "type by decimal number",
 			args: []string{"--type", "65792", "--new", "18446744073709551615,0"},
-			want: "1.8446744073709552e+19 Valid\n",
+			want: "1.8446744073709552e+019 Valid\n",
 		},
 		{
 			name: "1-sample type without --old",
@@ -61,6 +61,26 @@ func TestCalcText(t *testing.T) {
 			name: "2-sample type without --old answers NewData",
 			args: []string{"--type", "PERF_COUNTER_DELTA", "--new", "5,0"},
 			want: "0 NewData\n",
+		},
+		{
+			name: "a delta whose samples did not advance answers NegativeDenominator",
+			args: []string{"--type", "PERF_COUNTER_DELTA", "--old", "5,7", "--new", "9,7"},
+			want: "0 NegativeDenominator\n",
+		},
+		{
+			name: "17 digits by default",
+			args: []string{"--type", "PERF_100NSEC_TIMER", "--old", "0,0", "--new", "1,3"},
+			want: "33.333333333333329 Valid\n",
+		},
+		{
+			name: "--digits 20 as current Windows",
+			args: []string{"--type", "PERF_100NSEC_TIMER", "--old", "0,0", "--new", "1,3", "--digits", "20"},
+			want: "33.333333333333328596 Valid\n",
+		},
+		{
+			name: "three-digit exponent",
+			args: []string{"--type", "PERF_COUNTER_LARGE_RAWCOUNT", "--new", "9223372036854775808,0"},
+			want: "9.2233720368547758e+018 Valid\n",
 		},
 		{
 			name: "no cap by default",
@@ -79,12 +99,12 @@ func TestCalcText(t *testing.T) {
 		},
 		{
 			name: "wrap32",
-			args: []string{"--type", "PERF_COUNTER_DELTA", "--old", "4294967290,0", "--new", "5,0", "--options", "wrap32"},
+			args: []string{"--type", "PERF_COUNTER_DELTA", "--old", "4294967290,0", "--new", "5,1", "--options", "wrap32"},
 			want: "11 Valid\n",
 		},
 		{
 			name: "backwards without wrap32",
-			args: []string{"--type", "PERF_COUNTER_DELTA", "--old", "4294967290,0", "--new", "5,0"},
+			args: []string{"--type", "PERF_COUNTER_DELTA", "--old", "4294967290,0", "--new", "5,1"},
 			want: "0 NegativeValue\n",
 		},
 		{
@@ -100,7 +120,7 @@ func TestCalcText(t *testing.T) {
 		{
 			name: "negative raw value read as int64 bits",
 			args: []string{"--type", "PERF_COUNTER_LARGE_RAWCOUNT", "--new", "-1,0"},
-			want: "1.8446744073709552e+19 Valid\n",
+			want: "1.8446744073709552e+019 Valid\n",
 		},
 		{
 			name: "base type is not displayable",
@@ -206,7 +226,7 @@ func TestCalcBatch(t *testing.T) {
 	}
 	want := []string{
 		`{"type":"PERF_100NSEC_TIMER_INV","value":75,"status":"Valid"}`,
-		`{"type":"PERF_COUNTER_LARGE_RAWCOUNT","value":1.8446744073709552e+19,"status":"Valid"}`,
+		`{"type":"PERF_COUNTER_LARGE_RAWCOUNT","value":1.8446744073709552e+019,"status":"Valid"}`,
 		`{"type":"PERF_COUNTER_COUNTER","value":100,"status":"Valid"}`,
 		`{"line":5,"error":`,
 		`{"type":"PERF_RAW_FRACTION","value":100,"status":"Valid"}`,
@@ -237,7 +257,7 @@ func TestCalcBatch(t *testing.T) {
 func TestCalcBatchExactIntegers(t *testing.T) {
 	// Both raw values round to 2^63 as float64; parsed exactly, their delta
 	// is 2. A parser that went through float64 would answer 0.
-	in := `{"type":"PERF_COUNTER_LARGE_DELTA","old":[9223372036854775809,0],"new":[9223372036854775811,0]}` + "\n"
+	in := `{"type":"PERF_COUNTER_LARGE_DELTA","old":[9223372036854775809,0],"new":[9223372036854775811,1]}` + "\n"
 	code, out, _ := runCmd(t, in, "calc", "--batch")
 	want := `{"type":"PERF_COUNTER_LARGE_DELTA","value":2,"status":"Valid"}` + "\n"
 	if code != 0 || out != want {

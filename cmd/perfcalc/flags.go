@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"strconv"
 	"strings"
+
+	"github.com/perfcalc/perfcalc/engine"
 
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
@@ -25,6 +29,29 @@ func (l *pathList) Set(v string) error {
 	}
 	*l = append(*l, p)
 	return nil
+}
+
+// digitsFlag is --digits: how many significant digits values have in
+// PDH's text (CSV, TSV), 20 as current Windows writes them or 17 as
+// Windows wrote them before about 2020.
+type digitsFlag int
+
+// addDigitsFlag registers --digits on fs with the given default.
+func addDigitsFlag(fs *flag.FlagSet, def int) *digitsFlag {
+	d := digitsFlag(def)
+	fs.Var(&d, "digits", "significant digits of the values: 20 (current Windows) or 17 (Windows before about 2020)")
+	return &d
+}
+
+func (d *digitsFlag) String() string { return strconv.Itoa(int(*d)) }
+
+func (d *digitsFlag) Set(v string) error {
+	switch n, _ := strconv.Atoi(v); n {
+	case engine.DefaultDigits, engine.LegacyDigits:
+		*d = digitsFlag(n)
+		return nil
+	}
+	return errors.New("want 20 (current Windows) or 17 (Windows before about 2020)")
 }
 
 // parseArgs parses flags placed before, between or after the positional

@@ -8,18 +8,21 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 const relogUsage = `Usage:
-  perfcalc relog IN.blg [-c PATH ...] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N]
+  perfcalc relog IN.blg [-c PATH ...] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
   perfcalc relog IN.blg -q [-c PATH ...] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
 the header "(PDH-CSV 4.0) (<time zone>)(<bias>)" and the counter paths, then
 one row per sample with the logging machine's local time and the values
-(%.17g; a single space where there is no value yet or the data is bad, an
-empty field where the instance is absent). Values are neither capped at 100
+(as current Windows writes them: 20 significant digits, exponents with three
+digits, 6.5500000000000006459e-005; --digits 17 writes them as Windows did
+before about 2020; a single space where there is no value yet or the data is
+bad, an empty field where the instance is absent). Values are neither capped at 100
 nor scaled. Vista-era logs of whole objects give one column per counter of
 every instance.
 
@@ -28,7 +31,8 @@ the time of the first and last sample and the number of samples.
 
 -f json writes one JSON object per line and row:
   {"time":"2013-02-19T18:50:17.844","values":{"\\\\HOST\\Processor(0)\\% Processor Time":12.5,...}}
-with null where there is no value and no member where the instance is absent.
+with null where there is no value and no member where the instance is absent;
+numbers are the shortest text that reads back as the same double.
 
 -b and -e take the log's local time as relog prints it (02/19/2013 18:50:17.844,
 the seconds and milliseconds optional, AM/PM accepted) or as ISO 8601
@@ -83,6 +87,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&end, "e", "last time to keep, local time of the log")
 	every := fs.Int("t", 1, "keep every Nth sample")
 	query := fs.Bool("q", false, "list the counters, the time range and the number of samples")
+	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -107,7 +112,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "perfcalc relog: -e is before -b")
 		return exitUsage
 	}
-	opts := relog.Options{Counters: counters, Begin: begin.ft, End: end.ft, Every: *every}
+	opts := relog.Options{Counters: counters, Begin: begin.ft, End: end.ft, Every: *every, Digits: int(*digits)}
 	c, closeIn, err := openLog(pos[0], opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "perfcalc relog: %v\n", err)

@@ -93,7 +93,9 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // statNumber appends v as the shortest decimal that reads back as v.
-func statNumber(dst []byte, v float64) []byte { return strconv.AppendFloat(dst, v, 'g', -1, 64) }
+func statNumber(dst []byte, v float64) []byte {
+	return engine.AppendFloat(dst, v, engine.ShortestDigits)
+}
 
 // appendStatsTable appends an aligned table: counter, count, skipped, min,
 // max, mean.

@@ -18,7 +18,7 @@ import (
 )
 
 const valuesUsage = `Usage:
-  perfcalc values OLDER NEWER [-c PATH ...] [--names TABLE] [-f table|csv|tsv|json] [--options LIST]
+  perfcalc values OLDER NEWER [-c PATH ...] [--names TABLE] [-f table|csv|tsv|json] [--options LIST] [--digits 20|17]
   perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 
 Computes every counter (or each counter that a -c path selects) between two
@@ -37,7 +37,9 @@ Formats:
          are not valid (the default)
   csv    relog's PDH-CSV: a header "(PDH-CSV 4.0) (UTC+hh:mm)(bias)" and the
          paths, then one row with the newer capture's local time and the
-         values as %.17g (" " where there is no valid value)
+         values as current Windows writes them (20 significant digits,
+         three-digit exponents; --digits 17 as before about 2020; " " where
+         there is no valid value)
   tsv    the same with tabs ("(PDH-TSV 4.0)")
   json   one object per line: path, value, status, type, suffix, scale
 
@@ -60,6 +62,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&paths, "c", "select the counters matching this path (wildcards allowed); repeatable")
 	format := fs.String("f", "table", "output format: table, csv, tsv or json")
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
+	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	pos, status, ok := parseCaptureArgs(fs, valuesUsage, args, stderr)
 	if !ok {
 		return status
@@ -111,7 +114,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeValuesTable(w, vals)
 	case "csv", "tsv":
 		stamp := captureStamp(newer, kNew)
-		writeValuesCSV(w, vals, stamp, *format == "tsv")
+		writeValuesCSV(w, vals, stamp, *format == "tsv", int(*digits))
 	case "json":
 		var buf []byte
 		for i := range vals {
@@ -149,16 +152,10 @@ func parseQueryOptions(s string) (engine.Options, error) {
 }
 
 // appendTableValue appends a value for people: the shortest decimal that
-// reads back as the same float64, without an exponent from 0.0001 to 10^15
-// (0x… for the HEX types).
+// reads back as the same float64, without an exponent from 0.0001 to 10^17
+// (engine.ShortestDigits; 0x… for the HEX types).
 func appendTableValue(dst []byte, v *query.Value) []byte {
-	if v.Type.IsHex() {
-		return engine.AppendValue(dst, v.Type, engine.Result{Value: v.Value, Status: v.Status})
-	}
-	if a := math.Abs(v.Value); a == 0 || (a >= 1e-4 && a < 1e15) {
-		return strconv.AppendFloat(dst, v.Value, 'f', -1, 64)
-	}
-	return strconv.AppendFloat(dst, v.Value, 'g', -1, 64)
+	return engine.AppendValue(dst, v.Type, engine.Result{Value: v.Value, Status: engine.Valid}, engine.ShortestDigits)
 }
 
 // writeValuesTable writes path, value, unit and (for values that are not
@@ -312,7 +309,7 @@ func appendTwo(dst []byte, v int) []byte {
 
 // writeValuesCSV writes relog's CSV (or TSV): the header row and one row of
 // values, every field quoted, lines ending in CR LF.
-func writeValuesCSV(w io.Writer, vals []query.Value, s stamp, tsv bool) {
+func writeValuesCSV(w io.Writer, vals []query.Value, s stamp, tsv bool, digits int) {
 	sep := byte(',')
 	if tsv {
 		sep = '\t'
@@ -331,7 +328,7 @@ func writeValuesCSV(w io.Writer, vals []query.Value, s stamp, tsv bool) {
 	for i := range vals {
 		b = append(b, sep, '"')
 		if vals[i].Status == engine.Valid {
-			b = engine.AppendFloat(b, vals[i].Value)
+			b = engine.AppendFloat(b, vals[i].Value, digits)
 		} else {
 			b = append(b, ' ')
 		}
@@ -361,10 +358,10 @@ func appendValueJSON(dst []byte, v *query.Value) []byte {
 	dst = append(dst, `{"path":`...)
 	dst = appendJSONText(dst, v.Path)
 	dst = append(dst, `,"value":`...)
-	dst = strconv.AppendFloat(dst, v.Value, 'g', -1, 64)
+	dst = engine.AppendFloat(dst, v.Value, engine.ShortestDigits)
 	if v.Type.IsHex() && v.Status == engine.Valid {
 		dst = append(dst, `,"text":`...)
-		dst = appendJSONText(dst, engine.AppendValue(nil, v.Type, engine.Result{Value: v.Value, Status: v.Status}))
+		dst = appendJSONText(dst, engine.AppendValue(nil, v.Type, engine.Result{Value: v.Value, Status: v.Status}, engine.ShortestDigits))
 	}
 	dst = append(dst, `,"status":`...)
 	dst = appendJSONText(dst, []byte(v.Status.String()))

@@ -63,15 +63,15 @@ func ExampleNewStreamReader() {
 			old[string(path)] = v.Raw
 			res := engine.Compute(&in, 0)
 			if strings.Contains(string(path), "_Total") {
-				fmt.Println(strings.TrimSpace(res.Status.String() + " " + string(engine.AppendValue(nil, in.Type, res))))
+				fmt.Println(strings.TrimSpace(res.Status.String() + " " + string(engine.AppendValue(nil, in.Type, res, engine.DefaultDigits))))
 			}
 		}
 	}
 	fmt.Println(r.Err())
 	// Output:
 	// NewData
-	// Valid 99.998500000000007
-	// Valid 99.998500000000007
+	// Valid 99.998500000000007049
+	// Valid 99.998500000000007049
 	// <nil>
 }
 

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ type rawPoint struct {
 // independentCSV writes relog's CSV for a raw-record log from its
 // .raw.json, with the formulas of COUNTER-TYPES.md written out here: it
 // shares no code with the package under test.
-func independentCSV(t *testing.T, raw *rawJSON, zone string) string {
+func independentCSV(t *testing.T, raw *rawJSON, zone string, digits int) string {
 	t.Helper()
 	type column struct {
 		path    string
@@ -130,7 +131,7 @@ func independentCSV(t *testing.T, raw *rawJSON, zone string) string {
 					t.Fatalf("sample %d lacks %s", si, c.path)
 				}
 			}
-			b.WriteString(`,"` + independentValue(t, c.typ, c.f, si > 0, prev[ci], cur) + `"`)
+			b.WriteString(`,"` + independentValue(t, c.typ, c.f, si > 0, prev[ci], cur, digits) + `"`)
 			prev[ci] = cur
 		}
 		b.WriteString("\r\n")
@@ -140,7 +141,7 @@ func independentCSV(t *testing.T, raw *rawJSON, zone string) string {
 
 // independentValue computes one cell: the spec's formula in its arithmetic
 // order, on float64 variables, and " " when there is no valid value.
-func independentValue(t *testing.T, typ string, f float64, hasOld bool, old, cur rawPoint) string {
+func independentValue(t *testing.T, typ string, f float64, hasOld bool, old, cur rawPoint, digits int) string {
 	const none = " "
 	if !hasOld || !old.ok || !cur.ok {
 		return none
@@ -170,23 +171,37 @@ func independentValue(t *testing.T, typ string, f float64, hasOld bool, old, cur
 	default:
 		t.Fatalf("type %s: no independent formula in the test", typ)
 	}
-	return strconv.FormatFloat(v, 'g', 17, 64)
+	return printfG(v, digits)
 }
+
+// printfG is Microsoft's C runtime's printf("%.<digits>g"): strconv's
+// correctly rounded 'g' (the same layout as C's) with the exponent widened
+// to three digits.
+func printfG(v float64, digits int) string {
+	return msvcExponent.ReplaceAllString(strconv.FormatFloat(v, 'g', digits, 64), "e${1}0$2")
+}
+
+var msvcExponent = regexp.MustCompile(`e([+-])(\d\d)$`)
 
 // TestIndependentCSV recomputes every cell of the CSV of the two raw-record
 // logs from their .raw.json and compares the text bit for bit.
 func TestIndependentCSV(t *testing.T) {
-	for _, tc := range []struct{ log, zone string }{
-		{"Tx_BasicPerfCounters", "(Pacific Standard Time)(480)"},
-		{"PowerShell_BadCounterSamples", "(SA Eastern Standard Time)(180)"},
+	for _, tc := range []struct {
+		log, zone string
+		digits    int
+	}{
+		{"Tx_BasicPerfCounters", "(Pacific Standard Time)(480)", 20},
+		{"Tx_BasicPerfCounters", "(Pacific Standard Time)(480)", 17},
+		{"PowerShell_BadCounterSamples", "(SA Eastern Standard Time)(180)", 20},
+		{"PowerShell_BadCounterSamples", "(SA Eastern Standard Time)(180)", 17},
 	} {
-		t.Run(tc.log, func(t *testing.T) {
+		t.Run(tc.log+"/"+strconv.Itoa(tc.digits), func(t *testing.T) {
 			var raw rawJSON
 			if err := json.Unmarshal(readCorpus(t, tc.log+".raw.json"), &raw); err != nil {
 				t.Fatal(err)
 			}
-			want := independentCSV(t, &raw, tc.zone)
-			have, err := csvText(t, readCorpus(t, tc.log+".blg"), Options{}, CSV)
+			want := independentCSV(t, &raw, tc.zone, tc.digits)
+			have, err := csvText(t, readCorpus(t, tc.log+".blg"), Options{Digits: tc.digits}, CSV)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,7 +350,7 @@ func TestPALCells(t *testing.T) {
 		t.Fatalf("no block of %s in sample %d", object, s)
 		return point{}
 	}
-	g17 := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
+	g20 := func(v float64) string { return printfG(v, 20) }
 	for _, tc := range []struct {
 		path, object, counter, typ, inst string
 		occurrence                       int
@@ -343,32 +358,32 @@ func TestPALCells(t *testing.T) {
 	}{
 		{`\\ZACH-PC\Memory\Pages/sec`, "Memory", "Pages/sec", "0x10410400", "", 0, func(o, c point) string {
 			n, d, f := float64(c.n-o.n), float64(c.perfTime-o.perfTime), float64(c.perfFreq)
-			return g17(n / (d / f))
+			return g20(n / (d / f))
 		}},
 		{`\\ZACH-PC\Processor(_Total)\% Processor Time`, "Processor", "% Processor Time", "0x21510500", "_Total", 0, func(o, c point) string {
 			n, d := float64(c.n-o.n), float64(c.time100ns-o.time100ns)
-			return g17(100 * (1 - n/d))
+			return g20(100 * (1 - n/d))
 		}},
 		{`\\ZACH-PC\LogicalDisk(C:)\% Free Space`, "LogicalDisk", "% Free Space", "0x20020400", "C:", 0, func(o, c point) string {
 			n, b := float64(c.n), float64(c.base)
-			return g17((n / b) * 100)
+			return g20((n / b) * 100)
 		}},
 		{`\\ZACH-PC\PhysicalDisk(_Total)\Avg. Disk sec/Transfer`, "PhysicalDisk", "Avg. Disk sec/Transfer", "0x30020400", "_Total", 0, func(o, c point) string {
 			if c.base == o.base {
 				return " "
 			}
 			n, b, f := float64(c.n-o.n), float64(c.base-o.base), float64(c.perfFreq)
-			return g17((n / f) / b)
+			return g20((n / f) / b)
 		}},
 		{`\\ZACH-PC\System\System Up Time`, "System", "System Up Time", "0x30240500", "", 0, func(o, c point) string {
-			return g17(float64(c.objTime-int64(c.n)) / float64(c.objFreq))
+			return g20(float64(c.objTime-int64(c.n)) / float64(c.objFreq))
 		}},
 		{`\\ZACH-PC\Process(svchost#3)\Private Bytes`, "Process", "Private Bytes", "0x00010100", "svchost", 3, func(o, c point) string {
-			return g17(float64(c.n))
+			return g20(float64(c.n))
 		}},
 		{`\\ZACH-PC\Process(svchost#3)\% Processor Time`, "Process", "% Processor Time", "0x20510500", "svchost", 3, func(o, c point) string {
 			n, d := float64(c.n-o.n), float64(c.time100ns-o.time100ns)
-			return g17((n / d) * 100)
+			return g20((n / d) * 100)
 		}},
 	} {
 		t.Run(tc.path, func(t *testing.T) {

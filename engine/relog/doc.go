@@ -68,9 +68,11 @@
 //
 // # Text
 //
-// CSV and TSV quote every field, as PDH does; values print as C's %.17g
-// (engine.AppendFloat), the HEX types included (relog writes the double
-// PDH computes); a value without a Valid status prints as a single space,
+// CSV and TSV quote every field, as PDH does; values print as Microsoft's
+// C runtime prints %.20g (Options.Digits; %.17g before about 2020), the
+// exponent with three digits (engine.AppendFloat), the HEX types included
+// (relog writes the double PDH computes); a value without a Valid status
+// prints as a single space,
 // a column absent from the sample as an empty field. Lines end with CR LF,
 // as Windows writes text files. JSON is described at the JSON constant.
 //

@@ -28,6 +28,11 @@ type Options struct {
 	// and End keep, then every Every-th after it (relog's -t). Values are
 	// computed between the kept samples. 0 and 1 keep every sample.
 	Every int
+	// Digits is the number of significant digits of the values in CSV and
+	// TSV (engine.AppendFloat): 20 as current Windows writes them, 17 as
+	// Windows wrote them before about 2020. 0 means engine.DefaultDigits.
+	// JSON always writes the shortest text that reads back exactly.
+	Digits int
 }
 
 // Column is one column of the output: a counter of one instance.

@@ -29,8 +29,9 @@ const (
 	// {"time":"2013-02-19T18:50:17.844","values":{"<path>":<value>,…}}.
 	// "time" is the row's local time stamp in ISO 8601 without a zone;
 	// every column present in the sample has a member, whose value is the
-	// number (the shortest decimal that reads back as the same float64)
-	// or null when it has no valid value; columns absent from the sample
+	// number (the shortest decimal that reads back as the same float64,
+	// engine.ShortestDigits: exponents have three digits, as in CSV) or
+	// null when it has no valid value; columns absent from the sample
 	// have no member.
 	JSON
 )
@@ -59,6 +60,10 @@ const flushSize = 64 << 10
 func (c *Converter) Write(w io.Writer, f Format) error {
 	if f > JSON {
 		return errors.New("relog: unknown format")
+	}
+	digits := c.opts.Digits
+	if digits == 0 {
+		digits = engine.DefaultDigits
 	}
 	sep := byte(',')
 	if f == TSV {
@@ -112,7 +117,7 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 				if cell.Result.Status != engine.Valid {
 					buf = append(buf, "null"...)
 				} else {
-					buf = strconv.AppendFloat(buf, cell.Result.Value, 'g', -1, 64)
+					buf = engine.AppendFloat(buf, cell.Result.Value, engine.ShortestDigits)
 				}
 			}
 			buf = append(buf, "}}\n"...)
@@ -122,7 +127,7 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 			buf = append(buf, '"')
 			for i := range row.Cells {
 				buf = append(buf, sep, '"')
-				buf = appendCell(buf, &row.Cells[i])
+				buf = appendCell(buf, &row.Cells[i], digits)
 				buf = append(buf, '"')
 			}
 			buf = append(buf, '\r', '\n')
@@ -159,17 +164,18 @@ func (c *Converter) AppendHeader(dst []byte, f Format) []byte {
 }
 
 // appendCell appends a cell's text as relog prints it: the value as C's
-// %.17g, a single space for a value without a valid status, nothing for a
-// column absent from the sample. The HEX types print in decimal too: relog
-// writes the double that PDH computes.
-func appendCell(dst []byte, cell *Cell) []byte {
+// %.<digits>g with a three-digit exponent (engine.AppendFloat), a single
+// space for a value without a valid status, nothing for a column absent
+// from the sample. The HEX types print in decimal too: relog writes the
+// double that PDH computes.
+func appendCell(dst []byte, cell *Cell, digits int) []byte {
 	switch {
 	case !cell.Present:
 		return dst
 	case cell.Result.Status != engine.Valid:
 		return append(dst, ' ')
 	}
-	return engine.AppendFloat(dst, cell.Result.Value)
+	return engine.AppendFloat(dst, cell.Result.Value, digits)
 }
 
 // appendQuoted appends s in double quotes, doubling the quotes within it

@@ -107,9 +107,9 @@ test("raw values: numbers, BigInts and strings, exact up to 2^64-1", async () =>
   assert.throws(() => r(1n << 64n), RangeError);
   assert.throws(() => r("12abc"), TypeError);
   // The low bit of a large delta survives: 2^63+1 − 0 over 1 s is not 2^63.
-  const v = pc.compute({ type: "PERF_COUNTER_LARGE_DELTA", old: [0, 0], new: [(1n << 63n) + 1n, 0] });
+  const v = pc.compute({ type: "PERF_COUNTER_LARGE_DELTA", old: [0, 0], new: [(1n << 63n) + 1n, 1] });
   assert.equal(v.value, 2 ** 63);
-  const w = pc.computeBatch([{ type: 0x00400500, old: { first: 1n, second: 0 }, new: { first: U64_MAX, second: 0, cstatus: 0 } }]);
+  const w = pc.computeBatch([{ type: 0x00400500, old: { first: 1n, second: 0 }, new: { first: U64_MAX, second: 1, cstatus: 0 } }]);
   assert.deepEqual(w, [{ value: 18446744073709551614, status: "Valid" }]);
   const bad = pc.compute({ type: "PERF_COUNTER_RAWCOUNT", new: { first: 1, second: 0, cstatus: 0xC0000BBA } });
   assert.deepEqual(bad, { value: 0, status: "InvalidData" });
