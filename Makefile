@@ -61,8 +61,10 @@ wasm:
 	cp $(WASM) $(HOSTWASM)
 
 wasm-check:
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $${TMPDIR:-/tmp}/perfcalc.wasm.check ./wasm
-	@cmp -s $(WASM) $${TMPDIR:-/tmp}/perfcalc.wasm.check || { echo "$(WASM) differs from a fresh build of ./wasm: run make wasm and commit it"; exit 1; }
+	@fresh=$$(mktemp $${TMPDIR:-/tmp}/perfcalc.wasm.XXXXXX) && \
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $$fresh ./wasm && \
+	{ cmp -s $(WASM) $$fresh; same=$$?; rm -f $$fresh; \
+	  [ $$same = 0 ] || { echo "$(WASM) differs from a fresh build of ./wasm: run make wasm and commit it"; exit 1; }; }
 	@cmp -s $(HOSTWASM) $(WASM) || { echo "$(HOSTWASM) (embedded by package host) differs from $(WASM): run make wasm and commit both"; exit 1; }
 
 # The module's own Go tests, run as wasip1 inside Node's WASI.
