@@ -255,7 +255,7 @@ func (c *capped) Write(p []byte) (int, error) {
 // instantiate creates and starts an instance and reads its buffers.
 func (e *Engine) instantiate(ctx context.Context) (*instance, error) {
 	inst := &instance{stderr: &capped{}}
-	mod, err := e.rt.InstantiateModule(ctx, e.cm, wazero.NewModuleConfig().
+	mod, err := e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, mmapAllocator), e.cm, wazero.NewModuleConfig().
 		WithName(""). // anonymous: many instances of one compiled module
 		WithStartFunctions("_initialize").
 		WithStderr(inst.stderr).
@@ -348,13 +348,19 @@ func (e *Engine) get() (*instance, error) {
 	return inst, nil
 }
 
-// put returns an instance after a call, or discards it after a fault.
+// idleMemoryLimit is the largest linear memory an instance may keep in the
+// pool: one that a large input grew beyond it is closed after its call
+// (its pages return to the system) and replaced when a call needs it.
+const idleMemoryLimit = 32 << 20
+
+// put returns an instance after a call, or discards it after a fault or
+// when its memory grew beyond idleMemoryLimit.
 func (e *Engine) put(inst *instance) {
 	if inst.cancel != nil {
 		inst.cancel()
 		inst.cancel = nil
 	}
-	if inst.fault || e.closed.Load() {
+	if inst.fault || e.closed.Load() || inst.mem.Size() > idleMemoryLimit {
 		inst.close(e.ctx)
 	} else {
 		e.mu.Lock()

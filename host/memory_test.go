@@ -1,0 +1,120 @@
+package host
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"testing"
+	"unsafe"
+)
+
+// TestLargeInstanceRetired: an instance whose memory a large input grew
+// beyond idleMemoryLimit is closed after its call instead of going back to
+// the pool, and the next call gets a new one that computes as well.
+func TestLargeInstanceRetired(t *testing.T) {
+	e := faultEngine(t, NewConfig())
+	// A name table of zeros is an empty table: the module copies it in and
+	// reads it at once.
+	if _, err := e.DecodeNames(make([]byte, 1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.idle) != 1 || e.idle[0].mem.Size() > idleMemoryLimit {
+		t.Fatalf("after a small input: %d idle instances, want 1 within the limit", len(e.idle))
+	}
+	if _, err := e.DecodeNames(make([]byte, 24<<20)); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.idle) != 0 {
+		t.Fatalf("after a large input: %d idle instances of %d bytes, want the instance closed", len(e.idle), e.idle[0].mem.Size())
+	}
+	if n := healthy(t, e); n != 2 {
+		t.Errorf("have %d instances, want 2", n)
+	}
+}
+
+// TestMappedMemory: the mapped linear memory grows in place up to its
+// maximum and refuses more.
+func TestMappedMemory(t *testing.T) {
+	if mmapAllocator == nil {
+		t.Skip("no mapped memory on " + runtime.GOOS)
+	}
+	m := mmapAllocator.Allocate(1<<16, 64<<20)
+	defer m.Free()
+	a := m.Reallocate(1 << 16)
+	a[0] = 7
+	b := m.Reallocate(32 << 20)
+	if len(b) != 32<<20 || unsafe.SliceData(a) != unsafe.SliceData(b) || b[0] != 7 {
+		t.Fatalf("growing moved or lost the memory")
+	}
+	if m.Reallocate(64<<20+1) != nil {
+		t.Fatal("grew past the maximum")
+	}
+}
+
+// TestPooledInstanceMemory measures the resident memory of idle pooled
+// instances (Linux): a pool of eight under a 64 MiB limit, each instance
+// fresh, then after a call that copied a 1 MB or a 12 MB input into it
+// (the largest that stays in the pool). The figures are in
+// Config.WithPoolSize's notes; the test fails above 40 MB per instance.
+func TestPooledInstanceMemory(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" {
+		t.Skip("a measurement on Linux")
+	}
+	e, err := New(t.Context(), NewConfig().WithCompilationCacheDir(faultCache).WithPoolSize(8).WithMemoryLimitPages(1024))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(t.Context())
+	debug.FreeOSMemory()
+	base := rss(t)
+	// Take every slot, creating the instances; then run each call on one
+	// chosen instance by making it the only idle one.
+	held := make([]*instance, 8)
+	for i := range held {
+		if held[i], err = e.get(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	measure := func(what string) {
+		debug.FreeOSMemory()
+		per := float64(rss(t)-base) / 7 // one instance existed at base
+		t.Logf("%s: %.1f MB resident per instance", what, per/(1<<20))
+		if per > 40<<20 {
+			t.Errorf("%s: %.1f MB per instance, want at most 40", what, per/(1<<20))
+		}
+	}
+	measure("8 fresh instances")
+	for _, size := range []int{1 << 20, 12 << 20} {
+		input := make([]byte, size)
+		for i, inst := range held {
+			e.put(inst)
+			if _, err := e.DecodeNames(input); err != nil {
+				t.Fatal(err)
+			}
+			if held[i], err = e.get(); err != nil || held[i] != inst {
+				t.Fatalf("the instance did not come back to the pool (%d bytes of memory)", inst.mem.Size())
+			}
+		}
+		measure("8 instances after a " + strconv.Itoa(size>>20) + " MB input each")
+	}
+	for _, inst := range held {
+		e.put(inst)
+	}
+}
+
+// rss returns the process's resident set size (VmRSS).
+func rss(t *testing.T) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := bytes.Cut(b, []byte("VmRSS:"))
+	line, _, _ := bytes.Cut(after, []byte("kB"))
+	kb, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kb << 10
+}
