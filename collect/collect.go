@@ -106,7 +106,9 @@ type ObjectError struct {
 }
 
 // Error returns "collect: object NAME: reason".
-func (e *ObjectError) Error() string { return "collect: " + strconv.Quote(e.Object) + ": " + e.Err.Error() }
+func (e *ObjectError) Error() string {
+	return "collect: " + strconv.Quote(e.Object) + ": " + e.Err.Error()
+}
 
 // Unwrap returns the reason.
 func (e *ObjectError) Unwrap() error { return e.Err }

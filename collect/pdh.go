@@ -102,7 +102,7 @@ type pdhCounter struct {
 	wild  bool
 	items []PDHItem
 	names []pdhName
-	olds  []oldRaw // per item: the older sample it was computed with
+	olds  []oldRaw                     // per item: the older sample it was computed with
 	prev  map[string]engine.RawCounter // by instance key, last sample
 	cur   map[string]engine.RawCounter
 	ok    bool // the last sample succeeded
