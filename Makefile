@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: all run test bench fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e
+.PHONY: all run test bench fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 
 PORT ?= 8080
 
@@ -90,6 +90,21 @@ check:
 	GOOS=linux   GOARCH=amd64 $(GO) build ./...
 	GOOS=darwin  GOARCH=arm64 $(GO) build ./...
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
+	$(MAKE) windows-check
 	GOOS=wasip1  GOARCH=wasm  $(GO) build ./engine/...
 	$(GO) mod tidy -diff
 	$(MAKE) wasm-check
+
+# The Windows code (collect's _windows.go files, perfcalc watch) checked
+# from any OS: vet and the test binaries of every package, built for
+# windows/amd64 (run by wine-smoke and on Windows).
+windows-check:
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+	@out=$$(GOOS=windows GOARCH=amd64 $(GO) test -count=1 -exec=true ./... 2>&1) || { echo "$$out"; exit 1; }; \
+		echo "windows/amd64: the test binary of every package builds (go test -exec=true: built, not run)"
+
+# collect's Windows tests and perfcalc.exe watch under Debian's Wine (it
+# installs wine64 and gcc-mingw-w64-x86-64 itself, or skips saying why;
+# about a minute after the install).
+wine-smoke:
+	.ci/wine-smoke

@@ -4,16 +4,17 @@ import (
 	"testing"
 )
 
-// replayRegistry answers each query with the next merged sample of the
-// corpus, copying it into the caller's buffer as RegQueryValueEx does.
-type replayRegistry struct {
-	c     *v1Corpus
+// cycleRegistry answers each query with the next merged sample of the
+// corpus, round and round, copying it into the caller's buffer as
+// RegQueryValueEx does.
+type cycleRegistry struct {
+	RegistrySource
 	blobs [][]byte
 	n     int
 }
 
-func newReplayRegistry(c *v1Corpus) *replayRegistry {
-	r := &replayRegistry{c: c}
+func newReplayRegistry(c *v1Corpus) *cycleRegistry {
+	r := &cycleRegistry{}
 	for _, s := range c.samples {
 		var objs [][]byte
 		for _, t := range c.titles {
@@ -21,16 +22,15 @@ func newReplayRegistry(c *v1Corpus) *replayRegistry {
 		}
 		r.blobs = append(r.blobs, mergeBlobs(objs))
 	}
+	r.RegistrySource = ReplayRegistry(r.blobs, c.names)
 	return r
 }
 
-func (r *replayRegistry) Query(dst []byte, name string) ([]byte, error) {
+func (r *cycleRegistry) Query(dst []byte, name string) ([]byte, error) {
 	b := r.blobs[r.n%len(r.blobs)]
 	r.n++
 	return append(dst, b...), nil
 }
-func (r *replayRegistry) NameTable(local bool) ([]byte, error) { return r.c.names, nil }
-func (r *replayRegistry) Close() error                         { return nil }
 
 // TestRegistrySteadyStateAllocs pins the V1 path at zero allocations per
 // sample once the buffers have grown and every instance name was seen.

@@ -10,6 +10,7 @@
 //	perfcalc paths BLOB [-c PATTERN] [--names TABLE]
 //	perfcalc relog IN.blg [-c PATH ...] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [-q]
 //	perfcalc stats IN.blg [-c PATH ...] [--json]
+//	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh]
 //
 // Run "perfcalc help" or "perfcalc COMMAND -h" for details.
 package main

@@ -1,0 +1,427 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfcalc/perfcalc/collect"
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/query"
+)
+
+const watchUsage = `Usage:
+  perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE]
+                 [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR]
+  perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
+
+Samples this machine's live counters, as Windows' typeperf does, and
+computes them with perfcalc's engine (Windows only). Counter paths come as
+arguments, with -c (repeatable) and from -cf (one per line), in that order;
+wildcards are expanded at the first sample, in the order of the paths.
+
+Output (typeperf's): an empty line, the header "(PDH-CSV 4.0)" and the paths,
+then one row per sample: the local time (MM/DD/YYYY HH:MM:SS.mmm) and the
+values with six decimals (%f), " " where a value is not ready. Every field is
+quoted, lines end with CR LF; -f tsv separates with tabs ("(PDH-TSV 4.0)").
+--log writes the text of relog and logman logs instead: the header with the
+time zone, "(PDH-CSV 4.0) (UTC+01:00)(-60)", and values with 20 significant
+digits (--digits 17 as Windows before about 2020). -f json writes one JSON
+object per row: {"time":"2026-01-02T03:04:05.678","values":{"PATH":1.5,...}}
+(null where a value is not ready). The first row comes one interval after the
+start, with every rate computed (a first sample is taken at once and not
+printed). An instance that appears later is not added; one that goes away
+prints " ".
+
+-si is the interval, [[hh:]mm:]ss (default 1 second; 250ms-style durations
+too); -sc stops after that many rows (default: until Ctrl-C, which ends the
+run cleanly with every row written). -o writes the rows to a file as they
+come, instead of standard output. --save DIR keeps every raw capture there,
+so that any value can be computed again with perfcalc values or calc.
+
+-q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
+-qx lists them with their instances.
+
+Sources: registry (V1, RegQueryValueEx on HKEY_PERFORMANCE_DATA, the
+default), v2 (PerfLib V2 counter sets), pdh (PDH's raw values).
+
+Options (comma-separated): cap100, scale, 1000, wrap32. The default is no
+cap and no scaling.
+
+Flags:
+`
+
+func init() {
+	register(command{"watch", "sample live counters like typeperf (Windows); -q/-qx list them", runWatch})
+}
+
+// openCollector opens the live collector; tests replace it with one over
+// recorded captures.
+var openCollector = collect.Open
+
+// watchContext is the context of a run, done at Ctrl-C; tests replace it.
+var watchContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
+}
+
+// intervalFlag is -si: [[hh:]mm:]ss, or a Go duration such as 500ms.
+type intervalFlag time.Duration
+
+func (f *intervalFlag) String() string { return time.Duration(*f).String() }
+
+func (f *intervalFlag) Set(v string) error {
+	if d, err := time.ParseDuration(v); err == nil && strings.ContainsAny(v, "hmsuµn") {
+		if d <= 0 {
+			return errors.New("the interval must be positive")
+		}
+		*f = intervalFlag(d)
+		return nil
+	}
+	parts := strings.Split(v, ":")
+	if len(parts) > 3 {
+		return errors.New("want [[hh:]mm:]ss")
+	}
+	var secs int64
+	for _, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 31)
+		if err != nil {
+			return errors.New("want [[hh:]mm:]ss")
+		}
+		secs = secs*60 + int64(n)
+	}
+	if secs <= 0 {
+		return errors.New("the interval must be positive")
+	}
+	*f = intervalFlag(time.Duration(secs) * time.Second)
+	return nil
+}
+
+func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		io.WriteString(stderr, watchUsage)
+		fs.PrintDefaults()
+	}
+	var paths pathList
+	fs.Var(&paths, "c", "a counter path to sample (wildcards allowed); repeatable")
+	cf := fs.String("cf", "", "a file of counter paths, one per line")
+	interval := intervalFlag(time.Second)
+	fs.Var(&interval, "si", "sample interval, [[hh:]mm:]ss")
+	count := fs.Int("sc", 0, "number of samples (rows) to write; 0 = until Ctrl-C")
+	format := fs.String("f", "csv", "output format: csv, tsv or json")
+	out := fs.String("o", "", "write the rows to this file instead of standard output")
+	source := fs.String("source", "registry", "where the raw data comes from: registry, v2 or pdh")
+	logText := fs.Bool("log", false, "relog's and logman's text (zone in the header, --digits significant digits) instead of typeperf's")
+	digits := addDigitsFlag(fs, engine.DefaultDigits)
+	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
+	save := fs.String("save", "", "keep every raw capture in this folder")
+	list := fs.Bool("q", false, "list the counters of an object (or of every object)")
+	listX := fs.Bool("qx", false, "list the counters with their instances")
+	fs.Bool("y", false, "answer yes to every question (typeperf's -y; perfcalc asks none)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	fail := func(status int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "perfcalc watch: "+format+"\n", a...)
+		return status
+	}
+	kind, err := collect.ParseKind(*source)
+	if err != nil {
+		return fail(exitUsage, "--source: %q is not registry, v2 or pdh", *source)
+	}
+	opts, err := parseQueryOptions(*options)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	switch *format {
+	case "csv", "tsv", "json":
+	default:
+		return fail(exitUsage, "-f: %q is not csv, tsv or json", *format)
+	}
+	if *count < 0 {
+		return fail(exitUsage, "-sc: %d is not a number of samples", *count)
+	}
+	if *list || *listX {
+		if len(pos) > 1 || len(paths) > 0 || *cf != "" {
+			return fail(exitUsage, "-q and -qx take at most one object name")
+		}
+		object := ""
+		if len(pos) == 1 {
+			object = pos[0]
+		}
+		return watchList(kind, object, *listX, stdout, stderr)
+	}
+	var args0 pathList // the arguments come first, then -c, then -cf
+	for _, a := range pos {
+		if err := args0.Set(a); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+	}
+	paths = append(args0, paths...)
+	if *cf != "" {
+		text, err := os.ReadFile(*cf)
+		if err != nil {
+			return fail(exitError, "-cf: %v", err)
+		}
+		list, err := counterpath.ParseList(text)
+		if err != nil {
+			return fail(exitUsage, "-cf %s: %v", *cf, err)
+		}
+		paths = append(paths, list...)
+	}
+	if len(paths) == 0 {
+		return fail(exitUsage, "give the counters to sample: PATH arguments, -c or -cf (see perfcalc watch -h)")
+	}
+
+	col, err := openCollector(kind, collect.Config{Paths: paths, Options: opts, SaveDir: *save})
+	if errors.Is(err, collect.ErrNeedsWindows) {
+		return needsWindows(stderr)
+	}
+	if err != nil {
+		return fail(exitError, "%v", err)
+	}
+	defer col.Close()
+
+	var w io.Writer = stdout
+	var file *os.File
+	if *out != "" {
+		if file, err = os.Create(*out); err != nil {
+			return fail(exitError, "%v", err)
+		}
+		w = file
+	}
+	tw := &watchWriter{w: bufio.NewWriter(w), paths: paths, format: *format, log: *logText, digits: int(*digits)}
+	ctx, stop := watchContext()
+	defer stop()
+	runErr := col.Run(ctx, time.Duration(interval), *count, func(s *collect.Sample) error {
+		for _, e := range s.Errors {
+			fmt.Fprintf(stderr, "perfcalc watch: sample %d: %v\n", s.Index, e)
+		}
+		return tw.row(s)
+	})
+	if runErr == nil && !tw.started {
+		runErr = errors.New("no counter matches " + paths.String())
+	}
+	werr := tw.w.Flush()
+	if file != nil {
+		werr = errors.Join(werr, file.Close())
+	}
+	// typeperf's closing lines go to the console, unless JSON rows are
+	// written there.
+	console := *out != "" || *format != "json"
+	if console {
+		io.WriteString(stdout, "Exiting, please wait...\r\n")
+	}
+	if err := errors.Join(runErr, werr); err != nil {
+		return fail(exitError, "%v", err)
+	}
+	if console {
+		io.WriteString(stdout, "The command completed successfully.\r\n")
+	}
+	return exitOK
+}
+
+// needsWindows says what to do instead of a live run.
+func needsWindows(stderr io.Writer) int {
+	fmt.Fprintln(stderr, "perfcalc watch: live collection needs Windows; here, convert a .blg log with perfcalc relog, or compute two recorded captures with perfcalc values")
+	return exitUsage
+}
+
+// watchList prints -q (\Object(*)\Counter) or -qx (every instance) from
+// one sample of the object (of every object when object is "").
+func watchList(kind collect.Kind, object string, instances bool, stdout, stderr io.Writer) int {
+	var paths []counterpath.Path
+	if object != "" {
+		paths = []counterpath.Path{
+			{Object: object, HasInstance: true, Instance: "*", Counter: "*"},
+			{Object: object, Counter: "*"},
+		}
+		if kind == collect.PDH {
+			paths = paths[:1]
+		}
+	}
+	col, err := openCollector(kind, collect.Config{Paths: paths})
+	if errors.Is(err, collect.ErrNeedsWindows) {
+		return needsWindows(stderr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "perfcalc watch: %v\n", err)
+		return exitError
+	}
+	defer col.Close()
+	var s collect.Sample
+	if err := col.Collect(&s); err != nil {
+		fmt.Fprintf(stderr, "perfcalc watch: %v\n", err)
+		return exitError
+	}
+	w := bufio.NewWriter(stdout)
+	seen := map[string]bool{}
+	for i := range s.Values {
+		p, err := counterpath.Parse(string(s.Values[i].Path))
+		if err != nil {
+			continue
+		}
+		p.Machine = ""
+		if !instances && p.HasInstance {
+			p.Parent, p.Instance, p.Index = "", "*", 0
+		}
+		line := p.String()
+		if !seen[line] {
+			seen[line] = true
+			w.WriteString(line)
+			w.WriteString("\r\n")
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return exitError
+	}
+	return exitOK
+}
+
+// watchWriter writes the rows of a run; the columns are fixed by the
+// first row.
+type watchWriter struct {
+	w       *bufio.Writer
+	paths   pathList
+	format  string
+	log     bool
+	digits  int
+	started bool
+	columns []string       // the column paths
+	index   map[string]int // path → column
+	cells   []*query.Value // per column: this row's value
+	buf     []byte
+}
+
+// row writes one sample, the header first.
+func (tw *watchWriter) row(s *collect.Sample) error {
+	if !tw.started {
+		tw.layout(s.Values)
+		if len(tw.columns) == 0 {
+			return nil // nothing matched yet
+		}
+		tw.started = true
+		tw.header(s.Time)
+	}
+	clear(tw.cells)
+	for i := range s.Values {
+		if c, ok := tw.index[string(s.Values[i].Path)]; ok {
+			tw.cells[c] = &s.Values[i]
+		}
+	}
+	b := tw.buf[:0]
+	if tw.format == "json" {
+		b = append(b, `{"time":"`...)
+		b = s.Time.AppendFormat(b, "2006-01-02T15:04:05.000")
+		b = append(b, `","values":{`...)
+		for c, v := range tw.cells {
+			if c > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONText(b, []byte(tw.columns[c]))
+			b = append(b, ':')
+			if v == nil || v.Status != engine.Valid {
+				b = append(b, "null"...)
+			} else {
+				b = engine.AppendFloat(b, v.Value, engine.ShortestDigits)
+			}
+		}
+		b = append(b, "}}\n"...)
+	} else {
+		sep := tw.sep()
+		b = append(b, '"')
+		b = s.Time.AppendFormat(b, "01/02/2006 15:04:05.000")
+		b = append(b, '"')
+		for _, v := range tw.cells {
+			b = append(b, sep, '"')
+			b = tw.appendValue(b, v)
+			b = append(b, '"')
+		}
+		b = append(b, '\r', '\n')
+	}
+	tw.buf = b
+	if _, err := tw.w.Write(b); err != nil {
+		return err
+	}
+	// Each row reaches the output as it is sampled.
+	return tw.w.Flush()
+}
+
+func (tw *watchWriter) sep() byte {
+	if tw.format == "tsv" {
+		return '\t'
+	}
+	return ','
+}
+
+// appendValue appends a cell: typeperf's %f, or relog's significant
+// digits with --log; " " without a valid value.
+func (tw *watchWriter) appendValue(b []byte, v *query.Value) []byte {
+	if v == nil || v.Status != engine.Valid {
+		return append(b, ' ')
+	}
+	if tw.log {
+		return engine.AppendFloat(b, v.Value, tw.digits)
+	}
+	return strconv.AppendFloat(b, v.Value, 'f', 6, 64)
+}
+
+// layout fixes the columns: for each path in order, the values it
+// matches, in the sample's order, each once.
+func (tw *watchWriter) layout(vals []query.Value) {
+	tw.index = map[string]int{}
+	for _, p := range tw.paths {
+		for i := range vals {
+			path := string(vals[i].Path)
+			if _, dup := tw.index[path]; dup {
+				continue
+			}
+			q, err := counterpath.Parse(path)
+			if err != nil || !p.Matches(q) {
+				continue
+			}
+			tw.index[path] = len(tw.columns)
+			tw.columns = append(tw.columns, path)
+		}
+	}
+	tw.cells = make([]*query.Value, len(tw.columns))
+}
+
+// header writes typeperf's empty line and header (or relog's), once.
+func (tw *watchWriter) header(t time.Time) {
+	if tw.format == "json" {
+		return
+	}
+	tsv := tw.format == "tsv"
+	b := []byte("\r\n\"") // typeperf starts with an empty line
+	if tw.log {
+		b = b[2:]
+		_, off := t.Zone()
+		b = stamp{local: t, bias: -off / 60, hasBias: true, ok: true}.appendHeader(b, tsv)
+	} else if tsv {
+		b = append(b, "(PDH-TSV 4.0)"...)
+	} else {
+		b = append(b, "(PDH-CSV 4.0)"...)
+	}
+	b = append(b, '"')
+	for _, c := range tw.columns {
+		b = append(b, tw.sep())
+		b = appendCSVQuoted(b, []byte(c))
+	}
+	b = append(b, '\r', '\n')
+	tw.w.Write(b)
+}
