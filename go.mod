@@ -7,4 +7,4 @@ require (
 	github.com/tetratelabs/wazero v1.12.0
 )
 
-require golang.org/x/sys v0.44.0 // indirect
+require golang.org/x/sys v0.44.0
