@@ -1,13 +1,11 @@
 package collect
 
 import (
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
@@ -323,15 +321,12 @@ func (b *v2Backend) close() error {
 	return cmpOr(first, b.src.Close())
 }
 
-// utf16String decodes a NUL-terminated UTF-16LE string.
+// utf16String decodes a NUL-terminated UTF-16LE string (through
+// perflibv2.Text, the decoder of the V2 strings).
 func utf16String(b []byte) string {
-	u := make([]uint16, 0, len(b)/2)
-	for i := 0; i+1 < len(b); i += 2 {
-		c := binary.LittleEndian.Uint16(b[i:])
-		if c == 0 {
-			break
-		}
-		u = append(u, c)
+	n := 0
+	for n+1 < len(b) && (b[n] != 0 || b[n+1] != 0) {
+		n += 2
 	}
-	return string(utf16.Decode(u))
+	return perflibv2.Text(b[:n]).String()
 }
