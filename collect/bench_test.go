@@ -2,6 +2,8 @@ package collect
 
 import (
 	"testing"
+
+	"github.com/perfcalc/perfcalc/engine/query"
 )
 
 // cycleRegistry answers each query with the next merged sample of the
@@ -78,4 +80,26 @@ func BenchmarkRegistryCollect(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(s.Values)), "values/op")
+}
+
+// BenchmarkQueryWholeBlob is the same work as BenchmarkRegistryCollect
+// done by one engine/query Query on the whole blobs (no per-object
+// isolation): the reference for the cost of cutting each object out.
+func BenchmarkQueryWholeBlob(b *testing.B) {
+	c := loadV1Corpus(b)
+	r := newReplayRegistry(c)
+	q := query.New(query.Config{Names: mustTable(b, c.names)})
+	var vals []query.Value
+	var err error
+	for i := range 2 * len(r.blobs) {
+		vals, _ = q.Run(vals[:0], r.blobs[i%len(r.blobs)], r.blobs[(i+1)%len(r.blobs)])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if vals, err = q.Run(vals[:0], r.blobs[i%len(r.blobs)], r.blobs[(i+1)%len(r.blobs)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(vals)), "values/op")
 }
