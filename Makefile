@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: all run test bench fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: all run test bench bench-compute fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 
 PORT ?= 8080
 
@@ -39,6 +39,25 @@ test:
 # Benchmarks of every package, COUNT runs each, for benchstat.
 bench:
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -count=$(COUNT) -benchtime=$(BENCHTIME) ./...
+
+# Side-by-side comparisons for issue 14's figures: one test binary run
+# BENCHRUNS times, every variant once per run (interleaved, so that the
+# load of a shared machine falls on all of them alike), then benchstat.
+# Benchmarks report wall ns and the thread's CPU ns per unit
+# (internal/cputime); on a busy machine read the cpu-ns rows.
+BENCHRUNS ?= 8
+BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+
+# ComputeBatch and Compute against the plain loops and the rejected designs.
+bench-compute:
+	@set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; \
+	$(GO) test -c -o $$d/engine.test ./engine; \
+	for i in $$(seq $(BENCHRUNS)); do \
+		$$d/engine.test -test.run '^$$' -test.bench '^Benchmark(ComputeBatch|Compute)$$' -test.benchtime 100ms -test.benchmem >> $$d/out.txt; \
+	done; \
+	for b in ComputeBatch Compute; do \
+		$(BENCHSTAT) -col /impl -filter ".name:$$b .unit:(cpu-ns/counter OR allocs/op)" $$d/out.txt; \
+	done
 
 # Every fuzz target of fuzz/ for FUZZTIME each (go test -fuzz takes one
 # target per run).

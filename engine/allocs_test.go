@@ -28,6 +28,15 @@ func TestAllocs(t *testing.T) {
 			}
 		}},
 		{"ComputeBatch", func() { ComputeBatch(ins, Cap100|Scale|Times1000|Wrap32, out) }},
+		{"ComputeBatch/stack arrays", func() {
+			// Arrays on the caller's stack stay there: ComputeBatch
+			// keeps no reference (no indirect call leaks them).
+			var in [4]Input
+			var res [4]Result
+			copy(in[:], ins)
+			ComputeBatch(in[:], Cap100, res[:])
+			sink += res[3].Value
+		}},
 		{"ComputeStatistics/2-sample", func() {
 			sink += ComputeStatistics(Counter{Type: CounterCounter, TimeBase: 10}, series, Cap100).Mean
 		}},

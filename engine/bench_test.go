@@ -3,6 +3,8 @@ package engine
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/perfcalc/perfcalc/internal/cputime"
 )
 
 // displayableTypes lists the winperf.h types that have a value.
@@ -133,37 +135,93 @@ func TestRealisticInputsAreValid(t *testing.T) {
 
 var sinkResult Result
 
+// BenchmarkCompute compares Compute on one value with the reference
+// straight-line code it runs only for inputs that are not plainly valid
+// (impl=generic):
+//
+//	go test -run '^$' -bench 'Compute$' -count 6 ./engine | benchstat -col /impl -
 func BenchmarkCompute(b *testing.B) {
-	for _, typ := range Types() {
-		b.Run(typ.String(), func(b *testing.B) {
-			ins := typedInputs(typ, 64, 3)
-			b.ReportAllocs()
-			var r Result
-			for i := 0; i < b.N; i++ {
-				r = Compute(&ins[i&63], Cap100|Scale)
-			}
-			sinkResult = r
-		})
+	for _, typ := range []CounterType{CounterCounter, Timer100nsInv, CounterMultiTimer, AverageTimer, CounterLargeRawcount} {
+		for _, impl := range []struct {
+			name string
+			fn   func(*Input, Options) Result
+		}{{"Compute", Compute}, {"generic", compute}} {
+			b.Run("type="+typ.String()+"/impl="+impl.name, func(b *testing.B) {
+				ins := typedInputs(typ, 64, 3)
+				b.ReportAllocs()
+				var r Result
+				t := cputime.Start(b)
+				for i := 0; i < b.N; i++ {
+					r = impl.fn(&ins[i&63], Cap100|Scale)
+				}
+				t.Report(b, float64(b.N), "counter")
+				sinkResult = r
+			})
+		}
 	}
 }
 
 const batchSize = 10_000
 
-func benchBatch(b *testing.B, ins []Input) {
-	out := make([]Result, len(ins))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		ComputeBatch(ins, Cap100|Scale, out)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ins)), "ns/counter")
-	sinkResult = out[len(out)-1]
+// batchSets are the inputs of the batch benchmarks, each with the plain
+// loop that computes it (baseline_test.go): one-type slices of a rate and
+// of an inverse timer, and a random mix of every displayable type.
+var batchSets = []struct {
+	name  string
+	in    func() []Input
+	plain func([]Input, Options, []Result)
+}{
+	{"rate", func() []Input { return typedInputs(CounterCounter, batchSize, 4) }, plainRate},
+	{"inverse", func() []Input { return typedInputs(Timer100nsInv, batchSize, 4) }, plainTimerInv},
+	{"mixed", func() []Input { return mixedInputs(batchSize, 4) }, plainMixed},
 }
 
+// BenchmarkComputeBatch compares ComputeBatch with the plain loops and with
+// the designs it replaced or rejected (compute_alt_test.go), side by side:
+//
+//	go test -run '^$' -bench ComputeBatch -count 6 ./engine | benchstat -col /impl -
 func BenchmarkComputeBatch(b *testing.B) {
-	b.Run("single=PERF_COUNTER_COUNTER", func(b *testing.B) { benchBatch(b, typedInputs(CounterCounter, batchSize, 4)) })
-	b.Run("single=PERF_100NSEC_TIMER_INV", func(b *testing.B) { benchBatch(b, typedInputs(Timer100nsInv, batchSize, 4)) })
-	b.Run("mixed", func(b *testing.B) { benchBatch(b, mixedInputs(batchSize, 4)) })
+	for _, set := range batchSets {
+		ins := set.in()
+		for _, impl := range []struct {
+			name string
+			fn   func([]Input, Options, []Result)
+		}{
+			{"ComputeBatch", func(in []Input, opts Options, out []Result) { ComputeBatch(in, opts, out) }},
+			{"plain", set.plain},
+			{"generic", computeBatchGeneric},
+			{"per-value-kernel", computeBatchPerValue},
+			{"grouped", computeBatchGrouped},
+		} {
+			b.Run("set="+set.name+"/impl="+impl.name, func(b *testing.B) { benchBatch(b, ins, impl.fn) })
+		}
+	}
+}
+
+// BenchmarkComputeBatchSoA measures the rate kernel over a
+// structure-of-arrays layout, beside ComputeBatch's array of Input
+// structures (BenchmarkComputeBatch/set=rate).
+func BenchmarkComputeBatchSoA(b *testing.B) {
+	soa := toSoA(typedInputs(CounterCounter, batchSize, 4))
+	o := prepareOptions(Cap100 | Scale)
+	out := make([]Result, batchSize)
+	b.ReportAllocs()
+	t := cputime.Start(b)
+	for i := 0; i < b.N; i++ {
+		kernelRateSoA(&soa, o, out)
+	}
+	t.Report(b, float64(b.N)*batchSize, "counter")
+}
+
+func benchBatch(b *testing.B, ins []Input, fn func([]Input, Options, []Result)) {
+	out := make([]Result, len(ins))
+	b.ReportAllocs()
+	t := cputime.Start(b)
+	for i := 0; i < b.N; i++ {
+		fn(ins, Cap100|Scale, out)
+	}
+	t.Report(b, float64(b.N)*float64(len(ins)), "counter")
+	sinkResult = out[len(out)-1]
 }
 
 func BenchmarkComputeStatistics(b *testing.B) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // RawCounter is one raw sample of a counter. It mirrors PDH's
@@ -186,18 +187,34 @@ func paramsFor(t CounterType, f formula) computeParams {
 // PdhCalculateCounterFromRawValue / PdhFormatFromRawValue with
 // PDH_FMT_DOUBLE would, with the formulas and the arithmetic order of the
 // specification. It never returns NaN or ±Inf and never panics.
+//
+// A plainly valid input runs through its formula's kernel (kernel.go), any
+// other through the reference code below, which decides its status; both
+// give the same bits.
 func Compute(in *Input, opts Options) Result {
-	return compute(in, opts)
+	var r [1]Result
+	// A slice of one over the caller's input, read only: no copy.
+	runKernel(formulaOf(in.Type), unsafe.Slice(in, 1), prepareOptions(opts), r[:])
+	return r[0]
 }
 
 // ComputeBatch computes in[i] into out[i] for every i below the shorter of
-// the two lengths, and returns how many it computed. It allocates nothing;
-// types may be mixed freely, at the same cost per counter.
+// the two lengths, and returns how many it computed, with the same results
+// as Compute. It allocates nothing. Types may be mixed freely; runs of
+// inputs of one type (a column of a log, one counter over the instances of
+// an object) go fastest, through a loop specialised to their formula.
 func ComputeBatch(in []Input, opts Options, out []Result) int {
 	n := min(len(in), len(out))
 	in, out = in[:n], out[:n]
-	for i := range in {
-		out[i] = compute(&in[i], opts)
+	o := prepareOptions(opts)
+	for len(in) > 0 {
+		t := in[0].Type
+		run := 1
+		for run < len(in) && in[run].Type == t {
+			run++
+		}
+		runKernel(formulaOf(t), in[:run], o, out[:run])
+		in, out = in[run:], out[run:]
 	}
 	return n
 }
@@ -234,9 +251,12 @@ func fsel(mask uint64, a, b float64) float64 {
 // an index masked with 15 needs no bounds check.
 var pow10 = [16]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1, 1, 1, 1, 1}
 
-// compute is the single straight-line computation behind every type. The
-// only data-dependent branches are the ones the Go compiler emits for
-// uint64 → float64 conversions of values at or above 2^63.
+// compute is the reference computation: one straight-line shape for every
+// type, the formula and the status rules as data (computeParams). The
+// kernels hand it every input that is not plainly valid, and the tests
+// check the kernels against it. The only data-dependent branches are the
+// ones the Go compiler emits for uint64 → float64 conversions of values at
+// or above 2^63.
 func compute(in *Input, opts Options) Result {
 	info := &table[slot(in.Type, hashMul)]
 	p := &info.comp

@@ -26,10 +26,14 @@
 //
 // # Speed
 //
-// Computation and formatting allocate nothing. Every counter type runs the
-// same straight-line code: a type's formula is data in a table indexed by a
-// perfect hash of the type, so a batch of mixed types costs about what a
-// batch of one type does.
+// Computation and formatting allocate nothing. A type's formula and status
+// rules are data in a table indexed by a perfect hash of the type (the
+// reference computation, compute.go); values that are plainly valid go
+// through a loop specialised to their formula instead (kernel.go), which
+// does only that formula's arithmetic, in the same order. ComputeBatch
+// costs about what a plain hand-written loop for the type does: a run of
+// one type a few nanoseconds per counter, a random mix of types about
+// three times that (the README's performance section has the figures).
 //
 // # Security
 //

@@ -53,7 +53,7 @@ func ComputeStatistics(c Counter, samples []RawCounter, opts Options) Statistics
 			}
 			in.HasOld, in.Old = true, samples[i-1]
 		}
-		add(compute(&in, opts))
+		add(Compute(&in, opts))
 	}
 	if !c.Type.Known() || !c.Type.Displayable() {
 		st.MeanStatus = compute(&Input{Counter: c}, opts).Status

@@ -1,9 +1,11 @@
 package properties
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -105,6 +107,28 @@ func TestPropertiesMatchModel(t *testing.T) {
 			}
 			return true
 		}, gen.SliceOfN(8, InputOf(AnyType())), AnyOptions()))
+	// ComputeBatch runs a run of inputs of one type through that formula's
+	// kernel, which hands every input that is not plainly valid to the
+	// reference code: runs of plausible inputs of one to three types
+	// exercise both paths and the hand-over between them.
+	props.Property("ComputeBatch == model, runs of one type", prop.ForAll(
+		func(ins []engine.Input, types int, opts engine.Options) bool {
+			for i := range ins {
+				ins[i].Type = ins[i%types].Type
+			}
+			slices.SortStableFunc(ins, func(a, b engine.Input) int { return cmp.Compare(a.Type, b.Type) })
+			out := make([]engine.Result, len(ins))
+			if engine.ComputeBatch(ins, opts, out) != len(ins) {
+				return false
+			}
+			for i, in := range ins {
+				if want := model(in, opts); out[i].Status != want.Status || math.Float64bits(out[i].Value) != math.Float64bits(want.Value) {
+					t.Logf("input %d of %d, %+v %v: have %v, want %v", i, len(ins), in, opts, out[i], want)
+					return false
+				}
+			}
+			return true
+		}, gen.SliceOfN(24, PlausibleInput()), gen.IntRange(1, 3), AnyOptions()))
 	props.TestingRun(t)
 }
 
