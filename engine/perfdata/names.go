@@ -1,9 +1,8 @@
 package perfdata
 
 import (
+	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"strconv"
-	"unicode"
-	"unicode/utf8"
 )
 
 // InstanceName is the name PDH gives an instance in a counter path,
@@ -107,11 +106,11 @@ func (nm *Namer) Names(blk *Block, obj *Object) ([]InstanceName, error) {
 			}
 			n.Parent, n.ParentMissing = parent, !ok
 		}
-		nm.key = foldAppend(nm.key[:0], n.Parent)
+		nm.key = fold.Append(nm.key[:0], n.Parent)
 		if n.Parent != "" {
 			nm.key = append(nm.key, '/')
 		}
-		nm.key = foldAppend(nm.key, n.Name)
+		nm.key = fold.Append(nm.key, n.Name)
 		k := nm.counts[string(nm.key)]
 		n.Occurrence = k
 		nm.counts[string(nm.key)] = k + 1
@@ -182,20 +181,4 @@ func appendPDHName(dst []byte, in *Instance) ([]byte, error) {
 		return strconv.AppendInt(dst, int64(in.UniqueID), 10), nil
 	}
 	return in.AppendName(dst)
-}
-
-// foldAppend appends s with every letter mapped to one case, so that two
-// names equal under simple case folding give the same bytes.
-func foldAppend(dst []byte, s string) []byte {
-	for _, r := range s {
-		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			dst = append(dst, byte(r))
-			continue
-		}
-		dst = utf8.AppendRune(dst, unicode.ToLower(unicode.ToUpper(r)))
-	}
-	return dst
 }

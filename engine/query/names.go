@@ -3,6 +3,7 @@ package query
 import (
 	"strconv"
 
+	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 )
 
@@ -113,11 +114,11 @@ func (n *v1Namer) names(q *Query, o *perfdata.Object, dst []instName, cbs []perf
 				return dst, cbs, err
 			}
 		}
-		n.buf = foldAppend(n.buf[:0], nm.parent)
+		n.buf = fold.Append(n.buf[:0], nm.parent)
 		if nm.parent != "" {
 			n.buf = append(n.buf, '/')
 		}
-		n.buf = foldAppend(n.buf, nm.name)
+		n.buf = fold.Append(n.buf, nm.name)
 		key := q.internBytes(n.buf)
 		nm.occurrence = n.counts[key]
 		n.counts[key] = nm.occurrence + 1

@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 )
 
@@ -269,7 +270,7 @@ func (q *Query) v2Rows(dst []v2Row, b *perflibv2.Block) []v2Row {
 		if k := strings.IndexByte(full, '/'); k >= 0 {
 			r.parent, r.name = full[:k], full[k+1:]
 		}
-		s.buf = foldAppend(s.buf[:0], full)
+		s.buf = fold.Append(s.buf[:0], full)
 		key := q.internBytes(s.buf)
 		r.occurrence = s.counts[key]
 		s.counts[key] = r.occurrence + 1
