@@ -46,7 +46,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return "counterpath: " + quote.Quote(e.Path) + " at position " + strconv.Itoa(e.Pos) + ": " + e.Msg
+	return "counterpath: " + quote.Path(e.Path) + " at position " + strconv.Itoa(e.Pos) + ": " + e.Msg
 }
 
 // Parse reads a counter path: \\machine\object(parent/instance#n)\counter,

@@ -6,11 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
 	"github.com/perfcalc/perfcalc/engine/internal/quote"
 	"github.com/perfcalc/perfcalc/engine/nametable"
@@ -92,17 +91,17 @@ func (e *MismatchError) Error() string {
 	switch {
 	case e.Older == "":
 		b = append(b, ' ')
-		b = quote.Append(b, e.Newer)
+		b = quote.AppendPath(b, e.Newer)
 		b = append(b, " only in the newer"...)
 	case e.Newer == "":
 		b = append(b, ' ')
-		b = quote.Append(b, e.Older)
+		b = quote.AppendPath(b, e.Older)
 		b = append(b, " only in the older"...)
 	default:
 		b = append(b, ' ')
-		b = quote.Append(b, e.Older)
+		b = quote.AppendPath(b, e.Older)
 		b = append(b, " in the older, "...)
-		b = quote.Append(b, e.Newer)
+		b = quote.AppendPath(b, e.Newer)
 		b = append(b, " in the newer"...)
 	}
 	return string(b)
@@ -289,11 +288,11 @@ func (q *Query) selected(c, nc, i, ni int) bool {
 // to q.keys and returns its span.
 func (q *Query) appendKey(parent, name string, occurrence, index int) span {
 	s := span{start: len(q.keys), index: index}
-	q.keys = foldAppend(q.keys, parent)
+	q.keys = fold.Append(q.keys, parent)
 	if parent != "" {
 		q.keys = append(q.keys, '/')
 	}
-	q.keys = foldAppend(q.keys, name)
+	q.keys = fold.Append(q.keys, name)
 	// A NUL, which names cannot hold, keeps "a#1" (a name) apart from the
 	// second "a".
 	q.keys = append(q.keys, 0)
@@ -346,21 +345,4 @@ func grow[T any](s []T, n int) []T {
 		return s[:n]
 	}
 	return make([]T, n)
-}
-
-// foldAppend appends s with every letter mapped to one case (the lower case
-// of its upper case, simple folding), so that names equal under
-// case-insensitive comparison give the same bytes.
-func foldAppend(dst []byte, s string) []byte {
-	for _, r := range s {
-		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			dst = append(dst, byte(r))
-			continue
-		}
-		dst = utf8.AppendRune(dst, unicode.ToLower(unicode.ToUpper(r)))
-	}
-	return dst
 }

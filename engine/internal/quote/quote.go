@@ -17,19 +17,34 @@ import "unicode/utf8"
 const hex = "0123456789abcdef"
 
 // Quote returns s as a double-quoted Go string literal.
-func Quote(s string) string {
-	return string(Append(make([]byte, 0, len(s)+2), s))
+func Quote(s string) string { return quoteString(s, true) }
+
+// Path returns s as AppendPath writes it.
+func Path(s string) string { return quoteString(s, false) }
+
+func quoteString(s string, escapeBackslash bool) string {
+	return string(appendQuoted(make([]byte, 0, len(s)+2), s, escapeBackslash))
 }
 
 // Append appends s as a double-quoted Go string literal to dst.
-func Append(dst []byte, s string) []byte {
+func Append(dst []byte, s string) []byte { return appendQuoted(dst, s, true) }
+
+// AppendPath appends s in double quotes as Append writes it, except that
+// every backslash stays as it is: for counter paths and file names, whose
+// backslashes are separators that a reader should see as given
+// ("\\HOST\Processor(*)\% Processor Time", not doubled). It is not a Go
+// literal: a double quote inside still comes out as \".
+func AppendPath(dst []byte, s string) []byte { return appendQuoted(dst, s, false) }
+
+// appendQuoted is Append, with backslashes escaped or not.
+func appendQuoted(dst []byte, s string, escapeBackslash bool) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
 			switch {
-			case c == '"' || c == '\\':
+			case c == '"' || c == '\\' && escapeBackslash:
 				dst = append(dst, '\\', c)
 			case c >= ' ' && c != 0x7f:
 				dst = append(dst, c)

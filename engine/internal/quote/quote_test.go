@@ -78,3 +78,16 @@ func TestUnquoteRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendPath: AppendPath keeps backslashes as given and escapes the rest as Quote.
+func TestAppendPath(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`\\HOST\Processor(_Total)\% Processor Time`, `"\\HOST\Processor(_Total)\% Processor Time"`},
+		{`C:\logs\a "b".blg`, `"C:\logs\a \"b\".blg"`},
+		{"a\tb\u202e\xff", `"a\tb\u202e\xff"`},
+	} {
+		if got := string(AppendPath([]byte("x"), c.in)); got != "x"+c.want {
+			t.Errorf("AppendPath(%q) = %s, want x%s", c.in, got, c.want)
+		}
+	}
+}
