@@ -3,6 +3,9 @@ package relog
 import (
 	"encoding/binary"
 	"unicode/utf16"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/blg"
 )
 
 // This file builds small .blg logs by hand, with the layouts that package
@@ -59,6 +62,24 @@ func (z zone) encode() []byte {
 	return b
 }
 
+// encodeTimeZone is the TIME_ZONE_INFORMATION of tz.
+func encodeTimeZone(tz *blg.TimeZone) []byte {
+	b := make([]byte, 172)
+	st := func(b []byte, s blg.SystemTime) {
+		for i, v := range []uint16{s.Year, s.Month, s.DayOfWeek, s.Day, s.Hour, s.Minute, s.Second, s.Milliseconds} {
+			le.PutUint16(b[2*i:], v)
+		}
+	}
+	le.PutUint32(b[0:], uint32(tz.Bias))
+	copy(b[4:68], utf16z(tz.StandardName))
+	st(b[68:], tz.StandardDate)
+	le.PutUint32(b[84:], uint32(tz.StandardBias))
+	copy(b[88:152], utf16z(tz.DaylightName))
+	st(b[152:], tz.DaylightDate)
+	le.PutUint32(b[168:], uint32(tz.DaylightBias))
+	return b
+}
+
 type logBuilder struct {
 	bufs [][]byte
 	cur  []byte
@@ -66,7 +87,11 @@ type logBuilder struct {
 
 // newLog starts a log whose header holds the zone z and the UTC start time
 // start (a FILETIME).
-func newLog(z zone, start int64) *logBuilder {
+func newLog(z zone, start int64) *logBuilder { return newLogTZ(z.encode(), start) }
+
+// newLogTZ starts a log whose header holds the TIME_ZONE_INFORMATION tz
+// (172 bytes) and the UTC start time start.
+func newLogTZ(tz []byte, start int64) *logBuilder {
 	l := &logBuilder{cur: make([]byte, bufHeader, bufSize)}
 	ev := make([]byte, sysHeader+logFileFixed)
 	copy(ev, []byte{2, 0, 1, 0xC0})
@@ -77,7 +102,7 @@ func newLog(z zone, start int64) *logBuilder {
 	le.PutUint32(h[12:], 1)
 	le.PutUint64(h[16:], uint64(start+36000000000))
 	le.PutUint32(h[44:], 4)
-	copy(h[64:], z.encode())
+	copy(h[64:], tz)
 	le.PutUint64(h[248:], 3579545)
 	le.PutUint64(h[256:], uint64(start))
 	ev = append(ev, utf16z("logger")...)
@@ -149,7 +174,10 @@ type counterSpec struct {
 	flags                              uint32 // 1 wildcard, 0x10 whole object
 	typ                                uint32
 	timeBase                           int64
+	scale                              int32
 	machine, object, instance, counter string
+	parent                             string
+	index                              uint32
 }
 
 func counterList(cs ...counterSpec) []byte {
@@ -168,10 +196,12 @@ func counterList(cs ...counterSpec) []byte {
 		le.PutUint32(h[4:], c.flags)
 		le.PutUint32(h[12:], c.typ)
 		le.PutUint64(h[16:], uint64(c.timeBase))
+		le.PutUint32(h[24:], uint32(c.scale))
 		le.PutUint32(h[28:], str(c.machine, false))
 		le.PutUint32(h[32:], str(c.object, false))
 		le.PutUint32(h[36:], str(c.instance, true))
-		le.PutUint32(h[40:], 0xFFFFFFFF)
+		le.PutUint32(h[40:], str(c.parent, true))
+		le.PutUint32(h[44:], c.index)
 		le.PutUint32(h[48:], str(c.counter, false))
 		for len(strs)%8 != 4 {
 			strs = append(strs, 0)
@@ -203,12 +233,17 @@ func sampleRecord(subs ...[]byte) []byte {
 
 // rawRec is a PDH_RAW_COUNTER sub-record.
 func rawRec(status uint32, ts int64, first, second uint64) []byte {
+	return rawCounterRec(engine.RawCounter{CStatus: status, TimeStamp: ts, FirstValue: first, SecondValue: second, MultiCount: 1})
+}
+
+// rawCounterRec is the PDH_RAW_COUNTER sub-record of r.
+func rawCounterRec(r engine.RawCounter) []byte {
 	body := make([]byte, 40)
-	le.PutUint32(body[0:], status)
-	le.PutUint64(body[4:], uint64(ts))
-	le.PutUint64(body[16:], first)
-	le.PutUint64(body[24:], second)
-	le.PutUint32(body[32:], 1)
+	le.PutUint32(body[0:], r.CStatus)
+	le.PutUint64(body[4:], uint64(r.TimeStamp))
+	le.PutUint64(body[16:], r.FirstValue)
+	le.PutUint64(body[24:], r.SecondValue)
+	le.PutUint32(body[32:], r.MultiCount)
 	return append(bl(1, 48), body...)
 }
 
@@ -219,17 +254,29 @@ type item struct {
 
 // multiRec is a multi-instance sub-record.
 func multiRec(status uint32, ts int64, items ...item) []byte {
-	body := make([]byte, 24+24*len(items))
-	le.PutUint32(body[4:], uint32(len(items)))
+	names := make([]string, len(items))
+	raws := make([]engine.RawCounter, len(items))
+	for i, it := range items {
+		names[i], raws[i] = it.name, engine.RawCounter{FirstValue: it.first, SecondValue: it.second}
+	}
+	return multiRecRaw(status, ts, names, raws)
+}
+
+// multiRecRaw is a multi-instance sub-record of the instances names, with
+// the raw values raws (their FirstValue, SecondValue and MultiCount).
+func multiRecRaw(status uint32, ts int64, inst []string, raws []engine.RawCounter) []byte {
+	body := make([]byte, 24+24*len(inst))
+	le.PutUint32(body[4:], uint32(len(inst)))
 	le.PutUint32(body[8:], status)
 	le.PutUint64(body[16:], uint64(ts))
 	var names []byte
-	for i, it := range items {
+	for i, r := range raws {
 		q := body[24+24*i:]
 		le.PutUint32(q[0:], uint32(len(body)+len(names)))
-		le.PutUint64(q[8:], it.first)
-		le.PutUint64(q[16:], it.second)
-		names = append(names, utf16z(it.name)...)
+		le.PutUint32(q[4:], r.MultiCount)
+		le.PutUint64(q[8:], r.FirstValue)
+		le.PutUint64(q[16:], r.SecondValue)
+		names = append(names, utf16z(inst[i])...)
 	}
 	body = append(body, names...)
 	for len(body)%8 != 0 {

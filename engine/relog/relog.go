@@ -33,6 +33,8 @@ type Options struct {
 	// Windows wrote them before about 2020. 0 means engine.DefaultDigits.
 	// JSON always writes the shortest text that reads back exactly.
 	Digits int
+
+	part bool // a log of Merge: New opens it, Merge reads it
 }
 
 // Column is one column of the output: a counter of one instance.
@@ -43,6 +45,10 @@ type Column struct {
 	// Entry is the index of the log's counter-list entry (blg.CounterInfo)
 	// that the column comes from.
 	Entry int
+	// Input is, for a Converter over several logs (Merge), the index of the
+	// first log that has the column, whose counter list Entry indexes; 0
+	// for a single log.
+	Input int
 	// Type is the counter's type.
 	Type engine.CounterType
 }
@@ -66,7 +72,8 @@ type Cell struct {
 
 // Row is one kept sample.
 type Row struct {
-	// Index is the sample's 0-based position in the log.
+	// Index is the sample's 0-based position in the log (for several logs,
+	// the row's position among the merged rows, kept or not).
 	Index int
 	// Time is the sample's time stamp: the logging machine's local time as
 	// a FILETIME (see the package documentation).
@@ -106,6 +113,17 @@ type Converter struct {
 	last    []int32             // per column: the row that last had it, or −1
 	prev    []engine.RawCounter // per column: its raw value in that row
 	scratch scratch
+
+	// merge is set for a Converter over several logs (Merge).
+	merge merging
+}
+
+// merging is what Next and Statistics need of a merge, behind an interface
+// so that a program that never merges links none of its code or types
+// (the WebAssembly module's size budget).
+type merging interface {
+	next(c *Converter) bool // Next
+	covers(col int) bool    // see Converter.covers
 }
 
 // entry is what a Converter knows of one counter-list entry: its counters
@@ -187,6 +205,11 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 		}
 	}
 	c.zoneName, c.bias = zoneAt(&c.header.TimeZone, c.header.StartTime)
+	if opts.part {
+		// A log of Merge, which reads it: the reader is kept for that.
+		c.r = br
+		return c, nil
+	}
 	c.scan(br)
 	c.layout()
 	return c, nil
@@ -368,6 +391,9 @@ func (c *Converter) ScanErr() error { return c.scanErr }
 func (c *Converter) Next() bool {
 	if c.err != nil {
 		return false
+	}
+	if c.merge != nil {
+		return c.merge.next(c)
 	}
 	if !c.started {
 		c.started = true

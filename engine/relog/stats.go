@@ -11,7 +11,9 @@ const cStatusNoInstance = 0x800007D1
 // Columns order. A column's series runs from the first row that has it to
 // the last; a row in between that lacks it counts as a raw value with the
 // status PDH_CSTATUS_NO_INSTANCE, so that the pairs around the gap are
-// skipped, as relog prints no value for them. The series are held in
+// skipped, as relog prints no value for them (for several logs, a row
+// counts only where a log that has the column has a sample). The series
+// are held in
 // memory: 40 bytes per column and row.
 //
 // Statistics reads the log a second time, like Write: call one of them,
@@ -25,7 +27,7 @@ func (c *Converter) Statistics() ([]engine.Statistics, error) {
 		for i := range c.row.Cells {
 			cell := &c.row.Cells[i]
 			if !cell.Present {
-				if len(series[i]) > 0 {
+				if len(series[i]) > 0 && c.covers(i) {
 					gaps[i]++
 				}
 				continue
