@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -129,11 +128,6 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.ids, "ids", "", "V2: the CounterId of each block, by position, comma-separated (* for blocks that list their counters), for the blocks that do not name their counter")
 }
 
-// captureUsageError is a command-line mistake: exit status 2.
-type captureUsageError struct{ msg string }
-
-func (e *captureUsageError) Error() string { return e.msg }
-
 // config loads the files the flags name into a query configuration, for
 // captures of the given kind; needReg says whether V2 captures need their
 // registration (--reginfo).
@@ -150,7 +144,7 @@ func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, erro
 	}
 	if kind != kindV2 {
 		if s.reginfo != "" || s.strs != "" || s.counterset != "" || s.ids != "" {
-			return cfg, &captureUsageError{"--reginfo, --strings, --counterset and --ids are for V2 captures"}
+			return cfg, &usageError{"--reginfo, --strings, --counterset and --ids are for V2 captures"}
 		}
 		return cfg, nil
 	}
@@ -166,7 +160,7 @@ func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, erro
 		}
 		cfg.RegInfo = &reg
 	case needReg:
-		return cfg, &captureUsageError{"a V2 capture needs its counterset's registration: give it with --reginfo FILE"}
+		return cfg, &usageError{"a V2 capture needs its counterset's registration: give it with --reginfo FILE"}
 	}
 	if s.strs != "" {
 		data, err := readFileLimited(s.strs)
@@ -188,43 +182,10 @@ func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, erro
 			}
 			id, err := strconv.ParseUint(f, 0, 32)
 			if err != nil {
-				return cfg, &captureUsageError{fmt.Sprintf("--ids: %q is not a counter id (or * for a block that names its counters)", f)}
+				return cfg, &usageError{fmt.Sprintf("--ids: %q is not a counter id (or * for a block that names its counters)", f)}
 			}
 			cfg.IDs = append(cfg.IDs, uint32(id))
 		}
 	}
 	return cfg, nil
-}
-
-// parseCaptureArgs parses a capture command's flags, which may come
-// before, between or after its positional arguments. It returns the
-// positional arguments, or false and the exit status: 0 after -h (the
-// usage is printed on stderr), 2 after a bad flag (one line on stderr).
-func parseCaptureArgs(fs *flag.FlagSet, usage string, args []string, stderr io.Writer) ([]string, int, bool) {
-	fs.SetOutput(io.Discard)
-	pos, err := parseArgs(fs, args)
-	if err == nil {
-		return pos, 0, true
-	}
-	name := fs.Name()
-	if errors.Is(err, flag.ErrHelp) {
-		io.WriteString(stderr, usage)
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-		return nil, exitOK, false
-	}
-	fmt.Fprintf(stderr, "perfcalc %s: %s (see perfcalc %s -h)\n", name, strings.ReplaceAll(err.Error(), "\n", " "), name)
-	return nil, exitUsage, false
-}
-
-// failCapture prints one line "perfcalc CMD: err" and returns the exit status:
-// 2 for a usage error, 1 otherwise.
-func failCapture(stderr io.Writer, cmd string, err error) int {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
-	fmt.Fprintf(stderr, "perfcalc %s: %s\n", cmd, msg)
-	var u *captureUsageError
-	if errors.As(err, &u) {
-		return exitUsage
-	}
-	return exitError
 }

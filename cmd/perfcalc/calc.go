@@ -53,11 +53,6 @@ func init() {
 
 func runCalc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("calc", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		io.WriteString(stderr, calcUsage)
-		fs.PrintDefaults()
-	}
 	typ := fs.String("type", "", "counter type: a Windows name (PERF_COUNTER_COUNTER) or a number")
 	old := fs.String("old", "", "older sample: FirstValue,SecondValue[,MultiCount]")
 	newer := fs.String("new", "", "newer sample: FirstValue,SecondValue[,MultiCount]")
@@ -66,15 +61,12 @@ func runCalc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print a JSON object")
 	batch := fs.Bool("batch", false, "read JSON-lines requests from standard input")
 	digits := addDigitsFlag(fs, engine.LegacyDigits)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, status, ok := parseCommandArgs(fs, calcUsage, args, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "perfcalc calc: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if len(pos) > 0 {
+		return failCommand(stderr, "calc", &usageError{"unexpected argument " + pos[0] + " (see perfcalc calc -h)"})
 	}
 	if *batch {
 		if *typ != "" || *old != "" || *newer != "" || *timebase != "" || *options != "" {

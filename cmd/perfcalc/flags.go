@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -73,4 +76,146 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// parseCommandArgs parses a command's flags, which may come before,
+// between or after its positional arguments, and returns the positional
+// arguments; or false and the exit status: 0 after -h, whose usage goes to
+// standard output, and 2 after a bad flag, which gets one line on standard
+// error ending with "(see perfcalc CMD -h)". A value that a flag refuses is
+// named by its flag and shown as given (the flag package would quote it,
+// doubling every backslash of a counter path).
+func parseCommandArgs(fs *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) ([]string, int, bool) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	var bad flagFailure
+	orig := map[string]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		orig[f.Name] = f.Value
+		r := recordingValue{Value: f.Value, name: f.Name, fail: &bad}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			f.Value = recordingBool{r}
+		} else {
+			f.Value = r
+		}
+	})
+	pos, err := parseArgs(fs, args)
+	// The flag package names the types in -h by the values' own types.
+	fs.VisitAll(func(f *flag.Flag) { f.Value = orig[f.Name] })
+	if err == nil {
+		return pos, exitOK, true
+	}
+	name := fs.Name()
+	if errors.Is(err, flag.ErrHelp) {
+		io.WriteString(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return nil, exitOK, false
+	}
+	msg := err.Error()
+	if bad.err != nil {
+		msg = bad.String()
+	}
+	fmt.Fprintf(stderr, "perfcalc %s: %s (see perfcalc %s -h)\n", name, strings.ReplaceAll(msg, "\n", " "), name)
+	return nil, exitUsage, false
+}
+
+// flagFailure is a flag value that its flag refused.
+type flagFailure struct {
+	name, value string
+	err         error
+}
+
+// String names the flag as its usage writes it (-c, --digits) and says
+// what is wrong, showing the value as given when the error does not.
+func (f *flagFailure) String() string {
+	name := "-" + f.name
+	if len(f.name) > 2 {
+		name = "-" + name
+	}
+	msg := f.err.Error()
+	switch msg {
+	case "parse error": // the flag package's numbers and booleans
+		msg = "not a valid value"
+	case "value out of range":
+		msg = "out of range"
+	}
+	if !strings.Contains(msg, f.value) {
+		return name + " " + f.value + ": " + msg
+	}
+	return name + ": " + msg
+}
+
+// recordingValue is a flag.Value that records the first value refused.
+type recordingValue struct {
+	flag.Value
+	name string
+	fail *flagFailure
+}
+
+func (v recordingValue) Set(s string) error {
+	err := v.Value.Set(s)
+	if err != nil && v.fail.err == nil {
+		*v.fail = flagFailure{name: v.name, value: s, err: err}
+	}
+	return err
+}
+
+// recordingBool keeps a boolean flag boolean (-q, not -q=true).
+type recordingBool struct{ recordingValue }
+
+func (recordingBool) IsBoolFlag() bool { return true }
+
+// counterFlags are -c PATH (repeatable) and -cf FILE, a counter file as
+// relog and typeperf read it: one path per line, blank lines and lines
+// starting with # ignored (counterpath.ParseList).
+type counterFlags struct {
+	c  pathList
+	cf string
+}
+
+// register adds -c and -cf to fs; what says what the paths do ("keep the
+// counters matching this path").
+func (f *counterFlags) register(fs *flag.FlagSet, what string) {
+	fs.Var(&f.c, "c", what+" (wildcards allowed); repeatable")
+	fs.StringVar(&f.cf, "cf", "", "a file of counter paths, one per line (# comments): as -c for each")
+}
+
+// paths returns the paths of -c, then those of -cf's file. A file that
+// cannot be read is an error; one that is not a counter file (or lists no
+// path) is a *usageError.
+func (f *counterFlags) paths() (pathList, error) {
+	if f.cf == "" {
+		return f.c, nil
+	}
+	text, err := os.ReadFile(f.cf)
+	if err != nil {
+		return nil, fmt.Errorf("-cf: %w", err)
+	}
+	list, err := counterpath.ParseList(text)
+	if err != nil {
+		return nil, &usageError{"-cf " + f.cf + ": " + err.Error()}
+	}
+	if len(list) == 0 {
+		return nil, &usageError{"-cf " + f.cf + ": the file lists no counter path"}
+	}
+	return append(f.c[:len(f.c):len(f.c)], list...), nil
+}
+
+// usageError is a command-line mistake found after the flags were parsed:
+// exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// failCommand prints one line "perfcalc CMD: err" and returns the exit status:
+// 2 for a usage error, 1 otherwise.
+func failCommand(stderr io.Writer, cmd string, err error) int {
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintf(stderr, "perfcalc %s: %s\n", cmd, msg)
+	var u *usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitError
 }

@@ -3,14 +3,19 @@
 //
 // Usage:
 //
-//	perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--json]
+//	perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--digits 17|20] [--json]
 //	perfcalc calc --batch < requests.jsonl > results.jsonl
-//	perfcalc values OLDER NEWER [-c PATH ...] [--names TABLE] [-f table|csv|tsv|json]
+//	perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json] [--options LIST] [--digits 20|17]
+//	perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 //	perfcalc show BLOB [--names TABLE] [--json]
-//	perfcalc paths BLOB [-c PATTERN] [--names TABLE]
-//	perfcalc relog IN.blg [-c PATH ...] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [-q]
-//	perfcalc stats IN.blg [-c PATH ...] [--json]
-//	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh]
+//	perfcalc show BLOB --reginfo FILE [--strings FILE] [--json]
+//	perfcalc paths BLOB [-c PATTERN ...] [-cf FILE] [--names TABLE]
+//	perfcalc paths BLOB --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] [-c PATTERN ...] [-cf FILE]
+//	perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
+//	perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
+//	perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--json] [-o OUT]
+//	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR]
+//	perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
 //
 // Run "perfcalc help" or "perfcalc COMMAND -h" for details.
 package main

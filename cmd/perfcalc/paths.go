@@ -10,14 +10,15 @@ import (
 )
 
 const pathsUsage = `Usage:
-  perfcalc paths BLOB [-c PATTERN ...] [--names TABLE]
-  perfcalc paths BLOB --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] [-c PATTERN ...]
+  perfcalc paths BLOB [-c PATTERN ...] [-cf FILE] [--names TABLE]
+  perfcalc paths BLOB --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] [-c PATTERN ...] [-cf FILE]
 
 Lists the counter paths of a capture, one per line, like typeperf -q; with
 -c, expands the patterns (wildcards in the instance, its parent and index,
-and the counter) like PdhExpandWildCardPath. Base counters, which only feed
-the counter before them, are not listed. Without --names, objects and
-counters are named by their index (\\HOST\#238(0)\#6).
+and the counter) like PdhExpandWildCardPath; -cf FILE reads patterns from
+a file, one per line (blank lines and # comments ignored). Base counters,
+which only feed the counter before them, are not listed. Without --names,
+objects and counters are named by their index (\\HOST\#238(0)\#6).
 
 Flags:
 `
@@ -30,35 +31,39 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("paths", flag.ContinueOnError)
 	var src sourceFlags
 	src.register(fs)
-	var patterns pathList
-	fs.Var(&patterns, "c", "expand this path (wildcards allowed); repeatable")
-	pos, status, ok := parseCaptureArgs(fs, pathsUsage, args, stderr)
+	var counters counterFlags
+	counters.register(fs, "expand this path")
+	pos, status, ok := parseCommandArgs(fs, pathsUsage, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(pos) != 1 {
-		return failCapture(stderr, "paths", &captureUsageError{"want one capture (see perfcalc paths -h)"})
+		return failCommand(stderr, "paths", &usageError{"want one capture (see perfcalc paths -h)"})
+	}
+	patterns, err := counters.paths()
+	if err != nil {
+		return failCommand(stderr, "paths", err)
 	}
 	data, kind, err := readCapture(pos[0])
 	if err != nil {
-		return failCapture(stderr, "paths", err)
+		return failCommand(stderr, "paths", err)
 	}
 	cfg, err := src.config(kind, true)
 	if err != nil {
-		return failCapture(stderr, "paths", err)
+		return failCommand(stderr, "paths", err)
 	}
 	cfg.Paths = patterns
 	// One capture is a first sample: every path, no value needed.
 	q := query.New(cfg)
 	vals, err := q.Run(nil, nil, data)
 	if err != nil {
-		return failCapture(stderr, "paths", err)
+		return failCommand(stderr, "paths", fmt.Errorf("%s: %w", pos[0], err))
 	}
 	if n := q.Unnamed(); n > 0 {
 		fmt.Fprintf(stderr, "perfcalc paths: note: %d V2 blocks do not name their counter and are left out; give their CounterIds with --ids\n", n)
 	}
 	if len(patterns) > 0 && len(vals) == 0 {
-		return failCapture(stderr, "paths", fmt.Errorf("no counter of %s matches %v", pos[0], patterns.String()))
+		return failCommand(stderr, "paths", noMatch(pos[0], patterns, kind, src.names != ""))
 	}
 	w := bufio.NewWriter(stdout)
 	for i := range vals {
@@ -66,7 +71,7 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
-		return failCapture(stderr, "paths", err)
+		return failCommand(stderr, "paths", err)
 	}
 	return exitOK
 }

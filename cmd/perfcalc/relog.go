@@ -7,14 +7,15 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 const relogUsage = `Usage:
-  perfcalc relog IN.blg [-c PATH ...] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
-  perfcalc relog IN.blg -q [-c PATH ...] [-b START] [-e END] [-t N] [-o OUT]
+  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
+  perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
 the header "(PDH-CSV 4.0) (<time zone>)(<bias>)" and the counter paths, then
@@ -22,9 +23,16 @@ one row per sample with the logging machine's local time and the values
 (as current Windows writes them: 20 significant digits, exponents with three
 digits, 6.5500000000000006459e-005; --digits 17 writes them as Windows did
 before about 2020; a single space where there is no value yet or the data is
-bad, an empty field where the instance is absent). Values are neither capped at 100
-nor scaled. Vista-era logs of whole objects give one column per counter of
-every instance.
+bad, an empty field where the instance is absent). Values are neither capped
+at 100 nor scaled. Vista-era logs of whole objects give one column per
+counter of every instance.
+
+Several logs (up to 32) are merged, as relog merges its inputs: the union of
+their counters (the first log's, then those new in each next log), their
+samples in time order (samples of equal time stamps are one row; where two
+logs have the same counter, the first log's value), each counter's values
+computed along its samples across the logs. Times are the first log's local
+time: a log of another time zone is moved to it.
 
 -q lists the counters (one path per line, the CSV header's columns), then
 the time of the first and last sample and the number of samples.
@@ -39,7 +47,9 @@ the seconds and milliseconds optional, AM/PM accepted) or as ISO 8601
 (2013-02-19T18:50:17[.844]); both ends are included. -t N keeps the first
 sample and every Nth after it; values are computed between kept samples.
 -c keeps the counters that match a path with wildcards, case-insensitively
-(\\*\Processor(*)\% Processor Time); repeat it for several.
+(\\*\Processor(*)\% Processor Time); repeat it for several. -cf FILE reads
+such paths from a file, one per line (blank lines and lines starting with #
+ignored), as relog's -cf does.
 
 -o writes to a file, through a temporary file renamed at the end: the file is
 complete or absent. A damaged log is converted up to the damage; the command
@@ -73,14 +83,9 @@ func (t *timeFlag) Set(v string) error {
 
 func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("relog", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		io.WriteString(stderr, relogUsage)
-		fs.PrintDefaults()
-	}
-	var counters pathList
+	var counters counterFlags
 	var begin, end timeFlag
-	fs.Var(&counters, "c", "keep the counters matching this path (wildcards allowed); repeatable")
+	counters.register(fs, "keep the counters matching this path")
 	format := fs.String("f", "csv", "output format: csv, tsv or json")
 	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
 	fs.Var(&begin, "b", "first time to keep, local time of the log (MM/DD/YYYY HH:MM:SS[.mmm] or ISO 8601)")
@@ -88,35 +93,31 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	every := fs.Int("t", 1, "keep every Nth sample")
 	query := fs.Bool("q", false, "list the counters, the time range and the number of samples")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, status, ok := parseCommandArgs(fs, relogUsage, args, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "perfcalc relog: give one input log (perfcalc relog IN.blg [flags])")
-		return exitUsage
+	if len(pos) == 0 || len(pos) > relog.MaxInputs {
+		return failCommand(stderr, "relog", &usageError{"give one to 32 input logs (perfcalc relog IN.blg [IN.blg ...] [flags]; see perfcalc relog -h)"})
 	}
 	f, err := relog.ParseFormat(*format)
 	if err != nil {
-		fmt.Fprintf(stderr, "perfcalc relog: -f: %q is not csv, tsv or json\n", *format)
-		return exitUsage
+		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-f: %q is not csv, tsv or json", *format)})
 	}
 	if *every < 1 {
-		fmt.Fprintf(stderr, "perfcalc relog: -t: %d is not a positive number of samples\n", *every)
-		return exitUsage
+		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-t: %d is not a positive number of samples", *every)})
 	}
 	if begin.ft != 0 && end.ft != 0 && end.ft < begin.ft {
-		fmt.Fprintln(stderr, "perfcalc relog: -e is before -b")
-		return exitUsage
+		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
-	opts := relog.Options{Counters: counters, Begin: begin.ft, End: end.ft, Every: *every, Digits: int(*digits)}
-	c, closeIn, err := openLog(pos[0], opts)
+	paths, err := counters.paths()
 	if err != nil {
-		fmt.Fprintf(stderr, "perfcalc relog: %v\n", err)
-		return exitError
+		return failCommand(stderr, "relog", err)
+	}
+	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.ft, Every: *every, Digits: int(*digits)}
+	c, closeIn, err := openLogs(pos, opts)
+	if err != nil {
+		return failCommand(stderr, "relog", err)
 	}
 	defer closeIn()
 	var convErr error
@@ -138,44 +139,140 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = write(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "perfcalc relog: %v\n", err)
-		return exitError
+		return failCommand(stderr, "relog", err)
 	}
 	if convErr == nil && *query {
 		convErr = c.ScanErr()
 	}
 	if convErr != nil {
-		fmt.Fprintf(stderr, "perfcalc relog: %s: %v\n", pos[0], convErr)
-		return exitError
+		return failCommand(stderr, "relog", logError(pos, convErr))
 	}
 	return exitOK
 }
 
-// openLog opens a .blg file and reads it once for its columns.
-func openLog(name string, opts relog.Options) (*relog.Converter, func(), error) {
+// openLogs opens .blg files and reads them once for their columns: one log
+// through relog.New, several through relog.Merge. The logs' names are
+// those given. It refuses a selection that keeps nothing: -c or -cf
+// patterns that match no counter, -b and -e outside the logs' time range.
+func openLogs(names []string, opts relog.Options) (*relog.Converter, func(), error) {
+	files := make([]*os.File, 0, len(names))
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	inputs := make([]relog.Input, len(names))
+	for i, name := range names {
+		file, size, err := openLogFile(name)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		files = append(files, file)
+		inputs[i] = relog.Input{R: file, Size: size, Name: name}
+	}
+	open := func(opts relog.Options) (*relog.Converter, error) {
+		if len(inputs) == 1 {
+			c, err := relog.New(inputs[0].R, inputs[0].Size, opts)
+			if err != nil {
+				return nil, &relog.InputError{Name: names[0], Err: err}
+			}
+			return c, nil
+		}
+		return relog.Merge(inputs, opts)
+	}
+	c, err := open(opts)
+	if err == nil {
+		err = checkSelection(c, names, opts, open)
+	}
+	if err != nil {
+		closeAll()
+		var ie *relog.InputError
+		if errors.As(err, &ie) {
+			err = fmt.Errorf("%s: not a readable .blg log: %v", ie.Name, ie.Err)
+		}
+		return nil, nil, err
+	}
+	return c, closeAll, nil
+}
+
+// openLogFile opens a .blg file and returns its size.
+func openLogFile(name string) (*os.File, int64, error) {
 	file, err := os.Open(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
 	fi, err := file.Stat()
 	if err != nil {
 		file.Close()
-		return nil, nil, err
+		return nil, 0, err
 	}
 	if !fi.Mode().IsRegular() {
 		file.Close()
-		return nil, nil, fmt.Errorf("%s: not a regular file", name)
+		return nil, 0, fmt.Errorf("%s: not a regular file", name)
 	}
-	c, err := relog.New(file, fi.Size(), opts)
+	return file, fi.Size(), nil
+}
+
+// checkSelection returns an error when the selection of opts keeps nothing
+// of logs that have samples: no column matches -c, or no sample lies
+// between -b and -e (the error then gives the logs' time range, read again
+// without -b and -e by open).
+func checkSelection(c *relog.Converter, names []string, opts relog.Options, open func(relog.Options) (*relog.Converter, error)) error {
+	if c.ScanErr() != nil {
+		return nil // the damage is reported after what could be read
+	}
+	logs := names[0]
+	if len(names) > 1 {
+		logs = "the logs"
+	}
+	if len(c.Columns()) == 0 && len(opts.Counters) > 0 {
+		pats := pathList(opts.Counters)
+		return fmt.Errorf("no counter of %s matches %s (perfcalc relog %s -q lists them)", logs, pats.String(), strings.Join(names, " "))
+	}
+	if n, _, _ := c.Samples(); n > 0 || opts.Begin == 0 && opts.End == 0 {
+		return nil
+	}
+	all, err := open(relog.Options{Counters: opts.Counters})
 	if err != nil {
-		file.Close()
-		return nil, nil, fmt.Errorf("%s: not a readable .blg log: %v", name, err)
+		return err
 	}
-	if len(c.Columns()) == 0 && len(opts.Counters) > 0 && c.ScanErr() == nil {
-		file.Close()
-		return nil, nil, fmt.Errorf("%s: no counter of the log matches -c", name)
+	n, first, last := all.Samples()
+	if n == 0 {
+		return nil // nothing to select from: the header alone is right
 	}
-	return c, func() { file.Close() }, nil
+	var b []byte
+	b = append(b, "nothing selected: "...)
+	switch {
+	case opts.Begin > last:
+		b = append(b, "-b "...)
+		b = relog.AppendTime(b, opts.Begin)
+		b = append(b, " is after the last sample"...)
+	case opts.End != 0 && opts.End < first:
+		b = append(b, "-e "...)
+		b = relog.AppendTime(b, opts.End)
+		b = append(b, " is before the first sample"...)
+	default:
+		b = append(b, "no sample lies between -b and -e"...)
+	}
+	b = append(b, " ("...)
+	b = append(b, logs...)
+	b = append(b, " runs from "...)
+	b = relog.AppendTime(b, first)
+	b = append(b, " to "...)
+	b = relog.AppendTime(b, last)
+	b = append(b, ')')
+	return errors.New(string(b))
+}
+
+// logError names the log of a damage: a merge's errors name their log
+// already.
+func logError(names []string, err error) error {
+	var ie *relog.InputError
+	if len(names) > 1 || errors.As(err, &ie) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", names[0], err)
 }
 
 // writeQuery writes what -q reports: the counter paths, then the time range

@@ -135,15 +135,15 @@ func TestRelogUsage(t *testing.T) {
 		args []string
 		want string // in stderr
 	}{
-		{"no input", []string{"relog"}, "give one input log"},
-		{"two inputs", []string{"relog", "a.blg", "b.blg"}, "give one input log"},
+		{"no input", []string{"relog"}, "give one to 32 input logs"},
+		{"33 inputs", append([]string{"relog"}, strings.Split(strings.Repeat("a.blg ", 33), " ")[:33]...), "give one to 32 input logs"},
 		{"bad format", []string{"relog", tx, "-f", "xml"}, `"xml" is not csv, tsv or json`},
 		{"bad -t", []string{"relog", tx, "-t", "0"}, "not a positive number"},
 		{"bad -b", []string{"relog", tx, "-b", "tomorrow"}, `"tomorrow" is not a time`},
 		{"-e before -b", []string{"relog", tx, "-b", "02/19/2013 18:55:00", "-e", "02/19/2013 18:54:00"}, "-e is before -b"},
 		{"bad -c", []string{"relog", tx, "-c", `Processor(*)`}, "-c"},
 		{"unknown flag", []string{"relog", tx, "-x"}, "flag provided but not defined"},
-		{"stats without input", []string{"stats", "--json"}, "give one input log"},
+		{"stats without input", []string{"stats", "--json"}, "give one to 32 input logs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCmd(t, "", tc.args...)

@@ -85,22 +85,22 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var src sourceFlags
 	src.register(fs)
 	asJSON := fs.Bool("json", false, "write one JSON document")
-	pos, status, ok := parseCaptureArgs(fs, showUsage, args, stderr)
+	pos, status, ok := parseCommandArgs(fs, showUsage, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(pos) != 1 {
-		return failCapture(stderr, "show", &captureUsageError{"want one capture (see perfcalc show -h)"})
+		return failCommand(stderr, "show", &usageError{"want one capture (see perfcalc show -h)"})
 	}
 	data, kind, err := readCapture(pos[0])
 	if err != nil {
-		return failCapture(stderr, "show", err)
+		return failCommand(stderr, "show", err)
 	}
 	// show reads V2 results without their registration too: the counters
 	// then have ids but no types.
 	cfg, err := src.config(kind, false)
 	if err != nil {
-		return failCapture(stderr, "show", err)
+		return failCommand(stderr, "show", err)
 	}
 	var c showCapture
 	if kind == kindV1 {
@@ -109,20 +109,20 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c, err = describeV2(data, &cfg)
 	}
 	if err != nil {
-		return failCapture(stderr, "show", fmt.Errorf("%s: %v", pos[0], err))
+		return failCommand(stderr, "show", fmt.Errorf("%s: %v", pos[0], err))
 	}
 	w := bufio.NewWriter(stdout)
 	if *asJSON {
 		b, err := json.MarshalIndent(&c, "", "  ")
 		if err != nil {
-			return failCapture(stderr, "show", err)
+			return failCommand(stderr, "show", err)
 		}
 		w.Write(append(b, '\n'))
 	} else {
 		writeShowText(w, &c)
 	}
 	if err := w.Flush(); err != nil {
-		return failCapture(stderr, "show", err)
+		return failCommand(stderr, "show", err)
 	}
 	return exitOK
 }

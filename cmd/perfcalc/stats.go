@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
@@ -15,7 +13,7 @@ import (
 )
 
 const statsUsage = `Usage:
-  perfcalc stats IN.blg [-c PATH ...] [--json] [-o OUT]
+  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--json] [-o OUT]
 
 Summarises every counter of a perfmon binary log (.blg), like PDH's
 PdhComputeCounterStatistics: the number of valid values, the number of
@@ -23,7 +21,9 @@ samples skipped (no value yet, bad data, absent instance), the minimum, the
 maximum and the mean. The mean of a rate, timer or average is computed from
 the first and the last good sample (the counter's average over the whole
 log); that of an instantaneous counter is the mean of its values. Values are
-neither capped nor scaled; the columns are those of perfcalc relog.
+neither capped nor scaled; the columns are those of perfcalc relog, and
+several logs are merged as perfcalc relog merges them (a counter that two
+logs have is one series). -c and -cf select counters as in perfcalc relog.
 
 The table has one line per counter; a missing value prints as "-", a mean
 without a value as its status in parentheses. --json prints an array of
@@ -39,30 +39,24 @@ func init() {
 
 func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		io.WriteString(stderr, statsUsage)
-		fs.PrintDefaults()
-	}
-	var counters pathList
-	fs.Var(&counters, "c", "keep the counters matching this path (wildcards allowed); repeatable")
+	var counters counterFlags
+	counters.register(fs, "keep the counters matching this path")
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, status, ok := parseCommandArgs(fs, statsUsage, args, stdout, stderr)
+	if !ok {
+		return status
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "perfcalc stats: give one input log (perfcalc stats IN.blg [flags])")
-		return exitUsage
+	if len(pos) == 0 || len(pos) > relog.MaxInputs {
+		return failCommand(stderr, "stats", &usageError{"give one to 32 input logs (perfcalc stats IN.blg [IN.blg ...] [flags]; see perfcalc stats -h)"})
 	}
-	c, closeIn, err := openLog(pos[0], relog.Options{Counters: counters})
+	paths, err := counters.paths()
 	if err != nil {
-		fmt.Fprintf(stderr, "perfcalc stats: %v\n", err)
-		return exitError
+		return failCommand(stderr, "stats", err)
+	}
+	c, closeIn, err := openLogs(pos, relog.Options{Counters: paths})
+	if err != nil {
+		return failCommand(stderr, "stats", err)
 	}
 	defer closeIn()
 	st, convErr := c.Statistics()
@@ -82,12 +76,10 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = write(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "perfcalc stats: %v\n", err)
-		return exitError
+		return failCommand(stderr, "stats", err)
 	}
 	if convErr != nil {
-		fmt.Fprintf(stderr, "perfcalc stats: %s: %v\n", pos[0], convErr)
-		return exitError
+		return failCommand(stderr, "stats", logError(pos, convErr))
 	}
 	return exitOK
 }

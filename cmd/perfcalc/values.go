@@ -18,7 +18,7 @@ import (
 )
 
 const valuesUsage = `Usage:
-  perfcalc values OLDER NEWER [-c PATH ...] [--names TABLE] [-f table|csv|tsv|json] [--options LIST] [--digits 20|17]
+  perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json] [--options LIST] [--digits 20|17]
   perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 
 Computes every counter (or each counter that a -c path selects) between two
@@ -30,7 +30,9 @@ bytes. Instances are paired by name: one that appeared has no value yet
 
 Without --names, objects and counters are named by their index (#238), and
 -c paths may use that form. -c takes PDH paths with wildcards, for example
-\Processor(*)\% Processor Time or \Process(svchost#*)\*; repeat it.
+\Processor(*)\% Processor Time or \Process(svchost#*)\*; repeat it. -cf FILE
+reads such paths from a file, one per line (blank lines and # comments
+ignored).
 
 Formats:
   table  aligned columns: path, value, unit, and the status of values that
@@ -58,54 +60,61 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("values", flag.ContinueOnError)
 	var src sourceFlags
 	src.register(fs)
-	var paths pathList
-	fs.Var(&paths, "c", "select the counters matching this path (wildcards allowed); repeatable")
+	var counters counterFlags
+	counters.register(fs, "select the counters matching this path")
 	format := fs.String("f", "table", "output format: table, csv, tsv or json")
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
-	pos, status, ok := parseCaptureArgs(fs, valuesUsage, args, stderr)
+	pos, status, ok := parseCommandArgs(fs, valuesUsage, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(pos) != 2 {
-		return failCapture(stderr, "values", &captureUsageError{"want two captures, OLDER and NEWER (see perfcalc values -h)"})
+		return failCommand(stderr, "values", &usageError{"want two captures, OLDER and NEWER (see perfcalc values -h)"})
 	}
 	switch *format {
 	case "table", "csv", "tsv", "json":
 	default:
-		return failCapture(stderr, "values", &captureUsageError{fmt.Sprintf("-f: unknown format %q (want table, csv, tsv or json)", *format)})
+		return failCommand(stderr, "values", &usageError{fmt.Sprintf("-f: unknown format %q (want table, csv, tsv or json)", *format)})
 	}
 	opts, err := parseQueryOptions(*options)
 	if err != nil {
-		return failCapture(stderr, "values", err)
+		return failCommand(stderr, "values", err)
+	}
+	paths, err := counters.paths()
+	if err != nil {
+		return failCommand(stderr, "values", err)
 	}
 
 	older, kOld, err := readCapture(pos[0])
 	if err != nil {
-		return failCapture(stderr, "values", err)
+		return failCommand(stderr, "values", err)
 	}
 	newer, kNew, err := readCapture(pos[1])
 	if err != nil {
-		return failCapture(stderr, "values", err)
+		return failCommand(stderr, "values", err)
 	}
 	if kOld != kNew {
-		return failCapture(stderr, "values", fmt.Errorf("%s is %v but %s is %v", pos[0], kOld, pos[1], kNew))
+		return failCommand(stderr, "values", fmt.Errorf("%s is %v but %s is %v", pos[0], kOld, pos[1], kNew))
 	}
 	cfg, err := src.config(kNew, true)
 	if err != nil {
-		return failCapture(stderr, "values", err)
+		return failCommand(stderr, "values", err)
 	}
 	cfg.Paths, cfg.Options = paths, opts
 	q := query.New(cfg)
 	vals, err := q.Run(nil, older, newer)
 	if err != nil {
-		return failCapture(stderr, "values", err)
+		return failCommand(stderr, "values", captureError(q, pos, older, newer, err))
 	}
 	if n := q.Unnamed(); n > 0 {
 		fmt.Fprintf(stderr, "perfcalc values: note: %d V2 blocks do not name their counter and are left out; give their CounterIds with --ids\n", n)
 	}
 	if len(paths) > 0 && len(vals) == 0 {
-		return failCapture(stderr, "values", fmt.Errorf("no counter of %s matches %v", pos[1], paths.String()))
+		return failCommand(stderr, "values", noMatch(pos[1], paths, kNew, src.names != ""))
+	}
+	if note := orderNote(vals, pos, older, newer, kNew); note != "" {
+		fmt.Fprintf(stderr, "perfcalc values: note: %s\n", note)
 	}
 
 	w := bufio.NewWriterSize(stdout, 64<<10)
@@ -123,7 +132,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return failCapture(stderr, "values", err)
+		return failCommand(stderr, "values", err)
 	}
 	return exitOK
 }
@@ -145,7 +154,7 @@ func parseQueryOptions(s string) (engine.Options, error) {
 		case "wrap32":
 			opts |= engine.Wrap32
 		default:
-			return 0, &captureUsageError{fmt.Sprintf("--options: unknown option %q (want cap100, scale, 1000 or wrap32)", o)}
+			return 0, &usageError{fmt.Sprintf("--options: unknown option %q (want cap100, scale, 1000 or wrap32)", o)}
 		}
 	}
 	return opts, nil
@@ -218,9 +227,10 @@ type stamp struct {
 	bias    int
 	hasBias bool
 	ok      bool
+	utc     int64 // PerfTime100nSec, the FILETIME in UTC
 }
 
-// captureStamp reads the newer capture's time.
+// captureStamp reads a capture's time.
 func captureStamp(data []byte, kind captureKind) stamp {
 	var st [8]uint16
 	var ft int64
@@ -262,7 +272,7 @@ func makeStamp(st [8]uint16, ft int64) stamp {
 		return stamp{}
 	}
 	local := time.Date(int(year), time.Month(month), int(day), int(hour), int(min), int(sec), int(ms)*1e6, time.UTC)
-	s := stamp{local: local, ok: true}
+	s := stamp{local: local, ok: true, utc: ft}
 	if ft > 0 {
 		utc := fileTime(ft)
 		q := math.Round(utc.Sub(local).Minutes()/15) * 15

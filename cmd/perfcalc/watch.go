@@ -107,14 +107,8 @@ func (f *intervalFlag) Set(v string) error {
 
 func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		io.WriteString(stderr, watchUsage)
-		fs.PrintDefaults()
-	}
-	var paths pathList
-	fs.Var(&paths, "c", "a counter path to sample (wildcards allowed); repeatable")
-	cf := fs.String("cf", "", "a file of counter paths, one per line")
+	var counters counterFlags
+	counters.register(fs, "a counter path to sample")
 	interval := intervalFlag(time.Second)
 	fs.Var(&interval, "si", "sample interval, [[hh:]mm:]ss")
 	count := fs.Int("sc", 0, "number of samples (rows) to write; 0 = until Ctrl-C")
@@ -128,12 +122,9 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	list := fs.Bool("q", false, "list the counters of an object (or of every object)")
 	listX := fs.Bool("qx", false, "list the counters with their instances")
 	fs.Bool("y", false, "answer yes to every question (typeperf's -y; perfcalc asks none)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, status, ok := parseCommandArgs(fs, watchUsage, args, stdout, stderr)
+	if !ok {
+		return status
 	}
 	fail := func(status int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "perfcalc watch: "+format+"\n", a...)
@@ -156,7 +147,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(exitUsage, "-sc: %d is not a number of samples", *count)
 	}
 	if *list || *listX {
-		if len(pos) > 1 || len(paths) > 0 || *cf != "" {
+		if len(pos) > 1 || len(counters.c) > 0 || counters.cf != "" {
 			return fail(exitUsage, "-q and -qx take at most one object name")
 		}
 		object := ""
@@ -171,18 +162,11 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(exitUsage, "%v", err)
 		}
 	}
-	paths = append(args0, paths...)
-	if *cf != "" {
-		text, err := os.ReadFile(*cf)
-		if err != nil {
-			return fail(exitError, "-cf: %v", err)
-		}
-		list, err := counterpath.ParseList(text)
-		if err != nil {
-			return fail(exitUsage, "-cf %s: %v", *cf, err)
-		}
-		paths = append(paths, list...)
+	listed, err := counters.paths()
+	if err != nil {
+		return failCommand(stderr, "watch", err)
 	}
+	paths := append(args0, listed...)
 	if len(paths) == 0 {
 		return fail(exitUsage, "give the counters to sample: PATH arguments, -c or -cf (see perfcalc watch -h)")
 	}
