@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: all run test bench bench-compute fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: all run test bench bench-compute bench-walk fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 
 PORT ?= 8080
 
@@ -48,16 +48,25 @@ bench:
 BENCHRUNS ?= 8
 BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
+# benchrun PKG BENCH: runs PKG's benchmarks matching BENCH, BENCHRUNS
+# times, into $$d/out.txt ($$d: a temporary folder removed on exit).
+benchrun = set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; \
+	$(GO) test -c -o $$d/bench.test $(1); \
+	for i in $$(seq $(BENCHRUNS)); do \
+		$$d/bench.test -test.run '^$$' -test.bench '$(2)' -test.benchtime 100ms -test.benchmem >> $$d/out.txt; \
+	done
+
 # ComputeBatch and Compute against the plain loops and the rejected designs.
 bench-compute:
-	@set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; \
-	$(GO) test -c -o $$d/engine.test ./engine; \
-	for i in $$(seq $(BENCHRUNS)); do \
-		$$d/engine.test -test.run '^$$' -test.bench '^Benchmark(ComputeBatch|Compute)$$' -test.benchtime 100ms -test.benchmem >> $$d/out.txt; \
-	done; \
+	@$(call benchrun,./engine,^Benchmark(ComputeBatch|Compute)$$$$); \
 	for b in ComputeBatch Compute; do \
 		$(BENCHSTAT) -col /impl -filter ".name:$$b .unit:(cpu-ns/counter OR allocs/op)" $$d/out.txt; \
 	done
+
+# The V1 fill walk (a Plan per object) against Fill per value and binary.Read.
+bench-walk:
+	@$(call benchrun,./engine/perfdata,^BenchmarkWalk$$$$); \
+	$(BENCHSTAT) -col /impl -filter ".unit:(cpu-MB/s OR B/s OR allocs/op)" $$d/out.txt
 
 # Every fuzz target of fuzz/ for FUZZTIME each (go test -fuzz takes one
 # target per run).

@@ -109,6 +109,8 @@ func pdWalk(t *testing.T, data []byte) {
 	records := 0
 	var nm perfdata.Namer
 	var defs []perfdata.CounterDef
+	var plan perfdata.Plan
+	var planned []engine.Input
 	name := make([]byte, 0, 64)
 	objs := blk.Objects()
 	for {
@@ -135,6 +137,11 @@ func pdWalk(t *testing.T, data []byte) {
 				defs = append(defs, c)
 			}
 		}
+		// The object's definitions all decoded: a Plan of them must too,
+		// and fill what Fill fills, value by value.
+		if err := o.Plan(&plan); err != nil {
+			t.Fatalf("object %d: Plan: %v after its definitions decoded", o.Index, err)
+		}
 		is := o.Instances()
 		for {
 			in, err := is.Next()
@@ -148,14 +155,34 @@ func pdWalk(t *testing.T, data []byte) {
 			if name, err = in.AppendName(name[:0]); check(err) {
 				return
 			}
+			planned = planned[:0]
+			for range plan.Defs {
+				planned = append(planned, engine.Input{})
+			}
+			planErr := plan.Fill(planned, in.CounterBlock)
+			stopped := false // at the first error, where Plan.Fill stops too
 			for i := range defs {
 				var x engine.Input
-				if err := o.Fill(&x, &defs[i], in.CounterBlock); !check(err) {
+				err := o.Fill(&x, &defs[i], in.CounterBlock)
+				switch {
+				case stopped:
+				case err != nil:
+					if planErr == nil || planErr.Error() != err.Error() {
+						t.Fatalf("counter %d: Plan.Fill error %v, Fill error %q", i, planErr, err)
+					}
+					stopped = true
+				case planned[i] != x:
+					t.Fatalf("counter %d: Plan.Fill %+v, Fill %+v", i, planned[i], x)
+				}
+				if !check(err) {
 					engine.Compute(&x, engine.Cap100|engine.Scale)
 				}
 				if _, err := in.CounterBlock.Value(&defs[i]); err != nil {
 					check(err)
 				}
+			}
+			if !stopped && len(defs) == len(plan.Defs) && planErr != nil {
+				t.Fatalf("Plan.Fill error %q, Fill none", planErr)
 			}
 		}
 		if _, err := nm.Names(&blk, &o); check(err) {

@@ -11,6 +11,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/cputime"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
@@ -66,6 +67,50 @@ func walkValues(data, name []byte, defs []perfdata.CounterDef) (sum uint64, n in
 				sum += x.New.FirstValue
 				n++
 			}
+		}
+	}
+}
+
+// walkPlan is walkValues with a Plan per object: the fill walk.
+func walkPlan(data, name []byte, p *perfdata.Plan, ins []engine.Input) (sum uint64, n int, err error) {
+	blk, err := perfdata.Parse(data)
+	if err != nil {
+		return 0, 0, err
+	}
+	objs := blk.Objects()
+	for {
+		o, err := objs.Next()
+		if err == perfdata.ErrDone {
+			return sum, n, nil
+		}
+		if err != nil {
+			return sum, n, err
+		}
+		// The definitions and everything Fill works out from them, once
+		// per object.
+		if err := o.Plan(p); err != nil {
+			return sum, n, err
+		}
+		is := o.Instances()
+		for {
+			in, err := is.Next()
+			if err == perfdata.ErrDone {
+				break
+			}
+			if err != nil {
+				return sum, n, err
+			}
+			if name, err = in.AppendName(name[:0]); err != nil {
+				return sum, n, err
+			}
+			// Every value of the instance into the engine's inputs.
+			if err := p.Fill(ins, in.CounterBlock); err != nil {
+				return sum, n, err
+			}
+			for i := range p.Defs {
+				sum += ins[i].New.FirstValue
+			}
+			n += len(p.Defs)
 		}
 	}
 }
@@ -207,6 +252,12 @@ func TestWalkAllocs(t *testing.T) {
 		if err != nil || sum2 != sum || n2 != n {
 			t.Fatalf("binary.Read walk: have %d values sum %d (%v), want %d sum %d", n2, sum2, err, n, sum)
 		}
+		var p perfdata.Plan
+		ins := make([]engine.Input, 256)
+		sum3, n3, err := walkPlan(data, name, &p, ins)
+		if err != nil || sum3 != sum || n3 != n {
+			t.Fatalf("Plan walk: have %d values sum %d (%v), want %d sum %d", n3, sum3, err, n, sum)
+		}
 		allocs := testing.AllocsPerRun(20, func() {
 			if _, _, err := walkValues(data, name, defs); err != nil {
 				t.Fatal(err)
@@ -214,6 +265,13 @@ func TestWalkAllocs(t *testing.T) {
 		})
 		if allocs != 0 {
 			t.Errorf("allocations per walk: have %v, want 0", allocs)
+		}
+		if allocs := testing.AllocsPerRun(20, func() {
+			if _, _, err := walkPlan(data, name, &p, ins); err != nil {
+				t.Fatal(err)
+			}
+		}); allocs != 0 {
+			t.Errorf("allocations per Plan walk: have %v, want 0", allocs)
 		}
 	}
 	t.Run("synthetic", func(t *testing.T) {
@@ -228,8 +286,12 @@ func TestWalkAllocs(t *testing.T) {
 	})
 }
 
-// BenchmarkWalk compares the zero-copy walk with the binary.Read walk on
-// the real Process block and on a synthetic ~1 MB multi-object blob.
+// BenchmarkWalk compares the fill walk (walkPlan: a Plan per object) with
+// the same walk calling Object.Fill per value (impl=fill) and with the
+// binary.Read walk of existing Go readers, on the real Process block and on
+// a synthetic ~1 MB multi-object blob:
+//
+//	make bench-walk
 func BenchmarkWalk(b *testing.B) {
 	for _, blob := range []struct {
 		name string
@@ -238,27 +300,33 @@ func BenchmarkWalk(b *testing.B) {
 		{"Process", func(b *testing.B) []byte { return readCorpusFile(b, corpus.Shared(b, "v1"), "s00_obj230.bin") }},
 		{"Synthetic1MB", func(b *testing.B) []byte { return syntheticBlob(b) }},
 	} {
-		b.Run(blob.name+"/perfdata", func(b *testing.B) {
-			data := blob.data(b)
-			name := make([]byte, 0, 256)
-			defs := make([]perfdata.CounterDef, 0, 64)
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, _, err := walkValues(data, name, defs); err != nil {
-					b.Fatal(err)
+		for _, impl := range []struct {
+			name string
+			walk func(data []byte) error
+		}{
+			{"plan", func() func([]byte) error {
+				name, ins := make([]byte, 0, 256), make([]engine.Input, 256)
+				var p perfdata.Plan
+				return func(data []byte) error { _, _, err := walkPlan(data, name, &p, ins); return err }
+			}()},
+			{"fill", func() func([]byte) error {
+				name, defs := make([]byte, 0, 256), make([]perfdata.CounterDef, 0, 64)
+				return func(data []byte) error { _, _, err := walkValues(data, name, defs); return err }
+			}()},
+			{"binaryRead", func(data []byte) error { _, _, err := walkBinaryRead(data); return err }},
+		} {
+			b.Run("blob="+blob.name+"/impl="+impl.name, func(b *testing.B) {
+				data := blob.data(b)
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				t := cputime.Start(b)
+				for i := 0; i < b.N; i++ {
+					if err := impl.walk(data); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
-		b.Run(blob.name+"/binaryRead", func(b *testing.B) {
-			data := blob.data(b)
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, _, err := walkBinaryRead(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+				t.ReportBytes(b, int64(len(data)))
+			})
+		}
 	}
 }

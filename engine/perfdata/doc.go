@@ -21,7 +21,10 @@
 // Object.Fill turns a counter definition and an instance's counter block
 // into the engine's input: the raw value, its base (the next definition, or
 // a multi timer's trailing DWORD) and its time base, so that engine.Compute
-// gives PDH's value. Namer names instances as PDH does in counter paths:
+// gives PDH's value. Object.Plan does Fill's per-definition work once per
+// object, so that Plan.Fill fills all of an instance's inputs at the cost of
+// a load and a few stores per value (about 1.7 GB/s on a real Process block
+// against 1.2 GB/s calling Fill per value: make bench-walk). Namer names instances as PDH does in counter paths:
 // `parent/name#n`.
 //
 // # Security

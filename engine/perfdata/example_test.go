@@ -130,6 +130,68 @@ func ExampleObject_Fill() {
 	// _Total: 42.50000000000001 % (Valid)
 }
 
+// Compute every counter of every instance of two blobs: a Plan per object
+// does once what Fill works out per value, then fills an instance's inputs
+// in one call, and engine.ComputeBatch computes them together.
+func ExampleObject_Plan() {
+	older := exampleBlob(10_000_000, 4_000_000, 9_000_000, 6_500_000)
+	newer := exampleBlob(20_000_000, 6_500_000, 18_000_000, 12_250_000)
+	// fill returns the inputs of every counter of every instance of the
+	// blob's first object, in order.
+	fill := func(data []byte, p *perfdata.Plan, dst []engine.Input) ([]engine.Input, error) {
+		blk, err := perfdata.Parse(data)
+		if err != nil {
+			return dst, err
+		}
+		objs := blk.Objects()
+		o, err := objs.Next()
+		if err != nil {
+			return dst, err
+		}
+		if err := o.Plan(p); err != nil {
+			return dst, err
+		}
+		is := o.Instances()
+		for {
+			inst, err := is.Next()
+			if err == perfdata.ErrDone {
+				return dst, nil
+			} else if err != nil {
+				return dst, err
+			}
+			n := len(dst)
+			dst = append(dst, make([]engine.Input, len(p.Defs))...)
+			if err := p.Fill(dst[n:], inst.CounterBlock); err != nil {
+				return dst, err
+			}
+		}
+	}
+	var p perfdata.Plan
+	old, err := fill(older, &p, nil)
+	if err != nil {
+		panic(err)
+	}
+	ins, err := fill(newer, &p, nil)
+	if err != nil {
+		panic(err)
+	}
+	for i := range ins {
+		ins[i].HasOld, ins[i].Old = true, old[i].New
+	}
+	out := make([]engine.Result, len(ins))
+	engine.ComputeBatch(ins, 0, out)
+	for i, r := range out {
+		fmt.Printf("instance %d %-24v %g\n", i/len(p.Defs), p.Defs[i%len(p.Defs)].CounterType, r.Value)
+	}
+	// Output:
+	// instance 0 PERF_100NSEC_TIMER_INV   75
+	// instance 0 PERF_COUNTER_COUNTER     0
+	// instance 1 PERF_100NSEC_TIMER_INV   9.999999999999998
+	// instance 1 PERF_COUNTER_COUNTER     0
+	// instance 2 PERF_100NSEC_TIMER_INV   42.50000000000001
+	// instance 2 PERF_COUNTER_COUNTER     0
+}
+
 // Name instances as PDH does in counter paths: parent/name#n.
 func ExampleNamer_Names() {
 	raw := []encode.V1Counter{{CounterType: engine.CounterRawcount, CounterSize: 4, CounterOffset: 8}}

@@ -28,6 +28,18 @@ func Start(b *testing.B) *Timer {
 	return t
 }
 
+// ReportBytes stops measuring and reports the throughput by CPU time,
+// "cpu-MB/s", for bytes processed per iteration (b.SetBytes reports it by
+// wall time).
+func (t *Timer) ReportBytes(b *testing.B, bytes int64) {
+	cpu1, ok := threadCPU()
+	b.StopTimer()
+	runtime.UnlockOSThread()
+	if t.ok && ok && cpu1 > t.cpu0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/(cpu1-t.cpu0).Seconds()/1e6, "cpu-MB/s")
+	}
+}
+
 // Report stops measuring and reports wall and CPU nanoseconds per unit,
 // for units units of work done in b.N iterations in all.
 func (t *Timer) Report(b *testing.B, units float64, unit string) {
