@@ -7,7 +7,7 @@ import (
 
 // TestLayouts checks the Go mirrors of the Windows structures against
 // their documented 64-bit layouts (pdh.h, perflib.h; WINDOWS.md §3,
-// FORMATS.md §2.1).
+// doc/FORMATS.md §2.1).
 func TestLayouts(t *testing.T) {
 	var raw pdhRawCounter
 	var item pdhRawCounterItem

@@ -145,7 +145,7 @@ func paramsFor(t CounterType, f formula) computeParams {
 	case fDelta:
 		// The formula is ΔN alone, but the samples must have advanced:
 		// ΔD ≤ 0 is NegativeDenominator, as for every 2-sample type whose
-		// second value is a time stamp (COUNTER-TYPES.md, Status).
+		// second value is a time stamp (doc/COUNTER-TYPES.md, Status).
 		p.samples, p.xDelta, p.yCheck, p.yDelta = 2, all, all, all
 	case fRate:
 		p.samples, p.xDelta, p.yUse, p.yDelta, p.fOnY = 2, all, all, all, all
@@ -156,7 +156,7 @@ func paramsFor(t CounterType, f formula) computeParams {
 	case fTimerInv:
 		p.samples, p.xDelta, p.yUse, p.yDelta, p.a, p.c = 2, all, all, all, 1, 100
 	case fMultiTimer:
-		// The perfcalc decision on the multi timers (COUNTER-TYPES.md): the
+		// The perfcalc decision on the multi timers (doc/COUNTER-TYPES.md): the
 		// timer fraction ΔN / ΔD is taken in the counter's own time base and
 		// averaged over B1 items, so plain and inverse lie in [0, 100]
 		// whenever 0 ≤ ΔN ≤ B1·ΔD. This follows the NT Resource Kit table

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The winperf.h bit values, written out again here from FORMATS.md §1.8 so
+// The winperf.h bit values (doc/FORMATS.md §1.8), written out again here so
 // that the test composes every type independently of the engine's constants.
 const (
 	tSizeDword       = 0x00000000
@@ -42,8 +42,8 @@ const (
 	tHistogram       = 0x80000000
 )
 
-// typeCase is one row of FORMATS.md §1.8's composition table with what the
-// engine must say about it.
+// typeCase is one composite type of winperf.h, built from its PERF_* bits,
+// with what the engine must say about it.
 type typeCase struct {
 	name    string
 	typ     CounterType // the engine's Go constant
@@ -106,8 +106,8 @@ var typeCases = []typeCase{
 }
 
 func TestTypeCasesCoverTheSpec(t *testing.T) {
-	// FORMATS.md §1.8 lists 40 names (PERF_PRECISION_TIMESTAMP included),
-	// for 39 distinct values.
+	// winperf.h names 40 types (PERF_PRECISION_TIMESTAMP included), for 39
+	// distinct values.
 	if have, want := len(typeCases), 40; have != want {
 		t.Fatalf("have %d names in the test table, want %d", have, want)
 	}

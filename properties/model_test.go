@@ -8,7 +8,7 @@ import (
 )
 
 // model computes a counter value the plain way, one case per type, straight
-// from COUNTER-TYPES.md: the reference that the table-driven engine must
+// from doc/COUNTER-TYPES.md: the reference that the table-driven engine must
 // match bit for bit. It is slow and obvious on purpose.
 func model(in engine.Input, opts engine.Options) engine.Result {
 	const (

@@ -46,8 +46,8 @@
 //
 // # Observed structure
 //
-// What FORMATS.md §5 records, and what this package adds from the four
-// public logs (PAL_SamplePerfmonLog.blg: Vista, 32-bit system header,
+// What doc/FORMATS.md §5 summarises, in detail, from the four public
+// logs (PAL_SamplePerfmonLog.blg: Vista, 32-bit system header,
 // whole-object records split into 3 parts; Tx_BasicPerfCounters.blg:
 // Windows 8, 64-bit header, single and multi-instance raw records;
 // PowerShell_BadCounterSamples.blg: Server 2003-era provider version,
@@ -87,12 +87,13 @@
 //     matches the record's time stamp to within a millisecond.
 //   - The counter list (event 0x20) starts with 8 bytes FF 06 00 00 08 00
 //     02 00; this package reads bytes 4–5 as the header length (8). Its
-//     entries have 52 fixed bytes (see CounterInfo): FORMATS.md's "u32 0"
-//     at +28 is the machine name's offset (0 in Win8 logs, 4 in the Vista
-//     log, whose strings start with 4 zero bytes). Flags at +4 is 0 for a
-//     single counter, 1 for a wildcard instance, 0x10 for whole-object
-//     entries (whose CounterType is 0x10 and TimeBase 0). No full path is
-//     stored: relog's path is composed from the parts.
+//     entries have 52 fixed bytes (see CounterInfo); the field at +28, which
+//     could be taken for a constant 0, is the machine name's offset (0 in
+//     Win8 logs, 4 in the Vista log, whose strings start with 4 zero
+//     bytes). Flags at +4 is 0 for a single counter, 1 for a wildcard
+//     instance, 0x10 for whole-object entries (whose CounterType is 0x10
+//     and TimeBase 0). No full path is stored: relog's path is composed
+//     from the parts.
 //   - A sample record (event 0x22) is "BL" 03 00 + u32 size, then one
 //     sub-record per counter-list entry, in list order: this package
 //     requires exactly as many as there are entries. Byte 2 of every "BL"

@@ -6,7 +6,7 @@
 // generated captures use it, since real multi-object and V2 captures are
 // not publicly available.
 //
-// The encoders lay records out the way Windows does (FORMATS.md): 8-byte
+// The encoders lay records out the way Windows does (doc/FORMATS.md): 8-byte
 // aligned records, names padded to 8 bytes, lengths and offsets computed
 // from the description. Values the description asks for explicitly (counter
 // offsets, so that counters can share raw data) are written as given.

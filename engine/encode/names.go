@@ -14,7 +14,7 @@ type NameTablePair struct {
 }
 
 // NameTable describes a "Counter <lang>" or "Help <lang>" REG_MULTI_SZ
-// value (FORMATS.md §3.1): its pairs, written in the given order (Windows
+// value (doc/FORMATS.md §3.1): its pairs, written in the given order (Windows
 // writes them in increasing index order, and repeated indexes are allowed).
 type NameTable struct {
 	Pairs []NameTablePair

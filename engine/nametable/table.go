@@ -32,7 +32,7 @@ type Table struct {
 }
 
 // Parse reads a name table: UTF-16LE strings "index\0text\0…\0\0", as
-// FORMATS.md §3.1 describes. It allocates the index once (12 bytes per
+// doc/FORMATS.md §3.1 describes. It allocates the index once (12 bytes per
 // distinct index and 4 per name, sized by the pairs actually present);
 // lookups then allocate nothing.
 //

@@ -9,7 +9,7 @@ import (
 )
 
 // Sizes of the fixed parts of the V1 records (winperf.h; identical on 32-
-// and 64-bit Windows, see FORMATS.md §1.1).
+// and 64-bit Windows, see doc/FORMATS.md §1.1).
 const (
 	DataBlockSize    = 88 // sizeof(PERF_DATA_BLOCK)
 	ObjectTypeSize   = 64 // sizeof(PERF_OBJECT_TYPE)

@@ -110,7 +110,8 @@ func TestCorpusManifest(t *testing.T) {
 			if have := blk.SystemName(); have != "ZACH-PC" {
 				t.Errorf("system name: have %q, want ZACH-PC", have)
 			}
-			// FORMATS.md says SYSTEMTIME is UTC, but in these captures it is
+			// winperf.h's documentation says SYSTEMTIME is UTC, but in these
+			// captures (doc/FORMATS.md §1.2) it is
 			// the machine's local time (EDT, UTC−4): the same instant as
 			// PerfTime100nSec (which is UTC) shifted by -4 h.
 			st := blk.SystemTime

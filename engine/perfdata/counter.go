@@ -160,7 +160,7 @@ func (cb CounterBlock) valueError(index, defOff int, off, size uint64) error {
 }
 
 // Fill sets in.Counter and in.New for the counter def of o, read from the
-// counter block cb of one instance, as COUNTER-TYPES.md's notation says:
+// counter block cb of one instance, as doc/COUNTER-TYPES.md's notation says:
 //
 //   - in.Type = CounterType, in.Scale = DefaultScale;
 //   - in.TimeBase = F of the type's time base: the block's PerfFreq

@@ -30,7 +30,7 @@ func TestSizes(t *testing.T) {
 	}
 }
 
-// TestNumInstances checks each NumInstances case of FORMATS.md §1.3/§1.7.
+// TestNumInstances checks each NumInstances case of doc/FORMATS.md §1.3/§1.7.
 func TestNumInstances(t *testing.T) {
 	raw := encode.V1Counter{CounterType: engine.CounterRawcount, CounterSize: 4}
 	for _, tc := range []struct {

@@ -15,8 +15,8 @@
 //
 // Fill pairs a counter value with the counterset's registration and fills
 // an engine.Input: the counter's value, its time stamp or base counter,
-// its multi count and its time base, as FORMATS.md §2.2 and
-// COUNTER-TYPES.md describe. Fill walks the result for each value; an Index
+// its multi count and its time base, as doc/FORMATS.md §2.2 and
+// doc/COUNTER-TYPES.md describe. Fill walks the result for each value; an Index
 // walks it once and then fills each value in O(log n), with the same
 // results, for callers that fill many values of one result.
 //

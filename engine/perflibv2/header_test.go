@@ -103,7 +103,7 @@ func TestDataHeaderErrors(t *testing.T) {
 // and os, which would bloat the WebAssembly module) and perfcalc's engine.
 func TestImportBan(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
-// TestSizes asserts the record sizes of FORMATS.md §2.1 against the
+// TestSizes asserts the record sizes of doc/FORMATS.md §2.1 against the
 // package's constants and the encoder's output.
 func TestSizes(t *testing.T) {
 	data := mustEncode(t, &encode.V2Data{Blocks: []encode.V2CounterBlock{{Type: encode.V2ErrorReturn}}})

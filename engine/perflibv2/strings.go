@@ -5,7 +5,7 @@ import (
 )
 
 // Reading says how a string buffer's PERF_STRING_COUNTER_HEADER.dwOffset
-// values were read. The sources disagree (FORMATS.md §2.1): the SDK's
+// values were read. The sources disagree (doc/FORMATS.md §2.1): the SDK's
 // perflib.h and its documentation count the offset from the start of the
 // PERF_STRING_BUFFER_HEADER block; [MS-PCQ] §2.2.4.4 counts it from the end
 // of the PERF_STRING_COUNTER_HEADER array. In both readings 0xFFFFFFFF

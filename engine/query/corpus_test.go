@@ -72,7 +72,7 @@ func pdhNames(b *manifestBlock) []string {
 }
 
 // expected computes every displayed counter of the newer block from the raw
-// values of the manifest, with COUNTER-TYPES.md's formulas written out.
+// values of the manifest, with doc/COUNTER-TYPES.md's formulas written out.
 // The arithmetic is on float64 variables (Go's constant arithmetic would be
 // exact).
 func expected(t *testing.T, machine string, old, cur *manifestBlock) []want {
@@ -123,7 +123,7 @@ func expected(t *testing.T, machine string, old, cur *manifestBlock) []want {
 	return out
 }
 
-// formula is COUNTER-TYPES.md's table for the types of the real captures.
+// formula is doc/COUNTER-TYPES.md's table for the types of the real captures.
 func formula(t *testing.T, typ uint32, n0, n1, b0, b1 uint64, old, cur *manifestBlock) (float64, engine.Status) {
 	dN := float64(n1 - n0)
 	switch typ {

@@ -57,7 +57,7 @@ type rawPoint struct {
 }
 
 // independentCSV writes relog's CSV for a raw-record log from its
-// .raw.json, with the formulas of COUNTER-TYPES.md written out here: it
+// .raw.json, with the formulas of doc/COUNTER-TYPES.md written out here: it
 // shares no code with the package under test.
 func independentCSV(t *testing.T, raw *rawJSON, zone string, digits int) string {
 	t.Helper()

@@ -13,7 +13,7 @@ import (
 const BaseIndex = "1847"
 
 // titles are the names of the title indexes the V1 pair uses: the real
-// "Counter 009" indexes and names of Windows (FORMATS.md §3.1), and
+// "Counter 009" indexes and names of Windows (doc/FORMATS.md §3.1), and
 // TypesObject's own even indexes from 9000.
 var titles = map[uint32]string{
 	2: "System", 4: "Memory", 230: "Process", 232: "Thread", 234: "PhysicalDisk", 236: "LogicalDisk", 238: "Processor",
@@ -42,7 +42,7 @@ var titles = map[uint32]string{
 
 // helpTexts are short help texts, written for this corpus, by help index.
 // The help index is the name index + 1, except for % DPC Time (696), whose
-// help index is 339 as in the real captures (FORMATS.md §1.4).
+// help index is 339 as in the real captures (doc/FORMATS.md §1.4).
 var helpTexts = map[uint32]string{
 	3: "The System object: counters for the computer as a whole.", 5: "The Memory object: physical and virtual memory.",
 	231: "The Process object: one instance per running process.", 233: "The Thread object: one instance per thread, a child of Process.",

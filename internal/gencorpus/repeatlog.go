@@ -6,7 +6,7 @@ import (
 	"io"
 )
 
-// Layout of the .blg logs RepeatedLog repeats (FORMATS.md §4): 64 KiB ETW
+// Layout of the .blg logs RepeatedLog repeats (doc/FORMATS.md §5): 64 KiB ETW
 // buffers, each a 0x48-byte WMI_BUFFER_HEADER (its sequence number at 0x18,
 // the end of its events at 0x30) followed by 8-aligned events with a 48-byte
 // header (size at 0, time stamp at 16).

@@ -217,7 +217,7 @@ func TestV1HandChecked(t *testing.T) {
 	cells, _ := v1Pair(t, build(t))
 	// The expected values are computed at run time in float64 (x keeps the
 	// compiler from folding them exactly), in the arithmetic order of
-	// COUNTER-TYPES.md, so that they must equal the engine's bit for bit.
+	// doc/COUNTER-TYPES.md, so that they must equal the engine's bit for bit.
 	sec := 10_000_000.0 // one second, in 100 ns units and in QPC ticks
 	for _, tc := range []struct {
 		obj  uint32
