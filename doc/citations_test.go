@@ -33,8 +33,11 @@ func TestCitations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if f == "citations_test.go" { // paths are relative to this folder
+			continue // this file, whose comments show the forms it looks for
+		}
 		text := string(b)
-		if strings.Contains(text, "shared/spec") && !strings.HasSuffix(f, "citations_test.go") {
+		if strings.Contains(text, "shared/spec") {
 			t.Errorf("%s cites ../shared/spec, which is not part of the repository", f)
 		}
 		for _, m := range citation.FindAllStringSubmatch(text, -1) {
