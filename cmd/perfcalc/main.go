@@ -11,9 +11,10 @@
 //	perfcalc show BLOB --reginfo FILE [--strings FILE] [--json]
 //	perfcalc paths BLOB [-c PATTERN ...] [-cf FILE] [--names TABLE]
 //	perfcalc paths BLOB --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] [-c PATTERN ...] [-cf FILE]
-//	perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
+//	perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
 //	perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 //	perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--json] [-o OUT]
+//	perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17]
 //	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR]
 //	perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
 //

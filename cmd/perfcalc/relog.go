@@ -14,7 +14,7 @@ import (
 )
 
 const relogUsage = `Usage:
-  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
+  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
   perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
@@ -41,6 +41,13 @@ the time of the first and last sample and the number of samples.
   {"time":"2013-02-19T18:50:17.844","values":{"\\\\HOST\\Processor(0)\\% Processor Time":12.5,...}}
 with null where there is no value and no member where the instance is absent;
 numbers are the shortest text that reads back as the same double.
+
+-f parquet writes the long table: one row per sample and counter instance
+(UTC and local time, machine, object, instance, parent, instance index,
+counter, path, counter type, value or null, status, raw values), as
+internal/longform documents it; -f openmetrics writes one gauge family per
+counter with time stamps, for promtool tsdb create-blocks-from openmetrics
+(internal/openmetrics documents the names). Neither depends on --digits.
 
 -b and -e take the log's local time as relog prints it (02/19/2013 18:50:17.844,
 the seconds and milliseconds optional, AM/PM accepted) or as ISO 8601
@@ -86,7 +93,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var counters counterFlags
 	var begin, end timeFlag
 	counters.register(fs, "keep the counters matching this path")
-	format := fs.String("f", "csv", "output format: csv, tsv or json")
+	format := fs.String("f", "csv", "output format: "+logFormats)
 	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
 	fs.Var(&begin, "b", "first time to keep, local time of the log (MM/DD/YYYY HH:MM:SS[.mmm] or ISO 8601)")
 	fs.Var(&end, "e", "last time to keep, local time of the log")
@@ -100,9 +107,8 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "relog", &usageError{"give one to 32 input logs (perfcalc relog IN.blg [IN.blg ...] [flags]; see perfcalc relog -h)"})
 	}
-	f, err := relog.ParseFormat(*format)
-	if err != nil {
-		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-f: %q is not csv, tsv or json", *format)})
+	if !checkLogFormat(*format) {
+		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-f: %q is not %s", *format, logFormats)})
 	}
 	if *every < 1 {
 		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-t: %d is not a positive number of samples", *every)})
@@ -125,7 +131,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *query {
 			return writeQuery(w, c)
 		}
-		err := c.Write(w, f)
+		err := writeLog(w, c, *format)
 		if err != nil && err == c.Err() {
 			// A damage in the log: what came before it is written.
 			convErr = err
