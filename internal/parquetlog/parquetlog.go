@@ -53,6 +53,9 @@ type Options struct {
 	RowGroupRows int
 	// Version is written in the file's created_by ("perfcalc version …").
 	Version string
+	// TimeOrder keeps the rows of each row group in the log's order
+	// (sample by sample) instead of ordering them by series.
+	TimeOrder bool
 }
 
 // DefaultRowGroupRows is the row group size by default: large enough for
@@ -107,67 +110,37 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	}
 	pw := parquet.NewGenericWriter[record](w,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
-		parquet.MaxRowsPerRowGroup(int64(rg)),
 		parquet.DataPageVersion(1),
 		parquet.CreatedBy("perfcalc", version, runtime.Version()),
 		parquet.KeyValueMetadata("perfcalc.schema", "long/1"),
 	)
-	var (
-		recs   = make([]record, 0, batch)
-		values [batch]float64
-		raws   [batch]struct {
-			status, multi uint32
-			first, second uint64
-		}
-	)
-	flush := func() error {
-		if len(recs) == 0 {
-			return nil
-		}
-		_, err := pw.Write(recs)
-		recs = recs[:0]
-		return err
-	}
-	statusNames := statusTable()
+	g := group{recs: make([]record, 0, batch), names: statusTable()}
 	for t.Rows.Next() {
 		row := t.Rows.Row()
 		st.Samples++
 		utc := t.Clock.UTC(row.Time)
 		tu, tl := longform.UnixMicros(utc), longform.UnixMicros(row.Time)
 		for i := range row.Cells {
-			cell := &row.Cells[i]
-			if !cell.Present || i >= len(ss) {
+			c := &row.Cells[i]
+			if !c.Present || i >= len(ss) {
 				continue
 			}
-			s := &ss[i]
-			k := len(recs)
-			recs = append(recs, record{
-				Time: tu, LocalTime: tl,
-				Machine: s.Machine, Object: s.Object,
-				Instance: s.instance, Parent: s.parent, InstanceIndex: s.index,
-				Counter: s.Counter, Path: s.Path, CounterType: s.TypeName,
-				Status: statusNames[min(int(cell.Result.Status), len(statusNames)-1)],
+			g.cells = append(g.cells, cell{
+				series: int32(i), status: c.Result.Status, time: tu, local: tl, value: c.Result.Value,
+				rawStatus: c.Raw.CStatus, rawMulti: c.Raw.MultiCount, rawFirst: c.Raw.FirstValue, rawSecond: c.Raw.SecondValue,
 			})
-			r := &recs[k]
-			if cell.Result.Status == engine.Valid {
-				values[k] = cell.Result.Value
-				r.Value = &values[k]
+			st.Rows++
+			if c.Result.Status == engine.Valid {
 				st.Valid++
 			}
-			if !t.NoRaw {
-				raw := &raws[k]
-				raw.status, raw.first, raw.second, raw.multi = cell.Raw.CStatus, cell.Raw.FirstValue, cell.Raw.SecondValue, cell.Raw.MultiCount
-				r.RawStatus, r.RawFirst, r.RawSecond, r.RawMulti = &raw.status, &raw.first, &raw.second, &raw.multi
-			}
-			st.Rows++
-			if len(recs) == batch {
-				if err := flush(); err != nil {
+			if len(g.cells) == rg {
+				if err := g.write(pw, ss, !t.NoRaw, opts.TimeOrder); err != nil {
 					return st, err
 				}
 			}
 		}
 	}
-	if err := flush(); err != nil {
+	if err := g.write(pw, ss, !t.NoRaw, opts.TimeOrder); err != nil {
 		return st, err
 	}
 	if err := pw.Close(); err != nil {
@@ -187,4 +160,99 @@ func statusTable() []string {
 			return names
 		}
 	}
+}
+
+// cell is a row of the table while its row group gathers: the series and
+// what the sample holds for it.
+type cell struct {
+	series              int32
+	status              engine.Status
+	rawStatus, rawMulti uint32
+	time, local         int64
+	value               float64
+	rawFirst, rawSecond uint64
+}
+
+// group gathers the rows of one row group.
+type group struct {
+	cells []cell
+	order []int32 // cells' indexes in series order
+	count []int32 // per series: the number of cells, then the next slot
+	recs  []record
+	names []string // status names
+	// Storage of the optional values of recs.
+	values [batch]float64
+	raws   [batch]struct {
+		status, multi uint32
+		first, second uint64
+	}
+}
+
+// write writes the gathered rows as one row group and empties the group:
+// ordered by series (relog's column order) and, within a series, by time,
+// unless timeOrder keeps them as they came.
+func (g *group) write(pw *parquet.GenericWriter[record], ss []series, raw, timeOrder bool) error {
+	if len(g.cells) == 0 {
+		return nil
+	}
+	g.order = g.order[:0]
+	if timeOrder {
+		for i := range g.cells {
+			g.order = append(g.order, int32(i))
+		}
+	} else {
+		// A counting sort by series, stable: rows came in time order.
+		if len(g.count) != len(ss)+1 {
+			g.count = make([]int32, len(ss)+1)
+		}
+		clear(g.count)
+		for i := range g.cells {
+			g.count[g.cells[i].series+1]++
+		}
+		for i := 1; i < len(g.count); i++ {
+			g.count[i] += g.count[i-1]
+		}
+		g.order = append(g.order, make([]int32, len(g.cells))...)
+		for i := range g.cells {
+			s := g.cells[i].series
+			g.order[g.count[s]] = int32(i)
+			g.count[s]++
+		}
+	}
+	for _, i := range g.order {
+		c := &g.cells[i]
+		s := &ss[c.series]
+		k := len(g.recs)
+		g.recs = append(g.recs, record{
+			Time: c.time, LocalTime: c.local,
+			Machine: s.Machine, Object: s.Object,
+			Instance: s.instance, Parent: s.parent, InstanceIndex: s.index,
+			Counter: s.Counter, Path: s.Path, CounterType: s.TypeName,
+			Status: g.names[min(int(c.status), len(g.names)-1)],
+		})
+		r := &g.recs[k]
+		if c.status == engine.Valid {
+			g.values[k] = c.value
+			r.Value = &g.values[k]
+		}
+		if raw {
+			v := &g.raws[k]
+			v.status, v.first, v.second, v.multi = c.rawStatus, c.rawFirst, c.rawSecond, c.rawMulti
+			r.RawStatus, r.RawFirst, r.RawSecond, r.RawMulti = &v.status, &v.first, &v.second, &v.multi
+		}
+		if len(g.recs) == batch {
+			if _, err := pw.Write(g.recs); err != nil {
+				return err
+			}
+			g.recs = g.recs[:0]
+		}
+	}
+	if len(g.recs) > 0 {
+		if _, err := pw.Write(g.recs); err != nil {
+			return err
+		}
+		g.recs = g.recs[:0]
+	}
+	g.cells = g.cells[:0]
+	return pw.Flush()
 }
