@@ -1,0 +1,331 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/relog"
+)
+
+const convertUsage = `Usage:
+  perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17]
+
+Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
+a folder (its *.blg files, not its subfolders) or a glob pattern
+(logs/*/*.blg, quoted so that perfcalc expands it). Each log gives one output
+in DIR named after it: SERVER1.blg becomes DIR/SERVER1.parquet (.csv, .tsv,
+.jsonl for json, .om for openmetrics), written through a temporary file:
+complete or absent. The formats are relog's (perfcalc relog -h).
+
+A log that cannot be converted (not a .blg log, damaged, unreadable) fails
+alone, without an output, and the others go on; the exit status is then 1.
+Running the same command again skips every input whose output exists and
+is not older than the input, so an interrupted batch resumes where it
+stopped; --force converts them again.
+
+While standard error is a terminal, a progress line shows the logs done,
+the throughput and the time left. At the end, standard output gets one
+line per failure and a summary: converted, skipped and failed.
+
+Flags:
+`
+
+func init() {
+	register(command{"convert", "convert many .blg logs to Parquet, CSV, TSV, JSON or OpenMetrics, in parallel", runConvert})
+}
+
+// convertExt is the extension of each format's outputs.
+var convertExt = map[string]string{
+	"parquet":     ".parquet",
+	"csv":         ".csv",
+	"tsv":         ".tsv",
+	"json":        ".jsonl",
+	"openmetrics": ".om",
+}
+
+// job is one input of a convert run and what became of it.
+type job struct {
+	in, out string
+	size    int64
+	err     error // why it failed
+	skipped bool
+}
+
+func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		io.WriteString(stderr, convertUsage)
+		fs.PrintDefaults()
+	}
+	outDir := fs.String("o", "", "the folder of the outputs (created if absent)")
+	format := fs.String("f", "parquet", "output format: parquet, csv, tsv, json or openmetrics")
+	jobs := fs.Int("j", runtime.NumCPU(), "logs converted at once")
+	force := fs.Bool("force", false, "convert inputs whose output is already up to date")
+	digits := addDigitsFlag(fs, engine.DefaultDigits)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	usageErr := func(msg string) int {
+		fmt.Fprintln(stderr, "perfcalc convert: "+msg)
+		return exitUsage
+	}
+	switch {
+	case len(pos) == 0:
+		return usageErr("give the logs to convert (perfcalc convert INPUT... -o DIR)")
+	case *outDir == "":
+		return usageErr("-o: give the folder of the outputs")
+	case convertExt[*format] == "":
+		return usageErr(fmt.Sprintf("-f: %q is not parquet, csv, tsv, json or openmetrics", *format))
+	case *jobs < 1:
+		return usageErr(fmt.Sprintf("-j: %d is not a positive number of logs", *jobs))
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "perfcalc convert: -o: %v\n", err)
+		return exitError
+	}
+	all := expandInputs(pos, *outDir, convertExt[*format])
+	var todo []*job
+	for _, j := range all {
+		if j.err == nil && !*force && upToDate(j.in, j.out) {
+			j.skipped = true
+		}
+		if j.err == nil && !j.skipped {
+			todo = append(todo, j)
+		}
+	}
+	p := newProgress(stderr, todo)
+	work := make(chan *job)
+	var wg sync.WaitGroup
+	for range min(*jobs, max(len(todo), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				j.err = convertOne(j, *format, int(*digits))
+				p.done(j)
+			}
+		}()
+	}
+	for _, j := range todo {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	p.stop()
+
+	var converted, skipped, failed int
+	var bytes int64
+	for _, j := range all {
+		switch {
+		case j.err != nil:
+			failed++
+			fmt.Fprintf(stdout, "failed: %s: %v\n", j.in, j.err)
+		case j.skipped:
+			skipped++
+		default:
+			converted++
+			bytes += j.size
+		}
+	}
+	fmt.Fprintf(stdout, "converted %d, skipped %d (up to date), failed %d", converted, skipped, failed)
+	if mb := float64(bytes) / 1e6; converted > 0 {
+		el := time.Since(p.start)
+		fmt.Fprintf(stdout, "; %.1f MB in %v (%.1f MB/s)", mb, el.Round(time.Millisecond), mb/el.Seconds())
+	}
+	fmt.Fprintln(stdout)
+	if failed > 0 {
+		return exitError
+	}
+	return exitOK
+}
+
+// expandInputs turns the command line's inputs into jobs: files as given,
+// folders to their *.blg files, glob patterns to their matches. An input
+// that names nothing, and a second input whose output would have the same
+// name as an earlier one's, become failed jobs.
+func expandInputs(args []string, outDir, ext string) []*job {
+	var jobs []*job
+	seenIn := map[string]bool{}
+	byOut := map[string]string{}
+	add := func(in string, err error) {
+		j := &job{in: in, err: err}
+		if err == nil {
+			if abs, e := filepath.Abs(in); e == nil {
+				if seenIn[abs] {
+					return
+				}
+				seenIn[abs] = true
+			}
+			base := filepath.Base(in)
+			j.out = filepath.Join(outDir, strings.TrimSuffix(base, filepath.Ext(base))+ext)
+			if first, dup := byOut[j.out]; dup {
+				j.err = fmt.Errorf("its output %s would be %s's too; convert it into another folder", j.out, first)
+			} else {
+				byOut[j.out] = in
+			}
+		}
+		jobs = append(jobs, j)
+	}
+	for _, arg := range args {
+		fi, err := os.Stat(arg)
+		switch {
+		case err == nil && fi.IsDir():
+			entries, err := os.ReadDir(arg)
+			if err != nil {
+				add(arg, err)
+				continue
+			}
+			n := 0
+			for _, e := range entries {
+				if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".blg") {
+					add(filepath.Join(arg, e.Name()), nil)
+					n++
+				}
+			}
+			if n == 0 {
+				add(arg, errors.New("the folder holds no .blg file"))
+			}
+		case err == nil:
+			add(arg, nil)
+		case strings.ContainsAny(arg, "*?["):
+			matches, gerr := filepath.Glob(arg)
+			if gerr != nil {
+				add(arg, fmt.Errorf("not a valid pattern: %v", gerr))
+				continue
+			}
+			n := 0
+			sort.Strings(matches)
+			for _, m := range matches {
+				if fi, err := os.Stat(m); err == nil && !fi.IsDir() {
+					add(m, nil)
+					n++
+				}
+			}
+			if n == 0 {
+				add(arg, errors.New("the pattern matches no file"))
+			}
+		default:
+			add(arg, err)
+		}
+	}
+	for _, j := range jobs {
+		if j.err == nil {
+			if fi, err := os.Stat(j.in); err == nil {
+				j.size = fi.Size()
+			}
+		}
+	}
+	return jobs
+}
+
+// upToDate reports whether out exists as a regular file not older than in.
+// Outputs are written atomically, so an existing one is complete.
+func upToDate(in, out string) bool {
+	fo, err := os.Stat(out)
+	if err != nil || !fo.Mode().IsRegular() {
+		return false
+	}
+	fi, err := os.Stat(in)
+	return err == nil && !fo.ModTime().Before(fi.ModTime())
+}
+
+// convertOne converts one log into its output, atomically. A damaged log
+// fails whole: its output is not written, so that a later run tries again.
+func convertOne(j *job, format string, digits int) error {
+	c, closeIn, err := openLog(j.in, relog.Options{Digits: digits})
+	if err != nil {
+		// openLog names the file; the summary names it already.
+		return errors.New(strings.TrimPrefix(err.Error(), j.in+": "))
+	}
+	defer closeIn()
+	return writeFileAtomic(j.out, func(w io.Writer) error { return writeLog(w, c, format) })
+}
+
+// progress draws the progress line on a terminal.
+type progress struct {
+	w          io.Writer // nil when standard error is not a terminal
+	start      time.Time
+	total      int
+	totalBytes int64
+
+	mu        sync.Mutex
+	n         int
+	bytesDone int64
+	quit      chan struct{}
+	ended     chan struct{}
+}
+
+func newProgress(stderr io.Writer, todo []*job) *progress {
+	p := &progress{start: time.Now(), total: len(todo), quit: make(chan struct{}), ended: make(chan struct{})}
+	for _, j := range todo {
+		p.totalBytes += j.size
+	}
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) && len(todo) > 0 {
+		p.w = stderr
+		go p.loop()
+	} else {
+		close(p.ended)
+	}
+	return p
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func (p *progress) done(j *job) {
+	p.mu.Lock()
+	p.n++
+	p.bytesDone += j.size
+	p.mu.Unlock()
+	if p.w != nil && j.err != nil {
+		p.mu.Lock()
+		fmt.Fprintf(p.w, "\r\x1b[Kperfcalc convert: %s: %v\n", j.in, j.err)
+		p.mu.Unlock()
+	}
+}
+
+func (p *progress) loop() {
+	defer close(p.ended)
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.quit:
+			fmt.Fprint(p.w, "\r\x1b[K")
+			return
+		case <-t.C:
+		}
+		p.mu.Lock()
+		el := time.Since(p.start).Seconds()
+		rate := float64(p.bytesDone) / el
+		line := fmt.Sprintf("\r\x1b[Kconverting: %d/%d logs, %.1f MB/s", p.n, p.total, rate/1e6)
+		if rate > 0 {
+			left := time.Duration(float64(p.totalBytes-p.bytesDone) / rate * float64(time.Second))
+			line += ", " + left.Round(time.Second).String() + " left"
+		}
+		fmt.Fprint(p.w, line)
+		p.mu.Unlock()
+	}
+}
+
+func (p *progress) stop() {
+	close(p.quit)
+	<-p.ended
+}
