@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: all run test bench bench-compute bench-walk fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: external-test all run test bench bench-compute bench-walk fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 
 PORT ?= 8080
 
@@ -112,6 +112,12 @@ serve:
 # why, where the archive or the registry cannot be reached).
 e2e:
 	web/e2e/run.sh
+
+# perfcalc's Parquet read by pyarrow and DuckDB, its OpenMetrics backfilled
+# by promtool: installs them itself (a virtual environment, Debian's
+# prometheus) or skips, saying why.
+external-test:
+	cmd/perfcalc/external/run.sh
 
 # Cross-builds for every platform perfcalc supports, and go.mod tidiness.
 check:
