@@ -63,26 +63,17 @@ type job struct {
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		io.WriteString(stderr, convertUsage)
-		fs.PrintDefaults()
-	}
 	outDir := fs.String("o", "", "the folder of the outputs (created if absent)")
 	format := fs.String("f", "parquet", "output format: parquet, csv, tsv, json or openmetrics")
 	jobs := fs.Int("j", runtime.NumCPU(), "logs converted at once")
 	force := fs.Bool("force", false, "convert inputs whose output is already up to date")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, status, ok := parseCommandArgs(fs, convertUsage, args, stdout, stderr)
+	if !ok {
+		return status
 	}
 	usageErr := func(msg string) int {
-		fmt.Fprintln(stderr, "perfcalc convert: "+msg)
-		return exitUsage
+		return failCommand(stderr, "convert", &usageError{msg + " (see perfcalc convert -h)"})
 	}
 	switch {
 	case len(pos) == 0:
@@ -95,8 +86,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(fmt.Sprintf("-j: %d is not a positive number of logs", *jobs))
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "perfcalc convert: -o: %v\n", err)
-		return exitError
+		return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
 	}
 	all := expandInputs(pos, *outDir, convertExt[*format])
 	var todo []*job
@@ -247,9 +237,9 @@ func upToDate(in, out string) bool {
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
 func convertOne(j *job, format string, digits int) error {
-	c, closeIn, err := openLog(j.in, relog.Options{Digits: digits})
+	c, closeIn, err := openLogs([]string{j.in}, relog.Options{Digits: digits})
 	if err != nil {
-		// openLog names the file; the summary names it already.
+		// openLogs names the file; the summary names it already.
 		return errors.New(strings.TrimPrefix(err.Error(), j.in+": "))
 	}
 	defer closeIn()
