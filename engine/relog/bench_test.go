@@ -57,6 +57,9 @@ func newTxLog(t testing.TB, copies int64) *gencorpus.RepeatedLog {
 // the default run (it takes several seconds); run it with
 //
 //	PERFCALC_MEMTEST=1 go test -run PeakMemory -v ./engine/relog
+//
+// and with PERFCALC_MEMTEST_MERGE=1 for the same log merged (Merge) with a
+// second copy of itself.
 func TestPeakMemory(t *testing.T) {
 	if os.Getenv("PERFCALC_MEMTEST") == "" {
 		t.Skip("set PERFCALC_MEMTEST=1 to measure the memory of converting a 400 MB log")
@@ -89,6 +92,11 @@ func TestPeakMemory(t *testing.T) {
 	}()
 	start := time.Now()
 	c, err := New(log, log.Size(), Options{})
+	if os.Getenv("PERFCALC_MEMTEST_MERGE") != "" {
+		// The log merged with a second copy of itself: every sample a
+		// duplicate, two readers at once.
+		c, err = Merge([]Input{{R: log, Size: log.Size()}, {R: newTxLog(t, copies), Size: log.Size()}}, Options{})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
