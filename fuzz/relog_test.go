@@ -26,26 +26,7 @@ func FuzzRelog(f *testing.F) {
 		if err != nil {
 			return
 		}
-		n, _, _ := c.Samples()
-		rows := 0
-		for c.Next() {
-			rows++
-			row := c.Row()
-			if len(row.Cells) != len(c.Columns()) {
-				t.Fatalf("row %d has %d cells for %d columns", row.Index, len(row.Cells), len(c.Columns()))
-			}
-			for _, cell := range row.Cells {
-				if v := cell.Result.Value; math.IsNaN(v) || math.IsInf(v, 0) {
-					t.Fatalf("row %d: value %v", row.Index, v)
-				}
-			}
-		}
-		if rows != n {
-			t.Fatalf("%d rows, the first reading counted %d", rows, n)
-		}
-		if (c.Err() == nil) != (c.ScanErr() == nil) || c.Err() != nil && c.Err().Error() != c.ScanErr().Error() {
-			t.Fatalf("the readings end differently: %v, %v", c.Err(), c.ScanErr())
-		}
+		checkRows(t, c)
 		for _, format := range []relog.Format{relog.CSV, relog.JSON} {
 			c, err := relog.New(bytes.NewReader(data), int64(len(data)), relog.Options{Every: 2})
 			if err != nil {
@@ -81,22 +62,7 @@ func FuzzRelogMerge(f *testing.F) {
 		if err != nil {
 			return
 		}
-		n, _, _ := c.Samples()
-		rows := 0
-		for c.Next() {
-			rows++
-			for _, cell := range c.Row().Cells {
-				if v := cell.Result.Value; math.IsNaN(v) || math.IsInf(v, 0) {
-					t.Fatalf("row %d: value %v", c.Row().Index, v)
-				}
-			}
-		}
-		if rows != n {
-			t.Fatalf("%d rows, the first reading counted %d", rows, n)
-		}
-		if (c.Err() == nil) != (c.ScanErr() == nil) || c.Err() != nil && c.Err().Error() != c.ScanErr().Error() {
-			t.Fatalf("the readings end differently: %v, %v", c.Err(), c.ScanErr())
-		}
+		checkRows(t, c)
 		one, err := relog.New(bytes.NewReader(a), int64(len(a)), relog.Options{})
 		if err != nil {
 			t.Fatalf("Merge accepted a, New refused it: %v", err)
@@ -113,4 +79,31 @@ func FuzzRelogMerge(f *testing.F) {
 			t.Fatalf("a merged with itself differs from a alone (error %v):\n%q\n%q", err, have.String(), want.String())
 		}
 	})
+}
+
+// checkRows reads every row of c: each has one cell per column and no NaN
+// or ±Inf, their number is what the first reading counted, and both
+// readings end with the same error.
+func checkRows(t *testing.T, c *relog.Converter) {
+	t.Helper()
+	n, _, _ := c.Samples()
+	rows := 0
+	for c.Next() {
+		rows++
+		row := c.Row()
+		if len(row.Cells) != len(c.Columns()) {
+			t.Fatalf("row %d has %d cells for %d columns", row.Index, len(row.Cells), len(c.Columns()))
+		}
+		for _, cell := range row.Cells {
+			if v := cell.Result.Value; math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("row %d: value %v", row.Index, v)
+			}
+		}
+	}
+	if rows != n {
+		t.Fatalf("%d rows, the first reading counted %d", rows, n)
+	}
+	if (c.Err() == nil) != (c.ScanErr() == nil) || c.Err() != nil && c.Err().Error() != c.ScanErr().Error() {
+		t.Fatalf("the readings end differently: %v, %v", c.Err(), c.ScanErr())
+	}
 }

@@ -1,6 +1,9 @@
 package relog
 
-import "github.com/perfcalc/perfcalc/engine/internal/filetime"
+import (
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/internal/filetime"
+)
 
 // ticksPerSecond is FILETIME's unit, for the tests' time stamps.
 const ticksPerSecond = filetime.TicksPerSecond
@@ -27,4 +30,18 @@ func exampleLog(n int) []byte {
 		))
 	}
 	return l.bytes()
+}
+
+// MustPaths parses counter paths for the tests of both packages, panicking
+// on a bad one.
+func MustPaths(s ...string) []counterpath.Path {
+	var ps []counterpath.Path
+	for _, v := range s {
+		p, err := counterpath.Parse(v)
+		if err != nil {
+			panic(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
-	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
 
 // realLogs are the real logs that merge tests read; PAL's holds whole
@@ -95,20 +94,8 @@ func mergeOptions(t *testing.T) []Options {
 		{Every: 7},
 		{Begin: mustTime(t, "02/19/2013 18:55:00"), End: mustTime(t, "02/19/2013 18:56:00"), Digits: 17},
 		{Begin: mustTime(t, "07/03/2007 00:00:00"), Every: 3},
-		{Counters: mustPathsIn(t, `\Processor(*)\*`, `\\*\PhysicalDisk(*)\Avg. Disk Queue Length`, `\Memory\*`)},
+		{Counters: MustPaths(`\Processor(*)\*`, `\\*\PhysicalDisk(*)\Avg. Disk Queue Length`, `\Memory\*`)},
 	}
-}
-
-func mustPathsIn(t *testing.T, s ...string) []counterpath.Path {
-	var ps []counterpath.Path
-	for _, v := range s {
-		p, err := counterpath.Parse(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps = append(ps, p)
-	}
-	return ps
 }
 
 func mustTime(t *testing.T, s string) int64 {
@@ -447,18 +434,5 @@ func TestMergeDamage(t *testing.T) {
 
 // TestMergeAllocs: once warm, a merged row allocates nothing, as one log's.
 func TestMergeAllocs(t *testing.T) {
-	c := merge(t, Options{}, exampleLog(300), interleaved(`\\B`, 300, 0))
-	for i := 0; i < 10; i++ {
-		if !c.Next() {
-			t.Fatal(c.Err())
-		}
-	}
-	allocs := testing.AllocsPerRun(200, func() {
-		if !c.Next() {
-			t.Fatal("the logs ended early", c.Err())
-		}
-	})
-	if allocs != 0 {
-		t.Errorf("Next allocates %v times per merged row, want 0", allocs)
-	}
+	nextAllocs(t, merge(t, Options{}, exampleLog(300), interleaved(`\\B`, 300, 0)))
 }
