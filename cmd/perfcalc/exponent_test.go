@@ -94,6 +94,30 @@ func TestNoTwoDigitExponent(t *testing.T) {
 			threes += len(threeDigitExponent.FindAllStringIndex(text, -1))
 		}
 	}
+	// convert writes files: every text format of every real log.
+	if dir := filepath.Dir(corpusDirOrEmpty()); dir != "." {
+		for _, f := range []string{"csv", "tsv", "json", "openmetrics"} {
+			outDir := t.TempDir()
+			code, out, errs := runCmd(t, "", "convert", filepath.Join(dir, "blg"), "-o", outDir, "-f", f, "--digits", "17")
+			if m := twoDigitExponent.FindString(out + errs); m != "" {
+				t.Errorf("convert -f %s writes a two-digit exponent: %q", f, m)
+			}
+			files, _ := os.ReadDir(outDir)
+			if len(files) < 3 {
+				t.Errorf("convert -f %s: exit %d, %d files, %q", f, code, len(files), errs)
+			}
+			for _, e := range files {
+				b, err := os.ReadFile(filepath.Join(outDir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m := twoDigitExponent.FindIndex(b); m != nil {
+					t.Errorf("convert -f %s: %s holds a two-digit exponent: %q", f, e.Name(), b[max(0, m[0]-40):min(len(b), m[1]+10)])
+				}
+				threes += len(threeDigitExponent.FindAllIndex(b, -1))
+			}
+		}
+	}
 	_, out, _ := runCmd(t, readFileString(t, corpusFile("calc-requests.jsonl")), "calc", "--batch")
 	if m := twoDigitExponent.FindString(out); m != "" {
 		t.Errorf("calc --batch writes a two-digit exponent: %q", m)
