@@ -45,6 +45,15 @@
 // next counter). Options.Counters keeps the columns whose path matches
 // one of its patterns.
 //
+// # Several logs
+//
+// Merge returns a Converter over up to 32 logs, merged as Windows' relog
+// merges its inputs: the union of their columns, their samples in time
+// order, a value only where the sample's log has the counter. Microsoft
+// does not document more; the choices for duplicate samples, counters that
+// several logs share, logs of other time zones and damaged logs are listed
+// at Merge. Its Next, Write and Statistics hold one sample of each log.
+//
 // # Time stamps
 //
 // A row's time stamp is the sample event's FILETIME (blg.Sample.TimeStamp),

@@ -102,3 +102,27 @@ func ExampleParseTime() {
 	// 130057734178441234 02/19/2013 18:50:17.844 <nil>
 	// 130057056000000000 02/19/2013 00:00:00.000 <nil>
 }
+
+func ExampleMerge() {
+	// The examples' log cut in two by time, the halves sharing a sample:
+	// merged, they give the whole log's rows and values back.
+	first, second := relog.HandMadeHalves()
+	c, err := relog.Merge([]relog.Input{
+		{R: bytes.NewReader(first), Size: int64(len(first)), Name: "first.blg"},
+		{R: bytes.NewReader(second), Size: int64(len(second)), Name: "second.blg"},
+	}, relog.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var out bytes.Buffer
+	if err := c.Write(&out, relog.CSV); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Print(strings.ReplaceAll(out.String(), "\r\n", "\n"))
+	// Output:
+	// "(PDH-CSV 4.0) (Pacific Standard Time)(480)","\\HOST\PhysicalDisk(0 C:)\Avg. Disk Queue Length","\\HOST\Processor(0)\% Processor Time","\\HOST\Processor(_Total)\% Processor Time"
+	// "02/19/2013 18:50:17.844"," "," "," "
+	// "02/19/2013 18:50:18.844","0.25","25","50"
+	// "02/19/2013 18:50:19.844","0.25","25","50"
+}

@@ -12,8 +12,15 @@ const ticksPerSecond = filetime.TicksPerSecond
 // the examples.
 func HandMadeLog() []byte { return exampleLog(3) }
 
+// HandMadeHalves gives the external test package the hand-made log of the
+// examples cut in two by time: its samples 0–1 and 1–2 (sample 1 in both).
+func HandMadeHalves() ([]byte, []byte) { return exampleLogRange(0, 2), exampleLogRange(1, 3) }
+
 // exampleLog returns n samples of the examples' two counters.
-func exampleLog(n int) []byte {
+func exampleLog(n int) []byte { return exampleLogRange(0, n) }
+
+// exampleLogRange returns the samples [from, to) of the examples' log.
+func exampleLogRange(from, to int) []byte {
 	const local = 130057734178440000 // 02/19/2013 18:50:17.844, Pacific
 	const utc = local + 8*3600*ticksPerSecond
 	l := newLog(pacific, utc)
@@ -21,7 +28,7 @@ func exampleLog(n int) []byte {
 		counterSpec{typ: 0x00550500, timeBase: 10_000_000, machine: `\\HOST`, object: "PhysicalDisk", instance: "0 C:", counter: "Avg. Disk Queue Length"},
 		counterSpec{flags: 1, typ: 0x21510500, timeBase: 10_000_000, machine: `\\HOST`, object: "Processor", instance: "*", counter: "% Processor Time"},
 	))
-	for i := 0; i < n; i++ {
+	for i := from; i < to; i++ {
 		ts := int64(local + i*ticksPerSecond)
 		d := uint64(utc + i*ticksPerSecond)
 		l.record(0x22, ts, sampleRecord(
