@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Counter list layout (event type 0x20): an 8-byte list header
@@ -154,12 +155,12 @@ func parseCounterEntry(b []byte, index, p int, loc *locator) (CounterInfo, int, 
 			err = newError(rec, index, loc.at(p+at), field, hexa(uint64(o))+" outside the entry's "+itoa(int64(len(strs)))+" bytes of strings", engine.ErrMalformed)
 			return ""
 		}
-		n, ok := utf16Len(strs[o:])
+		n, ok := text.UTF16Len(strs[o:])
 		if !ok {
 			err = newError(rec, index, loc.at(p+at), field, "string at "+hexa(uint64(o))+" has no NUL before the end of the entry", engine.ErrMalformed)
 			return ""
 		}
-		return string(appendUTF16(make([]byte, 0, n/2), strs[o:o+uint32(n)]))
+		return string(text.AppendUTF16(make([]byte, 0, n/2), strs[o:o+uint32(n)]))
 	}
 	c.Machine = str("MachineOffset", 28, false)
 	c.Object = str("ObjectOffset", 32, false)

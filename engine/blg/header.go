@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Layout of the log's first event: a 32-byte system trace header
@@ -112,7 +113,7 @@ func parseLogHeader(ev []byte, off int64) (LogHeader, int, error) {
 	h.ReservedFlags = le.Uint32(b[t+24:])
 	h.BuffersLost = le.Uint32(b[t+28:])
 	rest := b[fixed:]
-	n, _ := utf16Len(rest)
+	n, _ := text.UTF16Len(rest)
 	h.LoggerName = utf16String(rest)
 	if n+2 <= len(rest) {
 		h.LogFileName = utf16String(rest[n+2:])

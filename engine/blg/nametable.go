@@ -2,6 +2,7 @@ package blg
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // nameTable collects the name-table chunks (event type 0x24) of Vista-era
@@ -16,7 +17,7 @@ type nameTable struct {
 
 func (t *nameTable) add(b []byte, loc *locator) error {
 	const rec = "name table chunk"
-	n, ok := utf16Len(b)
+	n, ok := text.UTF16Len(b)
 	if !ok {
 		return newError(rec, -1, loc.at(0), "Machine", "has no NUL before the end of the chunk", engine.ErrMalformed)
 	}

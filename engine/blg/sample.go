@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Sample record layout (event type 0x22). Every record and sub-record
@@ -196,12 +197,12 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 		if uint64(no) < namesStart || uint64(no) >= uint64(len(b)) {
 			return newError(rec, n, loc.at(p+q), "NameOffset", hexa(uint64(no))+" of item "+itoa(int64(i))+" outside the names at "+hexa(namesStart)+".."+hexa(uint64(len(b))), engine.ErrMalformed)
 		}
-		ln, ok := utf16Len(b[no:])
+		ln, ok := text.UTF16Len(b[no:])
 		if !ok {
 			return newError(rec, n, loc.at(p+int(no)), "NameOffset", "name of item "+itoa(int64(i))+" has no NUL before the end of the record", engine.ErrMalformed)
 		}
 		start := len(s.names)
-		s.names = appendUTF16(s.names, b[no:no+uint32(ln)])
+		s.names = text.AppendUTF16(s.names, b[no:no+uint32(ln)])
 		s.spans = append(s.spans, nameSpan{value: len(s.Values), start: start, end: len(s.names)})
 		s.Values = append(s.Values, Value{Counter: n, Raw: engine.RawCounter{
 			CStatus:     status,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // record is the Windows name of the structure in FormatErrors.
@@ -258,6 +259,18 @@ func (m Matches) AppendIndexes(dst []uint32) []uint32 {
 		dst = append(dst, m.t.byIdx[m.t.byName[i]].index)
 	}
 	return dst
+}
+
+// AppendName appends the name of an index as PDH writes it in a counter
+// path: its text (UTF-8), or "#<index>" when the table lacks the index or
+// t is nil (no table).
+func (t *Table) AppendName(dst []byte, index uint32) []byte {
+	if t != nil {
+		if s, ok := t.Lookup(index); ok {
+			return s.AppendUTF8(dst)
+		}
+	}
+	return text.AppendIndexName(dst, index)
 }
 
 // LookupName returns every index whose text equals name case-insensitively

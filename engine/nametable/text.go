@@ -2,9 +2,10 @@ package nametable
 
 import (
 	"encoding/binary"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/engine/internal/fold"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Text is a view of a name as it is stored in the table: UTF-16LE code
@@ -30,12 +31,7 @@ func (t Text) AppendUTF16(dst []uint16) []uint16 {
 // slice. An unpaired surrogate becomes U+FFFD. It allocates only when dst
 // lacks capacity.
 func (t Text) AppendUTF8(dst []byte) []byte {
-	for i := 0; i < len(t)/2; {
-		var r rune
-		r, i = t.rune(i)
-		dst = utf8.AppendRune(dst, r)
-	}
-	return dst
+	return text.AppendUTF16(dst, t)
 }
 
 // String returns the text as a UTF-8 Go string (it allocates).
@@ -47,35 +43,6 @@ func (t Text) Equal(s string) bool { return t.compare(s, false) == 0 }
 // EqualFold reports whether the text equals s under perfcalc's case
 // folding (see the package documentation).
 func (t Text) EqualFold(s string) bool { return t.compare(s, true) == 0 }
-
-// rune decodes the rune at code unit i and returns it with the index of the
-// next code unit. Unpaired surrogates decode as U+FFFD.
-func (t Text) rune(i int) (rune, int) {
-	u := rune(binary.LittleEndian.Uint16(t[2*i:]))
-	if utf16.IsSurrogate(u) {
-		if u < 0xDC00 && 2*i+3 < len(t) {
-			u2 := rune(binary.LittleEndian.Uint16(t[2*i+2:]))
-			if r := utf16.DecodeRune(u, u2); r != utf8.RuneError {
-				return r, i + 2
-			}
-		}
-		return utf8.RuneError, i + 1
-	}
-	return u, i + 1
-}
-
-// fold maps a rune to its case-folded form: the lower case of its upper
-// case (Unicode simple case mappings), so that "K", "k" and the Kelvin sign
-// fold alike.
-func fold(r rune) rune {
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		return r
-	}
-	return unicode.ToLower(unicode.ToUpper(r))
-}
 
 // compare compares the text with s rune by rune (after folding when fold
 // is set) and returns −1, 0 or +1. Invalid UTF-8 in s decodes as U+FFFD.
@@ -90,13 +57,13 @@ func (t Text) compare(s string, foldCase bool) int {
 			i++
 			j++
 		} else {
-			a, i = t.rune(i)
+			a, i = text.DecodeUTF16(t, i)
 			var w int
 			b, w = utf8.DecodeRuneInString(s[j:])
 			j += w
 		}
 		if foldCase {
-			a, b = fold(a), fold(b)
+			a, b = fold.Rune(a), fold.Rune(b)
 		}
 		if a != b {
 			if a < b {
@@ -125,10 +92,10 @@ func compareFold(a, b Text) int {
 			i++
 			j++
 		} else {
-			x, i = a.rune(i)
-			y, j = b.rune(j)
+			x, i = text.DecodeUTF16(a, i)
+			y, j = text.DecodeUTF16(b, j)
 		}
-		x, y = fold(x), fold(y)
+		x, y = fold.Rune(x), fold.Rune(y)
 		if x != y {
 			if x < y {
 				return -1

@@ -1,11 +1,10 @@
 package perfdata
 
 import (
-	"encoding/binary"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Code pages of PERF_OBJECT_TYPE.CodePage that perfcalc decodes. Any other
@@ -91,24 +90,8 @@ func appendName(dst, raw []byte, cp uint32, obj int, objOff uint64) ([]byte, err
 }
 
 // appendUTF16 appends the UTF-16LE text in raw, up to its first NUL, as
-// UTF-8.
+// UTF-8 (unpaired surrogates become U+FFFD).
 func appendUTF16(dst, raw []byte) []byte {
-	for i := 0; i+1 < len(raw); i += 2 {
-		u := binary.LittleEndian.Uint16(raw[i:])
-		if u == 0 {
-			break
-		}
-		r := rune(u)
-		if utf16.IsSurrogate(r) {
-			r = utf8.RuneError
-			if u < 0xDC00 && i+3 < len(raw) {
-				if r2 := utf16.DecodeRune(rune(u), rune(binary.LittleEndian.Uint16(raw[i+2:]))); r2 != utf8.RuneError {
-					r = r2
-					i += 2
-				}
-			}
-		}
-		dst = utf8.AppendRune(dst, r)
-	}
-	return dst
+	n, _ := text.UTF16Len(raw)
+	return text.AppendUTF16(dst, raw[:n])
 }

@@ -1,8 +1,10 @@
 package perfdata
 
 import (
-	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine/internal/fold"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // InstanceName is the name PDH gives an instance in a counter path,
@@ -44,7 +46,9 @@ func (n InstanceName) String() string { return string(n.AppendTo(nil)) }
 
 // Namer computes PDH instance names. Its zero value is ready to use; reuse
 // one Namer for the objects of a block so that its maps and slices are
-// reused and parent objects are decoded once.
+// reused and parent objects are decoded once. Names are interned: a Namer
+// that names the same instances again (a stream of captures) allocates
+// nothing.
 //
 // The Namer remembers the parent objects of the last block it resolved
 // parents in, recognised by the blob's address, length and 88-byte header
@@ -55,6 +59,7 @@ type Namer struct {
 	counts  map[string]int
 	key     []byte
 	buf     []byte
+	intern  text.Interner
 	block   []byte              // the blob the caches below describe
 	header  [DataBlockSize]byte // and a copy of its header, to notice a reused buffer
 	objects map[uint32]Object   // first object of each title index
@@ -98,7 +103,7 @@ func (nm *Namer) Names(blk *Block, obj *Object) ([]InstanceName, error) {
 		if err != nil {
 			return nil, err
 		}
-		n := InstanceName{Name: string(nm.buf)}
+		n := InstanceName{Name: nm.intern.String(nm.buf)}
 		if in.ParentObjectTitleIndex != 0 {
 			parent, ok, err := nm.parent(blk, in.ParentObjectTitleIndex, in.ParentObjectInstance)
 			if err != nil {
@@ -111,9 +116,9 @@ func (nm *Namer) Names(blk *Block, obj *Object) ([]InstanceName, error) {
 			nm.key = append(nm.key, '/')
 		}
 		nm.key = fold.Append(nm.key, n.Name)
-		k := nm.counts[string(nm.key)]
-		n.Occurrence = k
-		nm.counts[string(nm.key)] = k + 1
+		key := nm.intern.String(nm.key)
+		n.Occurrence = nm.counts[key]
+		nm.counts[key] = n.Occurrence + 1
 		nm.names = append(nm.names, n)
 	}
 	return nm.names, nil
@@ -126,7 +131,12 @@ func (nm *Namer) parent(blk *Block, title, inst uint32) (string, bool, error) {
 	if len(nm.block) != len(d) || len(d) < DataBlockSize || &nm.block[0] != &d[0] || string(nm.header[:]) != string(d[:DataBlockSize]) {
 		nm.block = d
 		copy(nm.header[:], d)
-		nm.objects, nm.parents, nm.walkErr = make(map[uint32]Object), make(map[int][]string), nil
+		if nm.objects == nil {
+			nm.objects, nm.parents = make(map[uint32]Object), make(map[int][]string)
+		}
+		clear(nm.objects)
+		clear(nm.parents)
+		nm.walkErr = nil
 		c := blk.Objects()
 		for {
 			o, err := c.Next()
@@ -150,7 +160,7 @@ func (nm *Namer) parent(blk *Block, title, inst uint32) (string, bool, error) {
 		if po.NumInstances > 0 {
 			// Grown by append, not sized by the untrusted NumInstances.
 			c := po.Instances()
-			var buf []byte
+			buf := nm.buf[:0]
 			for {
 				in, err := c.Next()
 				if err == ErrDone {
@@ -162,7 +172,7 @@ func (nm *Namer) parent(blk *Block, title, inst uint32) (string, bool, error) {
 				if buf, err = appendPDHName(buf[:0], &in); err != nil {
 					return "", false, err
 				}
-				names = append(names, string(buf))
+				names = append(names, nm.intern.String(buf))
 			}
 		}
 		nm.parents[po.Offset] = names

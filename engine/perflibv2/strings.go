@@ -2,6 +2,7 @@ package perflibv2
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Reading says how a string buffer's PERF_STRING_COUNTER_HEADER.dwOffset
@@ -259,6 +260,18 @@ func (s *StringBuffer) At(i int) (counterID uint32, text Text, ok bool) {
 	}
 	text, ok = cstring(s.block[p:])
 	return counterID, text, ok
+}
+
+// AppendName appends the name of a counter as a counter path writes it:
+// its string (UTF-8), or "#<counterID>" when the buffer has no string, or
+// an empty one, for counterID, or s is nil (no buffer).
+func (s *StringBuffer) AppendName(dst []byte, counterID uint32) []byte {
+	if s != nil {
+		if t, ok := s.Lookup(counterID); ok && len(t) > 0 {
+			return t.AppendUTF8(dst)
+		}
+	}
+	return text.AppendIndexName(dst, counterID)
 }
 
 // Lookup returns the string of the first record for counterID.

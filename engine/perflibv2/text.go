@@ -2,8 +2,8 @@ package perflibv2
 
 import (
 	"encoding/binary"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Text is a view of a UTF-16LE string in the input (an instance name, a
@@ -25,24 +25,7 @@ func (t Text) AppendUTF16(dst []uint16) []uint16 {
 // AppendUTF8 appends the text as UTF-8 to dst and returns the extended
 // slice; unpaired surrogates become U+FFFD. It allocates only when dst
 // lacks capacity.
-func (t Text) AppendUTF8(dst []byte) []byte {
-	n := len(t) / 2
-	for i := 0; i < n; i++ {
-		r := rune(binary.LittleEndian.Uint16(t[2*i:]))
-		if utf16.IsSurrogate(r) {
-			if r < 0xDC00 && i+1 < n {
-				if d := utf16.DecodeRune(r, rune(binary.LittleEndian.Uint16(t[2*i+2:]))); d != utf8.RuneError {
-					dst = utf8.AppendRune(dst, d)
-					i++
-					continue
-				}
-			}
-			r = utf8.RuneError
-		}
-		dst = utf8.AppendRune(dst, r)
-	}
-	return dst
-}
+func (t Text) AppendUTF8(dst []byte) []byte { return text.AppendUTF16(dst, t) }
 
 // String returns the text as a UTF-8 Go string (it allocates).
 func (t Text) String() string { return string(t.AppendUTF8(make([]byte, 0, len(t)/2))) }

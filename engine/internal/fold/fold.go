@@ -13,13 +13,22 @@ import (
 func Append(dst []byte, s string) []byte {
 	for _, r := range s {
 		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			dst = append(dst, byte(r))
+			dst = append(dst, byte(Rune(r)))
 			continue
 		}
-		dst = utf8.AppendRune(dst, unicode.ToLower(unicode.ToUpper(r)))
+		dst = utf8.AppendRune(dst, Rune(r))
 	}
 	return dst
+}
+
+// Rune maps one rune as Append does (nametable compares UTF-16 names rune
+// by rune with it).
+func Rune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(unicode.ToUpper(r))
 }
