@@ -12,6 +12,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
 	"github.com/perfcalc/perfcalc/engine/internal/quote"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 )
@@ -116,8 +117,27 @@ func (e *MismatchError) Unwrap() error { return ErrMismatch }
 type Query struct {
 	cfg Config
 
-	names  map[uint32]string // V1 object and counter names by title index
-	intern map[string]string // instance names and keys, kept from run to run
+	nw, old capture // the newer and the older capture
+
+	names   map[uint32]string // V1 object and counter names by title index
+	v2names map[uint32]string // V2 counter names by id
+	intern  text.Interner     // V2 instance names and keys, kept from run to run
+	counts  map[string]int    // V2 instance names: occurrences so far
+	setName string            // the V2 object name of paths
+	setReg  *perflibv2.RegInfo
+
+	// V1 object pairing: per newer object its older object, per older
+	// object whether it is paired, the first unpaired older object of each
+	// title index, and the next older object of the same index (or -1).
+	partner []int
+	used    []bool
+	byTitle map[uint32]int
+	next    []int
+
+	// The current object's counter names ("" for a base counter) and
+	// whether each has no value of its own.
+	cnames []string
+	skip   []bool
 
 	// Selection scratch: per pattern, whether it matches the current
 	// object, each counter and each instance.
@@ -131,9 +151,6 @@ type Query struct {
 	oldKeys []span
 	sorted  []span
 	pair    []int // per newer instance: the older instance, or -1
-
-	v1 v1State
-	v2 v2State
 
 	pathBuf []byte
 	nameBuf []byte
@@ -166,19 +183,22 @@ func New(cfg Config) *Query {
 func (q *Query) Run(dst []Value, older, newer []byte) ([]Value, error) {
 	q.pathBuf = q.pathBuf[:0]
 	q.unnamed = 0
-	if IsV1(newer) {
-		if older != nil && !IsV1(older) {
-			return dst, &MismatchError{What: "format", Older: "not V1", Newer: "V1"}
-		}
-		return q.runV1(dst, older, newer)
-	}
-	if q.cfg.RegInfo == nil {
+	v2 := !IsV1(newer)
+	switch {
+	case !v2 && older != nil && !IsV1(older):
+		return dst, &MismatchError{What: "format", Older: "not V1", Newer: "V1"}
+	case v2 && q.cfg.RegInfo == nil:
 		return dst, ErrNotV1
-	}
-	if older != nil && IsV1(older) {
+	case v2 && older != nil && IsV1(older):
 		return dst, &MismatchError{What: "format", Older: "V1", Newer: "V2"}
 	}
-	return q.runV2(dst, older, newer)
+	q.nw.v2, q.old.v2 = v2, v2
+	n0 := len(dst)
+	dst, err := q.run(dst, older, newer)
+	if err != nil {
+		return dst[:n0], err
+	}
+	return dst, nil
 }
 
 // Unnamed returns the number of V2 blocks that the last Run left out
@@ -189,26 +209,6 @@ func (q *Query) Unnamed() int { return q.unnamed }
 // "PERF" in UTF-16LE.
 func IsV1(b []byte) bool {
 	return len(b) >= 8 && string(b[:8]) == "P\x00E\x00R\x00F\x00"
-}
-
-// name returns the cached name of a title index or counter id, looking it
-// up with look on first use. The second result is false when look has no
-// name; the name is then "#<index>".
-func (q *Query) name(index uint32, look func(uint32) ([]byte, bool)) string {
-	if s, ok := q.names[index]; ok {
-		return s
-	}
-	if q.names == nil {
-		q.names = make(map[uint32]string)
-	}
-	var s string
-	if b, ok := look(index); ok {
-		s = string(b)
-	} else {
-		s = "#" + strconv.FormatUint(uint64(index), 10)
-	}
-	q.names[index] = s
-	return s
 }
 
 // selectObject sets objOK for the object named object on machine and
@@ -229,8 +229,9 @@ func (q *Query) selectObject(machine, object string) bool {
 	return any
 }
 
-// selectCounters sets ctrOK for the counters named by name(c), c < n.
-func (q *Query) selectCounters(n int, name func(c int) string) {
+// selectCounters sets ctrOK for the n counters named names ("" matches
+// no pattern).
+func (q *Query) selectCounters(n int, names []string) {
 	ps := q.cfg.Paths
 	q.ctrOK = grow(q.ctrOK, len(ps)*n)
 	for i := range ps {
@@ -238,7 +239,7 @@ func (q *Query) selectCounters(n int, name func(c int) string) {
 			continue
 		}
 		for c := range n {
-			if s := name(c); s != "" {
+			if s := names[c]; s != "" {
 				q.ctrOK[i*n+c] = counterpath.Match(ps[i].Counter, s)
 			} else {
 				q.ctrOK[i*n+c] = false
@@ -247,10 +248,11 @@ func (q *Query) selectCounters(n int, name func(c int) string) {
 	}
 }
 
-// selectInstances sets instOK for n instances, inst(i) giving each one's
-// parent, name and occurrence; has says whether the object has instances.
-func (q *Query) selectInstances(n int, has bool, inst func(i int) (parent, name string, index int)) {
+// selectInstances sets instOK for the instances insts; has says whether
+// the object has instances.
+func (q *Query) selectInstances(insts []instName, has bool) {
 	ps := q.cfg.Paths
+	n := len(insts)
 	q.instOK = grow(q.instOK, len(ps)*n)
 	for i := range ps {
 		if !q.objOK[i] {
@@ -258,12 +260,12 @@ func (q *Query) selectInstances(n int, has bool, inst func(i int) (parent, name 
 		}
 		p := &ps[i]
 		for j := range n {
-			parent, name, index := inst(j)
+			in := &insts[j]
 			// A concrete path whose machine, object and counter are the
 			// pattern's own (a pattern matches itself) isolates the
 			// instance part of Matches.
 			c := counterpath.Path{Machine: p.Machine, Object: p.Object, Counter: p.Counter,
-				HasInstance: has, Parent: parent, Instance: name, Index: index}
+				HasInstance: has, Parent: in.parent, Instance: in.name, Index: in.occurrence}
 			q.instOK[i*n+j] = p.Matches(c)
 		}
 	}
