@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: external-test all run test bench bench-compute bench-walk fuzz check build corpus wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: external-test all run test bench bench-compute bench-walk fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 
 PORT ?= 8080
 
@@ -82,6 +82,11 @@ fuzz:
 corpus:
 	$(GO) run ./internal/gencorpus/cmd/gencorpus -o testdata/corpus
 
+# The files generated from internal/abi/layout.go (web/abi.mjs, the tables
+# of wasm/ABI.md); a test fails when they are stale.
+generate:
+	$(GO) generate ./internal/abi
+
 # The WebAssembly module, built reproducibly (the committed file must equal
 # a fresh build: wasm-check), and its copy that package host embeds.
 wasm:
@@ -127,6 +132,7 @@ check:
 	$(MAKE) windows-check
 	GOOS=wasip1  GOARCH=wasm  $(GO) build ./engine/...
 	$(GO) mod tidy -diff
+	$(GO) run ./internal/abigen -check
 	$(MAKE) wasm-check
 
 # The Windows code (collect's _windows.go files, perfcalc watch) checked

@@ -1,30 +1,16 @@
 package host
 
 import (
-	"encoding/binary"
-	"math"
-
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
 // optionsMask is the engine.Options bits that the engine reads (and the ABI
 // accepts); the others mean nothing to engine.Compute, and are cleared so
 // that the module does not refuse them.
-const optionsMask = engine.Cap100 | engine.Scale | engine.Times1000 | engine.Wrap32
-
-// Statuses that compute reports besides engine.Status values.
-const (
-	statusArgument = 0xFE
-	statusPanic    = 0xFF
-)
-
-// compute_batch's records (ABI.md).
-const (
-	reqSize = 72
-	resSize = 16
-)
+const optionsMask = engine.Options(abi.OptionsMask)
 
 // Compute returns what engine.Compute(in, opts) returns, computed inside
 // the module. Option bits that the engine does not define are ignored, as
@@ -48,7 +34,7 @@ func (e *Engine) Compute(in *engine.Input, opts engine.Options) (engine.Result, 
 	defer e.put(inst)
 	var flags uint64
 	if in.HasOld {
-		flags = 1
+		flags = abi.FlagHasOld
 	}
 	s := &inst.stack
 	s[0] = uint64(uint32(in.Type))
@@ -82,7 +68,7 @@ func (e *Engine) Compute(in *engine.Input, opts engine.Options) (engine.Result, 
 // A panic marks the instance for replacement.
 func (inst *instance) computeError(e *Engine, op string, status uint32) error {
 	err := &Error{Op: op, Code: CodeArgument}
-	if status != statusArgument {
+	if status != abi.StatusArgument {
 		err.Code = CodePanic
 		inst.fault = true
 	}
@@ -118,36 +104,17 @@ func (e *Engine) ComputeBatch(in []engine.Input, opts engine.Options, out []engi
 		return 0, err
 	}
 	defer e.put(inst)
-	chunk := int(min(inst.inCap/reqSize, inst.outCap/resSize))
+	chunk := int(min(inst.inCap/abi.ReqSize, inst.outCap/abi.ResSize))
 	opt := uint32(opts & optionsMask)
-	le := binary.LittleEndian
 	done := 0
 	for done < n {
 		k := min(chunk, n-done)
-		reqs, ok := inst.mem.Read(inst.in, uint32(k*reqSize))
+		reqs, ok := inst.mem.Read(inst.in, uint32(k*abi.ReqSize))
 		if !ok {
 			return done, inst.violation("compute_batch", "the input buffer lies outside memory")
 		}
 		for i := range k {
-			x := &in[done+i]
-			q := reqs[i*reqSize : i*reqSize+reqSize]
-			var flags uint32
-			if x.HasOld {
-				flags = 1
-			}
-			le.PutUint32(q[0:], uint32(x.Type))
-			le.PutUint32(q[4:], uint32(x.Scale))
-			le.PutUint64(q[8:], uint64(x.TimeBase))
-			le.PutUint32(q[16:], flags)
-			le.PutUint32(q[20:], opt)
-			le.PutUint32(q[24:], x.Old.CStatus)
-			le.PutUint32(q[28:], x.New.CStatus)
-			le.PutUint64(q[32:], x.Old.FirstValue)
-			le.PutUint64(q[40:], x.Old.SecondValue)
-			le.PutUint64(q[48:], x.New.FirstValue)
-			le.PutUint64(q[56:], x.New.SecondValue)
-			le.PutUint32(q[64:], x.Old.MultiCount)
-			le.PutUint32(q[68:], x.New.MultiCount)
+			abi.PutRequest(reqs[i*abi.ReqSize:], &in[done+i], opt)
 		}
 		s := &inst.stack
 		s[0], s[1], s[2] = 0, uint64(k), 0
@@ -160,17 +127,16 @@ func (e *Engine) ComputeBatch(in []engine.Input, opts engine.Options, out []engi
 			}
 			return done, inst.guestError(e, "compute_batch", rc)
 		}
-		res, ok := inst.mem.Read(inst.out, uint32(k*resSize))
+		res, ok := inst.mem.Read(inst.out, uint32(k*abi.ResSize))
 		if !ok {
 			return done, inst.violation("compute_batch", "the output buffer lies outside memory")
 		}
 		for i := range k {
-			r := res[i*resSize : i*resSize+resSize]
-			st := le.Uint32(r[8:])
+			v, st := abi.ReadResult(res[i*abi.ResSize:])
 			if st > uint32(engine.UnknownType) {
 				return done + i, inst.violation("compute_batch", "a result has an unknown status")
 			}
-			out[done+i] = engine.Result{Value: math.Float64frombits(le.Uint64(r)), Status: engine.Status(st)}
+			out[done+i] = engine.Result{Value: v, Status: engine.Status(st)}
 		}
 		done += k
 	}
@@ -186,7 +152,7 @@ func (inst *instance) errorText(e *Engine) string {
 		return ""
 	}
 	n := uint32(inst.stack[0])
-	if n == 0 || n > errCap {
+	if n == 0 || n > abi.ErrCap {
 		return ""
 	}
 	b, ok := inst.mem.Read(inst.errPtr, n)

@@ -13,11 +13,13 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
 // ABIVersion is the version of the module's ABI (wasm/ABI.md) that this
 // package speaks.
-const ABIVersion = 1
+const ABIVersion = abi.Version
 
 // embedded is perfcalc.wasm, a copy of ../wasm/perfcalc.wasm that "make
 // wasm" writes; a test checks that the two are the same bytes.
@@ -51,33 +53,40 @@ const (
 	fnRelogText
 	fnInReserve
 	fnOutReserve
+	fnRelogStats
 	numFn
 )
 
-// exports names the exports and their signatures (parameters, results; 'i'
-// i32, 'I' i64, 'F' f64).
-var exports = [numFn]struct{ name, params, results string }{
-	fnABIVersion:   {"abi_version", "", "i"},
-	fnInPtr:        {"in_ptr", "", "i"},
-	fnInCap:        {"in_cap", "", "i"},
-	fnOutPtr:       {"out_ptr", "", "i"},
-	fnOutCap:       {"out_cap", "", "i"},
-	fnErrPtr:       {"err_ptr", "", "i"},
-	fnErrLen:       {"err_len", "", "i"},
-	fnLastStatus:   {"last_status", "", "i"},
-	fnLastDetail:   {"last_detail", "", "i"},
-	fnMallocs:      {"mallocs", "", "I"},
-	fnCompute:      {"compute", "iiiiIiIIiiIIi", "F"},
-	fnComputeBatch: {"compute_batch", "iii", "i"},
-	fnDecodeV1:     {"decode_v1", "iiiiii", "i"},
-	fnDecodeV2:     {"decode_v2", "iiiiiiiiii", "i"},
-	fnDecodeNames:  {"decode_names", "iii", "i"},
-	fnDecodeBlg:    {"decode_blg", "iiiiIIii", "i"},
-	fnQuery:        {"query", "iii", "i"},
-	fnRelogText:    {"relog_text", "iiiiIIii", "i"},
-	fnInReserve:    {"in_reserve", "i", "i"},
-	fnOutReserve:   {"out_reserve", "i", "i"},
+// exports names the exports, by index into instance.fn; their signatures
+// are abi.Exports'.
+var exports = [numFn]string{
+	fnABIVersion:   "abi_version",
+	fnInPtr:        "in_ptr",
+	fnInCap:        "in_cap",
+	fnOutPtr:       "out_ptr",
+	fnOutCap:       "out_cap",
+	fnErrPtr:       "err_ptr",
+	fnErrLen:       "err_len",
+	fnLastStatus:   "last_status",
+	fnLastDetail:   "last_detail",
+	fnMallocs:      "mallocs",
+	fnCompute:      "compute",
+	fnComputeBatch: "compute_batch",
+	fnDecodeV1:     "decode_v1",
+	fnDecodeV2:     "decode_v2",
+	fnDecodeNames:  "decode_names",
+	fnDecodeBlg:    "decode_blg",
+	fnQuery:        "query",
+	fnRelogText:    "relog_text",
+	fnInReserve:    "in_reserve",
+	fnOutReserve:   "out_reserve",
+	fnRelogStats:   "relog_stats",
 }
+
+// optional are the exports that a module of ABI version 1 may lack (they
+// came later): a call that needs a missing one returns an *Error with
+// CodeUnsupported.
+var optional = [numFn]bool{fnRelogStats: true}
 
 // Engine runs perfcalc's engine and decoders inside perfcalc.wasm, through
 // wazero: the module is compiled once, and each call runs on one of a pool
@@ -161,7 +170,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if err := checkExports(cm); err != nil {
 		// Report a version mismatch before a missing export when the
 		// module answers abi_version.
-		if _, ok := cm.ExportedFunctions()[exports[fnABIVersion].name]; ok {
+		if _, ok := cm.ExportedFunctions()[exports[fnABIVersion]]; ok {
 			if inst, ierr := e.instantiate(ctx); ierr != nil {
 				return fail(ierr)
 			} else {
@@ -185,13 +194,17 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 // with its signature, and its memory.
 func checkExports(cm wazero.CompiledModule) error {
 	defs := cm.ExportedFunctions()
-	for _, x := range exports {
-		d, ok := defs[x.name]
+	for i, name := range exports {
+		d, ok := defs[name]
 		if !ok {
-			return &moduleError{x.name, "is missing"}
+			if optional[i] {
+				continue
+			}
+			return &moduleError{name, "is missing"}
 		}
-		if sig(d.ParamTypes()) != x.params || sig(d.ResultTypes()) != x.results {
-			return &moduleError{x.name, "has the signature (" + sig(d.ParamTypes()) + ") -> (" + sig(d.ResultTypes()) + "), want (" + x.params + ") -> (" + x.results + ")"}
+		params, results := signature(name)
+		if sig(d.ParamTypes()) != params || sig(d.ResultTypes()) != results {
+			return &moduleError{name, "has the signature (" + sig(d.ParamTypes()) + ") -> (" + sig(d.ResultTypes()) + "), want (" + params + ") -> (" + results + ")"}
 		}
 	}
 	if _, ok := cm.ExportedMemories()["memory"]; !ok {
@@ -200,6 +213,19 @@ func checkExports(cm wazero.CompiledModule) error {
 	return nil
 }
 
+// signature returns the signature that abi.Exports gives the export name,
+// in sig's letters.
+func signature(name string) (params, results string) {
+	for _, x := range abi.Exports {
+		if x.Name == name {
+			return x.Signature()
+		}
+	}
+	return "?", "?"
+}
+
+// sig writes value types as abi.Export.Signature does: 'i' i32, 'I' i64,
+// 'F' f64.
 func sig(ts []api.ValueType) string {
 	var b strings.Builder
 	for _, t := range ts {
@@ -267,7 +293,7 @@ func (e *Engine) instantiate(ctx context.Context) (*instance, error) {
 		return nil, err
 	}
 	inst.mod, inst.mem = mod, mod.Memory()
-	if f := mod.ExportedFunction(exports[fnABIVersion].name); f != nil {
+	if f := mod.ExportedFunction(exports[fnABIVersion]); f != nil {
 		if err := f.CallWithStack(ctx, inst.stack[:]); err != nil {
 			mod.Close(ctx)
 			return nil, err
@@ -277,11 +303,11 @@ func (e *Engine) instantiate(ctx context.Context) (*instance, error) {
 			return nil, &versionError{v}
 		}
 	}
-	for i, x := range exports {
-		inst.fn[i] = mod.ExportedFunction(x.name)
-		if inst.fn[i] == nil {
+	for i, name := range exports {
+		inst.fn[i] = mod.ExportedFunction(name)
+		if inst.fn[i] == nil && !optional[i] {
 			mod.Close(ctx)
-			return nil, &moduleError{x.name, "is missing"}
+			return nil, &moduleError{name, "is missing"}
 		}
 	}
 	get := func(f int) uint32 {
@@ -295,7 +321,7 @@ func (e *Engine) instantiate(ctx context.Context) (*instance, error) {
 	inst.errPtr = get(fnErrPtr)
 	size := uint64(inst.mem.Size())
 	if err == nil && (uint64(inst.in)+uint64(inst.inCap) > size || uint64(inst.out)+uint64(inst.outCap) > size ||
-		uint64(inst.errPtr)+errCap > size || inst.outCap < 2*headerSize) {
+		uint64(inst.errPtr)+abi.ErrCap > size || inst.outCap < 2*abi.HeaderSize) {
 		err = &moduleError{"in_ptr", "names buffers outside the module's memory"}
 	}
 	if err != nil {
@@ -307,9 +333,6 @@ func (e *Engine) instantiate(ctx context.Context) (*instance, error) {
 }
 
 func (inst *instance) close(ctx context.Context) { inst.mod.Close(ctx) }
-
-// errCap is the size of the module's error text buffer (ABI.md).
-const errCap = 1 << 10
 
 // get takes an instance for one call: an idle one, or a new one when the
 // pool has room, or it waits for one. It fails with ErrClosed after Close.
@@ -378,8 +401,11 @@ func (e *Engine) call(inst *instance, f int) error {
 	if ctx == nil {
 		ctx = e.ctx
 	}
+	if inst.fn[f] == nil {
+		return &Error{Op: exports[f], Code: CodeUnsupported, Text: "perfcalc host: the module lacks the export " + exports[f] + " (an older perfcalc.wasm)"}
+	}
 	if err := inst.fn[f].CallWithStack(ctx, inst.stack[:]); err != nil {
-		return inst.faulted(exports[f].name, err)
+		return inst.faulted(exports[f], err)
 	}
 	return nil
 }

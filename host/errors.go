@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
 // Code is an error code of the module's ABI (ABI.md, "Errors").
@@ -13,16 +14,16 @@ type Code int32
 
 // The module's error codes.
 const (
-	CodePanic       Code = -1  // perfcalc panicked (a bug); the instance is replaced anyway
-	CodeBounds      Code = -2  // an offset or length lies outside the module's buffers
-	CodeArgument    Code = -3  // a reserved bit, an unknown format, an argument out of range
-	CodeSpace       Code = -4  // the result does not fit the module's output buffer
-	CodeTruncated   Code = -5  // the input is truncated (engine.ErrTruncated)
-	CodeMalformed   Code = -6  // the input is malformed (engine.ErrMalformed)
-	CodeUnsupported Code = -7  // well-formed input that perfcalc does not decode (engine.ErrUnsupported)
-	CodeLimit       Code = -8  // the input asks for more than the module allows
-	CodeInput       Code = -9  // any other refusal of the input
-	CodeAbsent      Code = -10 // a V2 block does not name its counter and no ids were given
+	CodePanic       Code = abi.CodePanic       // perfcalc panicked (a bug); the instance is replaced anyway
+	CodeBounds      Code = abi.CodeBounds      // an offset or length lies outside the module's buffers
+	CodeArgument    Code = abi.CodeArgument    // a reserved bit, an unknown format, an argument out of range
+	CodeSpace       Code = abi.CodeSpace       // the result does not fit the module's output buffer
+	CodeTruncated   Code = abi.CodeTruncated   // the input is truncated (engine.ErrTruncated)
+	CodeMalformed   Code = abi.CodeMalformed   // the input is malformed (engine.ErrMalformed)
+	CodeUnsupported Code = abi.CodeUnsupported // well-formed input that perfcalc does not decode (engine.ErrUnsupported)
+	CodeLimit       Code = abi.CodeLimit       // the input asks for more than the module allows
+	CodeInput       Code = abi.CodeInput       // any other refusal of the input
+	CodeAbsent      Code = abi.CodeAbsent      // a V2 block does not name its counter and no ids were given
 )
 
 var codeNames = [...]string{"", "Panic", "Bounds", "Argument", "Space", "Truncated", "Malformed", "Unsupported", "Limit", "Input", "Absent"}

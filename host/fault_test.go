@@ -13,6 +13,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
 // faultCache is the compilation cache of the fault tests' engines: one
@@ -73,9 +75,9 @@ func TestHostilePointers(t *testing.T) {
 		args []uint64
 		want Code
 	}{
-		{"batch past the input", fnComputeBatch, []uint64{in - reqSize + 1, 1, 0}, CodeBounds},
+		{"batch past the input", fnComputeBatch, []uint64{in - abi.ReqSize + 1, 1, 0}, CodeBounds},
 		{"batch count overflow", fnComputeBatch, []uint64{0, max, 0}, CodeBounds},
-		{"batch past the output", fnComputeBatch, []uint64{0, 2, out - resSize}, CodeBounds},
+		{"batch past the output", fnComputeBatch, []uint64{0, 2, out - abi.ResSize}, CodeBounds},
 		{"batch offset wraps", fnComputeBatch, []uint64{max, 2, 0}, CodeBounds},
 		{"v1 past the input", fnDecodeV1, []uint64{in, 1, 0, 0, 0, 0}, CodeBounds},
 		{"v1 length wraps", fnDecodeV1, []uint64{8, max - 4, 0, 0, 0, 0}, CodeBounds},
@@ -86,7 +88,7 @@ func TestHostilePointers(t *testing.T) {
 		{"names past the input", fnDecodeNames, []uint64{in - 1, 2, 0}, CodeBounds},
 		{"blg patterns wrap", fnDecodeBlg, []uint64{0, 0, max, max, 0, 0, 0, 0}, CodeBounds},
 		{"blg every too large", fnDecodeBlg, []uint64{0, 0, 0, 0, 0, 0, 1<<30 + 1, 0}, CodeArgument},
-		{"query descriptor past the input", fnQuery, []uint64{in - 63, 0, 0}, CodeBounds},
+		{"query descriptor past the input", fnQuery, []uint64{in - abi.QuerySize + 1, 0, 0}, CodeBounds},
 		{"relog bad format", fnRelogText, []uint64{0, 0, 0, 0, 0, 0, 0, 3}, CodeArgument},
 	} {
 		clear(inst.stack[:])
@@ -101,10 +103,9 @@ func TestHostilePointers(t *testing.T) {
 		}
 	}
 	// A query descriptor whose regions lie outside the input buffer.
-	desc, _ := inst.mem.Read(inst.in, querySize)
+	desc, _ := inst.mem.Read(inst.in, abi.QuerySize)
 	clear(desc)
-	desc[8], desc[9], desc[10], desc[11] = 0xFF, 0xFF, 0xFF, 0xFF // newer at 2^32−1
-	desc[12] = 2
+	abi.PutRegion(desc, abi.QueryNewer, math.MaxUint32, 2) // newer at 2^32−1
 	clear(inst.stack[:])
 	if err := e.call(inst, fnQuery); err != nil || Code(int32(uint32(inst.stack[0]))) != CodeBounds {
 		t.Errorf("query region outside: have %d, %v", int32(uint32(inst.stack[0])), err)
@@ -220,5 +221,26 @@ func TestFaultClassification(t *testing.T) {
 	c.Write(make([]byte, stderrCap+100))
 	if len(c.b) != stderrCap {
 		t.Errorf("stderr kept %d bytes, want %d", len(c.b), stderrCap)
+	}
+}
+
+// TestOptionalExport checks that a module without relog_stats (one older
+// than the export) is still loaded, and that RelogStats then returns an
+// *Error with CodeUnsupported while the other calls work.
+func TestOptionalExport(t *testing.T) {
+	e := faultEngine(t, NewConfig().WithPoolSize(1))
+	inst, err := e.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst.fn[fnRelogStats] = nil // as instantiate leaves it for such a module
+	e.put(inst)
+	_, err = e.RelogStats(nil, relog.Options{})
+	var he *Error
+	if !errors.As(err, &he) || he.Code != CodeUnsupported || !strings.Contains(he.Text, "relog_stats") {
+		t.Fatalf("RelogStats without the export: %v", err)
+	}
+	if n := healthy(t, e); n != 1 {
+		t.Errorf("the instance was replaced: %d instances", n)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
+	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
@@ -183,6 +184,33 @@ func sameDecoded(t testing.TB, what string, have, want *host.Decoded) {
 	}
 }
 
+// sameStats compares two RelogStats results, and the native one with
+// relog.Converter.Statistics.
+func sameStats(t testing.TB, what string, log []byte, sel relog.Options, have, want *host.Decoded) {
+	t.Helper()
+	if have.Kind != host.KindStats || len(have.Records) != 0 {
+		t.Fatalf("%s: kind %v, %d records", what, have.Kind, len(have.Records))
+	}
+	if !reflect.DeepEqual(have.Statistics, want.Statistics) || have.Columns != want.Columns || have.Rows != want.Rows ||
+		have.Info != want.Info || have.Bias != want.Bias || (have.Damage == nil) != (want.Damage == nil) {
+		t.Fatalf("%s: statistics differ:\nhave %+v\nwant %+v", what, have, want)
+	}
+	c, err := relog.New(bytes.NewReader(log), int64(len(log)), sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := c.Statistics()
+	if len(st) != len(want.Statistics) {
+		t.Fatalf("%s: %d statistics, relog has %d", what, len(want.Statistics), len(st))
+	}
+	for i := range st {
+		w := &want.Statistics[i]
+		if w.Statistics != st[i] || w.Path != c.Columns()[i].Path || w.Type != c.Columns()[i].Type {
+			t.Fatalf("%s: column %d: %+v, relog %+v", what, i, *w, st[i])
+		}
+	}
+}
+
 // sameError compares two errors by their code and text.
 func sameError(t testing.TB, what string, have, want error) {
 	t.Helper()
@@ -283,11 +311,21 @@ func TestDecodeCorpusMatchesNative(t *testing.T) {
 				sameDecoded(t, filepath.Base(f), have, want)
 			}
 			for _, format := range []relog.Format{relog.CSV, relog.JSON} {
-				htext, herr := shared.RelogText(b, sel, format)
-				wtext, werr := native.RelogText(b, sel, format)
-				if (herr == nil) != (werr == nil) || (herr != nil && herr.Error() != werr.Error()) || !bytes.Equal(htext, wtext) {
-					t.Fatalf("%s relog %d: have %d bytes (%v), want %d bytes (%v)", filepath.Base(f), format, len(htext), herr, len(wtext), werr)
+				for _, digits := range []int{0, 17} {
+					sel := sel
+					sel.Digits = digits
+					htext, herr := shared.RelogText(b, sel, format)
+					wtext, werr := native.RelogText(b, sel, format)
+					if (herr == nil) != (werr == nil) || (herr != nil && herr.Error() != werr.Error()) || !bytes.Equal(htext, wtext) {
+						t.Fatalf("%s relog %d, %d digits: have %d bytes (%v), want %d bytes (%v)", filepath.Base(f), format, digits, len(htext), herr, len(wtext), werr)
+					}
 				}
+			}
+			hst, herr := shared.RelogStats(b, sel)
+			wst, werr := native.RelogStats(b, sel)
+			sameError(t, f, herr, werr)
+			if werr == nil {
+				sameStats(t, filepath.Base(f), b, sel, hst, wst)
 			}
 		}
 	}
@@ -569,7 +607,7 @@ func TestDecodePaging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pageRecords := (4 << 20) / 80; len(want.Records) <= pageRecords {
+	if pageRecords := abi.OutCap / abi.RecordSize; len(want.Records) <= pageRecords {
 		t.Fatalf("%d records fit one page: the test does not page", len(want.Records))
 	}
 	sameDecoded(t, "synthetic", have, want)
@@ -586,7 +624,7 @@ func TestLargeLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := rl.Bytes()
-	if len(log) <= 8<<20 {
+	if len(log) <= abi.InCap {
 		t.Fatalf("the log is %d bytes: not larger than the static input buffer", len(log))
 	}
 	e := newEngine(t, host.NewConfig().WithPoolSize(1))
@@ -596,13 +634,13 @@ func TestLargeLog(t *testing.T) {
 	if herr != nil || werr != nil {
 		t.Fatalf("DecodeBlg: host %v, native %v", herr, werr)
 	}
-	if len(want.Records)*80 <= 4<<20 {
+	if len(want.Records)*abi.RecordSize <= abi.OutCap {
 		t.Fatalf("%d records fit the static output buffer", len(want.Records))
 	}
 	sameDecoded(t, "repeated Tx", have, want)
 	htext, herr := e.RelogText(log, relog.Options{}, relog.JSON)
 	wtext, werr := native.RelogText(log, relog.Options{}, relog.JSON)
-	if herr != nil || werr != nil || !bytes.Equal(htext, wtext) || len(wtext) <= 4<<20 {
+	if herr != nil || werr != nil || !bytes.Equal(htext, wtext) || len(wtext) <= abi.OutCap {
 		t.Fatalf("relog JSON: host %d bytes (%v), native %d bytes (%v)", len(htext), herr, len(wtext), werr)
 	}
 	// The same instance goes on with small inputs.

@@ -2,73 +2,12 @@ package main
 
 import (
 	"math"
-	"math/rand/v2"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/internal/abi"
 )
-
-// TestLayouts checks that the fields of every record tile it exactly: no
-// overlap, no gap, natural alignment, and the documented sizes.
-func TestLayouts(t *testing.T) {
-	type field struct {
-		name      string
-		off, size int
-	}
-	for _, tc := range []struct {
-		name   string
-		size   int
-		fields []field
-	}{
-		{"request", ReqSize, []field{
-			{"type", reqType, 4}, {"scale", reqScale, 4}, {"timebase", reqTimeBase, 8}, {"flags", reqFlags, 4},
-			{"options", reqOptions, 4}, {"old cstatus", reqOldCStatus, 4}, {"new cstatus", reqNewCStatus, 4},
-			{"old first", reqOldFirst, 8}, {"old second", reqOldSecond, 8}, {"new first", reqNewFirst, 8},
-			{"new second", reqNewSecond, 8}, {"old multi", reqOldMulti, 4}, {"new multi", reqNewMulti, 4},
-		}},
-		{"result", ResSize, []field{{"value", resValue, 8}, {"status", resStatus, 4}, {"pad", resPad, 4}}},
-		{"header", HeaderSize, []field{
-			{"magic", hdrMagic, 4}, {"version", hdrVersion, 4}, {"kind", hdrKind, 4}, {"flags", hdrFlags, 4},
-			{"total", hdrTotal, 4}, {"first", hdrFirst, 4}, {"count", hdrCount, 4}, {"recsize", hdrRecSize, 4},
-			{"recoff", hdrRecOff, 4}, {"stroff", hdrStrOff, 4}, {"strlen", hdrStrLen, 4}, {"needed", hdrNeeded, 4},
-			{"columns", hdrColumns, 4}, {"rows", hdrRows, 4}, {"bias", hdrBias, 4}, {"infooff", hdrInfoOff, 4},
-			{"infolen", hdrInfoLen, 4}, {"reserved0", hdrReserved0, 4}, {"reserved1", hdrReserved1, 8},
-		}},
-		{"record", RecordSize, []field{
-			{"pathoff", recPathOff, 4}, {"pathlen", recPathLen, 4}, {"value", recValue, 8}, {"status", recStatus, 4},
-			{"type", recType, 4}, {"first", recFirst, 8}, {"second", recSecond, 8}, {"multi", recMulti, 4},
-			{"cstatus", recCStatus, 4}, {"timebase", recTimeBase, 8}, {"time", recTime, 8}, {"scale", recScale, 4},
-			{"aux", recAux, 4}, {"column", recColumn, 4}, {"reserved", recReserved, 4},
-		}},
-		{"query descriptor", QueryDescSize, []field{
-			{"older", qdOlder, 8}, {"newer", qdNewer, 8}, {"names", qdNames, 8}, {"reginfo", qdRegInfo, 8},
-			{"strings", qdStrings, 8}, {"ids", qdIDs, 8}, {"set", qdSet, 8}, {"paths", qdPaths, 8},
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			fs := append([]field(nil), tc.fields...)
-			sort.Slice(fs, func(i, j int) bool { return fs[i].off < fs[j].off })
-			at := 0
-			for _, f := range fs {
-				if f.off != at {
-					t.Errorf("%s at %d, want %d (gap or overlap)", f.name, f.off, at)
-				}
-				if f.off%f.size != 0 {
-					t.Errorf("%s at %d is not aligned to %d", f.name, f.off, f.size)
-				}
-				at = f.off + f.size
-			}
-			if at != tc.size {
-				t.Errorf("fields end at %d, have size %d", at, tc.size)
-			}
-			if tc.size%8 != 0 {
-				t.Errorf("size %d is not a multiple of 8", tc.size)
-			}
-		})
-	}
-}
 
 // edgeInputs are computations that cover every counter type and the edges of
 // the arithmetic: 2^64−1, zero deltas, first samples, 32-bit wraps, bad
@@ -102,7 +41,7 @@ func edgeInputs() []struct {
 		for si, s := range samples {
 			for _, tb := range []int64{3579545, engine.Frequency100NS, 0, -1, math.MaxInt64} {
 				in := engine.Input{Counter: engine.Counter{Type: typ, TimeBase: tb, Scale: int32(si%5) - 2}, HasOld: si != 2, Old: s.old, New: s.new}
-				add(in, engine.Options(si*3+int(tb&7))&engine.Options(OptionsMask))
+				add(in, engine.Options(si*3+int(tb&7))&engine.Options(abi.OptionsMask))
 			}
 		}
 	}
@@ -115,7 +54,7 @@ func TestComputeBatch(t *testing.T) {
 	cases := edgeInputs()
 	n := uint32(len(cases))
 	for i := range cases {
-		encodeRequest(inBuf[i*ReqSize:], &cases[i].in, cases[i].opts)
+		abi.PutRequest(inBuf[i*abi.ReqSize:], &cases[i].in, uint32(cases[i].opts))
 	}
 	if rc := computeBatch(0, n, 0); rc != int32(n) {
 		t.Fatalf("compute_batch returned %d, want %d (%s)", rc, n, errBuf[:errLen])
@@ -123,14 +62,14 @@ func TestComputeBatch(t *testing.T) {
 	for i := range cases {
 		c := &cases[i]
 		want := engine.Compute(&c.in, c.opts)
-		r := outBuf[i*ResSize:]
-		have := engine.Result{Value: math.Float64frombits(get64(r, resValue)), Status: engine.Status(get32(r, resStatus))}
+		bv, bst := abi.ReadResult(outBuf[i*abi.ResSize:])
+		have := engine.Result{Value: bv, Status: engine.Status(bst)}
 		if math.Float64bits(have.Value) != math.Float64bits(want.Value) || have.Status != want.Status {
 			t.Errorf("case %d (%v): batch have %v %v, want %v %v", i, c.in.Type, have.Value, have.Status, want.Value, want.Status)
 		}
 		var flags uint32
 		if c.in.HasOld {
-			flags = FlagHasOld
+			flags = abi.FlagHasOld
 		}
 		v := compute(uint32(c.in.Type), flags, uint32(c.opts), c.in.Scale, c.in.TimeBase,
 			c.in.Old.CStatus, c.in.Old.FirstValue, c.in.Old.SecondValue, c.in.Old.MultiCount,
@@ -139,30 +78,8 @@ func TestComputeBatch(t *testing.T) {
 			t.Errorf("case %d (%v): compute have %v %v, want %v %v", i, c.in.Type, v, lastStatus, want.Value, want.Status)
 		}
 	}
-	if get32(outBuf[:], resPad) != 0 {
+	if string(outBuf[abi.ResPad:abi.ResPad+4]) != "\x00\x00\x00\x00" {
 		t.Errorf("result padding is not 0")
-	}
-}
-
-// TestRequestRoundTrip checks that decodeRequest reads what encodeRequest
-// writes, for random inputs.
-func TestRequestRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	var q [ReqSize]byte
-	for i := 0; i < 1000; i++ {
-		in := engine.Input{
-			Counter: engine.Counter{Type: engine.CounterType(rng.Uint32()), Scale: int32(rng.Uint32()), TimeBase: int64(rng.Uint64())},
-			HasOld:  rng.IntN(2) == 1,
-			Old:     engine.RawCounter{CStatus: rng.Uint32(), FirstValue: rng.Uint64(), SecondValue: rng.Uint64(), MultiCount: rng.Uint32()},
-			New:     engine.RawCounter{CStatus: rng.Uint32(), FirstValue: rng.Uint64(), SecondValue: rng.Uint64(), MultiCount: rng.Uint32()},
-		}
-		opts := engine.Options(rng.Uint32() & OptionsMask)
-		encodeRequest(q[:], &in, opts)
-		var have engine.Input
-		hopts, ok := decodeRequest(&have, q[:])
-		if !ok || have != in || hopts != opts {
-			t.Fatalf("round trip: have %+v %v %v, want %+v %v", have, hopts, ok, in, opts)
-		}
 	}
 }
 
@@ -170,19 +87,19 @@ func TestRequestRoundTrip(t *testing.T) {
 func TestReservedBits(t *testing.T) {
 	in := engine.Input{Counter: engine.Counter{Type: engine.RawFraction}, New: engine.RawCounter{FirstValue: 1, SecondValue: 2}}
 	for i := 0; i < 3; i++ {
-		encodeRequest(inBuf[i*ReqSize:], &in, 0)
+		abi.PutRequest(inBuf[i*abi.ReqSize:], &in, uint32(0))
 	}
-	put32(inBuf[2*ReqSize:], reqFlags, 2)
-	if rc := computeBatch(0, 3, 0); rc != ErrArgument || lastDetail != 2 {
-		t.Errorf("reserved flag bit: have %d (detail %d), want %d (detail 2)", rc, lastDetail, ErrArgument)
+	inBuf[2*abi.ReqSize+abi.ReqFlags] = 2
+	if rc := computeBatch(0, 3, 0); rc != abi.CodeArgument || lastDetail != 2 {
+		t.Errorf("reserved flag bit: have %d (detail %d), want %d (detail 2)", rc, lastDetail, abi.CodeArgument)
 	}
-	put32(inBuf[2*ReqSize:], reqFlags, 0)
-	put32(inBuf[1*ReqSize:], reqOptions, 16)
-	if rc := computeBatch(0, 3, 0); rc != ErrArgument || lastDetail != 1 {
-		t.Errorf("reserved option bit: have %d (detail %d), want %d (detail 1)", rc, lastDetail, ErrArgument)
+	inBuf[2*abi.ReqSize+abi.ReqFlags] = 0
+	inBuf[1*abi.ReqSize+abi.ReqOptions] = 16
+	if rc := computeBatch(0, 3, 0); rc != abi.CodeArgument || lastDetail != 1 {
+		t.Errorf("reserved option bit: have %d (detail %d), want %d (detail 1)", rc, lastDetail, abi.CodeArgument)
 	}
-	if v := compute(uint32(engine.RawFraction), 0, 1<<7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0); v != 0 || lastStatus != StatusArgument {
-		t.Errorf("compute with a reserved option: have %v %#x, want 0 %#x", v, lastStatus, StatusArgument)
+	if v := compute(uint32(engine.RawFraction), 0, 1<<7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0); v != 0 || lastStatus != abi.StatusArgument {
+		t.Errorf("compute with a reserved option: have %v %#x, want 0 %#x", v, lastStatus, abi.StatusArgument)
 	}
 	if v := compute(uint32(engine.RawFraction), 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0); v != 50 || lastStatus != 0 {
 		t.Errorf("compute after the error: have %v %d, want 50 Valid", v, lastStatus)
@@ -197,32 +114,32 @@ func TestBounds(t *testing.T) {
 		name string
 		call func() int32
 	}{
-		{"batch past the input", func() int32 { return computeBatch(InCap-ReqSize+1, 1, 0) }},
-		{"batch count overflowing", func() int32 { return computeBatch(0, max/ReqSize+1, 0) }},
-		{"batch count too large", func() int32 { return computeBatch(0, InCap/ReqSize+1, 0) }},
+		{"batch past the input", func() int32 { return computeBatch(abi.InCap-abi.ReqSize+1, 1, 0) }},
+		{"batch count overflowing", func() int32 { return computeBatch(0, max/abi.ReqSize+1, 0) }},
+		{"batch count too large", func() int32 { return computeBatch(0, abi.InCap/abi.ReqSize+1, 0) }},
 		{"batch offset overflowing", func() int32 { return computeBatch(max, 1, 0) }},
-		{"batch results past the output", func() int32 { return computeBatch(0, 2, OutCap-ResSize) }},
+		{"batch results past the output", func() int32 { return computeBatch(0, 2, abi.OutCap-abi.ResSize) }},
 		{"batch results offset overflowing", func() int32 { return computeBatch(0, 1, max-4) }},
-		{"v1 input", func() int32 { return decodeV1(1, InCap, 0, 0, 0, 0) }},
+		{"v1 input", func() int32 { return decodeV1(1, abi.InCap, 0, 0, 0, 0) }},
 		{"v1 names", func() int32 { return decodeV1(0, 8, max, 2, 0, 0) }},
 		{"v2 data", func() int32 { return decodeV2(max, max, 0, 0, 0, 0, 0, 0, 0, 0) }},
-		{"v2 ids", func() int32 { return decodeV2(0, 0, 0, 0, 0, 0, InCap-4, 2, 0, 0) }},
+		{"v2 ids", func() int32 { return decodeV2(0, 0, 0, 0, 0, 0, abi.InCap-4, 2, 0, 0) }},
 		{"v2 ids overflowing", func() int32 { return decodeV2(0, 0, 0, 0, 0, 0, 0, max/4+1, 0, 0) }},
-		{"names", func() int32 { return decodeNames(InCap, 1, 0) }},
-		{"blg", func() int32 { return decodeBlg(0, InCap+1, 0, 0, 0, 0, 0, 0) }},
-		{"blg patterns", func() int32 { return decodeBlg(0, 0, InCap, 1, 0, 0, 0, 0) }},
+		{"names", func() int32 { return decodeNames(abi.InCap, 1, 0) }},
+		{"blg", func() int32 { return decodeBlg(0, abi.InCap+1, 0, 0, 0, 0, 0, 0) }},
+		{"blg patterns", func() int32 { return decodeBlg(0, 0, abi.InCap, 1, 0, 0, 0, 0) }},
 		{"relog text", func() int32 { return relogText(max, 2, 0, 0, 0, 0, 0, 0) }},
-		{"query descriptor", func() int32 { return runQuery(InCap-QueryDescSize+8, 0, 0) }},
+		{"relog stats", func() int32 { return relogStats(0, 1, abi.InCap, 1, 0, 0, 0, 0) }},
+		{"query descriptor", func() int32 { return runQuery(abi.InCap-abi.QuerySize+8, 0, 0) }},
 		{"query part", func() int32 {
-			clear(inBuf[:QueryDescSize])
-			put32(inBuf[:], qdNewer, InCap-4)
-			put32(inBuf[:], qdNewer+4, 8)
+			clear(inBuf[:abi.QuerySize])
+			abi.PutRegion(inBuf, abi.QueryNewer, abi.InCap-4, 8)
 			return runQuery(0, 0, 0)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if rc := tc.call(); rc != ErrBounds {
-				t.Errorf("have %d (%s), want ErrBounds %d", rc, errBuf[:errLen], ErrBounds)
+			if rc := tc.call(); rc != abi.CodeBounds {
+				t.Errorf("have %d (%s), want abi.CodeBounds %d", rc, errBuf[:errLen], abi.CodeBounds)
 			}
 			if !strings.Contains(string(errBuf[:errLen]), "outside") {
 				t.Errorf("error text %q does not say what is outside", errBuf[:errLen])
@@ -231,7 +148,7 @@ func TestBounds(t *testing.T) {
 	}
 }
 
-// TestRecovered checks that a panic in an export becomes ErrPanic with a text.
+// TestRecovered checks that a panic in an export becomes abi.CodePanic with a text.
 func TestRecovered(t *testing.T) {
 	f := func() (rc int32) {
 		defer recovered(&rc)
@@ -239,8 +156,8 @@ func TestRecovered(t *testing.T) {
 		m["x"] = 1 // panics: assignment to entry in nil map
 		return 0
 	}
-	if rc := f(); rc != ErrPanic {
-		t.Fatalf("have %d, want ErrPanic", rc)
+	if rc := f(); rc != abi.CodePanic {
+		t.Fatalf("have %d, want abi.CodePanic", rc)
 	}
 	if msg := string(errBuf[:errLen]); !strings.Contains(msg, "panic") || !strings.Contains(msg, "nil map") {
 		t.Errorf("error text %q does not name the panic", msg)
@@ -252,17 +169,17 @@ func TestAllocs(t *testing.T) {
 	cases := edgeInputs()
 	n := uint32(len(cases))
 	for i := range cases {
-		encodeRequest(inBuf[i*ReqSize:], &cases[i].in, cases[i].opts)
+		abi.PutRequest(inBuf[i*abi.ReqSize:], &cases[i].in, uint32(cases[i].opts))
 	}
 	if a := testing.AllocsPerRun(100, func() { computeBatch(0, n, 0) }); a != 0 {
 		t.Errorf("compute_batch: %v allocations per call, want 0", a)
 	}
 	if a := testing.AllocsPerRun(100, func() {
-		compute(uint32(engine.CounterCounter), FlagHasOld, 0, 0, 3579545, 0, 1, 0, 0, 0, 101, 3579545, 0)
+		compute(uint32(engine.CounterCounter), abi.FlagHasOld, 0, 0, 3579545, 0, 1, 0, 0, 0, 101, 3579545, 0)
 	}); a != 0 {
 		t.Errorf("compute: %v allocations per call, want 0", a)
 	}
-	if a := testing.AllocsPerRun(100, func() { computeBatch(InCap, 1, 0) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { computeBatch(abi.InCap, 1, 0) }); a != 0 {
 		t.Errorf("compute_batch out of bounds: %v allocations per call, want 0", a)
 	}
 }
@@ -280,7 +197,7 @@ var sink []byte
 
 // TestBufferExports checks the buffer exports against the buffers.
 func TestBufferExports(t *testing.T) {
-	if inCap() != uint32(len(inBuf)) || outCap() != uint32(len(outBuf)) || abiVersion() != ABIVersion {
+	if inCap() != uint32(len(inBuf)) || outCap() != uint32(len(outBuf)) || abiVersion() != abi.Version {
 		t.Errorf("in_cap %d, out_cap %d, abi_version %d", inCap(), outCap(), abiVersion())
 	}
 	if inPtr() == outPtr() || inPtr() == 0 || errPtr() == 0 {
@@ -290,37 +207,37 @@ func TestBufferExports(t *testing.T) {
 
 // TestReserve checks in_reserve and out_reserve: the static buffers up to
 // their sizes, a larger buffer that in_ptr/in_cap then report and bounds
-// checks then use, a refused request over MaxReserve that leaves the buffer
+// checks then use, a refused request over abi.MaxReserve that leaves the buffer
 // as it was, and the return to the static buffers.
 func TestReserve(t *testing.T) {
 	defer inReserve(0)
 	defer outReserve(0)
 	static := inPtr()
-	if p := inReserve(InCap); p != static || inCap() != InCap {
-		t.Fatalf("in_reserve(InCap) = %#x, cap %d; want the static buffer %#x", p, inCap(), static)
+	if p := inReserve(abi.InCap); p != static || inCap() != abi.InCap {
+		t.Fatalf("in_reserve(abi.InCap) = %#x, cap %d; want the static buffer %#x", p, inCap(), static)
 	}
-	p := inReserve(InCap + 1)
-	if p == 0 || p != inPtr() || inCap() != InCap+64<<10 || len(inBuf) != InCap+64<<10 {
-		t.Fatalf("in_reserve(InCap+1) = %#x, in_ptr %#x, in_cap %d", p, inPtr(), inCap())
+	p := inReserve(abi.InCap + 1)
+	if p == 0 || p != inPtr() || inCap() != abi.InCap+64<<10 || len(inBuf) != abi.InCap+64<<10 {
+		t.Fatalf("in_reserve(abi.InCap+1) = %#x, in_ptr %#x, in_cap %d", p, inPtr(), inCap())
 	}
-	if q := inReserve(InCap + 2); q != p {
+	if q := inReserve(abi.InCap + 2); q != p {
 		t.Errorf("in_reserve of a size the buffer holds moved it: %#x, was %#x", q, p)
 	}
 	// The offset just past the static buffer is now inside.
-	if rc := computeBatch(InCap, 1, 0); rc != 1 {
-		t.Errorf("compute_batch at InCap of a larger buffer = %d: %s", rc, errBuf[:errLen])
+	if rc := computeBatch(abi.InCap, 1, 0); rc != 1 {
+		t.Errorf("compute_batch at abi.InCap of a larger buffer = %d: %s", rc, errBuf[:errLen])
 	}
-	if rc := computeBatch(inCap()-ReqSize+1, 1, 0); rc != ErrBounds {
-		t.Errorf("compute_batch past the larger buffer = %d, want ErrBounds", rc)
+	if rc := computeBatch(inCap()-abi.ReqSize+1, 1, 0); rc != abi.CodeBounds {
+		t.Errorf("compute_batch past the larger buffer = %d, want abi.CodeBounds", rc)
 	}
-	if q := inReserve(MaxReserve + 1); q != 0 || inPtr() != p || !strings.Contains(string(errBuf[:errLen]), "largest buffer") {
-		t.Errorf("in_reserve(MaxReserve+1) = %#x, in_ptr %#x, error %q", q, inPtr(), errBuf[:errLen])
+	if q := inReserve(abi.MaxReserve + 1); q != 0 || inPtr() != p || !strings.Contains(string(errBuf[:errLen]), "largest buffer") {
+		t.Errorf("in_reserve(abi.MaxReserve+1) = %#x, in_ptr %#x, error %q", q, inPtr(), errBuf[:errLen])
 	}
-	if q := inReserve(0); q != static || inCap() != InCap {
+	if q := inReserve(0); q != static || inCap() != abi.InCap {
 		t.Errorf("in_reserve(0) = %#x, cap %d; want the static buffer %#x", q, inCap(), static)
 	}
-	o := outReserve(OutCap * 2)
-	if o == 0 || o != outPtr() || outCap() != OutCap*2 {
-		t.Errorf("out_reserve(2·OutCap) = %#x, out_ptr %#x, out_cap %d", o, outPtr(), outCap())
+	o := outReserve(abi.OutCap * 2)
+	if o == 0 || o != outPtr() || outCap() != abi.OutCap*2 {
+		t.Errorf("out_reserve(2·abi.OutCap) = %#x, out_ptr %#x, out_cap %d", o, outPtr(), outCap())
 	}
 }

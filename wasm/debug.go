@@ -2,6 +2,8 @@
 
 package main
 
+import "github.com/perfcalc/perfcalc/internal/abi"
+
 // This file is TEST-ONLY. It is compiled only with -tags perfcalcdebug and is
 // never part of the shipped perfcalc.wasm (make wasm and make wasm-check build
 // ./wasm without tags, and wasm-check compares the bytes). It exists so that a
@@ -12,7 +14,7 @@ package main
 // The kinds of debug_fault.
 const (
 	DebugPanic     = 0 // a Go panic that no deferred recover catches: the module traps
-	DebugRecovered = 1 // a Go panic recovered as every export does: ErrPanic
+	DebugRecovered = 1 // a Go panic recovered as every export does: abi.CodePanic
 	DebugAlloc     = 2 // allocate without bound until the Go runtime runs out of memory
 	DebugSpin      = 3 // loop forever
 )
@@ -26,7 +28,7 @@ var debugSink [][]byte
 var debugSpins uint64
 
 // debugFault fails on purpose, as kind says (DebugPanic, DebugRecovered,
-// DebugAlloc, DebugSpin); another kind returns ErrArgument. Only
+// DebugAlloc, DebugSpin); another kind returns abi.CodeArgument. Only
 // DebugRecovered and an unknown kind return.
 //
 // TEST-ONLY: this export exists only in a build with -tags perfcalcdebug,
@@ -52,11 +54,11 @@ func debugFault(kind uint32) int32 {
 		}
 	}
 	setError("perfcalc debug: debug_fault: unknown kind")
-	return ErrArgument
+	return abi.CodeArgument
 }
 
 // debugRecoveredPanic panics under the facade's usual recover (recovered):
-// it returns ErrPanic with the panic's text at err_ptr.
+// it returns abi.CodePanic with the panic's text at err_ptr.
 func debugRecoveredPanic() (rc int32) {
 	defer recovered(&rc)
 	panic("perfcalc debug: forced panic (debug_fault 1)")

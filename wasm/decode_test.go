@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,15 +19,27 @@ import (
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
-// decoded is every record of a decode export's result, read page by page.
+// decoded is every abi.Record of a decode export's result, read page by page.
 type decoded struct {
-	head  header
-	recs  []record
+	head  abi.Header
+	recs  []abi.Record
+	stats []abi.Statistic // of a KindStats result
 	paths []string
 	info  string
+}
+
+// outBufStat returns statistics record i of d.
+func outBufStat(t *testing.T, d decoded, i int) abi.Statistic {
+	t.Helper()
+	if i >= len(d.stats) {
+		t.Fatalf("no statistics record %d", i)
+	}
+	return d.stats[i]
 }
 
 // readAll calls a decode export page by page and collects its records.
@@ -37,15 +48,15 @@ func readAll(t *testing.T, call func(first uint32) int32) decoded {
 	var d decoded
 	for first, page := uint32(0), 0; ; page++ {
 		rc := call(first)
-		if rc < 0 && rc != ErrSpace {
+		if rc < 0 && rc != abi.CodeSpace {
 			t.Fatalf("error %d: %s", rc, errBuf[:errLen])
 		}
-		h := parseHeader(outBuf[:])
-		if h.Magic != Magic || h.Version != ABIVersion || h.First != first || h.RecSize != RecordSize || h.RecOff != HeaderSize {
-			t.Fatalf("bad header %+v", h)
+		h := abi.ReadHeader(outBuf[:])
+		if h.Magic != abi.Magic || h.Version != abi.Version || h.First != first || h.RecSize != abi.RecordSize || h.RecOff != abi.HeaderSize {
+			t.Fatalf("bad abi.Header %+v", h)
 		}
 		if rc >= 0 && int(rc) != int(h.StrOff+h.StrLen) {
-			t.Fatalf("returned %d, header ends the strings at %d", rc, h.StrOff+h.StrLen)
+			t.Fatalf("returned %d, abi.Header ends the strings at %d", rc, h.StrOff+h.StrLen)
 		}
 		if page == 0 {
 			d.head = h
@@ -53,17 +64,21 @@ func readAll(t *testing.T, call func(first uint32) int32) decoded {
 		}
 		for i := 0; i < int(h.Count); i++ {
 			r, p := parseRecord(outBuf[:], &h, i)
-			d.recs = append(d.recs, r)
+			if h.Kind == abi.KindStats {
+				d.stats = append(d.stats, abi.ReadStatistic(outBuf[int(h.RecOff)+i*int(h.RecSize):]))
+			} else {
+				d.recs = append(d.recs, r)
+			}
 			d.paths = append(d.paths, p)
 		}
-		if h.Flags&FlagMore == 0 {
+		if h.Flags&abi.FlagMore == 0 {
 			if rc < 0 {
-				t.Fatalf("ErrSpace without FlagMore")
+				t.Fatalf("abi.CodeSpace without abi.FlagMore")
 			}
 			return d
 		}
-		if rc != ErrSpace || h.Count == 0 {
-			t.Fatalf("FlagMore with rc %d and %d records", rc, h.Count)
+		if rc != abi.CodeSpace || h.Count == 0 {
+			t.Fatalf("abi.FlagMore with rc %d and %d records", rc, h.Count)
 		}
 		first += h.Count
 	}
@@ -75,7 +90,7 @@ func load(t *testing.T, blobs ...[]byte) (offs, lens []uint32) {
 	t.Helper()
 	at := 0
 	for _, b := range blobs {
-		if at+len(b) > InCap {
+		if at+len(b) > abi.InCap {
 			t.Fatalf("input too large")
 		}
 		copy(inBuf[at:], b)
@@ -105,7 +120,7 @@ type manifestEntry struct {
 	} `json:"instances"`
 }
 
-// TestDecodeV1Corpus decodes every real V1 block and checks each record
+// TestDecodeV1Corpus decodes every real V1 block and checks each abi.Record
 // against the manifest of an independent reader: the object, counter and
 // instance names, the counter's type, scale and raw value, and its value as
 // a first sample.
@@ -136,7 +151,7 @@ func TestDecodeV1Corpus(t *testing.T) {
 			}
 			offs, lens := load(t, blob, names)
 			d := readAll(t, func(first uint32) int32 { return decodeV1(offs[0], lens[0], offs[1], lens[1], 0, first) })
-			if d.info != "ZACH-PC" || d.head.Kind != KindV1 || d.head.Columns != 1 {
+			if d.info != "ZACH-PC" || d.head.Kind != abi.KindV1 || d.head.Columns != 1 {
 				t.Errorf("machine %q, kind %d, objects %d", d.info, d.head.Kind, d.head.Columns)
 			}
 			k := 0
@@ -198,7 +213,7 @@ func TestDecodeNames(t *testing.T) {
 	for i, r := range d.recs {
 		idx, text := tab.Pair(i)
 		if r.Aux != idx || r.Value != float64(idx) || d.paths[i] != text.String() {
-			t.Errorf("record %d: %d %q, want %d %q", i, r.Aux, d.paths[i], idx, text.String())
+			t.Errorf("abi.Record %d: %d %q, want %d %q", i, r.Aux, d.paths[i], idx, text.String())
 		}
 	}
 }
@@ -238,7 +253,7 @@ func TestDecodeBlgCorpus(t *testing.T) {
 					if d.paths[k-1] != c.Columns()[j].Path || r.Column != uint32(j) || r.Aux != uint32(row.Index) || r.Time != row.Time ||
 						math.Float64bits(r.Value) != math.Float64bits(cell.Result.Value) || r.Status != cell.Result.Status ||
 						r.Raw.FirstValue != cell.Raw.FirstValue || r.Raw.SecondValue != cell.Raw.SecondValue || r.Raw.CStatus != cell.Raw.CStatus {
-						t.Fatalf("record %d: %q %+v, want %q %+v at row %d", k-1, d.paths[k-1], r, c.Columns()[j].Path, cell, row.Index)
+						t.Fatalf("abi.Record %d: %q %+v, want %q %+v at row %d", k-1, d.paths[k-1], r, c.Columns()[j].Path, cell, row.Index)
 					}
 				}
 			}
@@ -250,14 +265,33 @@ func TestDecodeBlgCorpus(t *testing.T) {
 			}
 
 			for f := relog.CSV; f <= relog.JSON; f++ {
-				c, _ := relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{})
-				var want bytes.Buffer
-				if err := c.Write(&want, f); err != nil {
-					t.Fatal(err)
+				for _, digits := range []int{0, 17, 20, 5} {
+					c, _ := relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{Digits: digits})
+					var want bytes.Buffer
+					if err := c.Write(&want, f); err != nil {
+						t.Fatal(err)
+					}
+					rc := relogText(offs[0], lens[0], 0, 0, 0, 0, 0, uint32(f)|uint32(digits)<<abi.DigitsShift)
+					if rc < 0 || !bytes.Equal(outBuf[:rc], want.Bytes()) {
+						t.Errorf("relog_text format %d, digits %d: %d bytes (%d), want %d identical bytes", f, digits, rc, errLen, want.Len())
+					}
 				}
-				rc := relogText(offs[0], lens[0], 0, 0, 0, 0, 0, uint32(f))
-				if rc < 0 || !bytes.Equal(outBuf[:rc], want.Bytes()) {
-					t.Errorf("relog_text format %d: %d bytes (%d), want %d identical bytes", f, rc, errLen, want.Len())
+			}
+
+			// relog_stats: relog's Statistics, column by column.
+			c, _ = relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{})
+			want, err := c.Statistics()
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := readAll(t, func(first uint32) int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, 0, first) })
+			if st.head.Kind != abi.KindStats || len(st.paths) != len(want) || len(want) != len(c.Columns()) {
+				t.Fatalf("relog_stats: kind %d, %d records; want %d", st.head.Kind, len(st.paths), len(want))
+			}
+			for i, w := range want {
+				r := outBufStat(t, st, i)
+				if st.paths[i] != c.Columns()[i].Path || r.Statistics != w || r.Type != c.Columns()[i].Type || r.Column != uint32(i) {
+					t.Errorf("relog_stats %d %s: %+v, want %+v", i, st.paths[i], r, w)
 				}
 			}
 		})
@@ -278,12 +312,12 @@ func TestDecodeBlgOptions(t *testing.T) {
 	}
 	for i, p := range d.paths {
 		if p != `\\GEORGIS3\Processor(_Total)\% Processor Time` || d.recs[i].Aux != uint32(100*i) {
-			t.Errorf("record %d: %q row %d", i, p, d.recs[i].Aux)
+			t.Errorf("abi.Record %d: %q row %d", i, p, d.recs[i].Aux)
 		}
 	}
 	offs, lens = load(t, b, []byte(`\\x\y(`))
-	if rc := decodeBlg(offs[0], lens[0], offs[1], lens[1], 0, 0, 0, 0); rc != ErrInput {
-		t.Errorf("a bad pattern: have %d, want ErrInput", rc)
+	if rc := decodeBlg(offs[0], lens[0], offs[1], lens[1], 0, 0, 0, 0); rc != abi.CodeInput {
+		t.Errorf("a bad pattern: have %d, want abi.CodeInput", rc)
 	}
 }
 
@@ -307,12 +341,16 @@ func TestDecodeErrors(t *testing.T) {
 		call func() int32
 		want int32
 	}{
-		{"truncated v1", func() int32 { return decodeV1(offs[0], 60, 0, 0, 0, 0) }, ErrTruncated},
-		{"not v1", func() int32 { return decodeV1(offs[0]+8, lens[0]-8, 0, 0, 0, 0) }, ErrMalformed},
-		{"v1 options", func() int32 { return decodeV1(offs[0], lens[0], 0, 0, 1<<9, 0) }, ErrArgument},
-		{"bad name table", func() int32 { return decodeNames(offs[0], 3, 0) }, ErrMalformed},
-		{"not a log", func() int32 { return decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, ErrMalformed},
-		{"relog format", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 3) }, ErrArgument},
+		{"truncated v1", func() int32 { return decodeV1(offs[0], 60, 0, 0, 0, 0) }, abi.CodeTruncated},
+		{"not v1", func() int32 { return decodeV1(offs[0]+8, lens[0]-8, 0, 0, 0, 0) }, abi.CodeMalformed},
+		{"v1 options", func() int32 { return decodeV1(offs[0], lens[0], 0, 0, 1<<9, 0) }, abi.CodeArgument},
+		{"bad name table", func() int32 { return decodeNames(offs[0], 3, 0) }, abi.CodeMalformed},
+		{"not a log", func() int32 { return decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},
+		{"relog format", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 3) }, abi.CodeArgument},
+		{"relog digits", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 21<<abi.DigitsShift) }, abi.CodeArgument},
+		{"relog reserved format bit", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 1<<16) }, abi.CodeArgument},
+		{"stats of no log", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},
+		{"stats every", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, abi.MaxEvery+1, 0) }, abi.CodeArgument},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rc := tc.call(); rc != tc.want || errLen == 0 {
@@ -322,16 +360,17 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(corpus.Root(), "..", "shared", "corpus", "blg", "PowerShell_CorruptBlg.blg")); err == nil {
 		offs, lens := load(t, b)
-		if rc := decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0); rc != ErrMalformed {
-			t.Errorf("PowerShell_CorruptBlg.blg: have %d, want ErrMalformed", rc)
+		if rc := decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0); rc != abi.CodeMalformed {
+			t.Errorf("PowerShell_CorruptBlg.blg: have %d, want abi.CodeMalformed", rc)
 		}
 	}
 }
 
-// v2Fixture returns v2Captures' captures, failing the test on an error.
+// v2Fixture returns gencorpus.SmallV2's captures, failing the test on an
+// error.
 func v2Fixture(t *testing.T) (reg, strs, older, newer []byte) {
 	t.Helper()
-	reg, strs, older, newer, err := v2Captures()
+	reg, strs, older, newer, err := gencorpus.SmallV2()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +400,7 @@ func TestDecodeV2(t *testing.T) {
 			t.Fatalf("Fill: %v %v", ok, err)
 		}
 		want := engine.Compute(&in, 0)
-		if r.Raw != (engine.RawCounter{CStatus: in.New.CStatus, FirstValue: in.New.FirstValue, SecondValue: in.New.SecondValue, MultiCount: in.New.MultiCount}) ||
+		if r.Raw != in.New ||
 			math.Float64bits(r.Value) != math.Float64bits(want.Value) || r.Status != want.Status || r.Type != in.Type {
 			t.Errorf("%s: %+v, want %+v %+v", d.paths[i], r, in, want)
 		}
@@ -374,13 +413,12 @@ func TestDecodeV2(t *testing.T) {
 // TestQuery checks the query export against package query, for V1 and V2.
 func TestQuery(t *testing.T) {
 	reg, strs, older, newer := v2Fixture(t)
-	desc := make([]byte, QueryDescSize)
+	desc := make([]byte, abi.QuerySize)
 	parts := [][]byte{desc, older, newer, reg, strs, []byte("Disk"), []byte(`\Disk(*)\% Busy`)}
 	offs, lens := load(t, parts...)
-	at := map[int]int{qdOlder: 1, qdNewer: 2, qdRegInfo: 3, qdStrings: 4, qdSet: 5, qdPaths: 6}
+	at := map[int]int{abi.QueryOlder: 1, abi.QueryNewer: 2, abi.QueryRegInfo: 3, abi.QueryStrings: 4, abi.QuerySet: 5, abi.QueryPaths: 6}
 	for f, i := range at {
-		put32(inBuf[offs[0]:], f, offs[i])
-		put32(inBuf[offs[0]:], f+4, lens[i])
+		abi.PutRegion(inBuf[offs[0]:], f, offs[i], lens[i])
 	}
 	d := readAll(t, func(first uint32) int32 { return runQuery(offs[0], 0, first) })
 	ri, _ := perflibv2.ParseRegInfo(reg)
@@ -399,7 +437,7 @@ func TestQuery(t *testing.T) {
 	for i, w := range want {
 		r := d.recs[i]
 		if d.paths[i] != string(w.Path) || math.Float64bits(r.Value) != math.Float64bits(w.Value) || r.Status != w.Status || r.Column != 1 || r.Type != w.Type {
-			t.Errorf("record %d: %q %+v, want %q %+v", i, d.paths[i], r, w.Path, w)
+			t.Errorf("abi.Record %d: %q %+v, want %q %+v", i, d.paths[i], r, w.Path, w)
 		}
 	}
 	if d.recs[0].Status != engine.Valid || d.recs[0].Value != 1 { // ΔN 100000 over ΔD 10^7, in %
@@ -415,11 +453,9 @@ func TestQuery(t *testing.T) {
 		return
 	}
 	offs, lens = load(t, desc, b0, b1)
-	clear(inBuf[offs[0] : offs[0]+QueryDescSize])
-	put32(inBuf[offs[0]:], qdOlder, offs[1])
-	put32(inBuf[offs[0]:], qdOlder+4, lens[1])
-	put32(inBuf[offs[0]:], qdNewer, offs[2])
-	put32(inBuf[offs[0]:], qdNewer+4, lens[2])
+	clear(inBuf[offs[0] : offs[0]+abi.QuerySize])
+	abi.PutRegion(inBuf[offs[0]:], abi.QueryOlder, offs[1], lens[1])
+	abi.PutRegion(inBuf[offs[0]:], abi.QueryNewer, offs[2], lens[2])
 	d = readAll(t, func(first uint32) int32 { return runQuery(offs[0], 0, first) })
 	want, err = query.New(query.Config{}).Run(nil, b0, b1)
 	if err != nil || len(want) != len(d.recs) || len(want) == 0 {
@@ -427,96 +463,13 @@ func TestQuery(t *testing.T) {
 	}
 	for i, w := range want {
 		if d.paths[i] != string(w.Path) || math.Float64bits(d.recs[i].Value) != math.Float64bits(w.Value) || d.recs[i].Status != w.Status {
-			t.Errorf("V1 record %d: %q %v, want %q %v", i, d.paths[i], d.recs[i].Value, w.Path, w.Value)
+			t.Errorf("V1 abi.Record %d: %q %v, want %q %v", i, d.paths[i], d.recs[i].Value, w.Path, w.Value)
 		}
 	}
-	// Swapped machines: a mismatch is ErrInput.
-	put32(inBuf[offs[0]:], qdOlder, offs[0]) // the descriptor is not a V1 blob
-	put32(inBuf[offs[0]:], qdOlder+4, QueryDescSize)
+	// Swapped machines: a mismatch is abi.CodeInput.
+	abi.PutRegion(inBuf[offs[0]:], abi.QueryOlder, offs[0], abi.QuerySize) // the descriptor is not a V1 blob
 	if rc := runQuery(offs[0], 0, 0); rc >= 0 {
 		t.Errorf("a descriptor as the older capture: have %d, want an error", rc)
-	}
-}
-
-// TestWriterPaging checks that a result that does not fit is returned page by
-// page, with shared strings written once per page, and that the pages
-// together equal the result in one page.
-func TestWriterPaging(t *testing.T) {
-	fill := func(w *writer) {
-		w.setInfo("info")
-		for i := 0; i < 50; i++ {
-			r := record{Value: float64(i), Aux: uint32(i), Raw: engine.RawCounter{FirstValue: math.MaxUint64 - uint64(i)}}
-			key := -1
-			path := "own path " + strconv.Itoa(i)
-			if i%2 == 0 {
-				key, path = i%6/2, "shared path "+strconv.Itoa(i%6/2)
-			}
-			if err := w.add(&r, []byte(path), key); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	big := make([]byte, 1<<16)
-	var w writer
-	w.start(big, KindBlg, 0, 3)
-	fill(&w)
-	rc := w.finish()
-	if rc < 0 {
-		t.Fatalf("one page: %d", rc)
-	}
-	h := parseHeader(big)
-	if h.Count != 50 || h.Needed != uint32(rc) {
-		t.Fatalf("one page: %d records, needed %d, returned %d", h.Count, h.Needed, rc)
-	}
-	var all []string
-	for i := 0; i < 50; i++ {
-		_, p := parseRecord(big, &h, i)
-		all = append(all, p)
-	}
-	small := make([]byte, HeaderSize+8*RecordSize+60)
-	var got []string
-	for first, pages := uint32(0), 0; ; pages++ {
-		w.start(small, KindBlg, first, 3)
-		fill(&w)
-		rc := w.finish()
-		h := parseHeader(small)
-		if string(small[h.StrOff+h.InfoOff:h.StrOff+h.InfoOff+h.InfoLen]) != "info" || h.Total != 50 || h.Needed != parseHeader(big).Needed {
-			t.Fatalf("page %d: info, total %d or needed %d wrong", pages, h.Total, h.Needed)
-		}
-		for i := 0; i < int(h.Count); i++ {
-			r, p := parseRecord(small, &h, i)
-			if r.Aux != first+uint32(i) || r.Raw.FirstValue != math.MaxUint64-uint64(first)-uint64(i) {
-				t.Fatalf("page %d record %d: %+v", pages, i, r)
-			}
-			got = append(got, p)
-		}
-		if h.Flags&FlagMore == 0 {
-			if rc < 0 || pages < 3 {
-				t.Fatalf("last page: rc %d after %d pages", rc, pages)
-			}
-			break
-		}
-		if rc != ErrSpace || h.Count == 0 {
-			t.Fatalf("page %d: rc %d, %d records", pages, rc, h.Count)
-		}
-		first += h.Count
-	}
-	if strings.Join(got, "|") != strings.Join(all, "|") {
-		t.Errorf("paged paths differ:\n%q\n%q", got, all)
-	}
-}
-
-// TestMaxRecords checks that the writer stops at MaxRecords.
-func TestMaxRecords(t *testing.T) {
-	var w writer
-	w.start(make([]byte, 1<<12), KindV1, 0, 0)
-	var r record
-	var err error
-	for i := 0; i <= MaxRecords && err == nil; i++ {
-		err = w.add(&r, nil, -1)
-	}
-	if !errors.Is(err, errTooMany) || w.total != MaxRecords {
-		t.Errorf("have %v after %d records, want errTooMany after %d", err, w.total, MaxRecords)
 	}
 }
 
@@ -559,7 +512,7 @@ func TestV2Big(t *testing.T) {
 	}
 	values := 20 * instances
 	data, reg := build(instances)
-	desc := make([]byte, QueryDescSize)
+	desc := make([]byte, abi.QuerySize)
 	offs, lens := load(t, data, reg, desc)
 	start := time.Now()
 	big := readAll(t, func(first uint32) int32 { return decodeV2(offs[0], lens[0], offs[1], lens[1], 0, 0, 0, 0, 0, first) })
@@ -570,10 +523,8 @@ func TestV2Big(t *testing.T) {
 		t.Errorf("decode_v2 of %d bytes: %v", len(data), d)
 	}
 	d := offs[2]
-	put32(inBuf[d:], qdNewer, offs[0])
-	put32(inBuf[d:], qdNewer+4, lens[0])
-	put32(inBuf[d:], qdRegInfo, offs[1])
-	put32(inBuf[d:], qdRegInfo+4, lens[1])
+	abi.PutRegion(inBuf[d:], abi.QueryNewer, offs[0], lens[0])
+	abi.PutRegion(inBuf[d:], abi.QueryRegInfo, offs[1], lens[1])
 	if got := readAll(t, func(first uint32) int32 { return runQuery(d, 0, first) }); len(got.recs) != values {
 		t.Errorf("query of %d bytes: %d values, want %d", len(data), len(got.recs), values)
 	}
@@ -610,20 +561,20 @@ func TestLargeInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b) <= InCap {
-		t.Fatalf("the table is %d bytes, want more than %d", len(b), InCap)
+	if len(b) <= abi.InCap {
+		t.Fatalf("the table is %d bytes, want more than %d", len(b), abi.InCap)
 	}
-	if rc := decodeNames(0, uint32(len(b)), 0); rc != ErrBounds {
-		t.Fatalf("decode_names past the static buffer = %d, want ErrBounds", rc)
+	if rc := decodeNames(0, uint32(len(b)), 0); rc != abi.CodeBounds {
+		t.Fatalf("decode_names past the static buffer = %d, want abi.CodeBounds", rc)
 	}
 	if inReserve(uint32(len(b))) == 0 {
 		t.Fatalf("in_reserve: %s", errBuf[:errLen])
 	}
 	copy(inBuf, b)
 	rc := decodeNames(0, uint32(len(b)), 0)
-	h := parseHeader(outBuf)
-	if rc != ErrSpace || h.Flags&FlagMore == 0 || h.Count == 0 || h.Needed <= OutCap {
-		t.Fatalf("first page: rc %d, header %+v", rc, h)
+	h := abi.ReadHeader(outBuf)
+	if rc != abi.CodeSpace || h.Flags&abi.FlagMore == 0 || h.Count == 0 || h.Needed <= abi.OutCap {
+		t.Fatalf("first page: rc %d, abi.Header %+v", rc, h)
 	}
 	first := h.Count
 	if outReserve(h.Needed) == 0 {
@@ -632,15 +583,15 @@ func TestLargeInput(t *testing.T) {
 	if rc := decodeNames(0, uint32(len(b)), first); rc < 0 {
 		t.Fatalf("second call: %d: %s", rc, errBuf[:errLen])
 	}
-	h = parseHeader(outBuf)
-	if h.Flags&FlagMore != 0 || h.First != first || int(h.First+h.Count) != len(tab.Pairs) {
-		t.Fatalf("second page: header %+v, want the rest of %d records", h, len(tab.Pairs))
+	h = abi.ReadHeader(outBuf)
+	if h.Flags&abi.FlagMore != 0 || h.First != first || int(h.First+h.Count) != len(tab.Pairs) {
+		t.Fatalf("second page: abi.Header %+v, want the rest of %d records", h, len(tab.Pairs))
 	}
 	for _, i := range []int{0, int(h.Count) / 2, int(h.Count) - 1} {
 		r, path := parseRecord(outBuf, &h, i)
 		want := tab.Pairs[int(first)+i]
 		if r.Aux != want.Index || path != want.Text {
-			t.Errorf("record %d: %d %q, want %d %q", int(first)+i, r.Aux, path, want.Index, want.Text)
+			t.Errorf("abi.Record %d: %d %q, want %d %q", int(first)+i, r.Aux, path, want.Index, want.Text)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 )
 
@@ -40,12 +41,12 @@ func FuzzDecodeExports(f *testing.F) {
 		case 4:
 			rc = decodeV2(0, n, 0, n, 0, n, 0, 0, 0, 0)
 		}
-		if rc == ErrPanic {
+		if rc == abi.CodePanic {
 			t.Fatalf("panic: %s", errBuf[:errLen])
 		}
 		if rc >= 0 {
-			h := parseHeader(outBuf[:])
-			if h.Magic != Magic || int(h.StrOff+h.StrLen) != int(rc) || h.RecOff+h.Count*h.RecSize != h.StrOff {
+			h := abi.ReadHeader(outBuf)
+			if h.Magic != abi.Magic || int(h.StrOff+h.StrLen) != int(rc) || h.RecOff+h.Count*h.RecSize != h.StrOff {
 				t.Fatalf("bad result %d: %+v", rc, h)
 			}
 			for i := 0; i < int(h.Count); i++ {

@@ -5,6 +5,12 @@
 // exports, the memory layout of every record, the status and error codes and
 // the calling sequence (_initialize first).
 //
+// The exports are thin shims over package internal/abi, which holds the
+// layout (the constants of ABI.md's tables, from which the JS constants and
+// those tables are generated), the records' readers and writers and one
+// record builder per input kind; package host reads the module's results
+// through the same package, and its Native runs the same builders.
+//
 // Build it reproducibly with
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
@@ -21,8 +27,9 @@
 //
 // The module owns two buffers: an input buffer that the host fills, and an
 // output buffer that the exports write. They start as static buffers of
-// InCap and OutCap bytes; in_reserve and out_reserve replace them with
-// larger ones (up to MaxReserve bytes) for larger inputs and results. The
+// abi.InCap and abi.OutCap bytes; in_reserve and out_reserve replace them
+// with larger ones (up to abi.MaxReserve bytes) for larger inputs and
+// results. The
 // host learns their addresses after _initialize, and after each reserve,
 // from in_ptr and out_ptr; every other export takes offsets and lengths
 // within them, checked before use. The compute exports allocate nothing; the
@@ -36,19 +43,18 @@
 // code, and no export's memory use grows with anything but its input or its
 // output, which are at most the buffers' sizes (a decode whose result does
 // not fit returns it page by page), and those grow only when the host asks,
-// up to MaxReserve.
+// up to abi.MaxReserve.
 //
 // # Size
 //
-// The module imports only the standard library (neither fmt nor os) and
-// perfcalc's engine packages, to stay small; size_test.go holds it to a
+// The module imports only the standard library (neither fmt nor os),
+// perfcalc's engine packages and internal/abi, to stay small; size_test.go holds it to a
 // budget of 2.6 MB raw and 760 KB gzipped (about 2.5 MB / 750 KB with gzip
 // -9). The Go runtime is 1.8 MB of that. What else keeps the rest small,
 // measured on this module (raw bytes saved):
 //
 //   - no errors.Is or errors.As in code the module reaches: they link
-//     internal/reflectlite (~40 KB); follow Unwrap chains by hand (is, in
-//     abi.go);
+//     internal/reflectlite (~40 KB); follow Unwrap chains by hand (abi.CodeOf);
 //   - no strconv.Quote, ParseInt or ParseUint: quoting and NumError bring
 //     strconv's printability tables (~20 KB); engine/internal/quote and
 //     small digit loops do instead;
@@ -67,19 +73,8 @@ package main
 import (
 	"runtime"
 	"unsafe"
-)
 
-// InCap and OutCap are the sizes of the module's static input and output
-// buffers; in_reserve and out_reserve replace them with larger ones, up to
-// MaxReserve bytes each.
-const (
-	InCap  = 8 << 20
-	OutCap = 4 << 20
-	// MaxReserve is the largest buffer in_reserve and out_reserve grant
-	// (1 GiB).
-	MaxReserve = 1 << 30
-	// ErrCap is the size of the buffer holding the last error's text.
-	ErrCap = 1 << 10
+	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
 // The module's static buffers. They are zero-filled BSS: they cost memory
@@ -87,12 +82,12 @@ const (
 // use: the static ones, or larger ones that in_reserve and out_reserve
 // allocated.
 var (
-	inStatic  [InCap]byte
-	outStatic [OutCap]byte
+	inStatic  [abi.InCap]byte
+	outStatic [abi.OutCap]byte
 	inBuf     = inStatic[:]
 	outBuf    = outStatic[:]
 
-	errBuf [ErrCap]byte
+	errBuf [abi.ErrCap]byte
 	errLen uint32
 
 	// lastStatus is the status of the last compute call.
@@ -108,10 +103,10 @@ var (
 // low 32 bits of the address natively, where it is meaningless).
 func addr(p *byte) uint32 { return uint32(uintptr(unsafe.Pointer(p))) }
 
-// abiVersion returns ABIVersion.
+// abiVersion returns abi.Version.
 //
 //go:wasmexport abi_version
-func abiVersion() uint32 { return ABIVersion }
+func abiVersion() uint32 { return abi.Version }
 
 // inPtr returns the address of the input buffer in linear memory.
 //
@@ -149,14 +144,14 @@ func outReserve(n uint32) uint32 { return reserve(&outBuf, outStatic[:], n, "out
 // the static buffer again (a larger one is let go, for the garbage
 // collector); a buffer that is already large enough is kept; otherwise a new
 // one of n bytes, rounded up to 64 KiB, replaces it. The contents of a
-// replaced buffer are not kept. Over MaxReserve it returns 0 and leaves the
+// replaced buffer are not kept. Over abi.MaxReserve it returns 0 and leaves the
 // buffer as it is, with the reason at err_ptr. (An allocation the host's
 // memory limit refuses traps, as any out-of-memory does. Nothing else in it
 // can panic, so unlike the other exports it needs no recover.)
 func reserve(buf *[]byte, static []byte, n uint32, what string) (ptr uint32) {
 	clearError()
 	switch {
-	case n > MaxReserve:
+	case n > abi.MaxReserve:
 		setError("perfcalc: " + what + ": more than the largest buffer, 1 GiB")
 		return 0
 	case int(n) <= len(static):
@@ -200,7 +195,7 @@ func mallocs() uint64 {
 	return memStats.Mallocs
 }
 
-// setError records the text of the last error (cut to ErrCap bytes).
+// setError records the text of the last error (cut to abi.ErrCap bytes).
 //
 //go:noinline
 func setError(msg string) {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
 // main, in the native build only, runs the decode exports on files and
@@ -41,7 +43,7 @@ func run(args []string) int {
 	defer w.Flush()
 	load := func(off int, name string) (uint32, bool) {
 		b, err := os.ReadFile(name)
-		if err != nil || off+len(b) > MaxReserve {
+		if err != nil || off+len(b) > abi.MaxReserve {
 			os.Stderr.WriteString("wasm: cannot load " + name + "\n")
 			return 0, false
 		}
@@ -51,6 +53,21 @@ func run(args []string) int {
 			copy(inBuf, keep)
 		}
 		return uint32(copy(inBuf[off:], b)), true
+	}
+	// describe loads files after a query descriptor at offset 0 that names
+	// them in the fields given.
+	describe := func(fields []int, files []string) bool {
+		at := uint32(abi.QuerySize)
+		clear(inBuf[:abi.QuerySize])
+		for i, name := range files {
+			n, ok := load(int(at), name)
+			if !ok {
+				return false
+			}
+			abi.PutRegion(inBuf, fields[i], at, n)
+			at = (at + n + 7) &^ 7
+		}
+		return true
 	}
 	var call func(first uint32) int32
 	switch args[0] {
@@ -87,20 +104,12 @@ func run(args []string) int {
 		if len(args) < 5 {
 			return 2
 		}
-		at := uint32(QueryDescSize)
-		clear(inBuf[:QueryDescSize])
-		for i, f := range []int{qdOlder, qdNewer, qdRegInfo, qdStrings} {
-			n, ok := load(int(at), args[1+i])
-			if !ok {
-				return 1
-			}
-			put32(inBuf[:], f, at)
-			put32(inBuf[:], f+4, n)
-			at = (at + n + 7) &^ 7
+		if !describe([]int{abi.QueryOlder, abi.QueryNewer, abi.QueryRegInfo, abi.QueryStrings}, args[1:5]) {
+			return 1
 		}
 		call = func(first uint32) int32 { return runQuery(0, 0, first) }
 	case "v2fixture":
-		reg, strs, older, newer, err := v2Captures()
+		reg, strs, older, newer, err := gencorpus.SmallV2()
 		if err != nil {
 			os.Stderr.WriteString("wasm: " + err.Error() + "\n")
 			return 1
@@ -128,16 +137,8 @@ func run(args []string) int {
 		if len(args) < 3 {
 			return 2
 		}
-		at := uint32(QueryDescSize)
-		clear(inBuf[:QueryDescSize])
-		for i, f := range []int{qdOlder, qdNewer, qdNames}[:len(args)-1] {
-			n, ok := load(int(at), args[1+i])
-			if !ok {
-				return 1
-			}
-			put32(inBuf[:], f, at)
-			put32(inBuf[:], f+4, n)
-			at = (at + n + 7) &^ 7
+		if !describe([]int{abi.QueryOlder, abi.QueryNewer, abi.QueryNames}, args[1:min(len(args), 4)]) {
+			return 1
 		}
 		call = func(first uint32) int32 { return runQuery(0, 0, first) }
 	case "relog":
@@ -162,20 +163,22 @@ func run(args []string) int {
 	}
 	for first := uint32(0); ; {
 		rc := call(first)
-		if rc < 0 && rc != ErrSpace {
+		if rc < 0 && rc != abi.CodeSpace {
 			os.Stderr.WriteString("wasm: error " + strconv.Itoa(int(rc)) + ": " + string(errBuf[:errLen]) + "\n")
 			return 1
 		}
-		h := parseHeader(outBuf[:])
+		h := abi.ReadHeader(outBuf)
 		for i := 0; i < int(h.Count); i++ {
-			r, path := parseRecord(outBuf[:], &h, i)
-			w.Write(appendRecordJSON(nil, &r, path))
+			r := outBuf[int(h.RecOff)+i*int(h.RecSize):]
+			off, n := abi.RecordPath(r)
+			rec := abi.ReadRecord(r)
+			w.Write(appendRecordJSON(nil, &rec, string(outBuf[h.StrOff+off:h.StrOff+off+n])))
 			w.WriteByte('\n')
 		}
-		if h.Flags&FlagDamaged != 0 {
+		if h.Flags&abi.FlagDamaged != 0 {
 			os.Stderr.WriteString("wasm: damaged: " + string(errBuf[:errLen]) + "\n")
 		}
-		if h.Flags&FlagMore == 0 {
+		if h.Flags&abi.FlagMore == 0 {
 			return 0
 		}
 		if h.Count == 0 {
@@ -188,7 +191,7 @@ func run(args []string) int {
 
 // appendRecordJSON appends a record as JSON; integers of 64 bits are
 // strings, and "bits" is the value's float64 bit pattern in hexadecimal.
-func appendRecordJSON(b []byte, r *record, path string) []byte {
+func appendRecordJSON(b []byte, r *abi.Record, path string) []byte {
 	b = append(b, `{"path":`...)
 	b = strconv.AppendQuote(b, path)
 	b = append(b, `,"value":`...)

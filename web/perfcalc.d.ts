@@ -158,6 +158,8 @@ export interface RelogOptions {
   every?: number;
   /** Return relog's text instead of rows. */
   format?: "csv" | "tsv" | "json";
+  /** With format csv or tsv: the significant digits of values, 1 to 20 (%.<digits>g); 0 or absent: 20, as current Windows writes (17: Windows before about 2020). */
+  digits?: number;
   /** With format: throw when the log is damaged after its start. */
   strict?: boolean;
 }
@@ -177,6 +179,37 @@ export interface RelogRows {
     statuses: (Status | undefined)[];
   }[];
   damage: string | null;
+}
+
+/** One column's statistics, as perfcalc stats and PdhComputeCounterStatistics give them. */
+export interface ColumnStatistics {
+  /** The column's counter path. */
+  path: string;
+  /** The counter type (a winperf.h number). */
+  type: number;
+  /** Valid values. */
+  count: number;
+  /** Samples (or pairs of samples) without a valid value. */
+  skipped: number;
+  /** null when count is 0. */
+  min: number | null;
+  max: number | null;
+  /** A rate, timer or average: its value from the first to the last good sample; other counters: the mean of their values. null unless meanStatus is "Valid". */
+  mean: number | null;
+  meanStatus: Status;
+  /** The column's index, in relog's order. */
+  column: number;
+}
+
+export interface LogStatistics {
+  timeZone: string;
+  /** Minutes, UTC = local + bias. */
+  bias: number;
+  /** The samples of the log. */
+  rows: number;
+  /** Why the log ends early (a damage after its start), or null. */
+  damage: string | null;
+  stats: ColumnStatistics[];
 }
 
 /** An error the module reported. */
@@ -207,6 +240,8 @@ export class Perfcalc {
   query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
   relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
+  /** The statistics of every column of a .blg log (relog's selection options apply). */
+  stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
   /** The guest's heap allocations so far (runtime.MemStats.Mallocs). */
   mallocs(): bigint;
 }
@@ -238,3 +273,4 @@ export function decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
 export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
+export function stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;

@@ -5,39 +5,19 @@
 // ../wasm/ABI.md for the module's ABI.
 
 import { createWASI } from "./wasi.mjs";
+import * as abi from "./abi.mjs";
 
 /** The ABI version this package speaks (abi_version of the module). */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = abi.VERSION;
 
 /** Status names, indexed by the module's status numbers (engine.Status). */
-export const STATUS = Object.freeze(["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"]);
+export const STATUS = abi.STATUS_NAMES;
 
 /** Option bits (engine.Options). */
-export const OPTIONS = Object.freeze({ cap100: 1, scale: 2, 1000: 4, times1000: 4, wrap32: 8 });
+export const OPTIONS = Object.freeze({ cap100: abi.OPT_CAP100, scale: abi.OPT_SCALE, 1000: abi.OPT_TIMES1000, times1000: abi.OPT_TIMES1000, wrap32: abi.OPT_WRAP32 });
 
 /** The counter types of winperf.h by Windows name. */
-export const COUNTER_TYPES = Object.freeze({
-  PERF_COUNTER_COUNTER: 0x10410400, PERF_COUNTER_TIMER: 0x20410500, PERF_COUNTER_QUEUELEN_TYPE: 0x00450400,
-  PERF_COUNTER_LARGE_QUEUELEN_TYPE: 0x00450500, PERF_COUNTER_100NS_QUEUELEN_TYPE: 0x00550500,
-  PERF_COUNTER_OBJ_TIME_QUEUELEN_TYPE: 0x00650500, PERF_COUNTER_BULK_COUNT: 0x10410500, PERF_COUNTER_TEXT: 0x00000B00,
-  PERF_COUNTER_RAWCOUNT: 0x00010000, PERF_COUNTER_LARGE_RAWCOUNT: 0x00010100, PERF_COUNTER_RAWCOUNT_HEX: 0x00000000,
-  PERF_COUNTER_LARGE_RAWCOUNT_HEX: 0x00000100, PERF_SAMPLE_FRACTION: 0x20C20400, PERF_SAMPLE_COUNTER: 0x00410400,
-  PERF_COUNTER_NODATA: 0x40000200, PERF_COUNTER_TIMER_INV: 0x21410500, PERF_SAMPLE_BASE: 0x40030401,
-  PERF_AVERAGE_TIMER: 0x30020400, PERF_AVERAGE_BASE: 0x40030402, PERF_AVERAGE_BULK: 0x40020500,
-  PERF_OBJ_TIME_TIMER: 0x20610500, PERF_100NSEC_TIMER: 0x20510500, PERF_100NSEC_TIMER_INV: 0x21510500,
-  PERF_COUNTER_MULTI_TIMER: 0x22410500, PERF_COUNTER_MULTI_TIMER_INV: 0x23410500, PERF_COUNTER_MULTI_BASE: 0x42030500,
-  PERF_100NSEC_MULTI_TIMER: 0x22510500, PERF_100NSEC_MULTI_TIMER_INV: 0x23510500, PERF_RAW_FRACTION: 0x20020400,
-  PERF_LARGE_RAW_FRACTION: 0x20020500, PERF_RAW_BASE: 0x40030403, PERF_LARGE_RAW_BASE: 0x40030500,
-  PERF_PRECISION_TIMESTAMP: 0x40030500, PERF_ELAPSED_TIME: 0x30240500, PERF_COUNTER_DELTA: 0x00400400,
-  PERF_COUNTER_LARGE_DELTA: 0x00400500, PERF_PRECISION_SYSTEM_TIMER: 0x20470500,
-  PERF_PRECISION_100NS_TIMER: 0x20570500, PERF_PRECISION_OBJECT_TIMER: 0x20670500,
-  PERF_COUNTER_HISTOGRAM_TYPE: 0x80000000,
-});
-
-const ERROR_NAMES = {
-  [-1]: "Panic", [-2]: "Bounds", [-3]: "Argument", [-4]: "Space", [-5]: "Truncated", [-6]: "Malformed",
-  [-7]: "Unsupported", [-8]: "Limit", [-9]: "Input", [-10]: "Absent",
-};
+export const COUNTER_TYPES = abi.COUNTER_TYPES;
 
 /** An error the module reported: `code` is its negative error code, `kind` its name. */
 export class PerfcalcError extends Error {
@@ -45,20 +25,13 @@ export class PerfcalcError extends Error {
     super(message || `perfcalc: error ${code}`);
     this.name = "PerfcalcError";
     this.code = code;
-    this.kind = ERROR_NAMES[code] ?? "Unknown";
+    this.kind = abi.CODE_NAMES[code] ?? "Unknown";
     this.detail = detail;
   }
 }
 
-// Record layouts (ABI.md).
-const REQ_SIZE = 72, RES_SIZE = 16, HEADER_SIZE = 80, MAGIC = 0x31524350;
-const ERR_SPACE = -4, ERR_LIMIT = -8;
-// MAX_RESERVE is the largest buffer in_reserve and out_reserve grant (ABI.md).
-const MAX_RESERVE = 1 << 30;
-const FLAG_DAMAGED = 1, FLAG_MORE = 2;
-const KINDS = { v1: 1, v2: 2, names: 3, blg: 4 };
-const KIND_NAMES = { 1: "v1", 2: "v2", 3: "names", 4: "blg" };
-const FORMATS = { csv: 0, tsv: 1, json: 2 };
+const KINDS = { v1: abi.KIND_V1, v2: abi.KIND_V2, names: abi.KIND_NAMES, blg: abi.KIND_BLG };
+const FORMATS = { csv: abi.FORMAT_CSV, tsv: abi.FORMAT_TSV, json: abi.FORMAT_JSON };
 const FREQ_100NS = 10000000n;
 const U64_MAX = (1n << 64n) - 1n, I64_MIN = -(1n << 63n);
 
@@ -252,11 +225,11 @@ export class Perfcalc {
    */
   compute(req) {
     const q = request(req);
-    const v = this._call("compute", q.type, q.hasOld ? 1 : 0, q.options, q.scale, q.timeBase,
+    const v = this._call("compute", q.type, q.hasOld ? abi.FLAG_HAS_OLD : 0, q.options, q.scale, q.timeBase,
       q.old.cstatus, BigInt.asIntN(64, big(q.old.first)), BigInt.asIntN(64, big(q.old.second)), q.old.multi,
       q.nw.cstatus, BigInt.asIntN(64, big(q.nw.first)), BigInt.asIntN(64, big(q.nw.second)), q.nw.multi);
     const s = this.exports.last_status() >>> 0;
-    if (s >= STATUS.length) throw new PerfcalcError(s === 0xfe ? -3 : -1, this._errorText() || "perfcalc: compute: reserved option bits");
+    if (s >= STATUS.length) throw new PerfcalcError(s === abi.STATUS_ARGUMENT ? abi.CODE_ARGUMENT : abi.CODE_PANIC, this._errorText() || "perfcalc: compute: reserved option bits");
     return { value: v, status: STATUS[s] };
   }
 
@@ -269,32 +242,32 @@ export class Perfcalc {
   computeBatch(requests, opts = {}) {
     const reqs = Array.from(requests, (r) => request(r, options(opts.options)));
     const out = new Array(reqs.length);
-    const chunk = Math.min(Math.floor(this.inCap / REQ_SIZE), Math.floor(this.outCap / RES_SIZE));
+    const chunk = Math.min(Math.floor(this.inCap / abi.REQ_SIZE), Math.floor(this.outCap / abi.RES_SIZE));
     for (let start = 0; start < reqs.length; start += chunk) {
       const n = Math.min(chunk, reqs.length - start);
       let dv = this._views();
       for (let i = 0; i < n; i++) {
-        const q = reqs[start + i], p = this.inPtr + i * REQ_SIZE;
-        dv.setUint32(p, q.type, true);
-        dv.setInt32(p + 4, q.scale, true);
-        dv.setBigInt64(p + 8, q.timeBase, true);
-        dv.setUint32(p + 16, q.hasOld ? 1 : 0, true);
-        dv.setUint32(p + 20, q.options, true);
-        dv.setUint32(p + 24, q.old.cstatus, true);
-        dv.setUint32(p + 28, q.nw.cstatus, true);
-        setU64(dv, p + 32, q.old.first);
-        setU64(dv, p + 40, q.old.second);
-        setU64(dv, p + 48, q.nw.first);
-        setU64(dv, p + 56, q.nw.second);
-        dv.setUint32(p + 64, q.old.multi, true);
-        dv.setUint32(p + 68, q.nw.multi, true);
+        const q = reqs[start + i], p = this.inPtr + i * abi.REQ_SIZE;
+        dv.setUint32(p + abi.REQ_TYPE, q.type, true);
+        dv.setInt32(p + abi.REQ_SCALE, q.scale, true);
+        dv.setBigInt64(p + abi.REQ_TIME_BASE, q.timeBase, true);
+        dv.setUint32(p + abi.REQ_FLAGS, q.hasOld ? abi.FLAG_HAS_OLD : 0, true);
+        dv.setUint32(p + abi.REQ_OPTIONS, q.options, true);
+        dv.setUint32(p + abi.REQ_OLD_CSTATUS, q.old.cstatus, true);
+        dv.setUint32(p + abi.REQ_NEW_CSTATUS, q.nw.cstatus, true);
+        setU64(dv, p + abi.REQ_OLD_FIRST, q.old.first);
+        setU64(dv, p + abi.REQ_OLD_SECOND, q.old.second);
+        setU64(dv, p + abi.REQ_NEW_FIRST, q.nw.first);
+        setU64(dv, p + abi.REQ_NEW_SECOND, q.nw.second);
+        dv.setUint32(p + abi.REQ_OLD_MULTI, q.old.multi, true);
+        dv.setUint32(p + abi.REQ_NEW_MULTI, q.nw.multi, true);
       }
       const rc = this._call("compute_batch", 0, n, 0);
       if (rc < 0) this._throw(rc);
       dv = this._views();
       for (let i = 0; i < n; i++) {
-        const p = this.outPtr + i * RES_SIZE;
-        out[start + i] = { value: dv.getFloat64(p, true), status: STATUS[dv.getUint32(p + 8, true)] };
+        const p = this.outPtr + i * abi.RES_SIZE;
+        out[start + i] = { value: dv.getFloat64(p + abi.RES_VALUE, true), status: STATUS[dv.getUint32(p + abi.RES_STATUS, true)] };
       }
     }
     return out;
@@ -303,9 +276,9 @@ export class Perfcalc {
   // _reserve makes the module's input ("in") or output ("out") buffer hold
   // at least n bytes (in_reserve/out_reserve), and reads its new place.
   _reserve(which, n) {
-    if (n > MAX_RESERVE) throw new PerfcalcError(ERR_LIMIT, `perfcalc: ${n} bytes is more than the module's largest ${which === "in" ? "input" : "output"} buffer (${MAX_RESERVE} bytes)`);
+    if (n > abi.MAX_RESERVE) throw new PerfcalcError(abi.CODE_LIMIT, `perfcalc: ${n} bytes is more than the module's largest ${which === "in" ? "input" : "output"} buffer (${abi.MAX_RESERVE} bytes)`);
     const p = this._call(which + "_reserve", n) >>> 0;
-    if (p === 0) throw new PerfcalcError(ERR_LIMIT, this._errorText());
+    if (p === 0) throw new PerfcalcError(abi.CODE_LIMIT, this._errorText());
     if (which === "in") {
       this.inPtr = p;
       this.inCap = this.exports.in_cap() >>> 0;
@@ -344,49 +317,36 @@ export class Perfcalc {
     let head = null;
     for (let first = 0; ;) {
       const rc = call(first);
-      if (rc < 0 && rc !== ERR_SPACE) this._throw(rc);
+      if (rc < 0 && rc !== abi.CODE_SPACE) this._throw(rc);
       const dv = this._views();
       const o = this.outPtr;
-      if (dv.getUint32(o, true) !== MAGIC) throw new PerfcalcError(-1, "perfcalc: the module wrote no result header");
+      if (dv.getUint32(o + abi.HDR_MAGIC, true) !== abi.MAGIC) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: the module wrote no result header");
+      const u32 = (off) => dv.getUint32(o + off, true);
       const h = {
-        kind: dv.getUint32(o + 8, true), flags: dv.getUint32(o + 12, true), total: dv.getUint32(o + 16, true),
-        count: dv.getUint32(o + 24, true), recSize: dv.getUint32(o + 28, true), recOff: dv.getUint32(o + 32, true),
-        strOff: dv.getUint32(o + 36, true), strLen: dv.getUint32(o + 40, true), columns: dv.getUint32(o + 48, true),
-        rows: dv.getUint32(o + 52, true), bias: dv.getInt32(o + 56, true),
-        infoOff: dv.getUint32(o + 60, true), infoLen: dv.getUint32(o + 64, true), needed: dv.getUint32(o + 44, true),
+        kind: u32(abi.HDR_KIND), flags: u32(abi.HDR_FLAGS), total: u32(abi.HDR_TOTAL),
+        count: u32(abi.HDR_COUNT), recSize: u32(abi.HDR_REC_SIZE), recOff: u32(abi.HDR_REC_OFF),
+        strOff: u32(abi.HDR_STR_OFF), strLen: u32(abi.HDR_STR_LEN), columns: u32(abi.HDR_COLUMNS),
+        rows: u32(abi.HDR_ROWS), bias: dv.getInt32(o + abi.HDR_BIAS, true),
+        infoOff: u32(abi.HDR_INFO_OFF), infoLen: u32(abi.HDR_INFO_LEN), needed: u32(abi.HDR_NEEDED),
       };
       const dec = new TextDecoder();
       const strs = this._u8.subarray(o + h.strOff, o + h.strOff + h.strLen);
       if (head === null) {
         head = h;
         head.info = dec.decode(strs.subarray(h.infoOff, h.infoOff + h.infoLen));
-        head.damage = h.flags & FLAG_DAMAGED ? this._errorText() : null;
+        head.damage = h.flags & abi.FLAG_DAMAGED ? this._errorText() : null;
       }
       const cache = new Map();
       for (let i = 0; i < h.count; i++) {
         const r = o + h.recOff + i * h.recSize;
-        const po = dv.getUint32(r, true), pl = dv.getUint32(r + 4, true);
+        const po = dv.getUint32(r + abi.REC_PATH_OFF, true), pl = dv.getUint32(r + abi.REC_PATH_LEN, true);
         let path = cache.get(po);
         if (path === undefined || path.length !== pl) { path = dec.decode(strs.subarray(po, po + pl)); cache.set(po, path); }
-        records.push({
-          path,
-          value: dv.getFloat64(r + 8, true),
-          status: STATUS[dv.getUint32(r + 16, true)],
-          type: dv.getUint32(r + 20, true),
-          first: dv.getBigUint64(r + 24, true),
-          second: dv.getBigUint64(r + 32, true),
-          multiCount: dv.getUint32(r + 40, true),
-          cstatus: dv.getUint32(r + 44, true),
-          timeBase: dv.getBigInt64(r + 48, true),
-          time: dv.getBigInt64(r + 56, true),
-          scale: dv.getInt32(r + 64, true),
-          aux: dv.getUint32(r + 68, true),
-          column: dv.getUint32(r + 72, true),
-        });
+        records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : record(dv, r, path));
       }
-      if (!(h.flags & FLAG_MORE)) break;
-      if (h.count === 0 && h.needed <= this.outCap) throw new PerfcalcError(ERR_SPACE, "perfcalc: a record does not fit the module's output buffer");
-      if (h.needed > this.outCap && h.needed <= MAX_RESERVE) this._reserve("out", h.needed);
+      if (!(h.flags & abi.FLAG_MORE)) break;
+      if (h.count === 0 && h.needed <= this.outCap) throw new PerfcalcError(abi.CODE_SPACE, "perfcalc: a record does not fit the module's output buffer");
+      if (h.needed > this.outCap && h.needed <= abi.MAX_RESERVE) this._reserve("out", h.needed);
       first += h.count;
     }
     return { head, records };
@@ -453,12 +413,14 @@ export class Perfcalc {
     const parts = [opts.older && toBytes(opts.older, "older"), toBytes(newer, "newer"), opts.names && toBytes(opts.names, "names"),
       opts.regInfo && toBytes(opts.regInfo, "regInfo"), opts.strings && toBytes(opts.strings, "strings"), ids,
       opts.counterSet ? enc.encode(opts.counterSet) : null, pats.length ? enc.encode(pats.join("\n")) : null];
-    const placed = this._input([...parts, new Uint8Array(64)]);
+    const placed = this._input([...parts, new Uint8Array(abi.QUERY_SIZE)]);
     const descOff = placed[placed.length - 1][0];
     const dv = this._views();
-    placed.slice(0, 8).forEach(([off, len], i) => {
-      dv.setUint32(this.inPtr + descOff + 8 * i, off, true);
-      dv.setUint32(this.inPtr + descOff + 8 * i + 4, len, true);
+    const fields = [abi.QUERY_OLDER, abi.QUERY_NEWER, abi.QUERY_NAMES, abi.QUERY_REG_INFO, abi.QUERY_STRINGS, abi.QUERY_IDS, abi.QUERY_SET, abi.QUERY_PATHS];
+    fields.forEach((field, i) => {
+      const [off, len] = placed[i];
+      dv.setUint32(this.inPtr + descOff + field, off, true);
+      dv.setUint32(this.inPtr + descOff + field + 4, len, true);
     });
     const opt = options(opts.options);
     const res = this._pages((first) => this._call("query", descOff, opt, first));
@@ -474,18 +436,38 @@ export class Perfcalc {
   }
 
   /**
+   * The statistics of every column of a .blg log, as perfcalc stats and
+   * PDH's PdhComputeCounterStatistics compute them (relog_stats): count,
+   * skipped, min, max and mean, in relog's column order, with the selection
+   * options of relog (counters, begin, end, every).
+   */
+  stats(bytes, opts = {}) {
+    if (typeof this.exports.relog_stats !== "function") {
+      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks relog_stats (it is older than this package)");
+    }
+    const { parts, args } = this._relogArgs(toBytes(bytes, "bytes"), opts);
+    const [[d, dn], [p, pn]] = this._input(parts);
+    const res = this._pages((first) => this._call("relog_stats", d, dn, p, pn, ...args, first));
+    const h = res.head;
+    return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, stats: res.records };
+  }
+
+  /**
    * Converts a .blg log as Windows' relog does. With opts.format "csv", "tsv"
    * or "json" it returns relog's text; otherwise the columns and the rows.
    */
   relog(bytes, opts = {}) {
     const data = toBytes(bytes, "bytes");
     if (opts.format !== undefined) {
-      const f = FORMATS[String(opts.format).toLowerCase()];
+      let f = FORMATS[String(opts.format).toLowerCase()];
       if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
+      const digits = opts.digits ?? 0;
+      if (!Number.isInteger(digits) || digits < 0 || digits > abi.MAX_DIGITS) throw new RangeError(`perfcalc: digits ${digits} is not 1 to ${abi.MAX_DIGITS} (0: the default, 20)`);
+      f |= digits << abi.DIGITS_SHIFT;
       const { parts, args } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
       let rc = this._call("relog_text", d, dn, p, pn, ...args, f);
-      if (rc === ERR_SPACE) {
+      if (rc === abi.CODE_SPACE) {
         // The text is longer than the output buffer: last_detail is its length.
         this._reserve("out", this.exports.last_detail() >>> 0);
         rc = this._call("relog_text", d, dn, p, pn, ...args, f);
@@ -494,7 +476,7 @@ export class Perfcalc {
       this._views();
       const text = new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));
       const damage = this._errorText();
-      if (damage && opts.strict) throw new PerfcalcError(-6, damage);
+      if (damage && opts.strict) throw new PerfcalcError(abi.CODE_MALFORMED, damage);
       return text;
     }
     const d = this.decode(data, { ...opts, kind: "blg" });
@@ -512,6 +494,44 @@ export class Perfcalc {
     }
     return { timeZone: d.timeZone, bias: d.bias, columns, rows, damage: d.damage };
   }
+}
+
+// record reads the record at r (its path read by the caller).
+function record(dv, r, path) {
+  return {
+    path,
+    value: dv.getFloat64(r + abi.REC_VALUE, true),
+    status: STATUS[dv.getUint32(r + abi.REC_STATUS, true)],
+    type: dv.getUint32(r + abi.REC_TYPE, true),
+    first: dv.getBigUint64(r + abi.REC_FIRST, true),
+    second: dv.getBigUint64(r + abi.REC_SECOND, true),
+    multiCount: dv.getUint32(r + abi.REC_MULTI, true),
+    cstatus: dv.getUint32(r + abi.REC_CSTATUS, true),
+    timeBase: dv.getBigInt64(r + abi.REC_TIME_BASE, true),
+    time: dv.getBigInt64(r + abi.REC_TIME, true),
+    scale: dv.getInt32(r + abi.REC_SCALE, true),
+    aux: dv.getUint32(r + abi.REC_AUX, true),
+    column: dv.getUint32(r + abi.REC_COLUMN, true),
+  };
+}
+
+// statistic reads the statistics record at r (its path read by the
+// caller): min and max are null without a valid value, mean without a
+// Valid mean.
+function statistic(dv, r, path) {
+  const count = Number(dv.getBigUint64(r + abi.STAT_COUNT, true));
+  const meanStatus = STATUS[dv.getUint32(r + abi.STAT_MEAN_STATUS, true)];
+  return {
+    path,
+    type: dv.getUint32(r + abi.STAT_TYPE, true),
+    count,
+    skipped: Number(dv.getBigUint64(r + abi.STAT_SKIPPED, true)),
+    min: count > 0 ? dv.getFloat64(r + abi.STAT_MIN, true) : null,
+    max: count > 0 ? dv.getFloat64(r + abi.STAT_MAX, true) : null,
+    mean: meanStatus === "Valid" ? dv.getFloat64(r + abi.STAT_MEAN, true) : null,
+    meanStatus,
+    column: dv.getUint32(r + abi.STAT_COLUMN, true),
+  };
 }
 
 function toBytes(b, what) {
@@ -549,7 +569,7 @@ export async function load(source, opts = {}) {
 
 let shared = null;
 
-/** Loads the module once for the functions below (compute, computeBatch, decode, relog). */
+/** Loads the module once for the functions below (compute, computeBatch, decode, query, relog, stats). */
 export async function init(source, opts) {
   shared = await load(source, opts);
   return shared;
@@ -570,3 +590,5 @@ export function decode(bytes, opts) { return instance().decode(bytes, opts); }
 export function query(newer, opts) { return instance().query(newer, opts); }
 /** relog on the instance of init(). */
 export function relog(bytes, opts) { return instance().relog(bytes, opts); }
+/** stats on the instance of init(). */
+export function stats(bytes, opts) { return instance().stats(bytes, opts); }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PerfcalcError } from "../perfcalc.mjs";
+import { COUNTER_TYPES, PerfcalcError } from "../perfcalc.mjs";
 import { CORPUS, bits, lines, loadModule, parseExact, repeatLog, runNative } from "./helpers.mjs";
 
 const STATUS = ["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"];
@@ -35,6 +35,28 @@ function sameRecords(have, wantText, what) {
     assert.equal(h.aux, w.aux, msg);
     assert.equal(h.column, w.column, msg);
   }
+}
+
+// sameStats compares the module's statistics with perfcalc stats --json,
+// column by column, every number bit for bit.
+function sameStats(have, wantText, what) {
+  const want = parseExact(wantText);
+  assert.equal(have.stats.length, want.length, `${what}: ${have.stats.length} columns, native ${want.length}`);
+  assert.ok(want.length > 0, `${what}: no columns`);
+  const num = (x) => (x === null ? null : typeof x === "string" ? Number(x) : x);
+  want.forEach((w, i) => {
+    const h = have.stats[i], msg = `${what} ${w.counter}`;
+    assert.equal(h.path, w.counter, msg);
+    assert.equal(h.column, i, msg);
+    assert.equal(h.type, COUNTER_TYPES[w.type], msg);
+    assert.equal(h.count, w.count, msg);
+    assert.equal(h.skipped, w.skipped, msg);
+    assert.equal(h.meanStatus, w.meanStatus, msg);
+    for (const k of ["min", "max", "mean"]) {
+      if (w[k] === null) assert.equal(h[k], null, `${msg} ${k}`);
+      else assert.equal(bits(h[k]), bits(num(w[k])), `${msg} ${k}: ${h[k]} vs ${w[k]}`);
+    }
+  });
 }
 
 const need = (t) => { if (!CORPUS) t.skip("../shared/corpus is absent: the real captures cannot be read"); return !!CORPUS; };
@@ -123,11 +145,17 @@ test("decode and relog: every real .blg log equals native relog", async (t) => {
       }
     });
     assert.ok(cells > 0, name);
-    // relog's text, byte for byte.
+    // relog's text, byte for byte, with 20 (the default) and 17 digits.
     for (const format of ["csv", "tsv", "json"]) {
       assert.equal(pc.relog(bytes, { format }), runNative("perfcalc", ["relog", "-f", format, file]), `${name} ${format}`);
     }
+    assert.equal(pc.relog(bytes, { format: "csv", digits: 17 }), runNative("perfcalc", ["relog", "-f", "csv", "--digits", "17", file]), `${name} csv 17`);
+    assert.equal(pc.relog(bytes, { format: "csv", digits: 20 }), pc.relog(bytes, { format: "csv" }), `${name} csv 20`);
+
+    // The statistics against the perfcalc command's stats --json, every number exactly.
+    sameStats(pc.stats(bytes), runNative("perfcalc", ["stats", "--json", file]), name);
   }
+  assert.throws(() => pc.relog(new Uint8Array(8), { format: "csv", digits: 21 }), RangeError);
   // Bad statuses survive: the PowerShell log has PDH_CSTATUS_NO_MACHINE records.
   const ps = pc.decode(readFileSync(join(CORPUS, "blg", "PowerShell_BadCounterSamples.blg")));
   const bad = ps.records.filter((r) => r.cstatus === 0x800007d0);

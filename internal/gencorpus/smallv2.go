@@ -1,4 +1,4 @@
-package main
+package gencorpus
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
@@ -6,10 +6,13 @@ import (
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 )
 
-// v2Captures builds, with perfcalc's encoder, a V2 counterset registration
-// (a fraction with its base and a 100 ns timer), its counter names and two
-// captures 1 s apart of two instances: there are no public V2 captures.
-func v2Captures() (reg, strs, older, newer []byte, err error) {
+// SmallV2 builds a small V2 counterset registration (a fraction with its
+// base and a 100 ns timer, counterset GUID {04030201-0605-0807-090a-
+// 0b0c0d0e0f10}), its counter names ("% Used", "Used Base", "% Busy") and
+// two captures 1 s apart of two instances, "a" and "b": the module's and
+// the JS package's tests decode them (wasm's native reference writes them
+// with "v2fixture").
+func SmallV2() (reg, strs, older, newer []byte, err error) {
 	const none = perflibv2.NoCounter
 	set := encode.V2CounterSet{GUID: [16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, DetailLevel: 100, InstanceType: perflibv2.CountersetMultiInstances,
 		Counters: []encode.V2CounterRegInfo{

@@ -1,12 +1,12 @@
 //go:build !wasm
 
-package main
+package abi
 
 import "encoding/binary"
 
 // Little-endian reads and writes at fixed offsets of records whose bounds
-// the caller has checked once (the native build of the facade, for tests;
-// the module uses le_wasm.go).
+// the caller has checked once: package host and the native build of the
+// facade (the module uses le_wasm.go).
 
 func get32(b []byte, off int) uint32 { return binary.LittleEndian.Uint32(b[off:]) }
 

@@ -1,0 +1,272 @@
+package abi
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/relog"
+)
+
+// pageRecord reads record i of the page b and its path.
+func pageRecord(b []byte, h *Header, i int) (Record, string) {
+	r := b[int(h.RecOff)+i*int(h.RecSize):]
+	off, n := RecordPath(r)
+	s := b[h.StrOff : h.StrOff+h.StrLen]
+	return ReadRecord(r), string(s[off : off+n])
+}
+
+// fill writes 50 records, every other one with a path shared by a third of
+// them (key i%6/2), the others with their own.
+func fill(w *Writer) *Summary {
+	s := &Summary{Kind: KindBlg, Info: "info", Keys: 3, Columns: 3, Rows: 17, Bias: -60}
+	w.Begin(s)
+	for i := 0; i < 50; i++ {
+		r := Record{Value: float64(i), Aux: uint32(i), Raw: engine.RawCounter{FirstValue: math.MaxUint64 - uint64(i)}}
+		key := -1
+		path := "own path " + strconv.Itoa(i)
+		if i%2 == 0 {
+			key, path = i%6/2, "shared path "+strconv.Itoa(i%6/2)
+		}
+		w.Record(&r, []byte(path), key)
+	}
+	return s
+}
+
+// TestWriterPaging checks that a result that does not fit is returned page
+// by page, with shared strings written once per page, that the pages
+// together equal the result in one page, and that a growing Writer gives
+// that one page.
+func TestWriterPaging(t *testing.T) {
+	big := make([]byte, 1<<16)
+	var w Writer
+	w.Reset(big, 0)
+	n, more, needed := w.Finish(fill(&w))
+	h := ReadHeader(big)
+	if more || h.Count != 50 || h.Needed != uint32(n) || needed != uint32(n) || h.Flags != 0 {
+		t.Fatalf("one page: %d records, needed %d (%d), wrote %d, more %v", h.Count, h.Needed, needed, n, more)
+	}
+	if h.Magic != Magic || h.Version != Version || h.Kind != KindBlg || h.Columns != 3 || h.Rows != 17 || h.Bias != -60 {
+		t.Fatalf("one page: header %+v", h)
+	}
+	var all []string
+	for i := 0; i < 50; i++ {
+		_, p := pageRecord(big, &h, i)
+		all = append(all, p)
+	}
+
+	g := NewGrowing()
+	gn, gmore, _ := g.Finish(fill(g))
+	if gmore || !bytes.Equal(g.Bytes(), big[:n]) || gn != n {
+		t.Errorf("a growing Writer differs from one page (%d bytes, more %v; want %d)", gn, gmore, n)
+	}
+
+	small := make([]byte, HeaderSize+8*RecordSize+60)
+	var got []string
+	for first, pages := uint32(0), 0; ; pages++ {
+		w.Reset(small, first)
+		_, more, _ := w.Finish(fill(&w))
+		h := ReadHeader(small)
+		if string(small[h.StrOff+h.InfoOff:h.StrOff+h.InfoOff+h.InfoLen]) != "info" || h.Total != 50 || h.Needed != uint32(n) {
+			t.Fatalf("page %d: info, total %d or needed %d wrong", pages, h.Total, h.Needed)
+		}
+		for i := 0; i < int(h.Count); i++ {
+			r, p := pageRecord(small, &h, i)
+			if r.Aux != first+uint32(i) || r.Raw.FirstValue != math.MaxUint64-uint64(first)-uint64(i) {
+				t.Fatalf("page %d record %d: %+v", pages, i, r)
+			}
+			got = append(got, p)
+		}
+		if more != (h.Flags&FlagMore != 0) {
+			t.Fatalf("page %d: more %v, flags %d", pages, more, h.Flags)
+		}
+		if !more {
+			if pages < 3 {
+				t.Fatalf("last page after %d pages", pages)
+			}
+			break
+		}
+		if h.Count == 0 {
+			t.Fatalf("page %d: no record", pages)
+		}
+		first += h.Count
+	}
+	if strings.Join(got, "|") != strings.Join(all, "|") {
+		t.Errorf("paged paths differ:\n%q\n%q", got, all)
+	}
+}
+
+// TestMaxRecords checks that a Builder stops at MaxRecords, with the ABI's
+// text.
+func TestMaxRecords(t *testing.T) {
+	b := Builder{W: NewGrowing()}
+	var err error
+	for i := 0; i <= MaxRecords && err == nil; i++ {
+		err = b.count()
+	}
+	if err != ErrTooMany || b.n != MaxRecords {
+		t.Errorf("have %v after %d records, want ErrTooMany after %d", err, b.n, MaxRecords)
+	}
+	if want := "perfcalc: the input holds more than " + strconv.Itoa(MaxRecords) + " records"; err.Error() != want || CodeOf(err) != CodeLimit {
+		t.Errorf("have %q (%d), want %q (CodeLimit)", err, CodeOf(err), want)
+	}
+}
+
+// TestStatisticRoundTrip checks that ReadStatistic reads what the Writer
+// writes, and that a statistics record shares a record's path, value,
+// status and type fields.
+func TestStatisticRoundTrip(t *testing.T) {
+	if StatSize != RecordSize || StatPathOff != RecPathOff || StatPathLen != RecPathLen || StatMean != RecValue ||
+		StatMeanStatus != RecStatus || StatType != RecType || StatColumn != RecColumn {
+		t.Fatal("a statistics record's common fields are not a record's")
+	}
+	want := Statistic{Statistics: engine.Statistics{Count: 7, Skipped: 1 << 40, Min: -1.5, Max: math.MaxFloat64, Mean: 3, MeanStatus: engine.Valid},
+		Type: engine.Timer100nsInv, Column: 9}
+	w := NewGrowing()
+	w.Begin(&Summary{Kind: KindStats})
+	w.Statistic(&want, []byte("path"))
+	w.Finish(&Summary{})
+	b := w.Bytes()
+	h := ReadHeader(b)
+	r := b[h.RecOff:]
+	if have := ReadStatistic(r); have != want {
+		t.Errorf("have %+v, want %+v", have, want)
+	}
+	if off, n := RecordPath(r); string(b[h.StrOff+off:h.StrOff+off+n]) != "path" {
+		t.Errorf("path at %d, %d", off, n)
+	}
+}
+
+// TestRequestRoundTrip checks that ReadRequest reads what PutRequest
+// writes, for random inputs, and refuses reserved bits.
+func TestRequestRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var q [ReqSize]byte
+	for i := 0; i < 1000; i++ {
+		in := engine.Input{
+			Counter: engine.Counter{Type: engine.CounterType(rng.Uint32()), Scale: int32(rng.Uint32()), TimeBase: int64(rng.Uint64())},
+			HasOld:  rng.IntN(2) == 1,
+			Old:     engine.RawCounter{CStatus: rng.Uint32(), FirstValue: rng.Uint64(), SecondValue: rng.Uint64(), MultiCount: rng.Uint32()},
+			New:     engine.RawCounter{CStatus: rng.Uint32(), FirstValue: rng.Uint64(), SecondValue: rng.Uint64(), MultiCount: rng.Uint32()},
+		}
+		opts := rng.Uint32() & OptionsMask
+		PutRequest(q[:], &in, opts)
+		var have engine.Input
+		hopts, ok := ReadRequest(&have, q[:])
+		if !ok || have != in || uint32(hopts) != opts {
+			t.Fatalf("round trip: have %+v %v %v, want %+v %v", have, hopts, ok, in, opts)
+		}
+	}
+	for _, bad := range []struct{ at, bit int }{{ReqFlags, 2}, {ReqOptions, 16}, {ReqOptions + 3, 0x80}} {
+		PutRequest(q[:], &engine.Input{}, 0)
+		q[bad.at] |= byte(bad.bit)
+		if _, ok := ReadRequest(new(engine.Input), q[:]); ok {
+			t.Errorf("a reserved bit at byte %d (%#x) was accepted", bad.at, bad.bit)
+		}
+	}
+}
+
+// TestOptionBits checks that the ABI's option bits are the engine's.
+func TestOptionBits(t *testing.T) {
+	for _, tc := range []struct {
+		abi    uint32
+		engine engine.Options
+	}{{OptCap100, engine.Cap100}, {OptScale, engine.Scale}, {OptTimes1000, engine.Times1000}, {OptWrap32, engine.Wrap32},
+		{OptionsMask, engine.Cap100 | engine.Scale | engine.Times1000 | engine.Wrap32}} {
+		if tc.abi != uint32(tc.engine) {
+			t.Errorf("option %#x is the engine's %#x", tc.abi, uint32(tc.engine))
+		}
+	}
+	if FormatCSV != uint32(relog.CSV) || FormatTSV != uint32(relog.TSV) || FormatJSON != uint32(relog.JSON) || MaxDigits != engine.MaxDigits {
+		t.Error("the formats or the digits are not relog's and the engine's")
+	}
+}
+
+// TestCodeOf checks the codes of the builders' errors.
+func TestCodeOf(t *testing.T) {
+	wrapped := errors.Join(errors.New("x"), &engine.FormatError{Err: engine.ErrTruncated})
+	for _, tc := range []struct {
+		err  error
+		want int32
+	}{
+		{nil, 0},
+		{ErrTooMany, CodeLimit},
+		{ErrEvery, CodeArgument},
+		{&Error{Code: CodeAbsent, Detail: 3}, CodeAbsent},
+		{&engine.FormatError{Err: engine.ErrMalformed}, CodeMalformed},
+		{wrapped, CodeTruncated},
+		{&engine.FormatError{Err: engine.ErrUnsupported}, CodeUnsupported},
+		{&query.MismatchError{What: "machine"}, CodeInput},
+		{query.ErrNotV1, CodeInput},
+		{errors.New("other"), CodeInput},
+	} {
+		if have := CodeOf(tc.err); have != tc.want {
+			t.Errorf("CodeOf(%v) = %d, want %d", tc.err, have, tc.want)
+		}
+	}
+	if DetailOf(&Error{Detail: 3}) != 3 || DetailOf(errors.New("x")) != 0 {
+		t.Error("DetailOf")
+	}
+}
+
+// TestPatterns checks ParsePatterns and AppendPatterns.
+func TestPatterns(t *testing.T) {
+	ps, err := ParsePatterns([]byte(" \\\\*\\Processor(_Total)\\% Processor Time\r\n\n\t\\Memory\\*  \n"))
+	if err != nil || len(ps) != 2 {
+		t.Fatalf("have %v, %v", ps, err)
+	}
+	text := AppendPatterns(nil, ps)
+	if string(text) != "\\\\*\\Processor(_Total)\\% Processor Time\n\\Memory\\*" {
+		t.Errorf("AppendPatterns: %q", text)
+	}
+	again, err := ParsePatterns(text)
+	if err != nil || len(again) != 2 || again[0] != ps[0] || again[1] != ps[1] {
+		t.Errorf("round trip: %v, %v", again, err)
+	}
+	if _, err := ParsePatterns([]byte(`\\x\y(`)); err == nil {
+		t.Error("a bad pattern was accepted")
+	}
+	if ps, err := ParsePatterns(nil); ps != nil || err != nil {
+		t.Errorf("no pattern: %v, %v", ps, err)
+	}
+}
+
+// TestU32s checks AppendU32s and ReadU32s.
+func TestU32s(t *testing.T) {
+	ids := []uint32{0, 1, 0xFFFFFFFF, 7}
+	b := AppendU32s(nil, ids)
+	if string(b[8:12]) != "\xff\xff\xff\xff" || string(b[12:]) != "\x07\x00\x00\x00" {
+		t.Errorf("AppendU32s: % x", b)
+	}
+	have := ReadU32s(append(b, 1, 2)) // a partial u32 at the end is left out
+	if len(have) != 4 || have[2] != 0xFFFFFFFF || have[3] != 7 || ReadU32s(nil) != nil {
+		t.Errorf("ReadU32s: %v", have)
+	}
+}
+
+// TestRelogTextDigits checks relog_text's format argument: the digits in
+// bits 8 to 15 (0: relog.Options.Digits, else the default), and refusals.
+func TestRelogTextDigits(t *testing.T) {
+	for _, tc := range []struct {
+		format uint32
+		digits int
+		want   error
+	}{
+		{FormatCSV, 0, nil}, {FormatCSV | 17<<DigitsShift, 0, nil}, {FormatTSV | 20<<DigitsShift, 17, nil},
+		{FormatJSON + 1, 0, ErrFormat}, {21 << DigitsShift, 0, ErrDigits}, {1 << 16, 0, ErrDigits},
+		{FormatCSV, -1, ErrDigits}, {FormatCSV, 21, ErrDigits},
+	} {
+		var text bytes.Buffer
+		_, err := RelogText(&text, []byte("not a log"), relog.Options{Digits: tc.digits}, tc.format)
+		_, refused := err.(*Error) // the ABI's refusal, not the log's error
+		if tc.want != nil && err != tc.want || tc.want == nil && (err == nil || refused) {
+			t.Errorf("format %#x, digits %d: have %v, want %v", tc.format, tc.digits, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,529 @@
+package abi
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/relog"
+)
+
+// Summary is what a decode result's header says besides its records.
+type Summary struct {
+	Kind uint32 // Kind…
+	// Info is the header's info string: the V1 machine, the V2
+	// counterset's GUID, a log's time zone.
+	Info string
+	// Keys is the number of paths that records share (a log's columns,
+	// each written once per page); 0 when every record has its own path.
+	Keys          int
+	Columns, Rows uint32
+	Bias          int32
+	// Damage is why a log ends early (FlagDamaged): the records before it
+	// are valid.
+	Damage error
+
+	_ [0]func() // not comparable: no equality function in the module
+}
+
+// Builder builds the result of one decode export into a Writer: one method
+// per input kind, the same code in the module (into its output buffer) and
+// in host.Native (into a growing buffer). Its Summary holds the header's
+// fields when a method returns. Errors are the decoders' own (see CodeOf)
+// or an *Error; a Builder serves one call.
+type Builder struct {
+	W *Writer
+	Summary
+	n int // records so far
+}
+
+// begin starts the result.
+func (b *Builder) begin(kind uint32, info string, keys int) {
+	b.Kind, b.Info, b.Keys = kind, info, keys
+	b.W.Begin(&b.Summary)
+}
+
+// count counts a record of the result: ErrTooMany past MaxRecords.
+func (b *Builder) count() error {
+	if b.n >= MaxRecords {
+		return ErrTooMany
+	}
+	b.n++
+	return nil
+}
+
+// record writes a record, up to MaxRecords.
+func (b *Builder) record(r *Record, path []byte, key int) error {
+	if err := b.count(); err != nil {
+		return err
+	}
+	b.W.Record(r, path, key)
+	return nil
+}
+
+// V1 decodes the V1 PERF_DATA_BLOCK data (decode_v1): one record per
+// counter of every instance of every object, base counters excepted (they
+// are the SecondValue or MultiCount of the counter before them), with its
+// raw values as perfdata's Object.Fill pairs them and its value as a first
+// sample (engine.Compute without an older sample: 1-sample types are
+// Valid, 2-sample types NewData). Objects and counters are named through
+// the "Counter 009" name table names (empty: "#<index>").
+func (b *Builder) V1(data, names []byte, opts engine.Options) error {
+	t, err := nameTable(names)
+	if err != nil {
+		return err
+	}
+	blk, err := perfdata.Parse(data)
+	if err != nil {
+		return err
+	}
+	machine := blk.SystemName()
+	b.begin(KindV1, machine, 0)
+	b.Rows = 1
+	var (
+		nm   perfdata.Namer
+		path []byte
+		tmp  []byte
+		in   engine.Input
+	)
+	objs := blk.Objects()
+	for {
+		obj, err := objs.Next()
+		if err == perfdata.ErrDone {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		b.Columns++
+		tmp = t.AppendName(tmp[:0], obj.ObjectNameTitleIndex)
+		objName := string(tmp)
+		instNames, err := nm.Names(&blk, &obj)
+		if err != nil {
+			return err
+		}
+		insts := obj.Instances()
+		for i := 0; ; i++ {
+			inst, err := insts.Next()
+			if err == perfdata.ErrDone {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			p := counterpath.Path{Machine: strings.TrimPrefix(machine, `\\`), Object: objName, HasInstance: inst.Defined}
+			if inst.Defined && i < len(instNames) {
+				p.Parent, p.Instance, p.Index = instNames[i].Parent, instNames[i].Name, instNames[i].Occurrence
+			}
+			defs := obj.Counters()
+			for {
+				def, err := defs.Next()
+				if err == perfdata.ErrDone {
+					break
+				}
+				if err != nil {
+					return err
+				}
+				if def.CounterType.IsBase() {
+					continue
+				}
+				in = engine.Input{}
+				if err := obj.Fill(&in, &def, inst.CounterBlock); err != nil {
+					return err
+				}
+				tmp = t.AppendName(tmp[:0], def.CounterNameTitleIndex)
+				p.Counter = string(tmp)
+				path = p.AppendTo(path[:0])
+				r := engine.Compute(&in, opts)
+				rec := Record{
+					Value: r.Value, Status: r.Status, Type: in.Type, Raw: in.New,
+					TimeBase: in.TimeBase, Time: in.New.TimeStamp, Scale: in.Scale,
+					Aux: def.CounterNameTitleIndex, Column: uint32(obj.Index),
+				}
+				if err := b.record(&rec, path, -1); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// nameTable parses an optional name table (nil for none).
+func nameTable(b []byte) (*nametable.Table, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	return nametable.Parse(b)
+}
+
+// V2 is what decoding PerfLib V2 data needs besides the data.
+type V2 struct {
+	// RegInfo is the counterset's registration (PERF_COUNTERSET_REG_INFO and
+	// its PERF_COUNTER_REG_INFO array), required.
+	RegInfo []byte
+	// Strings are its counter name strings (a PERF_STRING_BUFFER_HEADER
+	// block); empty names counters "#<id>".
+	Strings []byte
+	// IDs are the CounterId of each block position (perflibv2.Selector.IDs),
+	// which PERF_SINGLE_COUNTER and PERF_MULTIPLE_INSTANCES blocks need.
+	IDs []uint32
+}
+
+// V2 decodes the PerfLib V2 PerfQueryCounterData result data of the
+// counterset cs (decode_v2): one record per value, base counters excepted,
+// values the registration does not know skipped, with perflibv2.Fill's raw
+// values and its value as a first sample. A block that names no counter
+// while cs has no id for it is an *Error with CodeAbsent and the block's
+// index as Detail.
+func (b *Builder) V2(data []byte, cs *V2, opts engine.Options) error {
+	reg, err := perflibv2.ParseRegInfo(cs.RegInfo)
+	if err != nil {
+		return err
+	}
+	var strs *perflibv2.StringBuffer
+	if len(cs.Strings) > 0 {
+		s, err := perflibv2.ParseStrings(cs.Strings)
+		if err != nil {
+			return err
+		}
+		strs = &s
+	}
+	ids := cs.IDs
+	// The index pairs each value in O(log n); a malformed block is reported
+	// by the walk below, after the values before it.
+	var x perflibv2.Index
+	_ = x.Reset(data, &reg, ids)
+	var p perflibv2.Parser
+	dh, err := p.Start(data)
+	if err != nil {
+		return err
+	}
+	set := reg.Header.CounterSetGUID.String()
+	b.begin(KindV2, set, 0)
+	b.Rows = 1
+	var (
+		blk  perflibv2.Block
+		row  perflibv2.Row
+		val  perflibv2.Value
+		in   engine.Input
+		path []byte
+		tmp  []byte
+	)
+	emit := func(blockIndex, rowIndex int, id uint32, p *counterpath.Path) error {
+		if c, ok := x.Lookup(id); ok && c.Type.IsBase() {
+			return nil
+		}
+		in = engine.Input{}
+		found, err := x.Fill(&in, blockIndex, rowIndex, id)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return nil // a counter the registration does not know: skipped
+		}
+		tmp = strs.AppendName(tmp[:0], id)
+		p.Counter = string(tmp)
+		path = p.AppendTo(path[:0])
+		r := engine.Compute(&in, opts)
+		rec := Record{
+			Value: r.Value, Status: r.Status, Type: in.Type, Raw: in.New,
+			TimeBase: in.TimeBase, Time: dh.PerfTime100NSec, Scale: in.Scale, Aux: id, Column: uint32(blockIndex),
+		}
+		return b.record(&rec, path, -1)
+	}
+	for {
+		ok, err := p.Next(&blk)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		b.Columns++
+		if blk.Type == perflibv2.ErrorReturn {
+			// No values; with the consumer's ids it still names a counter,
+			// which Fill reports invalid.
+			if blk.Index < len(ids) {
+				p := counterpath.Path{Object: set}
+				if err := emit(blk.Index, 0, ids[blk.Index], &p); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		rows := blk.Rows()
+		for rows.Next(&row) {
+			p := counterpath.Path{Object: set, HasInstance: row.HasInstance}
+			if row.HasInstance {
+				p.Instance = row.Name.String()
+			}
+			vals := row.Values()
+			for vals.Next(&val) {
+				var id uint32
+				switch {
+				case blk.HasCounterIDs():
+					id, _ = blk.CounterID(val.Index)
+				case blk.Index < len(ids):
+					id = ids[blk.Index]
+				default:
+					return &Error{Code: CodeAbsent, Detail: uint32(blk.Index), Text: "perfcalc: decode_v2: block " +
+						strconv.Itoa(blk.Index) + " does not name its counter (PERF_SINGLE_COUNTER or PERF_MULTIPLE_INSTANCES): give the counter ids"}
+				}
+				if err := emit(blk.Index, row.Index, id, &p); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Names decodes the name table ("Counter <lang>" or "Help <lang>",
+// UTF-16LE REG_MULTI_SZ; decode_names): one record per distinct index, in
+// increasing index order, whose path is the text and whose Aux and Value
+// are the index. An empty table has no record.
+func (b *Builder) Names(table []byte) error {
+	t, err := nameTable(table)
+	if err != nil {
+		return err
+	}
+	b.begin(KindNames, "", 0)
+	if t == nil {
+		return nil
+	}
+	b.Columns, b.Rows = uint32(t.Len()), uint32(t.Pairs())
+	var text []byte
+	for i := 0; i < t.Len(); i++ {
+		index, s := t.Pair(i)
+		text = s.AppendUTF8(text[:0])
+		rec := Record{Value: float64(index), Aux: index}
+		if err := b.record(&rec, text, -1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OpenLog opens the .blg log with the selection opts (decode_blg,
+// relog_text, relog_stats), refusing an Every above MaxEvery.
+func OpenLog(log []byte, opts relog.Options) (*relog.Converter, error) {
+	if opts.Every < 0 || opts.Every > MaxEvery {
+		return nil, ErrEvery
+	}
+	return relog.New(bytes.NewReader(log), int64(len(log)), opts)
+}
+
+// Blg converts the .blg log as relog does (decode_blg; options 0: neither
+// capped nor scaled): one record per column present in each kept sample,
+// in row order and, within a row, in column order. The record's path is the
+// column's (key: its index), Aux the sample's index in the log, Time its
+// local FILETIME. A log damaged after its start gives the records before
+// the damage and Summary.Damage.
+func (b *Builder) Blg(log []byte, opts relog.Options) error {
+	c, err := OpenLog(log, opts)
+	if err != nil {
+		return err
+	}
+	cols := c.Columns()
+	zone, bias := c.TimeZone()
+	b.begin(KindBlg, zone, len(cols))
+	rows, _, _ := c.Samples()
+	b.Columns, b.Rows, b.Bias = uint32(len(cols)), uint32(rows), bias
+	var path []byte
+	for c.Next() {
+		row := c.Row()
+		for j := range row.Cells {
+			cell := &row.Cells[j]
+			if !cell.Present {
+				continue
+			}
+			rec := Record{
+				Value: cell.Result.Value, Status: cell.Result.Status, Type: cell.Counter.Type,
+				Raw: cell.Raw, TimeBase: cell.Counter.TimeBase, Time: row.Time,
+				Scale: cell.Counter.Scale, Aux: uint32(row.Index), Column: uint32(j),
+			}
+			path = append(path[:0], cols[j].Path...)
+			if err := b.record(&rec, path, j); err != nil {
+				return err
+			}
+		}
+	}
+	b.Damage = c.Err()
+	return nil
+}
+
+// Stats computes the statistics of every column of the .blg log
+// (relog_stats), as relog.Converter.Statistics and perfcalc stats do: one
+// statistics record per column, in column order. A log damaged after its
+// start gives the statistics of the rows before the damage and
+// Summary.Damage.
+func (b *Builder) Stats(log []byte, opts relog.Options) error {
+	c, err := OpenLog(log, opts)
+	if err != nil {
+		return err
+	}
+	cols := c.Columns()
+	zone, bias := c.TimeZone()
+	b.begin(KindStats, zone, 0)
+	rows, _, _ := c.Samples()
+	b.Columns, b.Rows, b.Bias = uint32(len(cols)), uint32(rows), bias
+	st, damage := c.Statistics()
+	var path []byte
+	for i := range st {
+		if err := b.count(); err != nil {
+			return err
+		}
+		s := Statistic{Statistics: st[i], Type: cols[i].Type, Column: uint32(i)}
+		path = append(path[:0], cols[i].Path...)
+		b.W.Statistic(&s, path)
+	}
+	b.Damage = damage
+	return nil
+}
+
+// RelogText writes relog's text of the .blg log with the selection opts
+// in format (Format…, with the digits in its bits 8 to 15; relog_text):
+// digits other than 0 replace opts.Digits. It returns the damage of a log
+// damaged after its start (the rows before it are written) apart from the
+// errors that refuse the log.
+func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (damage, err error) {
+	if opts.Every < 0 || opts.Every > MaxEvery {
+		return nil, ErrEvery
+	}
+	if format&FormatMask > FormatJSON {
+		return nil, ErrFormat
+	}
+	if digits := format >> DigitsShift; digits > MaxDigits || opts.Digits < 0 || opts.Digits > MaxDigits {
+		return nil, ErrDigits
+	} else if digits > 0 {
+		opts.Digits = int(digits)
+	}
+	format &= FormatMask
+	c, err := OpenLog(log, opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.Write(w, relog.Format(format)), nil
+}
+
+// Query is what a query between two captures needs besides them: query.Config
+// with its parts as the bytes they are parsed from.
+type Query struct {
+	// Names is the V1 "Counter <lang>" name table; empty names "#<index>".
+	Names []byte
+	// RegInfo, Strings and IDs are those of V2 captures (see V2): a
+	// RegInfo means V2 captures.
+	RegInfo, Strings []byte
+	IDs              []uint32
+	// CounterSet is the object name of V2 paths ("" uses the GUID).
+	CounterSet string
+	// Paths select counters (wildcards allowed); none selects every one.
+	Paths   []counterpath.Path
+	Options engine.Options
+}
+
+// Query computes every selected counter between the captures older (nil: a
+// first sample) and newer with package query (query): one record per value
+// with its path, value, status, type and scale; Aux is the counter's
+// DetailLevel, Column 1 when the instance was in the older capture. Raw
+// values are not reported.
+func (b *Builder) Query(older, newer []byte, q *Query) error {
+	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet}
+	var err error
+	if cfg.Names, err = nameTable(q.Names); err != nil {
+		return err
+	}
+	if len(q.RegInfo) > 0 {
+		reg, err := perflibv2.ParseRegInfo(q.RegInfo)
+		if err != nil {
+			return err
+		}
+		cfg.RegInfo = &reg
+	}
+	if len(q.Strings) > 0 {
+		s, err := perflibv2.ParseStrings(q.Strings)
+		if err != nil {
+			return err
+		}
+		cfg.Strings = &s
+	}
+	if len(older) == 0 {
+		older = nil
+	}
+	vals, err := query.New(cfg).Run(nil, older, newer)
+	if err != nil {
+		return err
+	}
+	b.begin(KindQuery, "", 0)
+	b.Rows = 1
+	for i := range vals {
+		v := &vals[i]
+		rec := Record{Value: v.Value, Status: v.Status, Type: v.Type, Scale: v.Scale, Aux: v.DetailLevel}
+		if v.HasOld {
+			rec.Column = 1
+		}
+		if err := b.record(&rec, v.Path, -1); err != nil {
+			return err
+		}
+	}
+	b.Columns = uint32(len(vals))
+	return nil
+}
+
+// ParsePatterns reads counter path patterns, UTF-8, one per line; ASCII
+// white space around a pattern (a CR before the LF too) and empty lines are
+// ignored. A pattern that does not parse is counterpath's error.
+func ParsePatterns(text []byte) ([]counterpath.Path, error) {
+	var ps []counterpath.Path
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		line = trimASCIISpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		p, err := counterpath.Parse(string(line))
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// AppendPatterns appends ps as ParsePatterns reads them: one per line.
+func AppendPatterns(dst []byte, ps []counterpath.Path) []byte {
+	for i := range ps {
+		if i > 0 {
+			dst = append(dst, '\n')
+		}
+		dst = ps[i].AppendTo(dst)
+	}
+	return dst
+}
+
+// trimASCIISpace returns b without leading and trailing ASCII white space.
+// (bytes.TrimSpace also knows Unicode's, with tables the module can do
+// without.)
+func trimASCIISpace(b []byte) []byte {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' }
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}

@@ -1,0 +1,68 @@
+package abi
+
+import "strings"
+
+// Export is one export of the module: its name, its parameters and
+// results ("name type" pairs, the types u32, i32, u64, i64 and f64) and
+// what it does (ABI.md's table of exports is generated from Exports).
+type Export struct {
+	Name, Params, Results, Doc string
+}
+
+// Exports are the module's exports, in ABI.md's order. A host checks
+// their signatures (Export.Signature) when it loads the module.
+var Exports = []Export{
+	{"abi_version", "", "u32", "`1`"},
+	{"in_ptr", "", "u32", "address of the input buffer (8 MiB, or what `in_reserve` granted)"},
+	{"in_cap", "", "u32", "size of the input buffer"},
+	{"out_ptr", "", "u32", "address of the output buffer (4 MiB, or what `out_reserve` granted)"},
+	{"out_cap", "", "u32", "size of the output buffer"},
+	{"in_reserve", "n u32", "u32", "make the input buffer hold at least `n` bytes; returns its address (see below), or 0 when `n` exceeds 1 GiB"},
+	{"out_reserve", "n u32", "u32", "the same for the output buffer"},
+	{"err_ptr", "", "u32", "address of the last error's text (UTF-8, at most 1 KiB)"},
+	{"err_len", "", "u32", "length of the last error's text; 0 after a call that succeeded"},
+	{"last_status", "", "u32", "the status of the last `compute`"},
+	{"last_detail", "", "u32", "completes the last error code (see Errors)"},
+	{"mallocs", "", "u64", "the Go runtime's heap allocation count (`runtime.MemStats.Mallocs`), to measure a call's allocations"},
+	{"compute", "type u32, flags u32, options u32, scale i32, timebase i64, old_cstatus u32, old_first u64, old_second u64, old_multi u32, new_cstatus u32, new_first u64, new_second u64, new_multi u32", "f64",
+		"one value; its status via `last_status`"},
+	{"compute_batch", "in_off u32, n u32, out_off u32", "i32",
+		"`n` request records at `in_off` of the input buffer → `n` result records at `out_off` of the output buffer; returns `n` or an error"},
+	{"decode_v1", "off u32, len u32, names_off u32, names_len u32, options u32, first u32", "i32", "a V1 `PERF_DATA_BLOCK`"},
+	{"decode_v2", "data_off u32, data_len u32, reg_off u32, reg_len u32, str_off u32, str_len u32, ids_off u32, ids_count u32, options u32, first u32", "i32",
+		"a PerfLib V2 `PerfQueryCounterData` result"},
+	{"decode_names", "off u32, len u32, first u32", "i32", "a name table (`Counter 009`)"},
+	{"decode_blg", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32", "a `.blg` log, as relog computes it"},
+	{"query", "desc_off u32, options u32, first u32", "i32", "every counter between two V1 or V2 captures"},
+	{"relog_text", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, format u32", "i32",
+		"relog's CSV (0), TSV (1) or JSON lines (2) text of a `.blg` log"},
+	{"relog_stats", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32",
+		"count, min, max and mean of every column of a `.blg` log, as `perfcalc stats` (statistics records)"},
+}
+
+// Signature returns e's parameter and result types as wasm value types,
+// one letter each: 'i' i32, 'I' i64, 'F' f64.
+func (e Export) Signature() (params, results string) {
+	return valueTypes(e.Params), valueTypes(e.Results)
+}
+
+func valueTypes(list string) string {
+	var b strings.Builder
+	for _, f := range strings.Split(list, ",") {
+		fs := strings.Fields(f)
+		if len(fs) == 0 {
+			continue
+		}
+		switch fs[len(fs)-1] {
+		case "u32", "i32":
+			b.WriteByte('i')
+		case "u64", "i64":
+			b.WriteByte('I')
+		case "f64":
+			b.WriteByte('F')
+		default:
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}

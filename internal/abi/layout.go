@@ -1,0 +1,205 @@
+package abi
+
+// This file is the ABI's layout: every constant that a host must know, and
+// nothing else (no imports), so that internal/abigen can read it on its own.
+// abigen writes the JS constants (web/abi.mjs) and the tables of
+// wasm/ABI.md from it: a field's comment starts with its wasm type (u32,
+// i32, u64, i64, f64), and the rest is its description in ABI.md. Run
+// "go generate ./internal/abi" after changing it; a test fails while the
+// generated files are stale.
+
+// Version is the version of the ABI that wasm/ABI.md describes
+// (abi_version). It changes whenever an export, a parameter, a record
+// layout, a code or a meaning changes incompatibly; new exports, kinds and
+// bits of reserved fields may be added without a change.
+const Version = 1
+
+// Error codes: the negative results of the exports.
+const (
+	CodePanic       = -1  // perfcalc panicked (a bug; please report the text); the instance is still usable
+	CodeBounds      = -2  // an offset or length lies outside its buffer
+	CodeArgument    = -3  // a reserved bit, an unknown format, `every` above 2^30
+	CodeSpace       = -4  // the result does not fit the output buffer (paging, see Decode results)
+	CodeTruncated   = -5  // the input is truncated
+	CodeMalformed   = -6  // the input is malformed (a `.blg` that is not one, a bad signature, …)
+	CodeUnsupported = -7  // well-formed input perfcalc does not decode
+	CodeLimit       = -8  // the input asks for more than the module allows (more than 2,097,152 records: `MaxRecords`)
+	CodeInput       = -9  // any other refusal: a bad counter path pattern, captures that do not pair
+	CodeAbsent      = -10 // a V2 block does not name its counter and no ids were given
+)
+
+// Statuses that compute reports through last_status besides the engine's
+// statuses 0 (Valid) to 6 (UnknownType).
+const (
+	StatusArgument = 0xFE // a reserved bit was set in flags or options (the value is 0)
+	StatusPanic    = 0xFF // compute panicked (a bug in perfcalc)
+)
+
+// Option bits of compute, compute_batch's requests, decode_v1, decode_v2
+// and query: the engine's options, applied after the formula in this
+// order. 0 is relog's output.
+const (
+	OptCap100    = 1  // clamp percentages at 100 (PDH's default)
+	OptScale     = 2  // multiply by 10^scale (PDH's default)
+	OptTimes1000 = 4  // PDH_FMT_1000
+	OptWrap32    = 8  // read a backwards step of a 4-byte counter as a 32-bit wrap
+	OptionsMask  = 15 // every option bit; the others are reserved and refused
+)
+
+// FlagHasOld is bit 0 of compute's flags and of a request's flags: the
+// older sample is present. The other bits are reserved.
+const FlagHasOld = 1
+
+// The request record of compute_batch (72 bytes, 8-aligned).
+const (
+	ReqSize = 72
+
+	ReqType       = 0  // u32 counter type
+	ReqScale      = 4  // i32 scale (DefaultScale, −10..10; applied with option 2)
+	ReqTimeBase   = 8  // i64 timebase F
+	ReqFlags      = 16 // u32 flags: bit 0 = has old; other bits reserved (0)
+	ReqOptions    = 20 // u32 options (per request)
+	ReqOldCStatus = 24 // u32 old CStatus
+	ReqNewCStatus = 28 // u32 new CStatus
+	ReqOldFirst   = 32 // u64 old FirstValue
+	ReqOldSecond  = 40 // u64 old SecondValue
+	ReqNewFirst   = 48 // u64 new FirstValue
+	ReqNewSecond  = 56 // u64 new SecondValue
+	ReqOldMulti   = 64 // u32 old MultiCount
+	ReqNewMulti   = 68 // u32 new MultiCount
+)
+
+// The result record of compute_batch (16 bytes).
+const (
+	ResSize = 16
+
+	ResValue  = 0  // f64 value
+	ResStatus = 8  // u32 status
+	ResPad    = 12 // u32 0
+)
+
+// Kinds of decode results (the header's kind).
+const (
+	KindV1    = 1 // `decode_v1`: a V1 `PERF_DATA_BLOCK`
+	KindV2    = 2 // `decode_v2`: a PerfLib V2 `PerfQueryCounterData` result
+	KindNames = 3 // `decode_names`: a name table
+	KindBlg   = 4 // `decode_blg`: a `.blg` log, as relog converts it
+	KindQuery = 5 // `query`: every counter between two captures
+	KindStats = 6 // `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
+)
+
+// Header flags.
+const (
+	FlagDamaged = 1 // the input is damaged after the records returned (blg, stats); the damage's text is at `err_ptr`/`err_len`
+	FlagMore    = 2 // more records follow: call again with first = first + count
+)
+
+// The header of a decode result (80 bytes).
+const (
+	Magic      = 0x31524350 // the bytes "PCR1"
+	HeaderSize = 80
+
+	HdrMagic     = 0  // u32 magic `0x31524350` (the bytes `P C R 1`)
+	HdrVersion   = 4  // u32 ABI version (1)
+	HdrKind      = 8  // u32 kind (see Kinds)
+	HdrFlags     = 12 // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
+	HdrTotal     = 16 // u32 total: the records of the whole result
+	HdrFirst     = 20 // u32 first: the index of this page's first record
+	HdrCount     = 24 // u32 count: the records in this page
+	HdrRecSize   = 28 // u32 record size (80)
+	HdrRecOff    = 32 // u32 records offset (80)
+	HdrStrOff    = 36 // u32 string area offset (from the start of the output buffer)
+	HdrStrLen    = 40 // u32 string area length
+	HdrNeeded    = 44 // u32 needed: bytes of a single page holding every record
+	HdrColumns   = 48 // u32 columns: V1 objects, V2 blocks, name-table indexes, blg and stats columns, query values
+	HdrRows      = 52 // u32 rows: 1 (V1, V2, query), pairs read (name table), samples (blg, stats)
+	HdrBias      = 56 // i32 bias: blg and stats, the log's time-zone bias in minutes (UTC = local + bias); else 0
+	HdrInfoOff   = 60 // u32 info offset (in the string area)
+	HdrInfoLen   = 64 // u32 info length: V1 the machine name, V2 the counterset's GUID, blg and stats the time zone's name (as relog prints it), else 0
+	HdrReserved0 = 68 // u32 0 (reserved)
+	HdrReserved1 = 72 // u64 0 (reserved)
+)
+
+// The record of a decode result (80 bytes): one counter value.
+const (
+	RecordSize = 80
+
+	RecPathOff  = 0  // u32 path offset (in the string area)
+	RecPathLen  = 4  // u32 path length (UTF-8 bytes, no NUL)
+	RecValue    = 8  // f64 value
+	RecStatus   = 16 // u32 status
+	RecType     = 20 // u32 counter type
+	RecFirst    = 24 // u64 FirstValue (N)
+	RecSecond   = 32 // u64 SecondValue (D or B)
+	RecMulti    = 40 // u32 MultiCount
+	RecCStatus  = 44 // u32 CStatus
+	RecTimeBase = 48 // i64 timebase F
+	RecTime     = 56 // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; blg: the sample's local time stamp)
+	RecScale    = 64 // i32 scale (DefaultScale)
+	RecAux      = 68 // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`
+	RecColumn   = 72 // u32 column: V1 the object's index; V2 the block's index; blg the column's index; query 1 when the instance was in the older capture
+	RecReserved = 76 // u32 0 (reserved)
+)
+
+// The statistics record of relog_stats (80 bytes): one column's
+// statistics, as PdhComputeCounterStatistics and perfcalc stats give them.
+// Its path, mean, mean status and type are where a record has its path,
+// value, status and type.
+const (
+	StatSize = 80
+
+	StatPathOff    = 0  // u32 path offset (in the string area)
+	StatPathLen    = 4  // u32 path length (UTF-8 bytes, no NUL)
+	StatMean       = 8  // f64 mean (0 unless the mean status is Valid)
+	StatMeanStatus = 16 // u32 the mean's status
+	StatType       = 20 // u32 counter type
+	StatMin        = 24 // f64 smallest Valid value (0 when count is 0)
+	StatMax        = 32 // f64 largest Valid value (0 when count is 0)
+	StatCount      = 40 // u64 count: the Valid values
+	StatSkipped    = 48 // u64 skipped: the samples or pairs without a Valid value
+	StatReserved0  = 56 // u64 0 (reserved)
+	StatReserved1  = 64 // u32 0 (reserved)
+	StatReserved2  = 68 // u32 0 (reserved)
+	StatColumn     = 72 // u32 the column's index
+	StatReserved3  = 76 // u32 0 (reserved)
+)
+
+// The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
+// each a region of the input buffer; a length of 0 is absent. Each field
+// is the offset of its pair.
+const (
+	QuerySize = 64
+
+	QueryOlder   = 0  // region the older capture (absent: a first sample)
+	QueryNewer   = 8  // region the newer capture
+	QueryNames   = 16 // region V1: the `Counter 009` name table
+	QueryRegInfo = 24 // region V2: the counterset registration (present = V2 captures)
+	QueryStrings = 32 // region V2: the counter name strings
+	QueryIDs     = 40 // region V2: the block counter ids, u32 each (the length is in bytes)
+	QuerySet     = 48 // region V2: the object name of paths, UTF-8 (absent: the GUID)
+	QueryPaths   = 56 // region counter path patterns, UTF-8, one per line (absent: every counter)
+)
+
+// relog_text's format argument: the format in bits 0 to 7, and in bits 8
+// to 15 the significant digits of CSV and TSV values (%.<digits>g): 0 is
+// the default, 20, as current Windows writes; 17 as Windows wrote before
+// about 2020; any of 1 to 20. A host of ABI version 1 that passes the
+// format alone gets the default. Other bits are reserved.
+const (
+	FormatCSV   = 0 // relog's CSV (PDH-CSV 4.0)
+	FormatTSV   = 1 // relog's TSV
+	FormatJSON  = 2 // JSON lines (shortest exact numbers: the digits do not apply)
+	FormatMask  = 0xFF
+	DigitsShift = 8  // format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
+	MaxDigits   = 20 // the most digits relog_text prints
+)
+
+// Limits.
+const (
+	InCap      = 8 << 20 // the static input buffer (8 MiB)
+	OutCap     = 4 << 20 // the static output buffer (4 MiB)
+	MaxReserve = 1 << 30 // the largest buffer in_reserve and out_reserve grant (1 GiB)
+	ErrCap     = 1 << 10 // the buffer of the last error's text (1 KiB)
+	MaxRecords = 1 << 21 // the records of one decode result, whatever its input claims (2,097,152)
+	MaxEvery   = 1 << 30 // the largest every of decode_blg, relog_text and relog_stats
+)
