@@ -23,8 +23,6 @@ const app = $("app");
 
 const COLORS = ["#1f6fb4", "#d62728", "#2a9d3a", "#ef7f0e", "#8a5cc4", "#8c564b", "#d45fb3", "#139fb0", "#6f6f6f", "#a8a81c"];
 const MAX_SELECTED = COLORS.length;
-const CSTATUS_NO_INSTANCE = 0x800007d1; // PDH_CSTATUS_NO_INSTANCE: a row without the column
-const DELTA_TYPES = new Set([COUNTER_TYPES.PERF_COUNTER_DELTA, COUNTER_TYPES.PERF_COUNTER_LARGE_DELTA]);
 const TYPE_NAMES = new Map();
 for (const [name, v] of Object.entries(COUNTER_TYPES)) if (!TYPE_NAMES.has(v)) TYPE_NAMES.set(v, name);
 
@@ -222,7 +220,6 @@ function openBlg(file) {
     if (c === undefined) c = cols[r.column] = { path: r.path, column: r.column, cells: [] };
     c.cells.push({ row, r });
   }
-  if (times.length !== d.rows) console.warn(`perfcalc viewer: ${d.rows} rows, ${times.length} with a value: statistics may count gaps differently`);
   const counters = cols.filter(Boolean);
   for (const c of counters) {
     c.values = new Array(times.length).fill(null);
@@ -232,7 +229,10 @@ function openBlg(file) {
     c.last = lastCell.status === "Valid" ? lastCell.value : null;
     c.lastStatus = lastCell.status;
   }
-  statistics(counters);
+  // Each column's count, skipped, min, max and mean, as perfcalc stats and
+  // PDH's PdhComputeCounterStatistics give them, computed by the module.
+  const st = pc.stats(file.bytes).stats;
+  for (const c of counters) c.stats = st[c.column];
   const machines = [...new Set(counters.map((c) => splitPath(c.path).machine))];
   view = {
     kind: "blg", file: file.name, machines, times, counters, timeZone: d.timeZone, bias: d.bias, damage: d.damage,
@@ -241,75 +241,6 @@ function openBlg(file) {
   pendingCaptures = null;
   render();
   if (d.damage) showMessage("warning", "The log is damaged after its start: the samples before the damage are shown.", d.damage);
-}
-
-// statistics computes each counter's count, skipped, min, max and mean as
-// PDH's PdhComputeCounterStatistics does (perfcalc stats, engine
-// ComputeStatistics over relog's columns), with the module's compute: rows
-// without the column after its first one count as PDH_CSTATUS_NO_INSTANCE
-// samples; a 2-sample type gives one value per pair of consecutive samples
-// and its mean from the first and the last good sample; a 1-sample type and
-// the delta types the mean of their values.
-function statistics(counters) {
-  const raw = (r) => ({ first: r.first, second: r.second, multiCount: r.multiCount, cstatus: r.cstatus });
-  const gap = { first: 0, second: 0, multiCount: 0, cstatus: CSTATUS_NO_INSTANCE };
-  const reqs = [];
-  const plans = counters.map((c) => {
-    const series = [];
-    let prev = -1;
-    for (const { row, r } of c.cells) {
-      if (prev >= 0) for (let g = prev + 1; g < row; g++) series.push(gap);
-      series.push(raw(r));
-      prev = row;
-    }
-    const last = c.cells[c.cells.length - 1].r; // the counter as its last sample describes it
-    const base = { type: last.type, scale: last.scale, timebase: last.timeBase };
-    const probe = reqs.push({ ...base, new: { first: 1, second: 1, multiCount: 1, cstatus: 0 } }) - 1;
-    return { c, series, base, probe };
-  });
-  const probes = pc.computeBatch(reqs);
-  const reqs2 = [];
-  for (const p of plans) {
-    const st = probes[p.probe].status;
-    p.kind = st === "UnknownType" || st === "NotDisplayable" ? "none" : st === "NewData" ? "two" : "one";
-    p.probeStatus = st;
-    p.from = reqs2.length;
-    const s = p.series;
-    if (p.kind === "two") for (let i = 1; i < s.length; i++) reqs2.push({ ...p.base, old: s[i - 1], new: s[i] });
-    if (p.kind === "one") for (let i = 0; i < s.length; i++) reqs2.push({ ...p.base, new: s[i] });
-    p.to = reqs2.length;
-    if (p.kind === "two" && !DELTA_TYPES.has(p.base.type)) {
-      let first = -1, last = -1;
-      s.forEach((x, i) => { if (x.cstatus >>> 1 === 0) { if (first < 0) first = i; last = i; } });
-      p.meanFromTo = first >= 0 && first !== last;
-      p.meanNoneStatus = first < 0 && s.length > 0 ? "InvalidData" : "NewData";
-      if (p.meanFromTo) p.meanReq = reqs2.push({ ...p.base, old: s[first], new: s[last] }) - 1;
-    }
-  }
-  const res = pc.computeBatch(reqs2);
-  for (const p of plans) {
-    const st = { count: 0, skipped: 0, min: null, max: null, mean: null, meanStatus: "NewData" };
-    let sum = 0, lastBad = "NewData";
-    for (let i = p.from; i < p.to; i++) {
-      const r = res[i];
-      if (r.status !== "Valid") { st.skipped++; lastBad = r.status; continue; }
-      if (st.count === 0 || r.value < st.min) st.min = r.value;
-      if (st.count === 0 || r.value > st.max) st.max = r.value;
-      st.count++;
-      sum += r.value;
-    }
-    if (p.kind === "none") st.meanStatus = p.probeStatus;
-    else if (p.kind === "one" || DELTA_TYPES.has(p.base.type)) {
-      if (st.count === 0) st.meanStatus = lastBad;
-      else { st.mean = sum / st.count; st.meanStatus = "Valid"; }
-    } else if (!p.meanFromTo) st.meanStatus = p.meanNoneStatus;
-    else {
-      const r = res[p.meanReq];
-      st.meanStatus = r.status;
-      st.mean = r.status === "Valid" ? r.value : null;
-    }
-    p.c.stats = st;
-  }
 }
 
 // defaultSelection picks up to four counters with values: the processors'
