@@ -1,18 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/internal/memtest"
 )
 
 // txLog returns the real Tx log repeated copies times (160: 42 MB).
@@ -75,56 +73,23 @@ func TestPeakMemoryFormats(t *testing.T) {
 	}
 	log := txLog(t, copies)
 	for _, format := range []string{"parquet", "openmetrics"} {
-		runtime.GC()
-		var peak atomic.Uint64
-		stop, done := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(done)
-			var ms runtime.MemStats
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > peak.Load() {
-					peak.Store(ms.HeapInuse)
-				}
-			}
-		}()
 		start := time.Now()
-		c, err := relog.New(log, log.Size(), relog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out countingWriter
-		err = writeLog(&out, c, format)
-		close(stop)
-		<-done
+		var err error
+		peak := memtest.PeakHeap(func() {
+			var c *relog.Converter
+			if c, err = relog.New(log, log.Size(), relog.Options{}); err == nil {
+				err = writeLog(&out, c, format)
+			}
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		el := time.Since(start)
 		t.Logf("%s: log %d MiB → %d MiB in %v (%.0f MB/s); peak heap in use %d MiB; max RSS so far %s",
-			format, log.Size()>>20, out.n>>20, el.Round(time.Millisecond), float64(log.Size())/el.Seconds()/1e6, peak.Load()>>20, maxRSS())
-		if peak.Load() > 64<<20 {
-			t.Errorf("%s: peak heap in use %d MiB, want under 64 MiB", format, peak.Load()>>20)
+			format, log.Size()>>20, out.n>>20, el.Round(time.Millisecond), float64(log.Size())/el.Seconds()/1e6, peak>>20, memtest.MaxRSS())
+		if peak > 64<<20 {
+			t.Errorf("%s: peak heap in use %d MiB, want under 64 MiB", format, peak>>20)
 		}
 	}
-}
-
-// maxRSS reads the process's peak resident set from /proc where there is
-// one.
-func maxRSS() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if v, ok := bytes.CutPrefix(line, []byte("VmHWM:")); ok {
-			return string(bytes.TrimSpace(v))
-		}
-	}
-	return "unknown"
 }

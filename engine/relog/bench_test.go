@@ -6,11 +6,11 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/internal/memtest"
 )
 
 // BenchmarkCSV reads and converts each real log to CSV (both readings of
@@ -72,41 +72,25 @@ func TestPeakMemory(t *testing.T) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
-		}
-	}()
 	start := time.Now()
-	c, err := New(log, log.Size(), Options{})
-	if os.Getenv("PERFCALC_MEMTEST_MERGE") != "" {
-		// The log merged with a second copy of itself: every sample a
-		// duplicate, two readers at once.
-		c, err = Merge([]Input{{R: log, Size: log.Size()}, {R: newTxLog(t, copies), Size: log.Size()}}, Options{})
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	var c *Converter
 	var w countingWriter
-	if err := c.Write(&w, CSV); err != nil {
-		t.Fatal(err)
-	}
+	peak := memtest.PeakHeap(func() {
+		var err error
+		c, err = New(log, log.Size(), Options{})
+		if os.Getenv("PERFCALC_MEMTEST_MERGE") != "" {
+			// The log merged with a second copy of itself: every sample a
+			// duplicate, two readers at once.
+			c, err = Merge([]Input{{R: log, Size: log.Size()}, {R: newTxLog(t, copies), Size: log.Size()}}, Options{})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Write(&w, CSV); err != nil {
+			t.Fatal(err)
+		}
+	})
 	elapsed := time.Since(start)
-	close(stop)
-	<-done
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
 	n, _, _ := c.Samples()
@@ -115,27 +99,12 @@ func TestPeakMemory(t *testing.T) {
 	}
 	t.Logf("log %d MiB, %d samples, %d columns, CSV %d MiB, %v (%.0f MB/s)", log.Size()>>20, n, len(c.Columns()), w.n>>20, elapsed.Round(time.Millisecond), float64(log.Size())/elapsed.Seconds()/1e6)
 	t.Logf("heap in use before %d KiB, peak %d KiB; total allocated %d KiB (%.2f allocations per sample); max RSS %s",
-		before.HeapInuse>>10, peak.Load()>>10, (after.TotalAlloc-before.TotalAlloc)>>10, float64(after.Mallocs-before.Mallocs)/float64(n), maxRSS())
-	if peak.Load() > 64<<20 {
-		t.Errorf("peak heap in use %d MiB, want under 64 MiB", peak.Load()>>20)
+		before.HeapInuse>>10, peak>>10, (after.TotalAlloc-before.TotalAlloc)>>10, float64(after.Mallocs-before.Mallocs)/float64(n), memtest.MaxRSS())
+	if peak > 64<<20 {
+		t.Errorf("peak heap in use %d MiB, want under 64 MiB", peak>>20)
 	}
 }
 
 type countingWriter struct{ n int64 }
 
 func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
-
-// maxRSS reads the process's peak resident set from /proc where there is
-// one.
-func maxRSS() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("VmHWM:")) {
-			return string(bytes.TrimSpace(line[len("VmHWM:"):]))
-		}
-	}
-	return "unknown"
-}

@@ -19,26 +19,6 @@ import (
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
 
-// readBack is a row as the test reads it with parquet-go's reader.
-type readBack struct {
-	Time          int64    `parquet:"time"`
-	LocalTime     int64    `parquet:"local_time"`
-	Machine       string   `parquet:"machine"`
-	Object        string   `parquet:"object"`
-	Instance      *string  `parquet:"instance,optional"`
-	Parent        *string  `parquet:"parent,optional"`
-	InstanceIndex *int32   `parquet:"instance_index,optional"`
-	Counter       string   `parquet:"counter"`
-	Path          string   `parquet:"path"`
-	CounterType   string   `parquet:"counter_type"`
-	Value         *float64 `parquet:"value,optional"`
-	Status        string   `parquet:"status"`
-	RawStatus     *uint32  `parquet:"raw_status,optional"`
-	RawFirst      *uint64  `parquet:"raw_first,optional"`
-	RawSecond     *uint64  `parquet:"raw_second,optional"`
-	RawMulti      *uint32  `parquet:"raw_multi,optional"`
-}
-
 // convert writes a log as Parquet with opts, and as relog's CSV.
 func convert(t *testing.T, log []byte, opts Options) (pq []byte, st Stats, csvText []byte) {
 	t.Helper()
@@ -77,7 +57,7 @@ func TestCorpusEqualsCSV(t *testing.T) {
 					t.Fatal(err)
 				}
 				pq, st, text := convert(t, log, Options{RowGroupRows: 4000, TimeOrder: timeOrder})
-				rows, err := parquet.Read[readBack](bytes.NewReader(pq), int64(len(pq)))
+				rows, err := parquet.Read[record](bytes.NewReader(pq), int64(len(pq)))
 				if err != nil {
 					t.Fatal(err)
 				}
