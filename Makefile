@@ -14,11 +14,13 @@ COUNT    ?= 5
 BENCHTIME ?= 300ms
 
 .PHONY: external-test all run test bench bench-compute bench-walk fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: python-test python-bench
 
 PORT ?= 8080
 
 WASM      := wasm/perfcalc.wasm
 HOSTWASM  := host/perfcalc.wasm
+PYWASM    := python/src/perfcalc/perfcalc.wasm
 WASMFLAGS := -buildmode=c-shared -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
 
 all: test
@@ -31,10 +33,12 @@ run:
 build:
 	$(GO) build -o bin/perfcalc ./cmd/perfcalc
 
-# vet + every test (the fuzz targets run their seed corpora here too).
+# vet + every test (the fuzz targets run their seed corpora here too), and
+# the Python package's tests.
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
+	$(MAKE) python-test
 
 # Benchmarks of every package, COUNT runs each, for benchstat.
 bench:
@@ -88,10 +92,12 @@ generate:
 	$(GO) generate ./internal/abi
 
 # The WebAssembly module, built reproducibly (the committed file must equal
-# a fresh build: wasm-check), and its copy that package host embeds.
+# a fresh build: wasm-check), and its copies that package host and the
+# Python package embed.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
 	cp $(WASM) $(HOSTWASM)
+	cp $(WASM) $(PYWASM)
 
 wasm-check:
 	@fresh=$$(mktemp $${TMPDIR:-/tmp}/perfcalc.wasm.XXXXXX) && \
@@ -99,6 +105,7 @@ wasm-check:
 	{ cmp -s $(WASM) $$fresh; same=$$?; rm -f $$fresh; \
 	  [ $$same = 0 ] || { echo "$(WASM) differs from a fresh build of ./wasm: run make wasm and commit it"; exit 1; }; }
 	@cmp -s $(HOSTWASM) $(WASM) || { echo "$(HOSTWASM) (embedded by package host) differs from $(WASM): run make wasm and commit both"; exit 1; }
+	@cmp -s $(PYWASM) $(WASM) || { echo "$(PYWASM) (embedded by the Python package) differs from $(WASM): run make wasm and commit it"; exit 1; }
 
 # The module's own Go tests, run as wasip1 inside Node's WASI.
 wasm-test:
@@ -107,6 +114,18 @@ wasm-test:
 # The JS package's tests (node --test), against the native command.
 web-test:
 	cd web && npm test
+
+# The Python package's tests (pytest) in a virtual environment that the
+# target makes itself (.venv-python): the package installed from ./python
+# as a user installs it, pyspark and Java 17 for the Spark test (installed
+# here, or that test skipped saying why), compared with the native command.
+python-test:
+	python/test.sh
+
+# read_blg on a 42 MB log (the real Tx log repeated) beside the native
+# command, interleaved runs, and Spark's throughput on the corpus.
+python-bench:
+	python/test.sh --bench
 
 # The browser viewer on 127.0.0.1 for a person to open; prints the URL.
 serve:

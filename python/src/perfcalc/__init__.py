@@ -1,0 +1,76 @@
+"""perfcalc for Python: Windows performance counters computed exactly as
+Windows' PDH computes them, and perfmon logs (.blg) read on any OS, through
+perfcalc's WebAssembly module (embedded) run by wasmtime.
+
+- :func:`read_blg` reads a .blg log into a ``pyarrow.Table`` of perfcalc's
+  long schema (:data:`SCHEMA`: one row per sample and counter instance, the
+  columns of ``perfcalc relog -f parquet``); ``.to_pandas()`` gives a
+  DataFrame.
+- :func:`relog` gives relog's CSV/TSV/JSON text, :func:`stats` relog's
+  statistics, :func:`values` every counter between two captures.
+- :func:`compute` and :func:`compute_batch` (NumPy) apply PDH's formulas to
+  raw samples.
+- :mod:`perfcalc.spark` reads many logs with Spark.
+
+Every value is bit-identical to the native ``perfcalc`` command's. Errors
+are :class:`Error` subclasses carrying the module's code and text. The
+module is compiled once per process and instantiated once per thread: the
+functions are safe to call from many threads.
+
+# Security
+
+The decoders run inside the WebAssembly sandbox: a hostile log can make a
+call fail (an Error), never read or write outside the module's memory.
+"""
+
+from ._abi import VERSION as ABI_VERSION
+from ._api import VALUES_SCHEMA, read_blg, relog, stats, values
+from ._compute import COUNTER_TYPES, STATUS_NAMES, Result, compute, compute_batch, counter_type, type_name
+from ._long import SCHEMA
+from .errors import (
+    AbsentError,
+    ArgumentError,
+    BoundsError,
+    DamagedError,
+    Error,
+    FaultError,
+    InputError,
+    LimitError,
+    MalformedError,
+    PanicError,
+    SpaceError,
+    TruncatedError,
+    UnsupportedError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ABI_VERSION",
+    "COUNTER_TYPES",
+    "SCHEMA",
+    "STATUS_NAMES",
+    "VALUES_SCHEMA",
+    "Result",
+    "compute",
+    "compute_batch",
+    "counter_type",
+    "read_blg",
+    "relog",
+    "stats",
+    "type_name",
+    "values",
+    "Error",
+    "AbsentError",
+    "ArgumentError",
+    "BoundsError",
+    "DamagedError",
+    "FaultError",
+    "InputError",
+    "LimitError",
+    "MalformedError",
+    "PanicError",
+    "SpaceError",
+    "TruncatedError",
+    "UnsupportedError",
+]

@@ -1,0 +1,299 @@
+"""read_blg, relog, stats and values: the module's decoders as Arrow tables
+and text."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from typing import Iterable, Union
+
+import numpy as np
+import pyarrow as pa
+
+from . import _abi
+from ._compute import options_bits, type_name
+from ._long import SCHEMA, _dict_column, blg_table, split_path
+from ._module import Instance, instance
+from ._records import RECORD, STAT, QUERY, decode
+from .errors import ArgumentError, DamagedError
+
+Source = Union[str, os.PathLike, bytes, bytearray, memoryview]
+
+_FILETIME_EPOCH = _dt.datetime(1601, 1, 1)
+_FORMATS = {"csv": _abi.FORMAT_CSV, "tsv": _abi.FORMAT_TSV, "json": _abi.FORMAT_JSON}
+_DAMAGED = ("raise", "keep")
+
+
+def _bytes(source, what: str = "log"):
+    """The bytes of a path, a bytes-like object or a binary file."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return source
+    if isinstance(source, np.ndarray):
+        return memoryview(np.ascontiguousarray(source)).cast("B")
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            return f.read()
+    if hasattr(source, "read"):
+        data = source.read()
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"perfcalc: the {what} file must be opened in binary mode")
+        return data
+    raise TypeError(f"perfcalc: the {what} must be a path, bytes or a binary file, not {type(source).__name__}")
+
+
+def _patterns(counters) -> bytes | None:
+    """Counter path patterns, one per line (relog -c), or None for all."""
+    if counters is None:
+        return None
+    if isinstance(counters, str):
+        counters = [counters]
+    text = "\n".join(counters)
+    return text.encode("utf-8") if text else None
+
+
+def _filetime(t, what: str) -> int:
+    """A local FILETIME of the log from a datetime (naive: the log's local
+    time), an ISO 8601 string, or an int FILETIME; 0 for None."""
+    if t is None:
+        return 0
+    if isinstance(t, (int, np.integer)):
+        return int(t)
+    if isinstance(t, str):
+        try:
+            t = _dt.datetime.fromisoformat(t)
+        except ValueError:
+            raise ArgumentError(f"perfcalc: {what} {t!r} is not an ISO 8601 time") from None
+    if isinstance(t, _dt.datetime):
+        if t.tzinfo is not None:
+            raise ArgumentError(f"perfcalc: {what} is the log's local time: pass a naive datetime")
+        d = t - _FILETIME_EPOCH
+        return (d.days * 86_400 + d.seconds) * 10_000_000 + d.microseconds * 10
+    raise ArgumentError(f"perfcalc: {what} must be a datetime, an ISO 8601 string or a FILETIME")
+
+
+def _log_args(data, counters, begin, end, every):
+    pats = _patterns(counters)
+    b, e = _filetime(begin, "begin"), _filetime(end, "end")
+    if every < 0:
+        raise ArgumentError("perfcalc: every must be 0 or more")
+    return pats, b, e, int(every)
+
+
+def _check_damaged(damaged: str) -> None:
+    if damaged not in _DAMAGED:
+        raise ArgumentError(f"perfcalc: damaged={damaged!r}: want 'raise' or 'keep'")
+
+
+def read_blg(
+    source: Source,
+    counters: Union[str, Iterable[str], None] = None,
+    begin=None,
+    end=None,
+    *,
+    every: int = 0,
+    damaged: str = "raise",
+) -> pa.Table:
+    """Reads a perfmon binary log (.blg) as relog computes it, into a
+    ``pyarrow.Table`` of perfcalc's long schema (:data:`perfcalc.SCHEMA`,
+    the columns of ``perfcalc relog -f parquet``): one row per sample and
+    counter instance, value null unless the status is Valid, the raw values.
+
+    ``source``: a path, bytes, or a binary file. ``counters``: counter path
+    patterns with wildcards (relog ``-c``; one string or several).
+    ``begin``/``end``: the log's local time (naive ``datetime``, ISO 8601
+    string or FILETIME), both included (relog ``-b``/``-e``). ``every``:
+    keep one sample in ``every`` (relog ``-t``).
+
+    A log damaged after its start raises :class:`perfcalc.DamagedError`
+    whose ``partial`` is the table of the rows before the damage;
+    ``damaged="keep"`` returns that table instead (its schema metadata
+    ``perfcalc.damage`` holds the text). Other errors raise the
+    :class:`perfcalc.Error` subclass of the module's code.
+    """
+    _check_damaged(damaged)
+    data = _bytes(source)
+    pats, b, e, every = _log_args(data, counters, begin, end, every)
+    inst = instance()
+    (off, n), (poff, plen) = inst.write_in([data, pats])
+    # A blg result is about twice its log's size: reserve that at once so
+    # that a large log costs one decode, not two.
+    d = decode(inst, "decode_blg", lambda first: (off, n, poff, plen, b, e, every, first), RECORD, 2 * n + (1 << 20))
+    table = blg_table(d)
+    meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode()}
+    if d.damage:
+        meta[b"perfcalc.damage"] = d.damage.encode()
+    table = table.replace_schema_metadata(meta)
+    if d.damage and damaged == "raise":
+        raise DamagedError(d.damage, table, op="decode_blg")
+    return table
+
+
+def relog(
+    source: Source,
+    counters=None,
+    begin=None,
+    end=None,
+    *,
+    format: str = "csv",
+    digits: int = 20,
+    every: int = 0,
+    damaged: str = "raise",
+) -> str:
+    """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
+    ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
+    relog -f json``); the same text as ``perfcalc relog``. The other
+    arguments are read_blg's. A damaged log raises DamagedError with the
+    text before the damage as ``partial`` (or returns it with
+    ``damaged="keep"``)."""
+    _check_damaged(damaged)
+    fmt = _FORMATS.get(format)
+    if fmt is None:
+        raise ArgumentError(f"perfcalc: format {format!r}: want csv, tsv or json")
+    if digits != 20:
+        raise ArgumentError(f"perfcalc: digits={digits}: this module writes 20 digits only (relog_text has no digits option yet)")
+    data = _bytes(source)
+    pats, b, e, every = _log_args(data, counters, begin, end, every)
+    inst = instance()
+    (off, n), (poff, plen) = inst.write_in([data, pats])
+    inst.reserve_out(min(4 * n + (1 << 20), _abi.MAX_RESERVE))
+    for _ in range(2):
+        rc = inst.call("relog_text", off, n, poff, plen, b, e, every, fmt)
+        if rc != _abi.CODE_SPACE:
+            break
+        inst.reserve_out(inst.call("last_detail"))
+    if rc < 0:
+        raise inst.error("relog_text", rc)
+    text = bytes(inst.view(inst.call("out_ptr"), rc)).decode("utf-8")
+    damage = inst.error_text()
+    if damage and damaged == "raise":
+        raise DamagedError(damage, text, op="relog_text")
+    return text
+
+
+_STATS_SCHEMA = pa.schema(
+    [
+        pa.field("path", pa.string(), nullable=False),
+        pa.field("counter_type", pa.string(), nullable=False),
+        pa.field("count", pa.uint64(), nullable=False),
+        pa.field("skipped", pa.uint64(), nullable=False),
+        pa.field("min", pa.float64()),
+        pa.field("max", pa.float64()),
+        pa.field("mean", pa.float64()),
+        pa.field("mean_status", pa.string(), nullable=False),
+    ]
+)
+
+
+def stats(source: Source, counters=None, begin=None, end=None, *, every: int = 0, damaged: str = "raise") -> pa.Table:
+    """The statistics of every counter of a .blg log, as ``perfcalc stats``
+    (PDH's PdhComputeCounterStatistics): path, counter_type, count (valid
+    values), skipped, min, max (null when count is 0), mean (null unless
+    mean_status is Valid), mean_status. Arguments as read_blg's."""
+    _check_damaged(damaged)
+    data = _bytes(source)
+    pats, b, e, every = _log_args(data, counters, begin, end, every)
+    inst = instance()
+    (off, n), (poff, plen) = inst.write_in([data, pats])
+    d = decode(inst, "relog_stats", lambda first: (off, n, poff, plen, b, e, every, first), STAT)
+    s = d.records
+    count = s["count"]
+    table = pa.Table.from_arrays(
+        [
+            pa.array(d.paths(), pa.string()),
+            pa.array([type_name(t) for t in s["type"].tolist()], pa.string()),
+            pa.array(count, pa.uint64()),
+            pa.array(s["skipped"], pa.uint64()),
+            pa.array(s["min"], pa.float64(), mask=count == 0),
+            pa.array(s["max"], pa.float64(), mask=count == 0),
+            pa.array(s["mean"], pa.float64(), mask=s["mean_status"] != 0),
+            pa.array([_abi.STATUS_NAMES[x] for x in s["mean_status"].tolist()], pa.string()),
+        ],
+        schema=_STATS_SCHEMA,
+    )
+    if d.damage and damaged == "raise":
+        raise DamagedError(d.damage, table, op="relog_stats")
+    return table
+
+
+def values(
+    older: Source | None,
+    newer: Source,
+    names: Source | None = None,
+    counters=None,
+    *,
+    options=None,
+    registration: Source | None = None,
+    strings: Source | None = None,
+    ids: Source | None = None,
+    object_name: str | None = None,
+) -> pa.Table:
+    """Every counter between two captures, as ``perfcalc values``: V1
+    ``PERF_DATA_BLOCK``s (``RegQueryValueEx(HKEY_PERFORMANCE_DATA)``) named
+    by ``names`` (the ``Counter 009`` table), or PerfLib V2 results with
+    their counterset ``registration`` (and optionally the counter name
+    ``strings``, the block counter ``ids`` and the ``object_name`` of paths).
+    ``older`` None computes first samples. ``counters``: path patterns.
+    ``options``: "cap100", "scale", "1000", "wrap32" (none: relog's values).
+
+    Returns a table of the long schema with one row per counter instance;
+    the captures carry no sample time here, so ``time`` and ``local_time``
+    are null, and so are the raw columns (the module returns values only).
+    """
+    regions = [
+        None if older is None else _bytes(older, "older capture"),
+        _bytes(newer, "newer capture"),
+        None if names is None else _bytes(names, "name table"),
+        None if registration is None else _bytes(registration, "registration"),
+        None if strings is None else _bytes(strings, "strings"),
+        None if ids is None else _bytes(ids, "ids"),
+        None if object_name is None else object_name.encode("utf-8"),
+        _patterns(counters),
+    ]
+    desc = np.zeros(1, QUERY)
+    placed = Instance.place([desc.view(np.uint8)] + regions)
+    for f, region in zip(QUERY.names, placed[1:]):
+        desc[f] = region
+    inst = instance()
+    inst.write_in([desc.view(np.uint8)] + regions)
+    opts = options_bits(options)
+    d = decode(inst, "query", lambda first: (0, opts, first), RECORD)
+    return _values_table(d)
+
+
+def _values_table(d) -> pa.Table:
+    recs = d.records
+    n = len(recs)
+    paths = d.paths()
+    parts = [split_path(p) for p in paths]
+    rows = np.arange(n)
+
+    def strings(i, whole):
+        return [(p[i] if p is not None else whole(k)) for k, p in enumerate(parts)]
+
+    index = np.array([(-1 if p is None or p[4] is None else p[4]) for p in parts], np.int64)
+    status = recs["status"].astype(np.int32)
+    null_ts = pa.nulls(n, pa.timestamp("us", tz="UTC"))
+    arrays = [
+        null_ts,
+        pa.nulls(n, pa.timestamp("us")),
+        _dict_column(strings(0, lambda k: ""), rows),
+        _dict_column(strings(1, lambda k: ""), rows),
+        _dict_column(strings(2, lambda k: None), rows),
+        _dict_column(strings(3, lambda k: None), rows),
+        pa.array(index.astype(np.int32), pa.int32(), mask=index < 0),
+        _dict_column(strings(5, lambda k: paths[k]), rows),
+        _dict_column(paths, rows),
+        _dict_column([type_name(t) for t in recs["type"].tolist()], rows),
+        pa.array(recs["value"], pa.float64(), mask=status != 0),
+        pa.DictionaryArray.from_arrays(pa.array(status, pa.int32()), pa.array(list(_abi.STATUS_NAMES), pa.string())),
+        pa.nulls(n, pa.uint32()),
+        pa.nulls(n, pa.uint64()),
+        pa.nulls(n, pa.uint64()),
+        pa.nulls(n, pa.uint32()),
+    ]
+    return pa.Table.from_arrays(arrays, schema=VALUES_SCHEMA)
+
+
+#: The schema of values' tables: SCHEMA with time and local_time nullable
+#: (two captures carry no sample time the module reports).
+VALUES_SCHEMA = SCHEMA.set(0, SCHEMA.field(0).with_nullable(True)).set(1, SCHEMA.field(1).with_nullable(True))

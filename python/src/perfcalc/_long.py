@@ -1,0 +1,167 @@
+"""The long table (internal/longform's schema, the same as perfcalc's Parquet
+output): one row per sample and counter instance, built from the module's
+records with NumPy and Arrow, without a Python object per value."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from . import _abi
+from ._compute import type_name
+from ._records import Decoded
+
+_STR = pa.dictionary(pa.int32(), pa.string())
+
+#: The long table's schema (internal/longform.Fields: names, order, types).
+SCHEMA = pa.schema(
+    [
+        pa.field("time", pa.timestamp("us", tz="UTC"), nullable=False),
+        pa.field("local_time", pa.timestamp("us"), nullable=False),
+        pa.field("machine", _STR, nullable=False),
+        pa.field("object", _STR, nullable=False),
+        pa.field("instance", _STR),
+        pa.field("parent", _STR),
+        pa.field("instance_index", pa.int32()),
+        pa.field("counter", _STR, nullable=False),
+        pa.field("path", _STR, nullable=False),
+        pa.field("counter_type", _STR, nullable=False),
+        pa.field("value", pa.float64()),
+        pa.field("status", _STR, nullable=False),
+        pa.field("raw_status", pa.uint32()),
+        pa.field("raw_first", pa.uint64()),
+        pa.field("raw_second", pa.uint64()),
+        pa.field("raw_multi", pa.uint32()),
+    ]
+)
+
+# FILETIME: 100 ns ticks since 1601-01-01; the Unix epoch as a FILETIME.
+_UNIX_EPOCH = 116_444_736_000_000_000
+_TICKS_PER_MINUTE = 600_000_000
+_MAX_INDEX = 1 << 31
+
+
+def split_path(path: str):
+    """Splits a counter path as PDH does (engine/counterpath.Parse): returns
+    (machine, object, instance, parent, index, counter), instance, parent
+    and index None where the path has none, or None for a path that does
+    not parse (the long table then keeps it whole as its counter)."""
+    if not path.startswith("\\") or len(path.encode("utf-8")) > 2048:
+        return None
+    machine, rest = "", path
+    if path.startswith("\\\\"):
+        end = path.find("\\", 2)
+        if end <= 2:
+            return None
+        machine, rest = path[2:end], path[end:]
+    last = rest.rfind("\\")
+    if last == 0:
+        return None
+    counter, obj = rest[last + 1 :], rest[1:last]
+    if counter == "":
+        return None
+    instance = parent = index = None
+    open_ = obj.find("(")
+    if open_ >= 0:
+        if not obj.endswith(")"):
+            return None
+        inst, obj = obj[open_ + 1 : -1], obj[:open_]
+        if inst == "":
+            return None
+        slash = inst.find("/")
+        if slash >= 0:
+            parent, inst = inst[:slash], inst[slash + 1 :]
+            if parent == "" or inst == "":
+                return None
+        index = 0
+        hash_ = inst.rfind("#")
+        if hash_ >= 0:
+            idx = inst[hash_ + 1 :]
+            if idx == "*" or (idx.isascii() and idx.isdigit()):
+                if idx != "*":
+                    if int(idx) >= _MAX_INDEX:
+                        return None
+                    index = int(idx)
+                inst = inst[:hash_]
+                if inst == "":
+                    return None
+        instance = inst
+    elif ")" in obj:
+        return None
+    if obj == "" or "\\" in obj:
+        return None
+    return machine, obj, instance, parent, index, counter
+
+
+def _dict_column(per_column: list, keys: np.ndarray) -> pa.Array:
+    """A dictionary array whose row i is per_column[keys[i]] (None: null)."""
+    values, codes = [], {}
+    col_code = np.empty(len(per_column), np.int32)
+    col_null = np.zeros(len(per_column), bool)
+    for j, s in enumerate(per_column):
+        if s is None:
+            col_null[j] = True
+            col_code[j] = 0
+            continue
+        c = codes.get(s)
+        if c is None:
+            c = codes[s] = len(values)
+            values.append(s)
+        col_code[j] = c
+    idx = col_code[keys]
+    mask = col_null[keys] if col_null.any() else None
+    return pa.DictionaryArray.from_arrays(pa.array(idx, pa.int32(), mask=mask), pa.array(values, pa.string()))
+
+
+def _micros(filetime: np.ndarray) -> np.ndarray:
+    return (filetime.astype(np.int64) - _UNIX_EPOCH) // 10  # floor, as longform.UnixMicros
+
+
+def blg_table(d: Decoded) -> pa.Table:
+    """The long table of a decode_blg result."""
+    recs = d.records
+    ncols = int(d.header["columns"])
+    paths = d.paths_by("column")
+    col = recs["column"].astype(np.intp)
+    path_of = [paths.get(j, "") for j in range(ncols)]
+    types = np.zeros(ncols, np.uint32)
+    types[col] = recs["type"]
+    parts = [split_path(p) if j in paths else None for j, p in enumerate(path_of)]
+
+    def part(i, whole=None):
+        return [(p[i] if p is not None else whole(j)) for j, p in enumerate(parts)]
+
+    machine = part(0, lambda j: "")
+    obj = part(1, lambda j: "")
+    instance = part(2, lambda j: None)
+    parent = part(3, lambda j: None)
+    counter = part(5, lambda j: path_of[j])
+    index = np.array([(-1 if p is None or p[4] is None else p[4]) for p in parts], np.int64).reshape(-1)
+    idx_rows = index[col] if ncols else np.empty(0, np.int64)
+
+    local = _micros(recs["time"])
+    utc = local + int(d.header["bias"]) * (_TICKS_PER_MINUTE // 10)
+    status = recs["status"].astype(np.int32)
+    value_null = status != 0
+    status_names = list(_abi.STATUS_NAMES)
+    if status.size and int(status.max()) >= len(status_names):
+        status_names += [str(s) for s in range(len(status_names), int(status.max()) + 1)]
+    arrays = [
+        pa.array(utc, pa.timestamp("us", tz="UTC")),
+        pa.array(local, pa.timestamp("us")),
+        _dict_column(machine, col),
+        _dict_column(obj, col),
+        _dict_column(instance, col),
+        _dict_column(parent, col),
+        pa.array(idx_rows.astype(np.int32), pa.int32(), mask=idx_rows < 0),
+        _dict_column(counter, col),
+        _dict_column(path_of, col),
+        _dict_column([type_name(t) for t in types.tolist()], col),
+        pa.array(recs["value"], pa.float64(), mask=value_null),
+        pa.DictionaryArray.from_arrays(pa.array(status, pa.int32()), pa.array(status_names, pa.string())),
+        pa.array(recs["cstatus"], pa.uint32()),
+        pa.array(recs["first"], pa.uint64()),
+        pa.array(recs["second"], pa.uint64()),
+        pa.array(recs["multi"], pa.uint32()),
+    ]
+    return pa.Table.from_arrays(arrays, schema=SCHEMA)

@@ -1,0 +1,132 @@
+"""The module's records as NumPy structured dtypes (built from _abi's field
+lists, never from offsets written here), and the decode calls with paging
+(wasm/ABI.md, "Decode results")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _abi
+from ._module import Instance
+from .errors import Error
+
+_NP = {"u32": "<u4", "i32": "<i4", "u64": "<u8", "i64": "<i8", "f64": "<f8", "region": ("<u4", (2,))}
+
+
+def _dtype(fields, size: int) -> np.dtype:
+    """A structured dtype from (NAME, offset, type) fields: REC_PATH_OFF is
+    the field path_off."""
+    names = [name.split("_", 1)[1].lower() for name, _, _ in fields]
+    return np.dtype(
+        {
+            "names": names,
+            "formats": [_NP[t] for _, _, t in fields],
+            "offsets": [off for _, off, _ in fields],
+            "itemsize": size,
+        }
+    )
+
+
+HEADER = _dtype(_abi.HEADER_FIELDS, _abi.HEADER_SIZE)
+RECORD = _dtype(_abi.RECORD_FIELDS, _abi.RECORD_SIZE)
+STAT = _dtype(_abi.STAT_FIELDS, _abi.STAT_SIZE)
+REQUEST = _dtype(_abi.REQ_FIELDS, _abi.REQ_SIZE)
+RESULT = _dtype(_abi.RES_FIELDS, _abi.RES_SIZE)
+QUERY = _dtype(_abi.QUERY_FIELDS, _abi.QUERY_SIZE)
+
+
+@dataclass
+class Page:
+    """One page of a decode result: its records (a copy) and string area."""
+
+    records: np.ndarray
+    strings: bytes
+
+    def text(self, off: int, n: int) -> str:
+        return self.strings[off : off + n].decode("utf-8")
+
+
+@dataclass
+class Decoded:
+    """A whole decode result: the first page's header and every page."""
+
+    header: np.void
+    pages: list
+    info: str
+    damage: str  # the damage's text (blg), "" when the input was whole
+
+    @property
+    def records(self) -> np.ndarray:
+        if len(self.pages) == 1:
+            return self.pages[0].records
+        return np.concatenate([p.records for p in self.pages])
+
+    def paths_by(self, key: str) -> dict:
+        """One path per distinct value of a record field (the column of a
+        .blg result), resolved in each page's string area."""
+        out = {}
+        for p in self.pages:
+            keys, first = np.unique(p.records[key], return_index=True)
+            for k, i in zip(keys.tolist(), first.tolist()):
+                if k not in out:
+                    r = p.records[i]
+                    out[k] = p.text(int(r["path_off"]), int(r["path_len"]))
+        return out
+
+    def paths(self) -> list:
+        """Every record's path, in order."""
+        out = []
+        for p in self.pages:
+            offs, lens = p.records["path_off"].tolist(), p.records["path_len"].tolist()
+            s = p.strings
+            out.extend(s[o : o + n].decode("utf-8") for o, n in zip(offs, lens))
+        return out
+
+
+def decode(inst: Instance, op: str, args, record: np.dtype, out_hint: int = 0) -> Decoded:
+    """Calls a decode export until every record is read. args(first) returns
+    the export's arguments for a page starting at record first. With
+    out_hint, the output buffer is first made that large, so that a result
+    up to that size costs one decode instead of two."""
+    if out_hint:
+        inst.reserve_out(min(out_hint, _abi.MAX_RESERVE))
+    first, pages, header, info, damage = 0, [], None, "", ""
+    while True:
+        rc = inst.call(op, *args(first))
+        if rc < 0 and rc != _abi.CODE_SPACE:
+            raise inst.error(op, rc)
+        out = inst.call("out_ptr")
+        h = inst.view(out, _abi.HEADER_SIZE).copy().view(HEADER)[0]
+        if h["magic"] != _abi.MAGIC or h["version"] != _abi.VERSION or h["rec_size"] != record.itemsize:
+            raise Error(f"perfcalc: {op}: the module's result has no valid header")
+        count, flags = int(h["count"]), int(h["flags"])
+        recs = inst.view(out + int(h["rec_off"]), count * record.itemsize).copy().view(record)
+        strings = bytes(inst.view(out + int(h["str_off"]), int(h["str_len"])))
+        if header is None:
+            header = h
+            info = strings[int(h["info_off"]) : int(h["info_off"]) + int(h["info_len"])].decode("utf-8", "replace")
+        if flags & _abi.FLAG_DAMAGED:
+            damage = inst.error_text()
+        pages.append(Page(recs, strings))
+        if not flags & _abi.FLAG_MORE:
+            return Decoded(header, pages, info, damage)
+        if rc != _abi.CODE_SPACE:
+            raise Error(f"perfcalc: {op}: more records announced without ErrSpace")
+        first += count
+        # One more decode returns every remaining record.
+        needed = int(h["needed"])
+        if needed > _abi.MAX_RESERVE:
+            raise error_limit(op, needed)
+        inst.reserve_out(needed)
+
+
+def error_limit(op: str, needed: int) -> Error:
+    from .errors import LimitError
+
+    return LimitError(
+        f"perfcalc: {op}: the result needs {needed} bytes, more than the module's largest buffer",
+        code=_abi.CODE_LIMIT,
+        op=op,
+    )

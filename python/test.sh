@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The Python package's tests (make python-test), or its benchmark (--bench).
+#
+# Everything is installed here, on any fresh machine with python3, Go and
+# Debian's apt: a virtual environment (.venv-python at the repository's
+# root, reused by later runs), the package's dependencies from PyPI, the
+# package itself from ./python as a user installs it (pip install ./python),
+# the native perfcalc command (go build) the tests compare with, and for the
+# Spark test pyspark and Java 17 (the machine's, or Debian's
+# openjdk-17-jre-headless). Where a registry cannot be reached the part that
+# needs it is skipped with a message saying so; a failure of the package
+# itself always fails.
+#
+# Time: about 2 minutes to fill a new environment (pyspark is a 450 MB
+# download), then about 1 minute of tests without Spark and 2 more with it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+venv=${PYTHON_VENV:-$root/.venv-python}
+python=${PYTHON:-python3}
+mode=${1:-test}
+
+say() { echo "python-test: $*"; }
+
+if ! command -v "$python" >/dev/null 2>&1; then
+	say "SKIPPED: no $python on this machine (the Python package needs Python 3.9 or later)"
+	exit 0
+fi
+if [ ! -x "$venv/bin/python" ]; then
+	"$python" -m venv "$venv"
+fi
+pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
+
+# The dependencies first: a failure here is the registry's.
+if ! "${pip[@]}" install "wasmtime>=20" "pyarrow>=14" "numpy>=1.22" "pytest>=7" "pandas>=1.5" "setuptools>=64" wheel; then
+	say "SKIPPED: pip could not install wasmtime, pyarrow, numpy, pytest and pandas from PyPI (no registry?)"
+	exit 0
+fi
+# The package as users install it; its failure is ours.
+"${pip[@]}" install --force-reinstall --no-deps --no-build-isolation "$root/python"
+
+# The native command, to compare with.
+mkdir -p "$venv/native"
+go build -o "$venv/native/perfcalc" ./cmd/perfcalc
+export PERFCALC_NATIVE="$venv/native/perfcalc"
+
+# Spark: pyspark and Java 17, or the reason the Spark test is skipped.
+export PERFCALC_SPARK_SKIP=""
+if ! "$venv/bin/python" -c 'import pyspark' 2>/dev/null; then
+	if ! "${pip[@]}" install "pyspark>=3.4"; then
+		PERFCALC_SPARK_SKIP="pip could not install pyspark from PyPI"
+	fi
+fi
+java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1; }
+if [ -z "$PERFCALC_SPARK_SKIP" ] && { ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; }; then
+	say "Java 17 is missing: installing Debian's openjdk-17-jre-headless"
+	if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless; } >/dev/null 2>&1; then
+		PERFCALC_SPARK_SKIP="no Java 17 and Debian's openjdk-17-jre-headless could not be installed"
+	fi
+fi
+if [ -n "$PERFCALC_SPARK_SKIP" ]; then
+	say "the Spark test will be SKIPPED: $PERFCALC_SPARK_SKIP"
+fi
+
+cd "$root/python"
+if [ "$mode" = --bench ]; then
+	exec "$venv/bin/python" bench/bench.py "${@:2}"
+fi
+exec "$venv/bin/python" -m pytest -q -rs --durations=8 tests "${@:2}"

@@ -1,0 +1,197 @@
+"""read_blg and relog against the native perfcalc relog, on every log of the
+real corpus: the same rows, bit-identical values, the same statuses, the
+same damage."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import struct
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import perfcalc
+
+from conftest import corpus_logs, json_lines, need_corpus, run_native
+
+LOGS = corpus_logs()
+
+
+def bits(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def readable(log) -> bool:
+    return not log.name.startswith("PowerShell_CorruptBlg")
+
+
+def native_rows(native, log, *args):
+    p = run_native(native, "relog", log, "-f", "json", *args, check=False)
+    return json_lines(p.stdout), p
+
+
+def compare(table: pa.Table, rows: list) -> int:
+    """Asserts that table holds rows (perfcalc relog -f json) cell for cell;
+    returns the number of cells."""
+    t = table.to_pydict()
+    i = 0
+    for r in rows:
+        for path, v in r["values"].items():
+            assert t["path"][i] == path
+            assert t["local_time"][i].isoformat(timespec="milliseconds") == r["time"] or (
+                t["local_time"][i].microsecond % 1000 == 0 and t["local_time"][i].isoformat(timespec="milliseconds") == r["time"]
+            ), (i, t["local_time"][i], r["time"])
+            if v is None:
+                assert t["value"][i] is None and t["status"][i] != "Valid", (i, path, t["status"][i])
+            else:
+                assert t["status"][i] == "Valid" and bits(t["value"][i]) == bits(float(v)), (i, path, t["value"][i], v)
+            i += 1
+    assert i == table.num_rows, f"the table has {table.num_rows} rows, relog {i} cells"
+    return i
+
+
+@pytest.mark.parametrize("log", [l for l in LOGS if readable(l)], ids=lambda p: p.name)
+def test_read_blg_equals_native_relog(native, log):
+    rows, p = native_rows(native, log)
+    assert p.returncode == 0, p.stderr
+    table = perfcalc.read_blg(log)
+    assert table.schema.equals(perfcalc.SCHEMA)
+    assert compare(table, rows) > 0
+    # The same from bytes and from a binary file.
+    assert perfcalc.read_blg(log.read_bytes()).equals(table)
+    with open(log, "rb") as f:
+        assert perfcalc.read_blg(io.BufferedReader(f)).equals(table)
+
+
+def test_every_corpus_log_is_tested():
+    need_corpus()
+    assert len(LOGS) >= 4, LOGS
+
+
+@pytest.mark.parametrize("log", [l for l in LOGS if readable(l)], ids=lambda p: p.name)
+def test_read_blg_equals_native_parquet(native, log, tmp_path):
+    """Every column, statuses and raw values included, against perfcalc
+    relog -f parquet (the long schema's reference), where the native
+    command writes Parquet."""
+    out = tmp_path / "log.parquet"
+    p = run_native(native, "relog", log, "-f", "parquet", "-o", out, check=False)
+    if p.returncode != 0 and b"parquet" in p.stderr and not out.exists():
+        pytest.skip("this native perfcalc does not write Parquet yet (issue 15)")
+    assert p.returncode == 0, p.stderr
+    want = pq.read_table(out)
+    have = perfcalc.read_blg(log)
+    assert have.column_names == want.column_names
+    for name in have.column_names:
+        h, w = have[name], want[name]
+        if pa.types.is_dictionary(h.type):
+            h = h.cast(pa.string())
+        if pa.types.is_dictionary(w.type):
+            w = w.cast(pa.string())
+        if name == "value":
+            assert (np.asarray(h.is_null()) == np.asarray(w.is_null())).all()
+            hv, wv = h.fill_null(0).to_numpy(), w.fill_null(0).to_numpy()
+            assert (hv.view(np.uint64) == wv.view(np.uint64)).all()
+            continue
+        assert h.cast(w.type).equals(w), name
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "json"])
+def test_relog_text_equals_native(native, fmt):
+    need_corpus()
+    for log in filter(readable, LOGS):
+        want = run_native(native, "relog", log, "-f", fmt).stdout.decode("utf-8")
+        assert perfcalc.relog(log, format=fmt) == want, log.name
+
+
+def test_selection_equals_native(native):
+    log = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
+    args = ["-c", r"\\*\Processor(*)\% Processor Time", "-b", "02/19/2013 18:52:00", "-e", "2013-02-19T18:55:00", "-t", "3"]
+    rows, p = native_rows(native, log, *args)
+    assert p.returncode == 0 and rows
+    table = perfcalc.read_blg(
+        log, r"\\*\Processor(*)\% Processor Time", dt.datetime(2013, 2, 19, 18, 52), "2013-02-19T18:55:00", every=3
+    )
+    assert compare(table, rows) == 5 * len(rows)
+    assert set(table["object"].to_pylist()) == {"Processor"}
+
+
+def test_columns_of_the_long_schema():
+    log = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
+    t = perfcalc.read_blg(log).to_pandas()
+    first = t.iloc[5]  # \\GEORGIS3\Processor(0)\% Processor Time, first sample
+    assert (first.machine, first.object, first.instance, first.instance_index, first.counter) == (
+        "GEORGIS3", "Processor", "0", 0, "% Processor Time"
+    )
+    assert first.counter_type == "PERF_100NSEC_TIMER_INV" and first.status == "NewData"
+    # Pacific Standard Time: UTC = local + 480 minutes.
+    assert (t.time.dt.tz_localize(None) - t.local_time == pd_minutes(480)).all()
+    assert t.raw_status.dtype == np.uint32 and (t.raw_first > 0).any()
+
+
+def pd_minutes(n):
+    import pandas as pd
+
+    return pd.Timedelta(minutes=n)
+
+
+def test_foreign_file_raises_the_native_message(native):
+    log = need_corpus() / "blg" / "PowerShell_CorruptBlg.blg"
+    p = run_native(native, "relog", log, "-f", "json", check=False)
+    assert p.returncode != 0
+    with pytest.raises(perfcalc.MalformedError) as e:
+        perfcalc.read_blg(log)
+    assert e.value.code == perfcalc._abi.CODE_MALFORMED
+    assert e.value.message in p.stderr.decode(), (e.value.message, p.stderr)
+
+
+@pytest.mark.parametrize("cut", [140_000, 200_000, 300_000])
+def test_damaged_log_gives_the_rows_before_and_the_native_message(native, tmp_path, cut):
+    src = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
+    log = tmp_path / "cut.blg"
+    log.write_bytes(src.read_bytes()[:cut])
+    rows, p = native_rows(native, log)
+    assert p.returncode == 1 and rows
+    with pytest.raises(perfcalc.DamagedError) as e:
+        perfcalc.read_blg(log)
+    assert e.value.message and e.value.message in p.stderr.decode(), (e.value.message, p.stderr)
+    compare(e.value.partial, rows)
+    kept = perfcalc.read_blg(log, damaged="keep")
+    assert kept.equals(e.value.partial)
+    assert kept.schema.metadata[b"perfcalc.damage"].decode() == e.value.message
+    with pytest.raises(perfcalc.DamagedError) as e2:
+        perfcalc.relog(log, format="json")
+    assert e2.value.message == e.value.message
+    assert e2.value.partial == p.stdout.decode()
+
+
+@pytest.mark.parametrize("cut", [0, 100, 4096, 70_000])
+def test_truncated_start_raises_like_native(native, tmp_path, cut):
+    src = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
+    log = tmp_path / "cut.blg"
+    log.write_bytes(src.read_bytes()[:cut])
+    p = run_native(native, "relog", log, "-f", "json", check=False)
+    assert p.returncode != 0
+    with pytest.raises(perfcalc.Error) as e:
+        perfcalc.read_blg(log)
+    assert e.value.code < 0 and e.value.message in p.stderr.decode(), (e.value.message, p.stderr)
+
+
+def test_log_of_headers_only_is_an_empty_table(native, tmp_path):
+    src = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
+    log = tmp_path / "head.blg"
+    log.write_bytes(src.read_bytes()[:65_536])  # the header buffer alone
+    rows, p = native_rows(native, log)
+    assert p.returncode == 0 and rows == []
+    t = perfcalc.read_blg(log)
+    assert t.num_rows == 0 and t.schema.equals(perfcalc.SCHEMA)
+
+
+def test_bad_pattern_raises_input_error(native):
+    log = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
+    p = run_native(native, "relog", log, "-c", "Processor", check=False)
+    with pytest.raises(perfcalc.InputError) as e:
+        perfcalc.read_blg(log, "Processor")
+    assert e.value.message in p.stderr.decode(), (e.value.message, p.stderr)

@@ -1,0 +1,70 @@
+"""The embedded module, its loading and its per-thread instances."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+
+import pytest
+
+import perfcalc
+from perfcalc import _abi, _module
+
+from conftest import ROOT
+
+
+def test_embedded_module_equals_the_built_one():
+    built = ROOT / "wasm" / "perfcalc.wasm"
+    if not built.exists():
+        pytest.skip(f"{built} is absent (the package is tested outside its repository)")
+    have = hashlib.sha256(_module.module_bytes()).hexdigest()
+    want = hashlib.sha256(built.read_bytes()).hexdigest()
+    assert have == want, "the installed package embeds another perfcalc.wasm than wasm/: run make wasm and reinstall"
+
+
+def test_instance_speaks_the_abi():
+    inst = _module.instance()
+    assert inst.call("abi_version") == _abi.VERSION == perfcalc.ABI_VERSION
+    assert inst.call("in_cap") >= _abi.IN_CAP and inst.call("out_cap") >= _abi.OUT_CAP
+
+
+def test_one_instance_per_thread_and_one_module_per_process():
+    seen = []
+
+    def work():
+        seen.append((_module.instance(), _module.runtime()))
+        seen.append((_module.instance(), _module.runtime()))
+
+    ts = [threading.Thread(target=work) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    instances = {id(i) for i, _ in seen}
+    runtimes = {id(r) for _, r in seen}
+    assert len(instances) == 4, "each thread keeps one instance across calls"
+    assert runtimes == {id(_module.runtime())}, "the module is compiled once per process"
+
+
+def test_a_trap_discards_the_instance_and_the_next_call_gets_a_new_one(tmp_path):
+    inst = _module.instance()
+    # Cap the store's memory below what a large input buffer needs: the
+    # module's allocation then traps, as ABI.md says for host limits.
+    inst.store.set_limits(memory_size=inst.memory.data_len(inst.store) + (1 << 20))
+    with pytest.raises(perfcalc.FaultError) as e:
+        inst.call("in_reserve", 64 << 20)
+    assert e.value.kind == "Fault" and "instance discarded" in str(e.value)
+    assert inst.broken
+    fresh = _module.instance()
+    assert fresh is not inst
+    assert perfcalc.compute("PERF_RAW_FRACTION", None, (1, 4)) == (25.0, "Valid")
+
+
+def test_error_classes_carry_the_codes():
+    from perfcalc.errors import error_for
+
+    for code, name in _abi.CODE_NAMES.items():
+        e = error_for(code, "text", detail=3, op="decode_blg")
+        assert isinstance(e, perfcalc.Error)
+        assert (e.code, e.kind, e.detail, e.op, str(e)) == (code, name, 3, "decode_blg", "text")
+        assert type(e).__name__ == name + "Error"
