@@ -1,0 +1,196 @@
+"""perfcalc for Spark: many .blg logs read on Spark's executors, each with
+:func:`perfcalc.read_blg`, into one DataFrame of perfcalc's long schema.
+
+    from pyspark.sql import SparkSession
+    import perfcalc.spark
+
+    spark = SparkSession.builder.master("local[2]").getOrCreate()
+    df = perfcalc.spark.read_blg(spark, "logs/")          # files, folders, globs
+    df.groupBy("machine", "counter").avg("value").show()
+    perfcalc.spark.convert(spark, "logs/", "out/")       # partitioned Parquet
+
+How it runs: Spark's ``binaryFile`` source reads each log whole (one row:
+its path and bytes), and ``mapInArrow`` runs :func:`perfcalc.read_blg` on
+the executors' Python workers, which load the module once each and turn
+its records into Arrow batches without a Python object per value. The same
+code runs in ``local[N]`` and on a cluster; the package must be installed
+on the executors (the README says how to ship it).
+
+# Schema
+
+:func:`schema`: ``file`` (the log's path as Spark names it, ``file:/…``),
+the columns of :data:`perfcalc.SCHEMA` in Spark's types, then ``error``.
+Spark has no unsigned integers: ``raw_status`` and ``raw_multi`` are
+``bigint`` and ``raw_first``/``raw_second`` ``decimal(20,0)``, as Spark reads
+perfcalc's Parquet; ``local_time`` is ``timestamp_ntz``.
+
+# Errors
+
+A log that cannot be read does not stop the job: it gives one row whose
+``error`` holds the reason (the text ``perfcalc relog`` prints; its other
+columns but ``file`` are null). A log damaged after its start gives its
+rows before the damage and such a row. Every other row has ``error`` null.
+
+# Limits
+
+``binaryFile`` reads each file whole into one row: a log is at most
+``spark.sql.sources.binaryFile.maxLength`` bytes (2 GiB at most, Spark's
+limit), and an executor holds a few logs and their tables at once (the
+module's input and output buffers grow to about three times the largest
+log it reads).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Union
+
+import numpy as np
+import pyarrow as pa
+
+# Spark's types of the long schema. Built lazily: pyspark is optional.
+_SPARK_DDL = (
+    "file string, time timestamp, local_time timestamp_ntz, machine string, object string, instance string, "
+    "parent string, instance_index int, counter string, path string, counter_type string, value double, "
+    "status string, raw_status bigint, raw_first decimal(20,0), raw_second decimal(20,0), raw_multi bigint, "
+    "error string"
+)
+
+_ARROW = pa.schema(
+    [
+        ("file", pa.string()),
+        ("time", pa.timestamp("us", tz="UTC")),
+        ("local_time", pa.timestamp("us")),
+        ("machine", pa.string()),
+        ("object", pa.string()),
+        ("instance", pa.string()),
+        ("parent", pa.string()),
+        ("instance_index", pa.int32()),
+        ("counter", pa.string()),
+        ("path", pa.string()),
+        ("counter_type", pa.string()),
+        ("value", pa.float64()),
+        ("status", pa.string()),
+        ("raw_status", pa.int64()),
+        ("raw_first", pa.decimal128(20, 0)),
+        ("raw_second", pa.decimal128(20, 0)),
+        ("raw_multi", pa.int64()),
+        ("error", pa.string()),
+    ]
+)
+
+#: Rows per Arrow batch handed back to Spark.
+BATCH_ROWS = 1 << 16
+
+
+def schema():
+    """The DataFrame's schema as a pyspark ``StructType``."""
+    from pyspark.sql.types import StructType
+
+    return StructType.fromDDL(_SPARK_DDL)
+
+
+def to_spark_arrow(table: pa.Table, file: str) -> pa.Table:
+    """A read_blg table in the Arrow types of :data:`SCHEMA`, with its
+    file and a null error."""
+    n = table.num_rows
+    cols = [pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([file], pa.string())).cast(pa.string())]
+    for f in _ARROW:
+        if f.name in ("file", "error"):
+            continue
+        c = table[f.name]
+        cols.append(c.cast(f.type))
+    cols.append(pa.nulls(n, pa.string()))
+    return pa.Table.from_arrays(cols, schema=_ARROW)
+
+
+def _error_row(file: str, message: str) -> pa.Table:
+    cols = []
+    for f in _ARROW:
+        if f.name == "file":
+            cols.append(pa.array([file], pa.string()))
+        elif f.name == "error":
+            cols.append(pa.array([message], pa.string()))
+        else:
+            cols.append(pa.nulls(1, f.type))
+    return pa.Table.from_arrays(cols, schema=_ARROW)
+
+
+def _converter(counters, every: int):
+    """The mapInArrow function: each input row (path, content) → its
+    rows. It runs on the executors."""
+
+    def convert(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        import perfcalc
+
+        for batch in batches:
+            paths = batch.column("path")
+            contents = batch.column("content")
+            for i in range(batch.num_rows):
+                file = paths[i].as_py()
+                data = contents[i].as_buffer()
+                out = []
+                try:
+                    table = perfcalc.read_blg(memoryview(data) if data is not None else b"", counters, every=every)
+                    out.append(to_spark_arrow(table, file))
+                except perfcalc.DamagedError as e:
+                    out.append(to_spark_arrow(e.partial, file))
+                    out.append(_error_row(file, e.message))
+                except perfcalc.Error as e:
+                    out.append(_error_row(file, e.message))
+                for t in out:
+                    yield from t.to_batches(max_chunksize=BATCH_ROWS)
+
+    return convert
+
+
+def read_blg(
+    spark,
+    paths: Union[str, Iterable[str]],
+    counters: Union[str, Iterable[str], None] = None,
+    *,
+    every: int = 0,
+    glob: str = "*.blg",
+    recursive: bool = False,
+):
+    """A DataFrame of the logs at ``paths`` (files, folders or globs, as
+    Spark's readers take them; in folders, the files matching ``glob``,
+    ``recursive`` to look in sub-folders): one row per sample and counter
+    instance of each log (see the module's doc for the schema and errors).
+    ``counters`` and ``every`` are :func:`perfcalc.read_blg`'s."""
+    if isinstance(paths, str):
+        paths = [paths]
+    reader = spark.read.format("binaryFile")
+    if glob:
+        reader = reader.option("pathGlobFilter", glob)
+    if recursive:
+        reader = reader.option("recursiveFileLookup", "true")
+    files = reader.load(list(paths)).select("path", "content")
+    return files.mapInArrow(_converter(counters, every), schema())
+
+
+def convert(
+    spark,
+    paths: Union[str, Iterable[str]],
+    out: str,
+    counters=None,
+    *,
+    partition_by: Iterable[str] = ("machine",),
+    mode: str = "errorifexists",
+    **read_options,
+) -> list:
+    """Converts the logs at ``paths`` to Parquet under ``out``, partitioned
+    by ``partition_by`` (Hive-style folders, ``machine=HOST/``), in
+    perfcalc's long schema plus ``file``. Returns the logs that failed or
+    were damaged, as ``(file, error)`` pairs; their readable rows are
+    written. ``mode`` is Spark's save mode (``"overwrite"``, …)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    df = read_blg(spark, paths, counters, **read_options).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        rows = df.filter(F.col("error").isNull()).drop("error")
+        rows.write.mode(mode).partitionBy(*partition_by).parquet(out)
+        failed = df.filter(F.col("error").isNotNull()).select("file", "error").collect()
+    finally:
+        df.unpersist()
+    return [(r["file"], r["error"]) for r in failed]

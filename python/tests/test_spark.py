@@ -1,0 +1,147 @@
+"""perfcalc.spark in local[2] over the corpus logs and a few hundred copies:
+counts per log and values equal to the native command's, errors in rows,
+convert to partitioned Parquet. About two minutes on two cores."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import sys
+import time
+from collections import Counter
+
+import pytest
+
+from conftest import corpus_logs, json_lines, need_corpus, run_native
+
+COPIES = 240  # copies of the readable corpus logs, besides the originals
+
+
+def bits(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+@pytest.fixture(scope="module")
+def spark():
+    reason = os.environ.get("PERFCALC_SPARK_SKIP")
+    if reason:
+        pytest.skip(f"Spark test skipped: {reason}")
+    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (python/test.sh installs it)")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark test skipped: no Java (python/test.sh installs Debian's openjdk-17-jre-headless)")
+    # The executors' Python workers run this interpreter, where perfcalc is installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("perfcalc-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    assert pyspark.__version__
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    need_corpus()
+    d = tmp_path_factory.mktemp("logs")
+    originals = corpus_logs()
+    readable = [l for l in originals if "Corrupt" not in l.name]
+    for l in originals:
+        shutil.copy(l, d / l.name)
+    for i in range(COPIES):
+        src = readable[i % len(readable)]
+        shutil.copy(src, d / f"copy{i:03d}-{src.name}")
+    return d, originals
+
+
+def native_cells(native, log):
+    p = run_native(native, "relog", log, "-f", "json", check=False)
+    return json_lines(p.stdout), p
+
+
+def test_spark_read_blg_counts_values_and_errors(spark, logs, native):
+    import perfcalc.spark
+    from pyspark.sql import functions as F
+
+    d, originals = logs
+    files = sorted(d.glob("*.blg"))
+    size = sum(f.stat().st_size for f in files)
+    df = perfcalc.spark.read_blg(spark, str(d))
+    assert [f.name for f in df.schema.fields] == [f.name for f in perfcalc.spark.schema().fields]
+
+    t0 = time.perf_counter()
+    per_file = df.groupBy("file").agg(F.count("*").alias("count"), F.first("error", ignorenulls=True).alias("error")).collect()
+    secs = time.perf_counter() - t0
+    counts = {r["file"]: r["count"] for r in per_file}
+    print(
+        f"\nSpark local[2]: {len(files)} logs, {size / 1e6:.1f} MB, {sum(counts.values())} rows "
+        f"in {secs:.1f} s: {len(files) / secs:.1f} logs/s, {size / 1e6 / secs:.2f} MB/s"
+    )
+    assert len(counts) == len(files)
+
+    want = {}
+    for log in originals:
+        rows, p = native_cells(native, log)
+        want[log.name] = (rows, p)
+    for f in files:
+        name = f.name.split("-", 1)[1] if f.name.startswith("copy") else f.name
+        rows, p = want[name]
+        cells = sum(len(r["values"]) for r in rows)
+        failed = p.returncode != 0
+        assert counts["file:" + str(f)] == cells + (1 if failed else 0), f.name
+
+    errors = [r for r in per_file if r["error"] is not None]
+    assert {r["file"].rsplit("/", 1)[1] for r in errors} == {l.name for l in originals if "Corrupt" in l.name}
+    for r in errors:
+        assert r["error"] in want[r["file"].rsplit("/", 1)[1]][1].stderr.decode()
+
+    # Every value of one copy of each readable log, against the native JSON.
+    for log in originals:
+        rows, p = want[log.name]
+        if p.returncode != 0:
+            continue
+        copy = next(f for f in files if f.name.endswith("-" + log.name))
+        got = (
+            perfcalc.spark.read_blg(spark, str(copy))
+            .select("path", F.date_format("local_time", "yyyy-MM-dd'T'HH:mm:ss.SSS").alias("t"), "value", "status")
+            .collect()
+        )
+        have = {(r["t"], r["path"]): (r["value"], r["status"]) for r in got}
+        n = 0
+        for row in rows:
+            for path, v in row["values"].items():
+                value, status = have[(row["time"], path)]
+                if v is None:
+                    assert value is None and status != "Valid"
+                else:
+                    assert status == "Valid" and bits(value) == bits(float(v)), (log.name, row["time"], path)
+                n += 1
+        assert n == len(have) > 0
+
+
+def test_spark_convert_writes_partitioned_parquet(spark, logs, tmp_path):
+    import pyarrow.dataset as ds
+
+    import perfcalc
+    import perfcalc.spark
+
+    d, originals = logs
+    few = [str(d / l.name) for l in originals]
+    out = tmp_path / "out"
+    failed = perfcalc.spark.convert(spark, few, str(out))
+    assert [f.rsplit("/", 1)[1] for f, _ in failed] == [l.name for l in originals if "Corrupt" in l.name]
+    machines = sorted(p.name for p in out.iterdir() if p.is_dir())
+    assert "machine=GEORGIS3" in machines and "machine=ZACH-PC" in machines
+    table = ds.dataset(str(out), format="parquet", partitioning="hive").to_table()
+    want = sum(perfcalc.read_blg(l).num_rows for l in originals if "Corrupt" not in l.name)
+    assert table.num_rows == want
+    assert Counter(table["machine"].to_pylist())["GEORGIS3"] == perfcalc.read_blg(d / "Tx_BasicPerfCounters.blg").num_rows
