@@ -2,12 +2,14 @@
 // module's ABI from its one Go source, internal/abi/layout.go:
 //
 //   - web/abi.mjs, the JS package's constants (template js.tmpl);
+//   - python/src/perfcalc/_abi.py, the Python package's constants and
+//     record fields (template py.tmpl);
 //   - the generated tables of wasm/ABI.md (between "<!-- abigen:begin NAME
 //     -->" and "<!-- abigen:end -->" lines): the exports, the records'
 //     layouts, the kinds and the error codes.
 //
-// A second language is one more template in targets (the Python package's
-// _abi.py is the next). Run it with go generate in internal/abi, or
+// Another language is one more template in targets. Run it with go
+// generate in internal/abi, or
 //
 //	go run ./internal/abigen
 //
@@ -54,6 +56,7 @@ type target struct{ path, template string }
 // targets are the generated files besides ABI.md's tables.
 var targets = []target{
 	{"web/abi.mjs", "js.tmpl"},
+	{"python/src/perfcalc/_abi.py", "py.tmpl"},
 }
 
 // layoutFile and abiMD are the source and the document, from the root.
@@ -351,8 +354,9 @@ func (l *Layout) data() templateData {
 }
 
 var funcs = template.FuncMap{
-	"upper":   upperSnake,
-	"comment": func(prefix, s string) string { return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix) },
+	"upper":      upperSnake,
+	"trimSuffix": strings.TrimSuffix,
+	"comment":    func(prefix, s string) string { return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix) },
 }
 
 // render executes a template of a target.

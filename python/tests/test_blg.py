@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import struct
 
 import numpy as np
@@ -106,11 +107,28 @@ def plain(t: pa.Table) -> pa.Table:
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "json"])
-def test_relog_text_equals_native(native, fmt):
+@pytest.mark.parametrize("digits", [20, 17])
+def test_relog_text_equals_native(native, fmt, digits):
     need_corpus()
     for log in filter(readable, LOGS):
-        want = run_native(native, "relog", log, "-f", fmt).stdout.decode("utf-8")
-        assert perfcalc.relog(log, format=fmt) == want, log.name
+        want = run_native(native, "relog", log, "-f", fmt, "--digits", digits).stdout.decode("utf-8")
+        assert perfcalc.relog(log, format=fmt, digits=digits) == want, log.name
+
+
+def test_stats_equals_native(native):
+    need_corpus()
+    for log in filter(readable, LOGS):
+        want = json.loads(run_native(native, "stats", log, "--json").stdout)
+        have = perfcalc.stats(log).to_pylist()
+        assert len(have) == len(want) > 0
+        for h, w in zip(have, want):
+            assert (h["path"], h["counter_type"], h["count"], h["skipped"], h["mean_status"]) == (
+                w["counter"], w["type"], w["count"], w["skipped"], w["meanStatus"]
+            ), log.name
+            for k in ("min", "max", "mean"):
+                assert (h[k] is None) == (w[k] is None) and (h[k] is None or bits(h[k]) == bits(float(w[k]))), (log.name, k, h, w)
+    sel = perfcalc.stats(need_corpus() / "blg" / "Tx_BasicPerfCounters.blg", r"\\*\Processor(*)\*")
+    assert sel.num_rows == 5 and all("\\Processor(" in p for p in sel["path"].to_pylist())
 
 
 def test_selection_equals_native(native):

@@ -235,10 +235,17 @@ QUERY_FIELDS = (
     ("QUERY_PATHS", 56, "region"),
 )
 
-# relog_text's format argument.
+# relog_text's format argument: the format in bits 0 to 7, and in bits 8
+# to 15 the significant digits of CSV and TSV values (%.<digits>g): 0 is
+# the default, 20, as current Windows writes; 17 as Windows wrote before
+# about 2020; any of 1 to 20. A host of ABI version 1 that passes the
+# format alone gets the default. Other bits are reserved.
 FORMAT_CSV = 0  # relog's CSV (PDH-CSV 4.0)
 FORMAT_TSV = 1  # relog's TSV
-FORMAT_JSON = 2  # JSON lines
+FORMAT_JSON = 2  # JSON lines (shortest exact numbers: the digits do not apply)
+FORMAT_MASK = 0xFF
+DIGITS_SHIFT = 8  # format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
+MAX_DIGITS = 20  # the most digits relog_text prints
 
 # Limits.
 IN_CAP = 8388608  # the static input buffer (8 MiB)
@@ -321,4 +328,5 @@ EXPORTS = {
     "decode_blg": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
     "query": ("desc_off u32, options u32, first u32", "i32"),
     "relog_text": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, format u32", "i32"),
+    "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
 }

@@ -141,7 +141,10 @@ def relog(
 ) -> str:
     """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
     ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
-    relog -f json``); the same text as ``perfcalc relog``. The other
+    relog -f json``); the same text as ``perfcalc relog``. ``digits``: the
+    significant digits of CSV and TSV values, 20 as current Windows writes
+    them, 17 as Windows did before about 2020 (JSON numbers are always the
+    shortest exact text). The other
     arguments are read_blg's. A damaged log raises DamagedError with the
     text before the damage as ``partial`` (or returns it with
     ``damaged="keep"``)."""
@@ -149,8 +152,9 @@ def relog(
     fmt = _FORMATS.get(format)
     if fmt is None:
         raise ArgumentError(f"perfcalc: format {format!r}: want csv, tsv or json")
-    if digits != 20:
-        raise ArgumentError(f"perfcalc: digits={digits}: this module writes 20 digits only (relog_text has no digits option yet)")
+    if not isinstance(digits, int) or not 1 <= digits <= _abi.MAX_DIGITS:
+        raise ArgumentError(f"perfcalc: digits={digits!r}: want 1 to {_abi.MAX_DIGITS} (20 as current Windows, 17 as before about 2020)")
+    fmt |= digits << _abi.DIGITS_SHIFT
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
