@@ -30,6 +30,10 @@ class Error(Exception):
 
     kind = "Unknown"
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.kind = cls.__name__[: -len("Error")]  # MalformedError: "Malformed", ABI.md's name
+
     def __init__(self, message: str, *, code: int = 0, detail: int = 0, op: str = ""):
         super().__init__(message)
         self.message = message
@@ -44,61 +48,41 @@ class Error(Exception):
 class PanicError(Error):
     """perfcalc panicked: a bug, please report the text (the instance is still usable)."""
 
-    kind = "Panic"
-
 
 class BoundsError(Error):
     """An offset or length lies outside the module's buffers (a bug of this package)."""
-
-    kind = "Bounds"
 
 
 class ArgumentError(Error, ValueError):
     """A reserved bit, an unknown format, an argument out of range."""
 
-    kind = "Argument"
-
 
 class SpaceError(Error):
     """A result does not fit the module's output buffer (handled by this package)."""
-
-    kind = "Space"
 
 
 class TruncatedError(Error):
     """The input is truncated."""
 
-    kind = "Truncated"
-
 
 class MalformedError(Error):
     """The input is malformed (a .blg that is not one, a bad signature, …)."""
-
-    kind = "Malformed"
 
 
 class UnsupportedError(Error):
     """Well-formed input that perfcalc does not decode."""
 
-    kind = "Unsupported"
-
 
 class LimitError(Error):
     """The input asks for more than the module allows (more than 2,097,152 records)."""
-
-    kind = "Limit"
 
 
 class InputError(Error, ValueError):
     """Any other refusal: a bad counter path pattern, captures that do not pair."""
 
-    kind = "Input"
-
 
 class AbsentError(Error):
     """A V2 block does not name its counter and no ids were given."""
-
-    kind = "Absent"
 
 
 class DamagedError(Error):
@@ -106,8 +90,6 @@ class DamagedError(Error):
     damage, as relog does; ``partial`` holds what was read before it (a
     ``pyarrow.Table``, or the text for :func:`perfcalc.relog`). Pass
     ``damaged="keep"`` to get that result without an exception."""
-
-    kind = "Damaged"
 
     def __init__(self, message: str, partial=None, *, op: str = ""):
         super().__init__(message, op=op)
@@ -117,8 +99,6 @@ class DamagedError(Error):
 class FaultError(Error):
     """The module trapped (memory exhausted, a Go runtime fatal error): the
     instance was discarded and the next call gets a new one."""
-
-    kind = "Fault"
 
 
 _BY_CODE = {
