@@ -113,7 +113,7 @@ export const REC_TIME = 56; // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: 
 export const REC_SCALE = 64; // i32 scale (DefaultScale)
 export const REC_AUX = 68; // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`
 export const REC_COLUMN = 72; // u32 column: V1 the object's index; V2 the block's index; blg the column's index; query 1 when the instance was in the older capture
-export const REC_RESERVED = 76; // u32 0 (reserved)
+export const REC_BIAS = 76; // i32 bias: blg, the time-zone bias in force at the sample in minutes (UTC = time + bias; the zone's daylight rules, blg.Clock); else 0
 
 // The statistics record of relog_stats (80 bytes): one column's
 // statistics, as PdhComputeCounterStatistics and perfcalc stats give them.

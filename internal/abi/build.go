@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
@@ -325,8 +326,9 @@ func OpenLog(log []byte, opts relog.Options) (*relog.Converter, error) {
 // capped nor scaled): one record per column present in each kept sample,
 // in row order and, within a row, in column order. The record's path is the
 // column's (key: its index), Aux the sample's index in the log, Time its
-// local FILETIME. A log damaged after its start gives the records before
-// the damage and Summary.Damage.
+// local FILETIME, Bias the zone's bias in force then (blg.Clock: the
+// instants of the Parquet output). A log damaged after its start gives the
+// records before the damage and Summary.Damage.
 func (b *Builder) Blg(log []byte, opts relog.Options) error {
 	c, err := OpenLog(log, opts)
 	if err != nil {
@@ -338,8 +340,10 @@ func (b *Builder) Blg(log []byte, opts relog.Options) error {
 	rows, _, _ := c.Samples()
 	b.Columns, b.Rows, b.Bias = uint32(len(cols)), uint32(rows), bias
 	var path []byte
+	clock := blg.NewClock(&c.Header().TimeZone)
 	for c.Next() {
 		row := c.Row()
+		bias := clock.Bias(row.Time)
 		for j := range row.Cells {
 			cell := &row.Cells[j]
 			if !cell.Present {
@@ -348,7 +352,7 @@ func (b *Builder) Blg(log []byte, opts relog.Options) error {
 			rec := Record{
 				Value: cell.Result.Value, Status: cell.Result.Status, Type: cell.Counter.Type,
 				Raw: cell.Raw, TimeBase: cell.Counter.TimeBase, Time: row.Time,
-				Scale: cell.Counter.Scale, Aux: uint32(row.Index), Column: uint32(j),
+				Scale: cell.Counter.Scale, Aux: uint32(row.Index), Column: uint32(j), Bias: bias,
 			}
 			path = append(path[:0], cols[j].Path...)
 			if err := b.record(&rec, path, j); err != nil {

@@ -138,7 +138,7 @@ const (
 	RecScale    = 64 // i32 scale (DefaultScale)
 	RecAux      = 68 // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`
 	RecColumn   = 72 // u32 column: V1 the object's index; V2 the block's index; blg the column's index; query 1 when the instance was in the older capture
-	RecReserved = 76 // u32 0 (reserved)
+	RecBias     = 76 // i32 bias: blg, the time-zone bias in force at the sample in minutes (UTC = time + bias; the zone's daylight rules, blg.Clock); else 0
 )
 
 // The statistics record of relog_stats (80 bytes): one column's

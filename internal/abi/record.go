@@ -19,6 +19,7 @@ type Record struct {
 	Scale    int32
 	Aux      uint32
 	Column   uint32
+	Bias     int32 // blg: the bias in force at Time, minutes (UTC = Time + Bias)
 }
 
 // Statistic is one column's statistics: a statistics record without its
@@ -101,6 +102,7 @@ func ReadRecord(r []byte) Record {
 		Scale:    int32(get32(r, RecScale)),
 		Aux:      get32(r, RecAux),
 		Column:   get32(r, RecColumn),
+		Bias:     int32(get32(r, RecBias)),
 	}
 }
 
@@ -122,7 +124,7 @@ func putRecord(r []byte, rec *Record, pathDist, pathLen uint32) {
 	put32(r, RecScale, uint32(rec.Scale))
 	put32(r, RecAux, rec.Aux)
 	put32(r, RecColumn, rec.Column)
-	put32(r, RecReserved, 0)
+	put32(r, RecBias, uint32(rec.Bias))
 }
 
 // ReadStatistic reads the statistics record r (at least StatSize bytes),

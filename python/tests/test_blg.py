@@ -11,6 +11,7 @@ import struct
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -75,13 +76,14 @@ def test_every_corpus_log_is_tested():
 @pytest.mark.parametrize("log", [l for l in LOGS if readable(l)], ids=lambda p: p.name)
 def test_read_blg_equals_native_parquet(native, log, tmp_path):
     """Every column, statuses and raw values included, against perfcalc
-    relog -f parquet (the long schema's reference), where the native
-    command writes Parquet."""
+    relog -f parquet (the long schema's reference)."""
+    assert_equals_parquet(native, log, tmp_path)
+
+
+def assert_equals_parquet(native, log, tmp_path):
+    """read_blg(log) equals perfcalc relog -f parquet column for column."""
     out = tmp_path / "log.parquet"
-    p = run_native(native, "relog", log, "-f", "parquet", "-o", out, check=False)
-    if p.returncode != 0 and b"parquet" in p.stderr and not out.exists():
-        pytest.skip("this native perfcalc does not write Parquet yet (issue 15)")
-    assert p.returncode == 0, p.stderr
+    run_native(native, "relog", log, "-f", "parquet", "-o", out)
     want = plain(pq.read_table(out))
     have = plain(perfcalc.read_blg(log))
     assert have.column_names == want.column_names == perfcalc.SCHEMA.names
@@ -98,6 +100,24 @@ def test_read_blg_equals_native_parquet(native, log, tmp_path):
             assert (hv.view(np.uint64) == wv.view(np.uint64)).all()
             continue
         assert h.type == w.type and h.equals(w), name
+
+
+def test_time_across_a_daylight_saving_change_equals_native_parquet(native, tmp_path):
+    """The Tx log with its zone's rules moved so that daylight time ends
+    during the log (at 18:55 local, the third Tuesday of February): the
+    UTC instants follow the bias in force, as the Parquet output's."""
+    src = bytearray((need_corpus() / "blg" / "Tx_BasicPerfCounters.blg").read_bytes())
+    tz = src.find("@tzres.dll,-212".encode("utf-16-le")) - 4  # TIME_ZONE_INFORMATION.Bias
+    assert tz == 176 and struct.unpack_from("<i", src, tz)[0] == 480
+    struct.pack_into("<8H", src, tz + 68, 0, 2, 2, 3, 18, 55, 0, 0)  # StandardDate: Feb, 3rd Tuesday, 18:55
+    struct.pack_into("<8H", src, tz + 152, 0, 1, 0, 1, 2, 0, 0, 0)  # DaylightDate: Jan, 1st Sunday, 02:00
+    log = tmp_path / "dst.blg"
+    log.write_bytes(bytes(src))
+    assert_equals_parquet(native, log, tmp_path)
+    t = perfcalc.read_blg(log)
+    offsets = (pc.subtract(t["time"].cast(pa.timestamp("us")), t["local_time"])).cast(pa.int64()).to_numpy() // 60_000_000
+    assert set(offsets.tolist()) == {420, 480}, "daylight time ends during the log"
+    assert (np.diff(t["time"].cast(pa.int64()).to_numpy()) >= 0).all(), "the instants keep increasing"
 
 
 def plain(t: pa.Table) -> pa.Table:

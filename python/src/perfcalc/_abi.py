@@ -157,7 +157,7 @@ REC_TIME = 56  # i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `
 REC_SCALE = 64  # i32 scale (DefaultScale)
 REC_AUX = 68  # u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`
 REC_COLUMN = 72  # u32 column: V1 the object's index; V2 the block's index; blg the column's index; query 1 when the instance was in the older capture
-REC_RESERVED = 76  # u32 0 (reserved)
+REC_BIAS = 76  # i32 bias: blg, the time-zone bias in force at the sample in minutes (UTC = time + bias; the zone's daylight rules, blg.Clock); else 0
 RECORD_FIELDS = (
     ("REC_PATH_OFF", 0, "u32"),
     ("REC_PATH_LEN", 4, "u32"),
@@ -173,7 +173,7 @@ RECORD_FIELDS = (
     ("REC_SCALE", 64, "i32"),
     ("REC_AUX", 68, "u32"),
     ("REC_COLUMN", 72, "u32"),
-    ("REC_RESERVED", 76, "u32"),
+    ("REC_BIAS", 76, "i32"),
 )
 
 # The statistics record of relog_stats (80 bytes): one column's

@@ -140,7 +140,9 @@ def blg_table(d: Decoded) -> pa.Table:
     idx_rows = index[col] if ncols else np.empty(0, np.int64)
 
     local = _micros(recs["time"])
-    utc = local + int(d.header["bias"]) * (_TICKS_PER_MINUTE // 10)
+    # The bias in force at each sample (the zone's daylight rules, as the
+    # Parquet output applies them).
+    utc = local + recs["bias"].astype(np.int64) * (_TICKS_PER_MINUTE // 10)
     status = recs["status"].astype(np.int32)
     value_null = status != 0
     status_names = list(_abi.STATUS_NAMES)
