@@ -32,12 +32,13 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 
 # The dependencies first: a failure here is the registry's.
-if ! "${pip[@]}" install "wasmtime>=20" "pyarrow>=14" "numpy>=1.22" "pytest>=7" "pandas>=1.5" "setuptools>=64" wheel; then
+if ! "${pip[@]}" install "wasmtime>=20" "pyarrow>=14" "numpy>=1.22" "pytest>=7" "pandas>=1.5"; then
 	say "SKIPPED: pip could not install wasmtime, pyarrow, numpy, pytest and pandas from PyPI (no registry?)"
 	exit 0
 fi
-# The package as users install it; its failure is ours.
-"${pip[@]}" install --force-reinstall --no-deps --no-build-isolation "$root/python"
+# The package as users install it (pip install ./python, which builds its
+# wheel in an isolated environment); its failure is ours.
+"${pip[@]}" install --force-reinstall --no-deps "$root/python"
 
 # The native command, to compare with.
 mkdir -p "$venv/native"

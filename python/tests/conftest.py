@@ -52,3 +52,14 @@ def run_native(native: str, *args, check=True) -> subprocess.CompletedProcess:
 
 def json_lines(b: bytes) -> list:
     return [json.loads(line) for line in b.decode("utf-8").splitlines() if line]
+
+
+#: Figures a test measured (label, text), printed at the end of the run.
+FIGURES: list = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    if FIGURES:
+        terminalreporter.section("perfcalc figures")
+        for label, text in FIGURES:
+            terminalreporter.write_line(f"{label}: {text}")

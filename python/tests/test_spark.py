@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import corpus_logs, json_lines, need_corpus, run_native
+from conftest import FIGURES, corpus_logs, json_lines, need_corpus, run_native
 
 COPIES = 240  # copies of the readable corpus logs, besides the originals
 
@@ -82,9 +82,12 @@ def test_spark_read_blg_counts_values_and_errors(spark, logs, native):
     per_file = df.groupBy("file").agg(F.count("*").alias("count"), F.first("error", ignorenulls=True).alias("error")).collect()
     secs = time.perf_counter() - t0
     counts = {r["file"]: r["count"] for r in per_file}
-    print(
-        f"\nSpark local[2]: {len(files)} logs, {size / 1e6:.1f} MB, {sum(counts.values())} rows "
-        f"in {secs:.1f} s: {len(files) / secs:.1f} logs/s, {size / 1e6 / secs:.2f} MB/s"
+    FIGURES.append(
+        (
+            "Spark local[2] read_blg",
+            f"{len(files)} logs, {size / 1e6:.1f} MB, {sum(counts.values())} rows in {secs:.1f} s: "
+            f"{len(files) / secs:.1f} logs/s, {size / 1e6 / secs:.2f} MB/s",
+        )
     )
     assert len(counts) == len(files)
 
