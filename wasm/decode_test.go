@@ -332,6 +332,12 @@ func TestDecodeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	offs, lens := load(t, v1)
+	if k := sniff(offs[0], lens[0]); k != abi.KindV1 {
+		t.Errorf("sniff of a V1 blob: %d", k)
+	}
+	if k := sniff(offs[0]+8, lens[0]-8); k != 0 {
+		t.Errorf("sniff of bytes that are not a capture: %d", k)
+	}
 	d := readAll(t, func(first uint32) int32 { return decodeV1(offs[0], lens[0], 0, 0, 0, first) })
 	if len(d.paths) != 1 || d.paths[0] != `\\HOST\#2\#4` || d.recs[0].Value != 7 || d.recs[0].Status != engine.Valid {
 		t.Fatalf("encoded blob: %q %+v", d.paths, d.recs)

@@ -240,6 +240,8 @@ export class Perfcalc {
   query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
   relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
+  /** What bytes are: "v1", "v2", "names", "blg" or null (the module's sniff, as the perfcalc command tells). */
+  sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
   /** The statistics of every column of a .blg log (relog's selection options apply). */
   stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
   /** The guest's heap allocations so far (runtime.MemStats.Mallocs). */
@@ -274,3 +276,4 @@ export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
 export function stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
+export function sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;

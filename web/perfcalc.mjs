@@ -31,6 +31,7 @@ export class PerfcalcError extends Error {
 }
 
 const KINDS = { v1: abi.KIND_V1, v2: abi.KIND_V2, names: abi.KIND_NAMES, blg: abi.KIND_BLG };
+const KIND_NAMES = Object.fromEntries(Object.entries(KINDS).map(([name, k]) => [k, name]));
 const FORMATS = { csv: abi.FORMAT_CSV, tsv: abi.FORMAT_TSV, json: abi.FORMAT_JSON };
 const FREQ_100NS = 10000000n;
 const U64_MAX = (1n << 64n) - 1n, I64_MIN = -(1n << 63n);
@@ -360,7 +361,9 @@ export class Perfcalc {
    */
   decode(bytes, opts = {}) {
     const data = toBytes(bytes, "bytes");
-    const kind = opts.kind ?? detect(data, opts);
+    // The kind: named, or V2 with a registration, or what the module tells
+    // from the first 64 KiB (a .blg log when it cannot tell).
+    const kind = opts.kind ?? (opts.regInfo ? "v2" : this.sniff(data.subarray(0, 1 << 16)) ?? "blg");
     const k = KINDS[kind];
     if (k === undefined) throw new RangeError(`perfcalc: unknown kind ${kind} (want v1, v2, names or blg)`);
     const opt = options(opts.options);
@@ -398,6 +401,21 @@ export class Perfcalc {
     if (kind === "v2") out.counterSet = h.info;
     if (kind === "blg") Object.assign(out, { timeZone: h.info, bias: h.bias, columns: h.columns, rows: h.rows, damage: h.damage });
     return out;
+  }
+
+  /**
+   * Tells what bytes are, as the perfcalc command does (the module's
+   * sniff): "v1" (a V1 PERF_DATA_BLOCK), "v2" (a PerfLib V2 result whose
+   * blocks all decode), "names" (a name table), "blg" (a perfmon log), or
+   * null. A few KiB tell V1, logs and name tables apart; V2 needs the whole
+   * result.
+   */
+  sniff(bytes) {
+    if (typeof this.exports.sniff !== "function") throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks sniff (it is older than this package)");
+    const [[d, dn]] = this._input([toBytes(bytes, "bytes")]);
+    const k = this._call("sniff", d, dn);
+    if (k < 0) this._throw(k);
+    return KIND_NAMES[k] ?? null;
   }
 
   /**
@@ -541,14 +559,6 @@ function toBytes(b, what) {
   throw new TypeError(`perfcalc: ${what} must be a Uint8Array, an ArrayBuffer or a typed array`);
 }
 
-// detect guesses the kind of data: V1 blobs start with "PERF" in UTF-16LE,
-// name tables with a UTF-16LE digit, V2 data comes with its registration.
-function detect(b, opts) {
-  if (opts.regInfo) return "v2";
-  if (b.length >= 8 && b[0] === 0x50 && b[1] === 0 && b[2] === 0x45 && b[3] === 0 && b[4] === 0x52 && b[5] === 0 && b[6] === 0x46 && b[7] === 0) return "v1";
-  if (b.length >= 4 && b[0] >= 0x30 && b[0] <= 0x39 && b[1] === 0) return "names";
-  return "blg";
-}
 
 /**
  * Loads and initialises a new instance of the module.
@@ -592,3 +602,5 @@ export function query(newer, opts) { return instance().query(newer, opts); }
 export function relog(bytes, opts) { return instance().relog(bytes, opts); }
 /** stats on the instance of init(). */
 export function stats(bytes, opts) { return instance().stats(bytes, opts); }
+/** sniff on the instance of init(). */
+export function sniff(bytes) { return instance().sniff(bytes); }

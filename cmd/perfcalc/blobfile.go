@@ -12,6 +12,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
 // maxCaptureSize bounds the files the capture commands read: far above any
@@ -62,33 +63,13 @@ func readCapture(name string) ([]byte, captureKind, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if query.IsV1(data) {
+	switch abi.Sniff(data) {
+	case abi.KindV1:
 		return data, kindV1, nil
-	}
-	if looksV2(data) {
+	case abi.KindV2:
 		return data, kindV2, nil
 	}
 	return nil, 0, fmt.Errorf("%s: not a performance-data capture (%s)", name, guessKind(data))
-}
-
-// looksV2 reports whether data is a PerfQueryCounterData result that
-// decodes without error, with at least one block.
-func looksV2(data []byte) bool {
-	var p perflibv2.Parser
-	h, err := p.Start(data)
-	if err != nil || h.NumCounters == 0 {
-		return false
-	}
-	var b perflibv2.Block
-	for {
-		ok, err := p.Next(&b)
-		if err != nil {
-			return false
-		}
-		if !ok {
-			return true
-		}
-	}
 }
 
 // guessKind describes bytes that are not a capture.
@@ -96,7 +77,7 @@ func guessKind(data []byte) string {
 	switch {
 	case len(data) == 0:
 		return "the file is empty"
-	case len(data) >= 4 && data[1] == 0 && data[0] >= '0' && data[0] <= '9':
+	case nametable.IsTable(data):
 		if _, err := nametable.Parse(data); err == nil {
 			return "it is a name table: give it with --names"
 		}

@@ -32,6 +32,19 @@ type BufferHeader struct {
 	BufferType     uint16 // +0x36
 }
 
+// IsLog reports whether data begins as a perfmon .blg log does: a WMI
+// buffer header whose BufferSize and Offset are valid (ParseBufferHeader),
+// then a system trace header (xx xx 01 C0 or xx xx 02 C0). It is how
+// perfcalc tells a log from a capture or a name table by its first bytes
+// (74 are enough); the Reader checks the rest.
+func IsLog(data []byte) bool {
+	if _, err := ParseBufferHeader(data, 0); err != nil || len(data) < BufferHeaderSize+4 {
+		return false
+	}
+	ev := data[BufferHeaderSize:]
+	return ev[3]&0xC0 == 0xC0 && (ev[2] == traceHeaderSystem32 || ev[2] == traceHeaderSystem64)
+}
+
 // ParseBufferHeader decodes the WMI buffer header at the start of b, a buffer
 // found at byte offset off of the log (for error messages), and checks it:
 // BufferSize must lie in MinBufferSize..MaxBufferSize and be a multiple of

@@ -32,6 +32,14 @@ type Table struct {
 	byName []uint32 // positions in byIdx, sorted by folded name, then index
 }
 
+// IsTable reports whether data begins as a name table does: with an index,
+// a decimal digit in UTF-16LE ("1\x00" of "1 1847 …"). It is how perfcalc
+// tells a name table from a capture or a log by its first bytes; Parse
+// checks the rest.
+func IsTable(data []byte) bool {
+	return len(data) >= 4 && data[0] >= '0' && data[0] <= '9' && data[1] == 0
+}
+
 // Parse reads a name table: UTF-16LE strings "index\0text\0…\0\0", as
 // doc/FORMATS.md §3.1 describes. It allocates the index once (12 bytes per
 // distinct index and 4 per name, sized by the pairs actually present);

@@ -60,6 +60,13 @@ type Block struct {
 	data []byte // the blob, cut to TotalByteLength
 }
 
+// IsV1 reports whether data begins with the signature of a V1
+// PERF_DATA_BLOCK, "PERF" in UTF-16LE: how perfcalc recognises a V1 capture
+// (Parse checks the rest).
+func IsV1(data []byte) bool {
+	return len(data) >= 8 && string(data[:8]) == "P\x00E\x00R\x00F\x00"
+}
+
 // Parse decodes the PERF_DATA_BLOCK at the start of data and checks every
 // field of the header against the input. Bytes after TotalByteLength are
 // ignored. The objects are decoded as Objects walks them.
@@ -68,7 +75,7 @@ func Parse(data []byte) (Block, error) {
 	if len(data) < DataBlockSize {
 		return b, errAt("PERF_DATA_BLOCK", -1, 0, "", needBytes(DataBlockSize, uint64(len(data))), engine.ErrTruncated)
 	}
-	if string(data[0:8]) != "P\x00E\x00R\x00F\x00" {
+	if !IsV1(data) {
 		return b, errAt("PERF_DATA_BLOCK", -1, 0, "Signature", "is not \"PERF\" in UTF-16LE", engine.ErrMalformed)
 	}
 	le := binary.LittleEndian

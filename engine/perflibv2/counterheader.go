@@ -37,6 +37,28 @@ func (t DataType) String() string {
 	return "PerfCounterDataType(" + strconv.FormatUint(uint64(t), 10) + ")"
 }
 
+// IsData reports whether data is a PerfQueryCounterData result: a
+// PERF_DATA_HEADER with at least one counter whose blocks all decode. It is
+// how perfcalc recognises a V2 capture (a V2 result has no signature); it
+// reads the whole result.
+func IsData(data []byte) bool {
+	var p Parser
+	h, err := p.Start(data)
+	if err != nil || h.NumCounters == 0 {
+		return false
+	}
+	var b Block
+	for {
+		ok, err := p.Next(&b)
+		if err != nil {
+			return false
+		}
+		if !ok {
+			return true
+		}
+	}
+}
+
 // Parser walks a PerfQueryCounterData result block by block, like
 // dnsmessage.Parser: Start reads the PERF_DATA_HEADER, each Next decodes
 // and checks one PERF_COUNTER_HEADER block in place. A Parser is a small

@@ -60,6 +60,7 @@ func (b *indexBlock) hasIDs() bool { return b.typ == MultipleCounters || b.typ =
 // indexRow is a row's instance: its id and name (an offset and a length
 // into the data).
 type indexRow struct {
+	_       [0]func() // not comparable: no equality function in the WebAssembly module
 	id      uint32
 	nameOff uint32
 	nameLen uint32
@@ -69,6 +70,7 @@ type indexRow struct {
 // helpEntry records that counter id has a value for an instance key
 // (inst, instID, name) at row of block, position pos.
 type helpEntry struct {
+	_                [0]func() // not comparable: no equality function in the WebAssembly module
 	id               uint32
 	instID           uint32
 	nameOff, nameLen uint32

@@ -39,9 +39,9 @@ type capture struct {
 
 // instName is the PDH name of an instance, `parent/name#occurrence`.
 type instName struct {
+	_            [0]func() // not comparable: no equality function in the WebAssembly module
 	parent, name string
 	occurrence   int
-	_            [0]func() // not comparable: no equality function in the WebAssembly module
 }
 
 // open parses data as the V1 block or the V2 result the capture is, and

@@ -14,6 +14,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/internal/quote"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
 	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 )
 
@@ -183,13 +184,13 @@ func New(cfg Config) *Query {
 func (q *Query) Run(dst []Value, older, newer []byte) ([]Value, error) {
 	q.pathBuf = q.pathBuf[:0]
 	q.unnamed = 0
-	v2 := !IsV1(newer)
+	v2 := !perfdata.IsV1(newer)
 	switch {
-	case !v2 && older != nil && !IsV1(older):
+	case !v2 && older != nil && !perfdata.IsV1(older):
 		return dst, &MismatchError{What: "format", Older: "not V1", Newer: "V1"}
 	case v2 && q.cfg.RegInfo == nil:
 		return dst, ErrNotV1
-	case v2 && older != nil && IsV1(older):
+	case v2 && older != nil && perfdata.IsV1(older):
 		return dst, &MismatchError{What: "format", Older: "V1", Newer: "V2"}
 	}
 	q.nw.v2, q.old.v2 = v2, v2
@@ -204,12 +205,6 @@ func (q *Query) Run(dst []Value, older, newer []byte) ([]Value, error) {
 // Unnamed returns the number of V2 blocks that the last Run left out
 // because they do not name their counter and Config.IDs does not either.
 func (q *Query) Unnamed() int { return q.unnamed }
-
-// IsV1 reports whether b begins with the signature of a V1 PERF_DATA_BLOCK,
-// "PERF" in UTF-16LE.
-func IsV1(b []byte) bool {
-	return len(b) >= 8 && string(b[:8]) == "P\x00E\x00R\x00F\x00"
-}
 
 // selectObject sets objOK for the object named object on machine and
 // reports whether any pattern (or the absence of patterns) selects it.

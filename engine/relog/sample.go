@@ -12,6 +12,7 @@ import (
 // defRef is a displayable counter definition of a whole object and its
 // counter index in the entry (−1 when the second pass does not know it).
 type defRef struct {
+	_   [0]func() // not comparable: no equality function in the WebAssembly module
 	def perfdata.CounterDef
 	ci  int32
 }
@@ -84,7 +85,7 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 		if !def.CounterType.Displayable() {
 			continue
 		}
-		defs = append(defs, defRef{def, c.counter(e, &def, first)})
+		defs = append(defs, defRef{def: def, ci: c.counter(e, &def, first)})
 	}
 	c.scratch.defs = defs
 	insts := obj.Instances()

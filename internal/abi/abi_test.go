@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/internal/corpus"
 )
 
 // pageRecord reads record i of the page b and its path.
@@ -267,6 +270,42 @@ func TestRelogTextDigits(t *testing.T) {
 		_, refused := err.(*Error) // the ABI's refusal, not the log's error
 		if tc.want != nil && err != tc.want || tc.want == nil && (err == nil || refused) {
 			t.Errorf("format %#x, digits %d: have %v, want %v", tc.format, tc.digits, err, tc.want)
+		}
+	}
+}
+
+// TestSniff checks that Sniff tells each of the project's files apart, and
+// that a few bytes are enough for all but V2.
+func TestSniff(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata", "corpus")
+	for _, tc := range []struct {
+		file string
+		want uint32
+	}{
+		{"global-1.bin", KindV1}, {"v2-data-1.bin", KindV2}, {"counter-009.multisz", KindNames},
+		{"help-009.multisz", KindNames}, {"v2-reginfo.bin", 0}, {"v2-strings.bin", 0},
+	} {
+		b, err := os.ReadFile(filepath.Join(root, tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if have := Sniff(b); have != tc.want {
+			t.Errorf("%s: have %d, want %d", tc.file, have, tc.want)
+		}
+		if tc.want != KindV2 && len(b) > 80 {
+			if have := Sniff(b[:80]); have != tc.want {
+				t.Errorf("%s, 80 bytes: have %d, want %d", tc.file, have, tc.want)
+			}
+		}
+	}
+	if b, err := os.ReadFile(corpus.Shared(t, "blg", "Tx_BasicPerfCounters.blg")); err == nil {
+		if Sniff(b) != KindBlg || Sniff(b[:80]) != KindBlg || Sniff(b[:70]) != 0 {
+			t.Errorf("a .blg log: %d, 80 bytes %d, 70 bytes %d", Sniff(b), Sniff(b[:80]), Sniff(b[:70]))
+		}
+	}
+	for _, b := range [][]byte{nil, []byte("PERF"), []byte("hello world, not a capture")} {
+		if have := Sniff(b); have != 0 {
+			t.Errorf("%q: have %d, want 0", b, have)
 		}
 	}
 }

@@ -18,7 +18,8 @@ import (
 
 // Summary is what a decode result's header says besides its records.
 type Summary struct {
-	Kind uint32 // Kind…
+	_    [0]func() // not comparable: no equality function in the module (first: a trailing zero-size field would pad)
+	Kind uint32    // Kind…
 	// Info is the header's info string: the V1 machine, the V2
 	// counterset's GUID, a log's time zone.
 	Info string
@@ -30,8 +31,6 @@ type Summary struct {
 	// Damage is why a log ends early (FlagDamaged): the records before it
 	// are valid.
 	Damage error
-
-	_ [0]func() // not comparable: no equality function in the module
 }
 
 // Builder builds the result of one decode export into a Writer: one method

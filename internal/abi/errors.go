@@ -8,11 +8,10 @@ import (
 // Error is a refusal that the ABI defines itself, with its code (Code…),
 // the number that completes it (last_detail) and its text.
 type Error struct {
+	_      [0]func() // not comparable (compared as pointers): no equality function in the module
 	Code   int32
 	Detail uint32
 	Text   string
-
-	_ [0]func() // not comparable (compared as pointers): no equality function in the module
 }
 
 // Error returns the text.

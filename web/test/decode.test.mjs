@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COUNTER_TYPES, PerfcalcError } from "../perfcalc.mjs";
-import { CORPUS, bits, lines, loadModule, parseExact, repeatLog, runNative } from "./helpers.mjs";
+import { CORPUS, ROOT, bits, lines, loadModule, parseExact, repeatLog, runNative } from "./helpers.mjs";
 
 const STATUS = ["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"];
 
@@ -197,6 +197,17 @@ test("query: two real V1 captures equal the native query", async (t) => {
     });
     assert.ok(have.some((h) => h.status === "Valid" && h.value !== 0), `object ${obj}: no valid non-zero value`);
   }
+});
+
+test("sniff tells captures, name tables and logs apart, as the command does", async () => {
+  const pc = await loadModule();
+  const dir = join(ROOT, "testdata", "corpus");
+  const want = { "global-1.bin": "v1", "v2-data-1.bin": "v2", "counter-009.multisz": "names", "v2-reginfo.bin": null };
+  for (const [f, kind] of Object.entries(want)) assert.equal(pc.sniff(readFileSync(join(dir, f))), kind, f);
+  assert.equal(pc.sniff(new Uint8Array(0)), null);
+  if (CORPUS) assert.equal(pc.sniff(readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")).subarray(0, 4096)), "blg");
+  // decode without a kind uses it: a name table is decoded as one.
+  assert.equal(pc.decode(readFileSync(join(dir, "counter-009.multisz"))).kind, "names");
 });
 
 test("decode: malformed input is an error with the decoder's text", async (t) => {

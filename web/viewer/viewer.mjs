@@ -145,13 +145,13 @@ function fail(title, err, hint = "") {
 
 // ---------------------------------------------------------------- files
 
-/** What a file holds, from its first bytes: "v1", "names" or "blg". */
+/**
+ * What a file holds: "v1", "v2", "names" or "blg", as the module tells from
+ * its bytes (its first 64 KiB for a large file: enough for all but V2), or
+ * by a .multisz name, or else a log.
+ */
 function sniff(bytes, name) {
-  const b = bytes;
-  if (b.length >= 8 && b[0] === 0x50 && b[1] === 0 && b[2] === 0x45 && b[3] === 0 && b[4] === 0x52 && b[5] === 0 && b[6] === 0x46 && b[7] === 0) return "v1"; // "PERF" in UTF-16LE
-  if (b.length >= 4 && b[0] >= 0x30 && b[0] <= 0x39 && b[1] === 0) return "names"; // a UTF-16LE digit: "1\0" of "1 1847 …"
-  if (/\.multisz$/i.test(name)) return "names";
-  return "blg";
+  return pc.sniff(bytes.length <= 1 << 20 ? bytes : bytes.subarray(0, 1 << 16)) ?? (/\.multisz$/i.test(name) ? "names" : "blg");
 }
 
 /**
@@ -183,6 +183,8 @@ async function openFiles(fileList) {
   }
   const blgs = read.filter((f) => f.kind === "blg"), caps = read.filter((f) => f.kind === "v1"), names = read.filter((f) => f.kind === "names");
   try {
+    const v2 = read.find((f) => f.kind === "v2");
+    if (v2) throw new Error(`${v2.name} is a PerfLib V2 capture: the viewer opens .blg logs and V1 captures (perfcalc values reads V2 captures with their registration).`);
     if (blgs.length > 0) {
       if (read.length > 1) throw new Error(`Open one .blg log at a time (got ${read.length} files: ${what}).`);
       openBlg(blgs[0]);
