@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -195,16 +194,6 @@ func (c *fakeClock) sleepUntil(ctx context.Context, t time.Time) error {
 		return ctx.Err()
 	}
 	return nil
-}
-
-// sortedKeys returns a map's keys in order (for stable messages).
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 var _ = perfdata.Parse

@@ -51,23 +51,23 @@ func NewRegistry(src RegistrySource, cfg Config) (*Collector, error) {
 // instances name as parents), so that an object that is malformed,
 // missing or redefined in one sample leaves the others alone.
 type v1Backend struct {
-	src                     RegistrySource
-	cfg                     Config
-	english, local          *nametable.Table
-	englishRaw, localRaw    []byte
-	out                     *nametable.Table // the table that names the values
-	queryName               string           // "Global" or "2 230 238"
-	titles                  []uint32         // the object indexes asked for, sorted
-	patterns                map[uint32][]counterpath.Path
-	objs                    []*v1Object // in order of first appearance
-	byKey                   map[objKey]*v1Object
-	buf                     []byte // this sample's blob
-	objBuf                  []perfdata.Object
-	parents                 []uint32
-	occ                     map[uint32]int
-	fallback                bool // the last query failed and objects were queried one by one
-	singleBufs              [][]byte
-	lastQueryErr, saveError error
+	src                  RegistrySource
+	cfg                  Config
+	english, local       *nametable.Table
+	englishRaw, localRaw []byte
+	out                  *nametable.Table // the table that names the values
+	queryName            string           // "Global" or "2 230 238"
+	titles               []uint32         // the object indexes asked for, sorted
+	patterns             map[uint32][]counterpath.Path
+	objs                 []*v1Object // in order of first appearance
+	byKey                map[objKey]*v1Object
+	buf                  []byte // this sample's blob
+	objBuf               []perfdata.Object
+	parents              []uint32
+	occ                  map[uint32]int
+	fallback             bool // the last query failed and objects were queried one by one
+	singleBufs           [][]byte
+	lastQueryErr         error
 }
 
 // objKey names the k-th object of a title index in a block.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -29,13 +28,10 @@ const (
 // build fails the test with the build's output.
 func buildDebugModule(t *testing.T, dir string) []byte {
 	t.Helper()
-	gobin := ""
-	if root := runtime.GOROOT(); root != "" {
-		if p := filepath.Join(root, "bin", "go"); fileExists(p) {
-			gobin = p // the toolchain that built this test
-		}
-	}
-	if gobin == "" {
+	// The go command of GOROOT (go test sets it for the toolchain that
+	// runs the test), else the one on PATH.
+	gobin := filepath.Join(os.Getenv("GOROOT"), "bin", "go")
+	if os.Getenv("GOROOT") == "" || !fileExists(gobin) {
 		p, err := exec.LookPath("go")
 		if err != nil {
 			t.Fatalf("building the debug module: no go command: %v", err)

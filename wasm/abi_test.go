@@ -154,6 +154,7 @@ func TestRecovered(t *testing.T) {
 	f := func() (rc int32) {
 		defer recovered(&rc)
 		var m map[string]int
+		//lint:ignore SA5000 the panic is what the test recovers
 		m["x"] = 1 // panics: assignment to entry in nil map
 		return 0
 	}
@@ -203,6 +204,16 @@ func TestBufferExports(t *testing.T) {
 	}
 	if inPtr() == outPtr() || inPtr() == 0 || errPtr() == 0 {
 		t.Errorf("buffer addresses: in %#x, out %#x, err %#x", inPtr(), outPtr(), errPtr())
+	}
+	// The getters of the last call's outcome.
+	in := engine.Input{Counter: engine.Counter{Type: engine.RawFraction}, New: engine.RawCounter{FirstValue: 1, SecondValue: 2}}
+	abi.PutRequest(inBuf, &in, 1<<9)
+	if rc := computeBatch(0, 1, 0); rc != abi.CodeArgument || errLength() != errLen || errLength() == 0 || lastDetailExport() != 0 {
+		t.Errorf("compute_batch with a reserved bit: %d, err_len %d, last_detail %d", rc, errLength(), lastDetailExport())
+	}
+	compute(uint32(engine.RawFraction), 0, 1<<9, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0)
+	if lastStatusExport() != abi.StatusArgument {
+		t.Errorf("last_status after a reserved option: %#x", lastStatusExport())
 	}
 }
 

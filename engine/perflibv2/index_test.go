@@ -29,7 +29,7 @@ func sameAsFill(t *testing.T, x *perflibv2.Index, data []byte, reg *perflibv2.Re
 	}
 	cand = append(cand, ids...)
 	cand = append(cand, 0xFFFFFFFF, 12345)
-	type blockInfo struct{ rows, ncand int }
+	type blockInfo struct{ rows int }
 	var blocks []blockInfo
 	var p perflibv2.Parser
 	var walkErr error
