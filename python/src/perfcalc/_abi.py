@@ -328,5 +328,6 @@ EXPORTS = {
     "decode_blg": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
     "query": ("desc_off u32, options u32, first u32", "i32"),
     "relog_text": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, format u32", "i32"),
+    "sniff": ("off u32, len u32", "i32"),
     "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
 }
