@@ -148,3 +148,24 @@ def test_spark_convert_writes_partitioned_parquet(spark, logs, tmp_path):
     want = sum(perfcalc.read_blg(l).num_rows for l in originals if "Corrupt" not in l.name)
     assert table.num_rows == want
     assert Counter(table["machine"].to_pylist())["GEORGIS3"] == perfcalc.read_blg(d / "Tx_BasicPerfCounters.blg").num_rows
+
+
+def test_readme_spark_example_runs(spark, logs, tmp_path, monkeypatch, capsys):
+    """The README's Spark example, with its folders logs/ and out/ made
+    absolute (the test's JVM runs in another working directory)."""
+    from conftest import ROOT
+
+    d, originals = logs
+    (tmp_path / "logs").mkdir()
+    for l in originals:
+        shutil.copy(d / l.name, tmp_path / "logs" / l.name)
+    monkeypatch.chdir(tmp_path)
+    readme = (ROOT / "python" / "README.md").read_text()
+    block = readme.split("## Spark\n", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert block.count('"logs/"') == 2 and block.count('"out/"') == 1
+    block = block.replace('"logs/"', repr(str(tmp_path / "logs"))).replace('"out/"', repr(str(tmp_path / "out")))
+    scope: dict = {}
+    exec(compile(block, "python/README.md (Spark)", "exec"), scope)
+    assert "avg(value)" in capsys.readouterr().out
+    assert [f.rsplit("/", 1)[1] for f, _ in scope["failed"]] == [l.name for l in originals if "Corrupt" in l.name]
+    assert (tmp_path / "out" / "machine=GEORGIS3").is_dir()
