@@ -135,18 +135,23 @@ def test_relog_text_equals_native(native, fmt, digits):
         assert perfcalc.relog(log, format=fmt, digits=digits) == want, log.name
 
 
+def assert_stats(table: pa.Table, want: list) -> None:
+    """table (perfcalc.stats) equals want (perfcalc stats --json)."""
+    have = table.to_pylist()
+    assert len(have) == len(want) > 0
+    for h, w in zip(have, want):
+        assert (h["path"], h["counter_type"], h["count"], h["skipped"], h["mean_status"]) == (
+            w["counter"], w["type"], w["count"], w["skipped"], w["meanStatus"]
+        )
+        for k in ("min", "max", "mean"):
+            assert (h[k] is None) == (w[k] is None) and (h[k] is None or bits(h[k]) == bits(float(w[k]))), (k, h, w)
+
+
 def test_stats_equals_native(native):
     need_corpus()
     for log in filter(readable, LOGS):
         want = json.loads(run_native(native, "stats", log, "--json").stdout)
-        have = perfcalc.stats(log).to_pylist()
-        assert len(have) == len(want) > 0
-        for h, w in zip(have, want):
-            assert (h["path"], h["counter_type"], h["count"], h["skipped"], h["mean_status"]) == (
-                w["counter"], w["type"], w["count"], w["skipped"], w["meanStatus"]
-            ), log.name
-            for k in ("min", "max", "mean"):
-                assert (h[k] is None) == (w[k] is None) and (h[k] is None or bits(h[k]) == bits(float(w[k]))), (log.name, k, h, w)
+        assert_stats(perfcalc.stats(log), want)
     sel = perfcalc.stats(need_corpus() / "blg" / "Tx_BasicPerfCounters.blg", r"\\*\Processor(*)\*")
     assert sel.num_rows == 5 and all("\\Processor(" in p for p in sel["path"].to_pylist())
 
@@ -210,6 +215,12 @@ def test_damaged_log_gives_the_rows_before_and_the_native_message(native, tmp_pa
         perfcalc.relog(log, format="json")
     assert e2.value.message == e.value.message
     assert e2.value.partial == p.stdout.decode()
+    st = run_native(native, "stats", log, "--json", check=False)
+    assert st.returncode == 1
+    with pytest.raises(perfcalc.DamagedError) as e3:
+        perfcalc.stats(log)
+    assert e3.value.message == e.value.message and e3.value.message in st.stderr.decode()
+    assert_stats(e3.value.partial, json.loads(st.stdout))
 
 
 @pytest.mark.parametrize("cut", [0, 100, 4096, 70_000])
