@@ -7,9 +7,9 @@ import (
 	"unicode/utf16"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // fakePerfLib serves counter sets built with the project's encoder: per

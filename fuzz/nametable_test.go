@@ -2,16 +2,16 @@ package fuzz
 
 import (
 	"errors"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
 // ntRealTable returns the real name table of ../shared/corpus, or nil

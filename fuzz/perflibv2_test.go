@@ -5,12 +5,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/perfcalc/perfcalc/internal/describe"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
-
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/describe"
+	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
 // v2SeedData returns encoded results with every block kind.

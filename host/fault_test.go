@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // faultCache is the compilation cache of the fault tests' engines: one

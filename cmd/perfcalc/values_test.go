@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // The golden files of testdata/golden are rewritten by "go test -update".

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // exampleBlob returns a small blob such as RegQueryValueEx(HKEY_PERFORMANCE_DATA,

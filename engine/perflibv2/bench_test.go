@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // bigCounterset builds a result of about 1 MB: one PERF_COUNTERSET block of

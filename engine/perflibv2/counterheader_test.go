@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/internal/describe"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // allKinds is a result with every block kind.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 func ExampleParser() {

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // sameAsFill checks that Index.Fill gives what Fill gives for every

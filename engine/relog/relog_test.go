@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 const (

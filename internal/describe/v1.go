@@ -1,12 +1,12 @@
 // Package describe turns V1 blobs and V2 results, decoded by engine/perfdata
-// and engine/perflibv2, back into engine/encode's descriptions of them, for
+// and engine/perflibv2, back into internal/encode's descriptions of them, for
 // the encoders' round-trip tests and fuzz targets.
 package describe
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // V1 decodes a V1 blob with perfdata back into the encoder's

@@ -1,8 +1,8 @@
 package describe
 
 import (
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // V2Data decodes a PerfQueryCounterData result with perflibv2 back into the

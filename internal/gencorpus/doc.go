@@ -1,5 +1,5 @@
 // Package gencorpus builds the project's own generated captures, the files
-// of testdata/corpus, with the project's encoder (engine/encode): a
+// of testdata/corpus, with the project's encoder (internal/encode): a
 // multi-object "Global" V1 snapshot pair of a made-up machine
 // PERFCALC-DEMO, its "Counter 009" and "Help 009" name tables, and a PerfLib
 // V2 counterset (registration, counter names, instances and a

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // BaseIndex is the text of the first pair of the Counter table, "1" →

@@ -2,8 +2,8 @@ package gencorpus
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // SmallV2 builds a small V2 counterset registration (a fraction with its

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // SyntheticV1 builds the ~1 MB V1 blob that the decoding benchmarks walk

@@ -2,7 +2,7 @@ package gencorpus
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // typeCounter is one counter of the "PerfCalc Types" object: a raw value at

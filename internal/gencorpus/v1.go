@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // The machine and the clocks of the V1 pair (README: "Time stamps").

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // The V2 counterset: "PerfCalc Processor Information", modelled on

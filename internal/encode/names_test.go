@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // ntDecode decodes a name table back into its pairs, in index order.

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/internal/describe"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // v2Normalize makes empty slices nil, ids excepted, as the decoder builds

@@ -20,6 +20,8 @@
 // an error, never a panic or a silently different blob. Sizes are checked
 // against the 32-bit length fields before anything is written.
 //
-// The package imports neither fmt nor os, to keep the WebAssembly build
-// small.
+// The package is internal: a fixture encoder for perfcalc's own tests,
+// fuzz targets and generated corpus (internal/gencorpus), not an API. The
+// WebAssembly module links none of it (wasm's import test checks the
+// module's graph).
 package encode
