@@ -11,8 +11,10 @@
 # needs it is skipped with a message saying so; a failure of the package
 # itself always fails.
 #
-# Time: about 2 minutes to fill a new environment (pyspark is a 450 MB
-# download), then about 1 minute of tests without Spark and 2 more with it.
+# Time (two cores under the team's load): about 2 minutes to fill a new
+# environment (pyspark is a 450 MB download), then about 20 s of tests
+# without Spark and 1.5 to 3 minutes more with it. PYTHON_SPARK=0 leaves
+# the Spark part out (said in the test summary), for quick local runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -47,7 +49,9 @@ export PERFCALC_NATIVE="$venv/native/perfcalc"
 
 # Spark: pyspark and Java 17, or the reason the Spark test is skipped.
 export PERFCALC_SPARK_SKIP=""
-if ! "$venv/bin/python" -c 'import pyspark' 2>/dev/null; then
+if [ "${PYTHON_SPARK:-1}" = 0 ]; then
+	PERFCALC_SPARK_SKIP="PYTHON_SPARK=0 was given (the Spark part takes 1.5-3 minutes and 1 GB for its JVM)"
+elif ! "$venv/bin/python" -c 'import pyspark' 2>/dev/null; then
 	if ! "${pip[@]}" install "pyspark>=3.4"; then
 		PERFCALC_SPARK_SKIP="pip could not install pyspark from PyPI"
 	fi
