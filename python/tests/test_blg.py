@@ -251,3 +251,22 @@ def test_bad_pattern_raises_input_error(native):
     with pytest.raises(perfcalc.InputError) as e:
         perfcalc.read_blg(log, "Processor")
     assert e.value.message in p.stderr.decode(), (e.value.message, p.stderr)
+
+
+def test_log_beyond_the_modules_record_limit_raises_limit_error(tmp_path):
+    """A log of more than 2,097,152 values (the Tx log's body repeated)."""
+    import subprocess
+
+    from conftest import ROOT
+
+    log = tmp_path / "big.blg"
+    subprocess.run(
+        ["go", "run", "./internal/gencorpus/cmd/repeatlog", "-n", "480", "-o", str(log), str(need_corpus() / "blg" / "Tx_BasicPerfCounters.blg")],
+        cwd=ROOT,
+        check=True,
+    )
+    with pytest.raises(perfcalc.LimitError, match="select counters or a time range") as e:
+        perfcalc.read_blg(log)
+    assert e.value.code == perfcalc._abi.CODE_LIMIT
+    # A selection that fits reads.
+    assert perfcalc.read_blg(log, r"\\*\Processor(_Total)\*").num_rows > 200_000

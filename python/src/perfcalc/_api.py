@@ -15,13 +15,17 @@ from ._compute import options_bits, type_name
 from ._long import SCHEMA, _dict_column, blg_table, split_path
 from ._module import Instance, instance
 from ._records import RECORD, STAT, QUERY, decode
-from .errors import ArgumentError, DamagedError
+from .errors import ArgumentError, DamagedError, LimitError
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview]
 
 _FILETIME_EPOCH = _dt.datetime(1601, 1, 1)
 _FORMATS = {"csv": _abi.FORMAT_CSV, "tsv": _abi.FORMAT_TSV, "json": _abi.FORMAT_JSON}
 _DAMAGED = ("raise", "keep")
+_LIMIT_HINT = (
+    f" (read_blg holds at most {_abi.MAX_RECORDS:,} values of a log: select counters or a time range,"
+    " or convert the whole log with perfcalc convert -f parquet)"
+)
 
 
 def _bytes(source, what: str = "log"):
@@ -104,6 +108,10 @@ def read_blg(
     string or FILETIME), both included (relog ``-b``/``-e``). ``every``:
     keep one sample in ``every`` (relog ``-t``).
 
+    A table holds at most 2,097,152 values (the module's limit, about 110 MB
+    of a log of a few counters; LimitError beyond): select counters or a
+    time range for larger logs.
+
     A log damaged after its start raises :class:`perfcalc.DamagedError`
     whose ``partial`` is the table of the rows before the damage;
     ``damaged="keep"`` returns that table instead (its schema metadata
@@ -117,7 +125,12 @@ def read_blg(
     (off, n), (poff, plen) = inst.write_in([data, pats])
     # A blg result is about twice its log's size: reserve that at once so
     # that a large log costs one decode, not two.
-    d = decode(inst, "decode_blg", lambda first: (off, n, poff, plen, b, e, every, first), RECORD, 2 * n + (1 << 20))
+    try:
+        d = decode(inst, "decode_blg", lambda first: (off, n, poff, plen, b, e, every, first), RECORD, 2 * n + (1 << 20))
+    except LimitError as err:
+        err.message += _LIMIT_HINT
+        err.args = (err.message,)
+        raise
     table = blg_table(d)
     meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode()}
     if d.damage:
