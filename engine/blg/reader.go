@@ -54,6 +54,11 @@ type Reader struct {
 	second   int64
 	err      error
 	done     bool
+
+	// A part of Split: the buffer at which the next part begins (0: none),
+	// and whether to skip the parts of a record begun before this part.
+	stopAt   int
+	skipTail bool
 }
 
 // NewReader opens the log held by r, size bytes long (an *os.File and its
@@ -228,6 +233,15 @@ func (r *Reader) nextRecord() error {
 		r.cur += n
 		if !r.ev.pdh {
 			continue
+		}
+		if splits && r.skipTail {
+			if r.ev.partIndex != 1 {
+				continue // the end of a record that the part before reads
+			}
+			r.skipTail = false
+		}
+		if splits && r.atStop() {
+			return errStop
 		}
 		if !r.haveGUID {
 			r.guid, r.haveGUID = r.ev.logGUID, true

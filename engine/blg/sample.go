@@ -157,14 +157,27 @@ func (s *Sample) rawCounter(b []byte, n, p int, loc *locator) error {
 		return newError("PDH_RAW_COUNTER", n, loc.at(p), "", "needs "+itoa(rawCounterSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
 	}
 	le := binary.LittleEndian
-	s.Values = append(s.Values, Value{Counter: n, Raw: engine.RawCounter{
-		CStatus:     le.Uint32(b[0:]),
-		TimeStamp:   int64(le.Uint64(b[4:])),
-		FirstValue:  le.Uint64(b[16:]),
-		SecondValue: le.Uint64(b[24:]),
-		MultiCount:  le.Uint32(b[32:]),
-	}})
+	raw := s.addValue(n)
+	raw.CStatus = le.Uint32(b[0:])
+	raw.TimeStamp = int64(le.Uint64(b[4:]))
+	raw.FirstValue = le.Uint64(b[16:])
+	raw.SecondValue = le.Uint64(b[24:])
+	raw.MultiCount = le.Uint32(b[32:])
 	return nil
+}
+
+// addValue appends a Value of counter n to s.Values and returns its raw
+// data to fill in place (building the 72-byte Value and copying it in
+// took a quarter of the decoding).
+func (s *Sample) addValue(n int) *engine.RawCounter {
+	if len(s.Values) == cap(s.Values) {
+		s.Values = append(s.Values, Value{})
+	} else {
+		s.Values = s.Values[:len(s.Values)+1]
+	}
+	v := &s.Values[len(s.Values)-1]
+	v.Counter, v.Instance = n, nil
+	return &v.Raw
 }
 
 // multi decodes a multi-instance sub-record: a 24-byte header (u32 Size of
@@ -204,13 +217,12 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 		start := len(s.names)
 		s.names = text.AppendUTF16(s.names, b[no:no+uint32(ln)])
 		s.spans = append(s.spans, nameSpan{value: len(s.Values), start: start, end: len(s.names)})
-		s.Values = append(s.Values, Value{Counter: n, Raw: engine.RawCounter{
-			CStatus:     status,
-			TimeStamp:   ts,
-			FirstValue:  le.Uint64(it[8:]),
-			SecondValue: le.Uint64(it[16:]),
-			MultiCount:  le.Uint32(it[4:]),
-		}})
+		raw := s.addValue(n)
+		raw.CStatus = status
+		raw.TimeStamp = ts
+		raw.FirstValue = le.Uint64(it[8:])
+		raw.SecondValue = le.Uint64(it[16:])
+		raw.MultiCount = le.Uint32(it[4:])
 	}
 	return nil
 }
