@@ -5,10 +5,11 @@
 // names and help texts.
 //
 // Parse validates a table once and builds a compact index over it: a slice
-// sorted by title index and a slice sorted by case-folded name, sized by
-// the pairs actually present. Table.Lookup (index → text) and
-// Table.LookupName (name → every index with that name; names are not
-// unique) then allocate nothing. Texts are returned as Text views of the
+// sorted by title index, sized by the pairs actually present, and, on the
+// first name lookup, a slice sorted by case-folded name (sorting names is
+// most of the work, and readers that only look indexes up never pay it).
+// Table.Lookup (index → text) and Table.LookupName (name → every index
+// with that name; names are not unique) then allocate nothing. Texts are returned as Text views of the
 // caller's UTF-16LE bytes, with helpers that decode them into a caller
 // buffer (AppendUTF8, AppendUTF16) or a string.
 //

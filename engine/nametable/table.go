@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
@@ -26,10 +27,15 @@ type entry struct {
 // It aliases the bytes given to Parse and is valid while they are. A Table
 // is immutable and safe for concurrent use.
 type Table struct {
-	data   []byte
-	pairs  int      // pairs read, repeated indexes included
-	byIdx  []entry  // one entry per distinct index, sorted by index
-	byName []uint32 // positions in byIdx, sorted by folded name, then index
+	data  []byte
+	pairs int     // pairs read, repeated indexes included
+	byIdx []entry // one entry per distinct index, sorted by index
+
+	// byName holds positions in byIdx sorted by folded name, then index,
+	// sorted on the first LookupName: sorting names is most of Parse's
+	// work, and most readers only look indexes up (relog of a Vista-era
+	// log spent a third of its time there).
+	byName atomic.Pointer[[]uint32]
 }
 
 // IsTable reports whether data begins as a name table does: with an index,
@@ -42,8 +48,8 @@ func IsTable(data []byte) bool {
 
 // Parse reads a name table: UTF-16LE strings "index\0text\0…\0\0", as
 // doc/FORMATS.md §3.1 describes. It allocates the index once (12 bytes per
-// distinct index and 4 per name, sized by the pairs actually present);
-// lookups then allocate nothing.
+// distinct index, sized by the pairs actually present, and 4 per name on
+// the first LookupName); lookups then allocate nothing.
 //
 // Parse accepts an empty input (an empty table) and, as a tolerance, a
 // table whose final extra NUL is missing (the data ends right after the
@@ -85,11 +91,19 @@ func Parse(b []byte) (*Table, error) {
 		w++
 	}
 	t.byIdx = es[:w:w]
-	t.byName = make([]uint32, w)
-	for i := range t.byName {
-		t.byName[i] = uint32(i)
+	return t, nil
+}
+
+// names returns the positions in byIdx sorted by folded name, then index,
+// sorting them on the first call.
+func (t *Table) names() []uint32 {
+	if p := t.byName.Load(); p != nil {
+		return *p
 	}
-	byName := t.byName
+	byName := make([]uint32, len(t.byIdx))
+	for i := range byName {
+		byName[i] = uint32(i)
+	}
 	heapsort.Sort(len(byName), func(i, j int) bool {
 		x, y := byName[i], byName[j]
 		if c := compareFold(t.text(x), t.text(y)); c != 0 {
@@ -97,7 +111,10 @@ func Parse(b []byte) (*Table, error) {
 		}
 		return t.byIdx[x].index < t.byIdx[y].index
 	}, func(i, j int) { byName[i], byName[j] = byName[j], byName[i] })
-	return t, nil
+	// Goroutines that ask at once may each sort; the first to store wins,
+	// and all the sorts are the same.
+	t.byName.CompareAndSwap(nil, &byName)
+	return *t.byName.Load()
 }
 
 func cmpIndex(a, b entry) int { return cmpUint32(a.index, b.index) }
@@ -250,7 +267,7 @@ func (m Matches) Index(i int) uint32 {
 	if i < 0 || i >= m.hi-m.lo {
 		panic("nametable: Matches.Index out of range")
 	}
-	return m.t.byIdx[m.t.byName[m.lo+i]].index
+	return m.t.byIdx[m.t.names()[m.lo+i]].index
 }
 
 // Text returns the text of the i-th match (as stored, with its own case).
@@ -258,13 +275,14 @@ func (m Matches) Text(i int) Text {
 	if i < 0 || i >= m.hi-m.lo {
 		panic("nametable: Matches.Text out of range")
 	}
-	return m.t.text(m.t.byName[m.lo+i])
+	return m.t.text(m.t.names()[m.lo+i])
 }
 
 // AppendIndexes appends every matching index to dst.
 func (m Matches) AppendIndexes(dst []uint32) []uint32 {
+	byName := m.t.names()
 	for i := m.lo; i < m.hi; i++ {
-		dst = append(dst, m.t.byIdx[m.t.byName[i]].index)
+		dst = append(dst, m.t.byIdx[byName[i]].index)
 	}
 	return dst
 }
@@ -283,24 +301,26 @@ func (t *Table) AppendName(dst []byte, index uint32) []byte {
 
 // LookupName returns every index whose text equals name case-insensitively
 // (see the package documentation for the folding), in increasing index
-// order. Names are not unique. It allocates nothing and takes
-// O(log Len · len(name)) time.
+// order. Names are not unique. It takes O(log Len · len(name)) time and
+// allocates nothing, but for its first call on a Table, which sorts the
+// names (O(Len log Len), 4 bytes per name).
 func (t *Table) LookupName(name string) Matches {
+	byName := t.names()
 	cmp := func(pos uint32) int { return t.text(pos).compare(name, true) }
-	lo, hi := 0, len(t.byName)
+	lo, hi := 0, len(byName)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if cmp(t.byName[m]) < 0 {
+		if cmp(byName[m]) < 0 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
 	first := lo
-	hi = len(t.byName)
+	hi = len(byName)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if cmp(t.byName[m]) <= 0 {
+		if cmp(byName[m]) <= 0 {
 			lo = m + 1
 		} else {
 			hi = m

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf16"
 
@@ -350,6 +351,34 @@ func BenchmarkParse(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := Parse(data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestLookupNameConcurrent: the first LookupName sorts the names once,
+// whichever goroutines ask at the same time (run with -race).
+func TestLookupNameConcurrent(t *testing.T) {
+	var pairs []string
+	for i := 1; i < 400; i++ {
+		pairs = append(pairs, strconv.Itoa(2*i), "name "+strconv.Itoa(i%37))
+	}
+	tab, err := Parse(msz(pairs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	counts := make([]int, 8)
+	for g := range counts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[g] = tab.LookupName("NAME 5").Len()
+		}()
+	}
+	wg.Wait()
+	for g, n := range counts {
+		if n != 11 {
+			t.Errorf("goroutine %d: %d matches, want 11", g, n)
 		}
 	}
 }
