@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: external-test staticcheck all run test bench bench-compute bench-walk fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 .PHONY: python-test python-bench
 
 PORT ?= 8080
@@ -71,6 +71,20 @@ bench-compute:
 bench-walk:
 	@$(call benchrun,./engine/perfdata,^BenchmarkWalk$$$$); \
 	$(BENCHSTAT) -col /impl -filter ".unit:(cpu-MB/s OR B/s OR allocs/op)" $$d/out.txt
+
+# perfcalc relog of the 42 MB log (the real Tx log x160) by the build of
+# BASE (eba2a2e, issue 14's reference) and by the working tree, BENCHRUNS
+# interleaved runs each: wall time, MB/s, CPU time and peak RSS of each
+# process, then benchstat. COPIES=1600 makes the 420 MB log of the memory
+# goal; BENCHARGS changes the command ({log} is the log). Needs the real
+# captures in ../shared/corpus.
+BASE      ?= eba2a2e
+COPIES    ?= 160
+BENCHARGS ?= relog {log} -f csv
+bench-compare:
+	@set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; \
+	$(GO) run ./internal/benchcmp -base $(BASE) -copies $(COPIES) -runs $(BENCHRUNS) -args '$(BENCHARGS)' > $$d/out.txt; \
+	$(BENCHSTAT) -col /bin $$d/out.txt
 
 # Every fuzz target of fuzz/ for FUZZTIME each (go test -fuzz takes one
 # target per run).

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/internal/cputime"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
 	"github.com/perfcalc/perfcalc/internal/memtest"
 )
@@ -37,6 +40,117 @@ func BenchmarkCSV(b *testing.B) {
 			}
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(b.N)/float64(samples), "allocs/sample")
+		})
+	}
+}
+
+// BenchmarkPhases measures, on the real Tx log repeated to 42 MB, each
+// phase of a conversion by the CPU time of the benchmark's thread
+// (cpu-ns/op): reading the log with blg alone (read), the first reading
+// (New), both readings (New + Next over every row) and the CSV text (New +
+// Write, whose second reading runs on another thread when there are two
+// CPUs: there cpu-ns/op is the first reading plus the text, and ns/op the
+// wall time of it all; Write-one-goroutine is the same on one goroutine).
+//
+//	go test -run '^$' -bench Phases -count 6 ./engine/relog | benchstat -col /phase -
+func BenchmarkPhases(b *testing.B) {
+	log := newTxLog(b, 160).Bytes()
+	phases := []struct {
+		name string
+		run  func() error
+	}{
+		{"read", func() error {
+			r, err := blg.NewReader(bytes.NewReader(log), int64(len(log)))
+			if err != nil {
+				return err
+			}
+			for r.Next() {
+			}
+			return r.Err()
+		}},
+		{"New", func() error {
+			_, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+			return err
+		}},
+		{"Next", func() error {
+			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+			if err != nil {
+				return err
+			}
+			for c.Next() {
+			}
+			return c.Err()
+		}},
+		{"Write", func() error {
+			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+			if err != nil {
+				return err
+			}
+			return c.Write(io.Discard, CSV)
+		}},
+		{"Write-one-goroutine", func() error {
+			defer func(old bool) { sequentialWrite = old }(sequentialWrite)
+			sequentialWrite = true
+			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+			if err != nil {
+				return err
+			}
+			return c.Write(io.Discard, CSV)
+		}},
+	}
+	for _, ph := range phases {
+		b.Run("log=Tx42MB/phase="+ph.name, func(b *testing.B) {
+			b.SetBytes(int64(len(log)))
+			t := cputime.Start(b)
+			for i := 0; i < b.N; i++ {
+				if err := ph.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			t.Report(b, float64(b.N), "op")
+		})
+	}
+}
+
+// BenchmarkPALNames compares, on the Vista-era PAL log, what its name
+// table costs (reading it from the log and parsing it, as New does) with
+// converting the whole log to CSV (which includes it), by the CPU time of
+// the benchmark's thread on one goroutine: issue 14 asks for a tenth at
+// most.
+//
+//	go test -run '^$' -bench PALNames -count 6 ./engine/relog | benchstat -col /phase -
+func BenchmarkPALNames(b *testing.B) {
+	log := readCorpus(b, "PAL_SamplePerfmonLog.blg")
+	for _, ph := range []struct {
+		name string
+		run  func() error
+	}{
+		{"names", func() error {
+			r, err := blg.NewReader(bytes.NewReader(log), int64(len(log)))
+			if err != nil {
+				return err
+			}
+			_, err = nametable.Parse(r.NameTable())
+			return err
+		}},
+		{"convert", func() error {
+			defer func(old bool) { sequentialWrite = old }(sequentialWrite)
+			sequentialWrite = true
+			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+			if err != nil {
+				return err
+			}
+			return c.Write(io.Discard, CSV)
+		}},
+	} {
+		b.Run("phase="+ph.name, func(b *testing.B) {
+			t := cputime.Start(b)
+			for i := 0; i < b.N; i++ {
+				if err := ph.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			t.Report(b, float64(b.N), "op")
 		})
 	}
 }

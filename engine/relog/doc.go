@@ -15,6 +15,19 @@
 // the log, so memory does not grow with the log's length (Statistics
 // excepted, which keeps each column's raw series).
 //
+// # Speed
+//
+// A raw-record sample laid out as the one before it (the same counters and
+// instances in the same order: nearly every sample) is computed with one
+// engine.ComputeBatch, its columns known without looking instances up.
+// With two or more CPUs, the first reading of a log of more than 8 MiB runs
+// in parts, one goroutine each (blg.Reader.Split), and Write computes rows
+// in one goroutine while others print them; the output is byte for byte
+// the one of a single CPU. The WebAssembly module leaves these paths out
+// (fast.go) to keep within its size budget. make bench-compare measures
+// perfcalc relog against an earlier build on the 42 MB log of the README's
+// performance section.
+//
 // # Columns
 //
 // Raw-record logs (Windows 7 and later, and any log written by relog or

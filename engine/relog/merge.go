@@ -240,7 +240,7 @@ func (m *merger) scan(c *Converter) {
 		}
 		if c.opts.keep(t, &seen) {
 			for _, k := range m.group {
-				if err := m.parts[k].visit(m.heads[k], true); err != nil {
+				if _, err := m.parts[k].visit(m.heads[k], true, nil); err != nil {
 					m.fail(k, err)
 				}
 			}
@@ -329,7 +329,7 @@ func (m *merger) row(c *Converter, t int64, index int) {
 	for _, k := range m.group {
 		p := m.parts[k]
 		clear(p.row.Cells)
-		if err := p.visit(m.heads[k], false); err != nil {
+		if _, err := p.visit(m.heads[k], false, nil); err != nil {
 			m.fail(k, err)
 			continue
 		}

@@ -104,15 +104,17 @@ type Converter struct {
 	scanErr  error
 
 	// The second pass.
-	r       *blg.Reader
-	started bool
-	err     error
-	row     Row
-	kept    int                 // rows yielded so far
-	seen    int                 // samples within [Begin, End] so far
-	last    []int32             // per column: the row that last had it, or −1
-	prev    []engine.RawCounter // per column: its raw value in that row
-	scratch scratch
+	r        *blg.Reader
+	started  bool
+	err      error
+	row      Row
+	kept     int                 // rows yielded so far
+	seen     int                 // samples within [Begin, End] so far
+	last     []int32             // per column: the row that last had it, or −1
+	prev     []engine.RawCounter // per column: its raw value in that row
+	scratch  scratch
+	plan     rowPlan          // the layout of the last sample, for the next (visit)
+	counters []engine.Counter // per column of a raw-record entry: its counter (blg.CounterInfo.Engine)
 
 	// merge is set for a Converter over several logs (Merge).
 	merge merging
@@ -174,28 +176,10 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 	}
 	c := &Converter{src: r, size: size, opts: opts, header: *br.Header()}
 	c.infos = br.Counters()
-	c.entries = make([]entry, len(c.infos))
+	c.entries = newEntries(c.infos)
 	needNames := false
-	for i := range c.infos {
-		e := &c.entries[i]
-		e.info = &c.infos[i]
-		e.whole = isWhole(e.info)
-		e.byCounter = map[string]int32{}
-		e.byInst = map[string]int32{}
-		e.pairs = map[[2]int32]bool{}
-		if e.whole {
-			e.byTitle = map[uint32]int32{}
-			needNames = true
-		} else {
-			e.counters = []string{e.info.Counter}
-			e.byCounter[e.info.Counter] = 0
-			if !e.info.Wildcard() {
-				// A single counter: its one instance is the entry's own.
-				e.insts = []string{""}
-				e.instGen = []uint32{0}
-				e.byInst[""] = 0
-			}
-		}
+	for i := range c.entries {
+		needNames = needNames || c.entries[i].whole
 	}
 	if needNames {
 		if nt := br.NameTable(); nt != nil {
@@ -213,6 +197,33 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 	c.scan(br)
 	c.layout()
 	return c, nil
+}
+
+// newEntries returns the entries of a counter list as the first pass
+// starts them: nothing met yet but a single counter's own instance.
+func newEntries(infos []blg.CounterInfo) []entry {
+	entries := make([]entry, len(infos))
+	for i := range infos {
+		e := &entries[i]
+		e.info = &infos[i]
+		e.whole = isWhole(e.info)
+		e.byCounter = map[string]int32{}
+		e.byInst = map[string]int32{}
+		e.pairs = map[[2]int32]bool{}
+		if e.whole {
+			e.byTitle = map[uint32]int32{}
+		} else {
+			e.counters = []string{e.info.Counter}
+			e.byCounter[e.info.Counter] = 0
+			if !e.info.Wildcard() {
+				// A single counter: its one instance is the entry's own.
+				e.insts = []string{""}
+				e.instGen = []uint32{0}
+				e.byInst[""] = 0
+			}
+		}
+	}
+	return entries
 }
 
 // isWhole reports whether a counter-list entry logs whole objects: its
@@ -245,15 +256,33 @@ func (o *Options) keep(t int64, seen *int) bool {
 }
 
 // scan is the first pass: it meets every counter and instance of the kept
-// samples.
+// samples. With two or more CPUs, a large log and no Every, it reads the
+// log in parts (blg.Reader.Split), one goroutine each, and then takes in
+// what each part met, in order, as if it had read them one after the
+// other.
 func (c *Converter) scan(br *blg.Reader) {
+	if fast && c.opts.Every <= 1 && cpus() >= 2 && !sequentialScan {
+		if parts := br.Split(min(cpus(), 4)); len(parts) > 1 {
+			c.scanParts(parts)
+			return
+		}
+	}
+	c.scanPart(br)
+}
+
+// sequentialScan makes scan read the log in one piece whatever the CPUs
+// (the tests compare both ways).
+var sequentialScan = false
+
+// scanPart reads the samples of one part of the log.
+func (c *Converter) scanPart(br *blg.Reader) {
 	seen := 0
 	for br.Next() {
 		s := br.Sample()
 		if !c.opts.keep(s.TimeStamp, &seen) {
 			continue
 		}
-		if err := c.visit(s, true); err != nil {
+		if _, err := c.visit(s, true, nil); err != nil {
 			c.scanErr = err
 			return
 		}
@@ -350,8 +379,14 @@ func (c *Converter) layout() {
 		e.pairs = nil
 	}
 	c.row.Cells = make([]Cell, len(c.columns))
-	c.last = make([]int32, len(c.columns))
 	c.prev = make([]engine.RawCounter, len(c.columns))
+	c.counters = make([]engine.Counter, len(c.columns))
+	for i := range c.columns {
+		if e := &c.entries[c.columns[i].Entry]; !e.whole {
+			c.counters[i] = e.info.Engine()
+		}
+	}
+	c.last = make([]int32, len(c.columns))
 	c.scratch.gen = make([]uint32, len(c.columns))
 }
 
@@ -389,18 +424,26 @@ func (c *Converter) ScanErr() error { return c.scanErr }
 // Next advances to the next kept sample, which Row then returns. It returns
 // false after the last one or at the first error, which Err reports.
 func (c *Converter) Next() bool {
+	ok, _ := c.next(nil)
+	return ok
+}
+
+// next is Next. With out set, a raw-record sample laid out as the previous
+// one is computed straight into out, and its cells are left as they were:
+// next then reports direct (Write's path, which needs no cells).
+func (c *Converter) next(out []Cell) (ok, direct bool) {
 	if c.err != nil {
-		return false
+		return false, false
 	}
 	if c.merge != nil {
-		return c.merge.next(c)
+		return c.merge.next(c), false
 	}
 	if !c.started {
 		c.started = true
 		br, err := blg.NewReader(c.src, c.size)
 		if err != nil {
 			c.err = err
-			return false
+			return false, false
 		}
 		c.r = br
 		for i := range c.last {
@@ -413,18 +456,16 @@ func (c *Converter) Next() bool {
 			continue
 		}
 		c.row.Index, c.row.Time = s.Index, s.TimeStamp
-		for i := range c.row.Cells {
-			c.row.Cells[i] = Cell{}
-		}
-		if err := c.visit(s, false); err != nil {
+		direct, err := c.visit(s, false, out)
+		if err != nil {
 			c.err = err
-			return false
+			return false, false
 		}
 		c.kept++
-		return true
+		return true, direct
 	}
 	c.err = c.r.Err()
-	return false
+	return false, false
 }
 
 // Row returns the current row. It and its cells are valid until the next

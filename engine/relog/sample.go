@@ -20,29 +20,51 @@ type defRef struct {
 // visit walks the raw values and the whole objects of a sample. In the
 // first pass (first true) it records every counter and instance it meets;
 // in the second it computes the cells of the current row.
-func (c *Converter) visit(s *blg.Sample, first bool) error {
+//
+// A raw-record sample laid out as the previous one (the same counters and
+// instance names in the same order: nearly every sample of a log) takes
+// the planned path (rowPlan): the first pass has nothing new to meet in
+// it, and the second knows each value's column without looking its
+// instance up, and computes the row with one engine.ComputeBatch.
+//
+// In the second pass, with out set (a row of Write's batch), a planned
+// sample is computed into out instead of the row's cells (Present and
+// Result only), and visit reports direct.
+func (c *Converter) visit(s *blg.Sample, first bool, out []Cell) (direct bool, err error) {
 	c.scratch.g++
+	if fast && planRows && len(s.Blocks) == 0 && c.plan.matches(s, first) {
+		if !first {
+			c.computePlanned(s, out)
+		}
+		return out != nil, nil
+	}
+	if !first {
+		clear(c.row.Cells)
+	}
+	if fast {
+		c.plan.start(first, len(s.Blocks) == 0)
+	}
 	for i := range s.Values {
 		v := &s.Values[i]
-		if v.Counter < 0 || v.Counter >= len(c.entries) {
-			continue
-		}
-		e := &c.entries[v.Counter]
-		if e.whole {
-			continue
-		}
-		ii := int32(0)
-		if e.info.Wildcard() {
-			if ii = c.instance(e, v.Instance, first, true); ii < 0 {
-				continue
+		col := int32(-1)
+		if v.Counter >= 0 && v.Counter < len(c.entries) && !c.entries[v.Counter].whole {
+			e := &c.entries[v.Counter]
+			ii := int32(0)
+			if e.info.Wildcard() {
+				ii = c.instance(e, v.Instance, first, true)
+			}
+			switch {
+			case ii < 0:
+			case first:
+				c.addPair(e, 0, ii)
+			default:
+				in := engine.Input{Counter: e.info.Engine(), New: v.Raw}
+				col = c.fill(e, 0, ii, &in)
 			}
 		}
-		if first {
-			c.addPair(e, 0, ii)
-			continue
+		if fast {
+			c.plan.add(v, col) // col: the column v filled, or −1
 		}
-		in := engine.Input{Counter: e.info.Engine(), New: v.Raw}
-		c.fill(e, 0, ii, &in)
 	}
 	for i := range s.Blocks {
 		b := &s.Blocks[i]
@@ -50,11 +72,15 @@ func (c *Converter) visit(s *blg.Sample, first bool) error {
 			continue
 		}
 		if err := c.visitBlock(&c.entries[b.Counter], b.Data, first); err != nil {
-			return err
+			c.plan.forget()
+			return false, err
 		}
 	}
-	return nil
+	return false, nil
 }
+
+// planRows enables the planned path (the tests compare without it).
+var planRows = true
 
 // visitBlock walks the PERF_DATA_BLOCK of a whole-object entry: every
 // displayable counter (base counters and the types without a value are not
@@ -221,14 +247,15 @@ func (c *Converter) instance(e *entry, name []byte, first, number bool) int32 {
 // fill sets, in the second pass, the cell of counter ci of instance ii of
 // entry e: in holds the counter and its new raw value. The value is
 // computed against the previous row's raw value when the column had one.
-// A column met twice in a sample keeps the first value.
-func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) {
+// A column met twice in a sample keeps the first value. It returns the
+// column it filled, or −1.
+func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) int32 {
 	if int(ci) >= len(e.counters) || int(ii) >= len(e.insts) {
-		return // met only now: the input changed between the readings
+		return -1 // met only now: the input changed between the readings
 	}
 	col := e.grid[int(ci)*len(e.insts)+int(ii)]
 	if col < 0 || c.scratch.gen[col] == c.scratch.g {
-		return
+		return -1
 	}
 	c.scratch.gen[col] = c.scratch.g
 	in.HasOld = c.kept > 0 && c.last[col] == int32(c.kept-1)
@@ -238,4 +265,5 @@ func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) {
 	c.row.Cells[col] = Cell{Present: true, Counter: in.Counter, Raw: in.New, Result: engine.Compute(in, 0)}
 	c.prev[col] = in.New
 	c.last[col] = int32(c.kept)
+	return col
 }

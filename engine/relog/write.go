@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine/internal/filetime"
@@ -49,89 +48,47 @@ func ParseFormat(name string) (Format, error) {
 	return 0, errors.New("relog: unknown format " + quote.Quote(name) + " (want csv, tsv or json)")
 }
 
-// flushSize is the amount of text Write gathers before writing it.
-const flushSize = 64 << 10
+// flushSize is about how much text Write gathers before writing it.
+const flushSize = 48 << 10
 
 // Write writes the converter's header and every row to w in the format f,
-// in pieces of about 64 KiB. It returns the first error of w, or else the
+// in pieces of about 48 KiB. It returns the first error of w, or else the
 // converter's Err (the rows before a damage in the log have been written
 // by then). It starts the second reading of the log: call it once, instead
 // of Next.
+//
+// With two or more CPUs (runtime.GOMAXPROCS), the work runs in a pipeline:
+// one goroutine reads the log and computes the rows into batches of about
+// 2,000 values, goroutines on the other CPUs turn batches into text, and
+// Write writes the texts in order. The output is byte for byte the same
+// as on one CPU; a few batches are in flight, so memory stays bounded.
 func (c *Converter) Write(w io.Writer, f Format) error {
 	if f > JSON {
 		return errors.New("relog: unknown format")
 	}
-	digits := c.opts.Digits
-	if digits == 0 {
-		digits = engine.DefaultDigits
-	}
-	sep := byte(',')
-	if f == TSV {
-		sep = '\t'
-	}
-	// The quoted paths, computed once into one buffer: key i is
-	// keyBuf[keyEnd[i-1]:keyEnd[i]].
-	var keyBuf []byte
-	keyEnd := make([]int, len(c.columns))
-	for i := range c.columns {
-		if f == JSON {
-			keyBuf = appendJSONString(keyBuf, c.columns[i].Path)
-			keyBuf = append(keyBuf, ':')
-		} else {
-			keyBuf = appendQuoted(keyBuf, c.columns[i].Path)
-		}
-		keyEnd[i] = len(keyBuf)
-	}
-	key := func(i int) []byte {
-		if i == 0 {
-			return keyBuf[:keyEnd[0]]
-		}
-		return keyBuf[keyEnd[i-1]:keyEnd[i]]
-	}
+	t := c.newText(f)
 	buf := make([]byte, 0, flushSize+4096)
 	if f != JSON {
 		buf = c.AppendHeader(buf, f)
 		for i := range c.columns {
-			buf = append(buf, sep)
-			buf = append(buf, key(i)...)
+			buf = append(buf, t.sep)
+			buf = append(buf, t.key(i)...)
 		}
 		buf = append(buf, '\r', '\n')
 	}
-	for c.Next() {
-		row := &c.row
-		if f == JSON {
-			buf = append(buf, `{"time":"`...)
-			buf = AppendISOTime(buf, row.Time)
-			buf = append(buf, `","values":{`...)
-			n := 0
-			for i := range row.Cells {
-				cell := &row.Cells[i]
-				if !cell.Present {
-					continue
-				}
-				if n > 0 {
-					buf = append(buf, ',')
-				}
-				n++
-				buf = append(buf, key(i)...)
-				if cell.Result.Status != engine.Valid {
-					buf = append(buf, "null"...)
-				} else {
-					buf = engine.AppendFloat(buf, cell.Result.Value, engine.ShortestDigits)
-				}
+	if fast && cpus() >= 2 && !sequentialWrite {
+		if len(buf) > 0 {
+			if _, err := w.Write(buf); err != nil {
+				return err
 			}
-			buf = append(buf, "}}\n"...)
-		} else {
-			buf = append(buf, '"')
-			buf = AppendTime(buf, row.Time)
-			buf = append(buf, '"')
-			for i := range row.Cells {
-				buf = append(buf, sep, '"')
-				buf = appendCell(buf, &row.Cells[i], digits)
-				buf = append(buf, '"')
-			}
-			buf = append(buf, '\r', '\n')
 		}
+		if err := c.pipeline(t, w); err != nil {
+			return err
+		}
+		return c.Err()
+	}
+	for c.Next() {
+		buf = t.appendRow(buf, c.row.Time, c.row.Cells)
 		if len(buf) >= flushSize {
 			if _, err := w.Write(buf); err != nil {
 				return err
@@ -145,6 +102,94 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 		}
 	}
 	return c.Err()
+}
+
+// sequentialWrite makes Write run on one goroutine whatever the CPUs (the
+// tests compare both ways).
+var sequentialWrite = false
+
+// text is what Write needs to print rows in one format.
+type text struct {
+	f      Format
+	sep    byte
+	digits int
+	keyBuf []byte // the quoted paths (with a colon in JSON): key i is keyBuf[keyEnd[i-1]:keyEnd[i]]
+	keyEnd []int
+}
+
+func (c *Converter) newText(f Format) *text {
+	t := &text{f: f, sep: ',', digits: c.opts.Digits, keyEnd: make([]int, len(c.columns))}
+	if t.digits == 0 {
+		t.digits = engine.DefaultDigits
+	}
+	if f == TSV {
+		t.sep = '\t'
+	}
+	for i := range c.columns {
+		if f == JSON {
+			t.keyBuf = appendJSONString(t.keyBuf, c.columns[i].Path)
+			t.keyBuf = append(t.keyBuf, ':')
+		} else {
+			t.keyBuf = appendQuoted(t.keyBuf, c.columns[i].Path)
+		}
+		t.keyEnd[i] = len(t.keyBuf)
+	}
+	return t
+}
+
+func (t *text) key(i int) []byte {
+	if i == 0 {
+		return t.keyBuf[:t.keyEnd[0]]
+	}
+	return t.keyBuf[t.keyEnd[i-1]:t.keyEnd[i]]
+}
+
+// appendRow appends a row as a line of text: its time and its cells (only
+// each cell's Present and Result are read). In CSV and TSV a value prints
+// as C's %.<digits>g with a three-digit exponent (engine.AppendFloat), the
+// HEX types too (relog writes the double PDH computes); a value without a
+// valid status prints as a single space, a column absent from the sample
+// as nothing.
+func (t *text) appendRow(buf []byte, time int64, cells []Cell) []byte {
+	if t.f == JSON {
+		buf = append(buf, `{"time":"`...)
+		buf = AppendISOTime(buf, time)
+		buf = append(buf, `","values":{`...)
+		n := 0
+		for i := range cells {
+			cell := &cells[i]
+			if !cell.Present {
+				continue
+			}
+			if n > 0 {
+				buf = append(buf, ',')
+			}
+			n++
+			buf = append(buf, t.key(i)...)
+			if cell.Result.Status != engine.Valid {
+				buf = append(buf, "null"...)
+			} else {
+				buf = engine.AppendFloat(buf, cell.Result.Value, engine.ShortestDigits)
+			}
+		}
+		return append(buf, "}}\n"...)
+	}
+	buf = append(buf, '"')
+	buf = AppendTime(buf, time)
+	buf = append(buf, '"')
+	for i := range cells {
+		cell := &cells[i]
+		buf = append(buf, t.sep, '"')
+		switch {
+		case !cell.Present:
+		case cell.Result.Status != engine.Valid:
+			buf = append(buf, ' ')
+		default:
+			buf = engine.AppendFloat(buf, cell.Result.Value, t.digits)
+		}
+		buf = append(buf, '"')
+	}
+	return append(buf, '\r', '\n')
 }
 
 // AppendHeader appends the first field of relog's CSV (or TSV) header,
@@ -161,21 +206,6 @@ func (c *Converter) AppendHeader(dst []byte, f Format) []byte {
 	dst = append(dst, ")("...)
 	dst = strconv.AppendInt(dst, int64(c.bias), 10)
 	return append(dst, `)"`...)
-}
-
-// appendCell appends a cell's text as relog prints it: the value as C's
-// %.<digits>g with a three-digit exponent (engine.AppendFloat), a single
-// space for a value without a valid status, nothing for a column absent
-// from the sample. The HEX types print in decimal too: relog writes the
-// double that PDH computes.
-func appendCell(dst []byte, cell *Cell, digits int) []byte {
-	switch {
-	case !cell.Present:
-		return dst
-	case cell.Result.Status != engine.Valid:
-		return append(dst, ' ')
-	}
-	return engine.AppendFloat(dst, cell.Result.Value, digits)
 }
 
 // appendQuoted appends s in double quotes, doubling the quotes within it
@@ -232,11 +262,11 @@ func appendJSONString(dst []byte, s string) []byte {
 // FileTimeToSystemTime does).
 func AppendTime(dst []byte, ft int64) []byte {
 	c := filetime.Split(ft)
-	dst = appendDigits(dst, c.Month, 2)
+	dst = appendFixed(dst, c.Month, 2)
 	dst = append(dst, '/')
-	dst = appendDigits(dst, c.Day, 2)
+	dst = appendFixed(dst, c.Day, 2)
 	dst = append(dst, '/')
-	dst = appendDigits(dst, c.Year, 4)
+	dst = appendFixed(dst, c.Year, 4)
 	dst = append(dst, ' ')
 	return appendClock(dst, c)
 }
@@ -244,23 +274,23 @@ func AppendTime(dst []byte, ft int64) []byte {
 // AppendISOTime appends a local FILETIME as YYYY-MM-DDTHH:MM:SS.mmm.
 func AppendISOTime(dst []byte, ft int64) []byte {
 	c := filetime.Split(ft)
-	dst = appendDigits(dst, c.Year, 4)
+	dst = appendFixed(dst, c.Year, 4)
 	dst = append(dst, '-')
-	dst = appendDigits(dst, c.Month, 2)
+	dst = appendFixed(dst, c.Month, 2)
 	dst = append(dst, '-')
-	dst = appendDigits(dst, c.Day, 2)
+	dst = appendFixed(dst, c.Day, 2)
 	dst = append(dst, 'T')
 	return appendClock(dst, c)
 }
 
 func appendClock(dst []byte, c filetime.Civil) []byte {
-	dst = appendDigits(dst, c.Hour, 2)
+	dst = appendFixed(dst, c.Hour, 2)
 	dst = append(dst, ':')
-	dst = appendDigits(dst, c.Minute, 2)
+	dst = appendFixed(dst, c.Minute, 2)
 	dst = append(dst, ':')
-	dst = appendDigits(dst, c.Second, 2)
+	dst = appendFixed(dst, c.Second, 2)
 	dst = append(dst, '.')
-	return appendDigits(dst, c.Ticks/10_000, 3)
+	return appendFixed(dst, c.Ticks/10_000, 3)
 }
 
 // ErrTime is wrapped by the errors of ParseTime.

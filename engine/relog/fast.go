@@ -1,0 +1,326 @@
+//go:build !wasm
+
+package relog
+
+import (
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/blg"
+)
+
+// This file holds what makes relog fast on a machine but would cost the
+// WebAssembly module more bytes than its size budget has (wasm/size_test.go;
+// fast_wasm.go stands in for it there): planned rows (rowPlan), Write's
+// pipeline over the CPUs, and the first reading in parts. None of it
+// changes any output: the tests compare each with the general path.
+
+// fast enables the paths of this file.
+const fast = true
+
+// cpus returns how many CPUs Write and the first reading may use.
+func cpus() int { return runtime.GOMAXPROCS(0) }
+
+// rowPlan is the layout of the last raw-record sample visit took the slow
+// path for: its values' counters and instance names in order, and, in the
+// second pass, the column each value filled (−1 for none). A sample of the
+// same layout fills the same columns (instance numbering included: it
+// depends on the names in the sample, in order), so visit can reuse them.
+type rowPlan struct {
+	valid    bool
+	first    bool    // made in the first pass (no columns)
+	counters []int   // per value: blg.Value.Counter
+	ends     []int   // per value: the end of its instance name in names
+	names    []byte  // the instance names, one after the other
+	cols     []int32 // second pass: per value, the column it fills or −1
+	filled   int     // second pass: the columns filled
+	inOrder  bool    // second pass: value i fills column i, for every value
+	ins      []engine.Input
+	res      []engine.Result
+	insCol   []int32 // the column of ins[k]
+}
+
+// start begins recording the layout of a sample of the given pass; a
+// sample with whole objects (keep false) is not planned.
+func (p *rowPlan) start(first, keep bool) {
+	p.valid, p.first = keep, first
+	p.counters, p.ends, p.names, p.cols = p.counters[:0], p.ends[:0], p.names[:0], p.cols[:0]
+	p.filled, p.inOrder = 0, true
+}
+
+// forget drops the plan: the sample it was being made for is damaged.
+func (p *rowPlan) forget() { p.valid = false }
+
+// add records value v, which filled column col.
+func (p *rowPlan) add(v *blg.Value, col int32) {
+	p.counters = append(p.counters, v.Counter)
+	p.names = append(p.names, v.Instance...)
+	p.ends = append(p.ends, len(p.names))
+	if col >= 0 {
+		p.filled++
+	}
+	p.inOrder = p.inOrder && int(col) == len(p.cols)
+	p.cols = append(p.cols, col)
+}
+
+// matches reports whether s (without whole objects) has the layout the
+// plan was made for, in the same pass.
+func (p *rowPlan) matches(s *blg.Sample, first bool) bool {
+	if !p.valid || p.first != first || len(s.Values) != len(p.counters) {
+		return false
+	}
+	start := 0
+	for i := range s.Values {
+		v := &s.Values[i]
+		end := p.ends[i]
+		if v.Counter != p.counters[i] || string(v.Instance) != string(p.names[start:end]) {
+			return false
+		}
+		start = end
+	}
+	return true
+}
+
+// computePlanned computes a sample that matches the plan: the inputs of
+// every column it fills, one ComputeBatch, then the cells (all cleared
+// first), as fill would, or, with out set, out's Present and Result. When
+// the sample's values fill the first columns in order (the usual raw-record
+// log), the columns' series are the batch: nothing is gathered.
+func (c *Converter) computePlanned(s *blg.Sample, out []Cell) {
+	p := &c.plan
+	n := p.filled
+	if cap(p.ins) < n {
+		p.ins, p.res, p.insCol = make([]engine.Input, n), make([]engine.Result, n), make([]int32, n)
+	}
+	ins, res, insCol := p.ins[:n], p.res[:n], p.insCol[:n]
+	kept := int32(c.kept)
+	k := 0
+	for i, col := range p.cols {
+		if col < 0 {
+			continue
+		}
+		in := &ins[k]
+		in.Counter = c.counters[col]
+		in.HasOld = kept > 0 && c.last[col] == kept-1
+		in.Old = c.prev[col]
+		in.New = s.Values[i].Raw
+		c.prev[col] = in.New
+		insCol[k] = col
+		k++
+	}
+	engine.ComputeBatch(ins, 0, res)
+	if out != nil {
+		for i := range out {
+			out[i].Present = false
+		}
+		for k, col := range insCol {
+			out[col].Present, out[col].Result = true, res[k]
+			c.last[col] = kept
+		}
+		return
+	}
+	clear(c.row.Cells)
+	for k, col := range insCol {
+		// Field by field: a Cell literal is built aside, then copied.
+		cell := &c.row.Cells[col]
+		cell.Present, cell.Counter, cell.Raw, cell.Result = true, ins[k].Counter, ins[k].New, res[k]
+		c.last[col] = kept
+	}
+}
+
+// rowBatch holds consecutive rows for Write's pipeline: each row's time
+// and cells (rows × columns, row-major; the text needs only each cell's
+// Present and Result), then their text.
+type rowBatch struct {
+	rows, cols int
+	times      []int64
+	cells      []Cell
+	text       []byte
+	done       chan struct{} // the text is ready
+}
+
+// batchValues is about how many values a batch holds: about 48 KiB of CSV
+// at 20 digits.
+const batchValues = 2048
+
+func newRowBatch(cols int) *rowBatch {
+	n := max(1, batchValues/max(cols, 1))
+	return &rowBatch{cols: cols, times: make([]int64, n), cells: make([]Cell, n*cols), done: make(chan struct{}, 1)}
+}
+
+// fillBatch fills b with the next rows, as many as it holds, and reports
+// whether it holds any. A planned row is computed straight into the batch
+// (next's direct path); another is Next's row, copied.
+func (c *Converter) fillBatch(b *rowBatch) bool {
+	b.rows = 0
+	for b.rows < len(b.times) {
+		out := b.cells[b.rows*b.cols : (b.rows+1)*b.cols]
+		ok, direct := c.next(out)
+		if !ok {
+			break
+		}
+		if !direct {
+			copy(out, c.row.Cells)
+		}
+		b.times[b.rows] = c.row.Time
+		b.rows++
+	}
+	return b.rows > 0
+}
+
+// pipeline runs the second reading in a goroutine that fills batches,
+// formats the batches into text in goroutines of their own (one per other
+// CPU, at least one), and writes the texts to w in order in the caller's
+// goroutine. It returns w's first error, after every goroutine has
+// stopped.
+func (c *Converter) pipeline(t *text, w io.Writer) error {
+	formatters := min(max(cpus()-1, 1), 4)
+	inFlight := 2 * (formatters + 1)
+	free := make(chan *rowBatch, inFlight)
+	work := make(chan *rowBatch, inFlight)  // to the formatters
+	order := make(chan *rowBatch, inFlight) // to the writer, in the log's order
+	stop := make(chan struct{})
+	for range inFlight {
+		free <- newRowBatch(len(c.columns))
+	}
+	go func() {
+		defer close(order)
+		defer close(work)
+		for {
+			var b *rowBatch
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			select {
+			case b = <-free:
+			case <-stop:
+				return
+			}
+			if !c.fillBatch(b) {
+				return
+			}
+			order <- b // neither send blocks: at most inFlight batches exist
+			work <- b
+		}
+	}()
+	var formatting sync.WaitGroup
+	for range formatters {
+		formatting.Add(1)
+		go func() {
+			defer formatting.Done()
+			for b := range work {
+				b.text = b.text[:0]
+				for r := range b.rows {
+					b.text = t.appendRow(b.text, b.times[r], b.cells[r*b.cols:(r+1)*b.cols])
+				}
+				b.done <- struct{}{}
+			}
+		}()
+	}
+	var err error
+	for b := range order {
+		<-b.done
+		if err == nil && len(b.text) > 0 {
+			if _, err = w.Write(b.text); err != nil {
+				close(stop) // the filler stops at its next batch; order is drained
+			}
+		}
+		free <- b
+	}
+	formatting.Wait()
+	return err
+}
+
+// scanParts reads the parts of a log in parallel, part 0 into c and each
+// other into a Converter of its own, then takes in what those met, in
+// order.
+func (c *Converter) scanParts(parts []*blg.Reader) {
+	helpers := make([]*Converter, len(parts))
+	var wg sync.WaitGroup
+	for k := 1; k < len(parts); k++ {
+		h := &Converter{opts: c.opts, infos: c.infos, names: c.names, entries: newEntries(c.infos)}
+		helpers[k] = h
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.scanPart(parts[k])
+		}()
+	}
+	c.scanPart(parts[0])
+	wg.Wait()
+	for _, h := range helpers[1:] {
+		if c.scanErr != nil {
+			break // the samples after a damage are not the log's
+		}
+		c.absorb(h)
+	}
+}
+
+// absorb takes in what the first pass met in a later part of the log (h):
+// its samples, and its counters, instances and columns that c has not met,
+// after c's own in their order of first appearance.
+func (c *Converter) absorb(h *Converter) {
+	if h.samples > 0 {
+		if c.samples == 0 {
+			c.begin = h.begin
+		}
+		c.end = h.end
+		c.samples += h.samples
+	}
+	c.scanErr = h.scanErr
+	for i := range h.entries {
+		e, he := &c.entries[i], &h.entries[i]
+		cis := make([]int32, len(he.counters))
+		for ci, name := range he.counters {
+			k, ok := e.byCounter[name]
+			if !ok {
+				k = int32(len(e.counters))
+				e.counters = append(e.counters, name)
+				e.types = append(e.types, he.types[ci])
+				e.byCounter[name] = k
+			}
+			cis[ci] = k
+		}
+		for title, ci := range he.byTitle {
+			if _, ok := e.byTitle[title]; !ok {
+				e.byTitle[title] = cis[ci]
+			}
+		}
+		iis := make([]int32, len(he.insts))
+		for ii, name := range he.insts {
+			k, ok := e.byInst[name]
+			if !ok {
+				k = int32(len(e.insts))
+				e.insts = append(e.insts, name)
+				e.instGen = append(e.instGen, 0)
+				e.byInst[name] = k
+			}
+			iis[ii] = k
+		}
+		for pair, keep := range he.pairs {
+			k := [2]int32{cis[pair[0]], iis[pair[1]]}
+			if _, ok := e.pairs[k]; !ok {
+				e.pairs[k] = keep
+			}
+		}
+	}
+}
+
+// appendFixed appends v in exactly width (at most 4) digits when it has
+// no more, without strconv (a time stamp takes seven of these per row);
+// other values go to appendDigits.
+func appendFixed(dst []byte, v int64, width int) []byte {
+	var b [4]byte
+	if width < 1 || width > len(b) || v < 0 || v >= [...]int64{1, 10, 100, 1000, 10000}[width] {
+		return appendDigits(dst, v, width)
+	}
+	for i := width - 1; i >= 0; i-- {
+		b[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(dst, b[:width]...)
+}
