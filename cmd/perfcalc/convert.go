@@ -35,7 +35,9 @@ stopped; --force converts them again.
 
 While standard error is a terminal, a progress line shows the logs done,
 the throughput and the time left. At the end, standard output gets one
-line per failure and a summary: converted, skipped and failed.
+line per failure and a summary: converted, skipped and failed. A log whose
+OpenMetrics text leaves out samples whose time stamp did not increase (see
+perfcalc relog -h) gets a note on standard error; it counts as converted.
 
 Flags:
 `
@@ -59,6 +61,7 @@ type job struct {
 	size    int64
 	err     error // why it failed
 	skipped bool
+	dropped int64 // OpenMetrics samples left out (droppedNote)
 }
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -130,6 +133,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		default:
 			converted++
 			bytes += j.size
+			if j.dropped > 0 {
+				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", j.in, droppedNote(j.dropped))
+			}
 		}
 	}
 	fmt.Fprintf(stdout, "converted %d, skipped %d (up to date), failed %d", converted, skipped, failed)
@@ -243,7 +249,10 @@ func convertOne(j *job, format string, digits int) error {
 		return errors.New(strings.TrimPrefix(err.Error(), j.in+": "))
 	}
 	defer closeIn()
-	return writeFileAtomic(j.out, func(w io.Writer) error { return writeLog(w, c, format) })
+	return writeFileAtomic(j.out, func(w io.Writer) (err error) {
+		j.dropped, err = writeLog(w, c, format)
+		return err
+	})
 }
 
 // progress draws the progress line on a terminal.

@@ -1,16 +1,21 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"strconv"
 
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/longform"
 	"github.com/perfcalc/perfcalc/internal/openmetrics"
 	"github.com/perfcalc/perfcalc/internal/parquetlog"
 )
 
-// The output formats of relog and convert beyond relog's own (csv, tsv,
-// json): the long table as Parquet, and OpenMetrics text for Prometheus.
+// The output formats of relog, values and convert beyond relog's own (csv,
+// tsv, json): the long table as Parquet, and OpenMetrics text for
+// Prometheus.
 const (
 	formatParquet     = "parquet"
 	formatOpenMetrics = "openmetrics"
@@ -35,19 +40,85 @@ func checkLogFormat(name string) bool {
 // writeLog writes the rows of c to w in the named format (checkLogFormat
 // accepted it). Like relog.Converter.Write, it returns the first error of
 // w, or else the converter's Err once the rows before a damage are
-// written.
-func writeLog(w io.Writer, c *relog.Converter, format string) error {
-	switch format {
-	case formatParquet:
-		_, err := parquetlog.Write(w, longform.FromConverter(c), parquetlog.Options{Version: version})
-		return err
-	case formatOpenMetrics:
-		_, err := openmetrics.Write(w, longform.FromConverter(c), openmetrics.Options{})
-		return err
+// written. dropped counts the OpenMetrics samples left out (droppedNote).
+func writeLog(w io.Writer, c *relog.Converter, format string) (dropped int64, err error) {
+	if format == formatParquet || format == formatOpenMetrics {
+		return writeTable(w, longform.FromConverter(c), format)
 	}
 	f, err := relog.ParseFormat(format)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	return c.Write(w, f)
+	return 0, c.Write(w, f)
 }
+
+// writeTable writes a long table as Parquet or OpenMetrics (format). For
+// OpenMetrics, dropped counts the valid samples left out because their
+// time stamp was not after the previous sample of their metric.
+func writeTable(w io.Writer, t *longform.Table, format string) (dropped int64, err error) {
+	if format == formatParquet {
+		_, err := parquetlog.Write(w, t, parquetlog.Options{Version: version})
+		return 0, err
+	}
+	st, err := openmetrics.Write(w, t, openmetrics.Options{})
+	return st.Dropped, err
+}
+
+// droppedNote is the note that relog and convert print on standard error
+// when the OpenMetrics text leaves out dropped samples (exit status 0: the
+// text holds every sample OpenMetrics can hold).
+func droppedNote(dropped int64) string {
+	var b []byte
+	b = strconv.AppendInt(b, dropped, 10)
+	if dropped == 1 {
+		b = append(b, " sample"...)
+	} else {
+		b = append(b, " samples"...)
+	}
+	b = append(b, " left out of the OpenMetrics text: their time stamp is not after the previous sample of the same metric (the log's clock went back, or two samples fall in one millisecond); -f csv or parquet keeps every sample"...)
+	return string(b)
+}
+
+// valuesTable is the long table of perfcalc values' results: one sample,
+// the newer capture's, whose local time is s.local and whose UTC time is
+// s.local plus the capture's bias. Its raw columns are null (NoRaw):
+// query.Value carries the results only.
+func valuesTable(vals []query.Value, s stamp) (*longform.Table, error) {
+	if !s.ok {
+		return nil, errors.New("the newer capture's SystemTime is not a valid time: the long formats need the sample's time")
+	}
+	t := &longform.Table{
+		Series: make([]longform.Series, len(vals)),
+		Clock:  longform.FixedClock(int32(s.bias)),
+		NoRaw:  true,
+	}
+	row := &valuesRows{row: relog.Row{Time: filetimeOf(s.local), Cells: make([]relog.Cell, len(vals))}}
+	for i := range vals {
+		v := &vals[i]
+		t.Series[i] = longform.NewSeries(string(v.Path), v.Type)
+		row.row.Cells[i] = relog.Cell{
+			Present: true,
+			Counter: engine.Counter{Type: v.Type, Scale: v.Scale},
+			Result:  engine.Result{Value: v.Value, Status: v.Status},
+		}
+	}
+	t.Rows = row
+	return t, nil
+}
+
+// valuesRows is the one row of a values table (longform.Rows).
+type valuesRows struct {
+	row  relog.Row
+	done bool
+}
+
+func (r *valuesRows) Next() bool {
+	if r.done {
+		return false
+	}
+	r.done = true
+	return true
+}
+
+func (r *valuesRows) Row() *relog.Row { return &r.row }
+func (r *valuesRows) Err() error      { return nil }

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,7 +52,7 @@ func BenchmarkLogFormats(b *testing.B) {
 					b.Fatal(err)
 				}
 				out.n = 0
-				if err := writeLog(&out, c, format); err != nil {
+				if _, err := writeLog(&out, c, format); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -79,7 +83,7 @@ func TestPeakMemoryFormats(t *testing.T) {
 		peak := memtest.PeakHeap(func() {
 			var c *relog.Converter
 			if c, err = relog.New(log, log.Size(), relog.Options{}); err == nil {
-				err = writeLog(&out, c, format)
+				_, err = writeLog(&out, c, format)
 			}
 		})
 		if err != nil {
@@ -91,5 +95,88 @@ func TestPeakMemoryFormats(t *testing.T) {
 		if peak > 64<<20 {
 			t.Errorf("%s: peak heap in use %d MiB, want under 64 MiB", format, peak>>20)
 		}
+	}
+}
+
+// repeatedTimeLog writes a copy of the real Tx log whose third sample has
+// the time stamp of the second (each of its FILETIMEs: the event's and its
+// raw records'), as a log whose clock went back writes it. It returns the
+// copy's path and the number of OpenMetrics samples that must be left
+// out: the columns with a valid value in both samples (their CSV cells).
+func repeatedTimeLog(t *testing.T) (path string, dropped int64) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(corpus.Shared(t, "blg"), "Tx_BasicPerfCounters.blg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times [3]int64
+	for i := range times {
+		if !c.Next() {
+			t.Fatal("the log has fewer than three samples")
+		}
+		times[i] = c.Row().Time
+	}
+	var second, third [8]byte
+	binary.LittleEndian.PutUint64(second[:], uint64(times[1]))
+	binary.LittleEndian.PutUint64(third[:], uint64(times[2]))
+	if n := bytes.Count(b, third[:]); n == 0 {
+		t.Fatal("the third sample's time stamp is not in the log")
+	}
+	b = bytes.ReplaceAll(b, third[:], second[:])
+	path = filepath.Join(t.TempDir(), "repeated.blg")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCapture("relog", path)
+	if code != exitOK {
+		t.Fatalf("relog: exit %d: %s", code, errs)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs[2][0] != recs[3][0] {
+		t.Fatalf("the second and third samples have times %s and %s, want the same", recs[2][0], recs[3][0])
+	}
+	for j := 1; j < len(recs[0]); j++ {
+		if valid := func(s string) bool { return s != "" && s != " " }; valid(recs[2][j]) && valid(recs[3][j]) {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		t.Fatal("no column has a valid value in both samples")
+	}
+	return path, dropped
+}
+
+// TestOpenMetricsDroppedNote: samples that OpenMetrics cannot hold (a
+// time stamp not after the previous sample of their metric) are left out
+// with one note on standard error naming how many and why, and the exit
+// status stays 0, for relog and for convert; the other formats keep every
+// sample and say nothing.
+func TestOpenMetricsDroppedNote(t *testing.T) {
+	log, dropped := repeatedTimeLog(t)
+	note := strconv.FormatInt(dropped, 10) + " samples left out of the OpenMetrics text: their time stamp is not after the previous sample of the same metric"
+	out := filepath.Join(t.TempDir(), "out.om")
+	code, stdout, errs := runCapture("relog", log, "-f", "openmetrics", "-o", out)
+	if code != exitOK || stdout != "" || !strings.HasPrefix(errs, "perfcalc relog: note: "+note) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("relog -f openmetrics: exit %d, stderr %q; want 0 and one line: %s", code, errs, note)
+	}
+	if text, err := os.ReadFile(out); err != nil || !bytes.HasSuffix(text, []byte("# EOF\n")) {
+		t.Errorf("the output is not a whole OpenMetrics text (%v)", err)
+	}
+	for _, format := range []string{"csv", "parquet"} {
+		if code, _, errs := runCapture("relog", log, "-f", format, "-o", out); code != exitOK || errs != "" {
+			t.Errorf("relog -f %s: exit %d, stderr %q; want 0 and nothing", format, code, errs)
+		}
+	}
+	code, stdout, errs = runCapture("convert", log, "-o", t.TempDir(), "-f", "openmetrics")
+	if code != exitOK || !strings.Contains(stdout, "converted 1, skipped 0 (up to date), failed 0") ||
+		errs != "perfcalc convert: note: "+log+": "+droppedNote(dropped)+"\n" {
+		t.Errorf("convert -f openmetrics: exit %d, stdout %q, stderr %q; want 0, one converted and the note %s", code, stdout, errs, note)
 	}
 }

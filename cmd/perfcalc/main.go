@@ -5,7 +5,7 @@
 //
 //	perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--digits 17|20] [--json]
 //	perfcalc calc --batch < requests.jsonl > results.jsonl
-//	perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json] [--options LIST] [--digits 20|17]
+//	perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json|parquet|openmetrics] [-o OUT] [--options LIST] [--digits 20|17]
 //	perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 //	perfcalc show BLOB [--names TABLE] [--json]
 //	perfcalc show BLOB --reginfo FILE [--strings FILE] [--json]

@@ -48,6 +48,11 @@ counter, path, counter type, value or null, status, raw values), as
 internal/longform documents it; -f openmetrics writes one gauge family per
 counter with time stamps, for promtool tsdb create-blocks-from openmetrics
 (internal/openmetrics documents the names). Neither depends on --digits.
+OpenMetrics wants each metric's time stamps to increase: a sample whose
+time stamp (UTC, in milliseconds) is not after the previous one of its
+metric is left out, and a note on standard error says how many were; the
+exit status stays 0 (the text holds every sample OpenMetrics can hold, and
+-f csv or parquet keeps them all).
 
 -b and -e take the log's local time as relog prints it (02/19/2013 18:50:17.844,
 the seconds and milliseconds optional, AM/PM accepted) or as ISO 8601
@@ -127,11 +132,13 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer closeIn()
 	var convErr error
+	var dropped int64
 	write := func(w io.Writer) error {
 		if *query {
 			return writeQuery(w, c)
 		}
-		err := writeLog(w, c, *format)
+		var err error
+		dropped, err = writeLog(w, c, *format)
 		if err != nil && err == c.Err() {
 			// A damage in the log: what came before it is written.
 			convErr = err
@@ -146,6 +153,9 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return failCommand(stderr, "relog", err)
+	}
+	if dropped > 0 {
+		fmt.Fprintf(stderr, "perfcalc relog: note: %s\n", droppedNote(dropped))
 	}
 	if convErr == nil && *query {
 		convErr = c.ScanErr()

@@ -15,10 +15,11 @@ import (
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/internal/longform"
 )
 
 const valuesUsage = `Usage:
-  perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json] [--options LIST] [--digits 20|17]
+  perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json|parquet|openmetrics] [-o OUT] [--options LIST] [--digits 20|17]
   perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 
 Computes every counter (or each counter that a -c path selects) between two
@@ -44,6 +45,18 @@ Formats:
          there is no valid value)
   tsv    the same with tabs ("(PDH-TSV 4.0)")
   json   one object per line: path, value, status, type, suffix, scale
+  parquet
+         relog's long table (perfcalc relog -h): one row per counter
+         instance at the newer capture's time (UTC and local), its path's
+         parts, type, value (null unless the status is Valid) and status;
+         the raw columns are null (values keeps the results only)
+  openmetrics
+         one gauge family per counter, one sample per counter instance
+         with the newer capture's UTC time stamp, as relog writes them
+         (values without a valid status are left out)
+
+-o writes to a file, through a temporary file renamed at the end: the file
+is complete or absent.
 
 Options (comma-separated), applied in this order: cap100 (clamp percentages
 at 100), scale (multiply by 10^DefaultScale), 1000, wrap32. The default is
@@ -62,7 +75,8 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	src.register(fs)
 	var counters counterFlags
 	counters.register(fs, "select the counters matching this path")
-	format := fs.String("f", "table", "output format: table, csv, tsv or json")
+	format := fs.String("f", "table", "output format: table, csv, tsv, json, parquet or openmetrics")
+	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	pos, status, ok := parseCommandArgs(fs, valuesUsage, args, stdout, stderr)
@@ -73,9 +87,9 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "values", &usageError{"want two captures, OLDER and NEWER (see perfcalc values -h)"})
 	}
 	switch *format {
-	case "table", "csv", "tsv", "json":
+	case "table", "csv", "tsv", "json", formatParquet, formatOpenMetrics:
 	default:
-		return failCommand(stderr, "values", &usageError{fmt.Sprintf("-f: unknown format %q (want table, csv, tsv or json)", *format)})
+		return failCommand(stderr, "values", &usageError{fmt.Sprintf("-f: unknown format %q (want table, csv, tsv, json, parquet or openmetrics)", *format)})
 	}
 	opts, err := parseQueryOptions(*options)
 	if err != nil {
@@ -117,21 +131,42 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "perfcalc values: note: %s\n", note)
 	}
 
-	w := bufio.NewWriterSize(stdout, 64<<10)
-	switch *format {
-	case "table":
-		writeValuesTable(w, vals)
-	case "csv", "tsv":
-		stamp := captureStamp(newer, kNew)
-		writeValuesCSV(w, vals, stamp, *format == "tsv", int(*digits))
-	case "json":
-		var buf []byte
-		for i := range vals {
-			buf = appendValueJSON(buf[:0], &vals[i])
-			w.Write(buf)
+	stamp := captureStamp(newer, kNew)
+	var long *longform.Table
+	if *format == formatParquet || *format == formatOpenMetrics {
+		if long, err = valuesTable(vals, stamp); err != nil {
+			return failCommand(stderr, "values", fmt.Errorf("%s: %w", pos[1], err))
+		}
+		if !stamp.hasBias {
+			fmt.Fprintf(stderr, "perfcalc values: note: %s has no UTC time stamp within 14 hours of its local time: the local time is written as UTC\n", pos[1])
 		}
 	}
-	if err := w.Flush(); err != nil {
+	write := func(dst io.Writer) error {
+		if long != nil {
+			_, err := writeTable(dst, long, *format)
+			return err
+		}
+		w := bufio.NewWriterSize(dst, 64<<10)
+		switch *format {
+		case "table":
+			writeValuesTable(w, vals)
+		case "csv", "tsv":
+			writeValuesCSV(w, vals, stamp, *format == "tsv", int(*digits))
+		case "json":
+			var buf []byte
+			for i := range vals {
+				buf = appendValueJSON(buf[:0], &vals[i])
+				w.Write(buf)
+			}
+		}
+		return w.Flush()
+	}
+	if *out != "" {
+		err = writeFileAtomic(*out, write)
+	} else {
+		err = write(stdout)
+	}
+	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
 	return exitOK
@@ -256,10 +291,18 @@ func captureStamp(data []byte, kind captureKind) stamp {
 	return makeStamp(st, ft)
 }
 
+// unixFrom1601 is the number of seconds from 1601-01-01 to 1970-01-01.
+const unixFrom1601 = 11_644_473_600
+
+// filetimeOf converts a time read as UTC to a FILETIME (100 ns units since
+// 1601-01-01); fileTime's inverse.
+func filetimeOf(t time.Time) int64 {
+	return (t.Unix()+unixFrom1601)*10_000_000 + int64(t.Nanosecond()/100)
+}
+
 // fileTime converts a FILETIME (100 ns units since 1601-01-01 UTC) to a
 // time.Time in UTC.
 func fileTime(ft int64) time.Time {
-	const unixFrom1601 = 11_644_473_600 // seconds from 1601-01-01 to 1970-01-01
 	return time.Unix(ft/10_000_000-unixFrom1601, ft%10_000_000*100).UTC()
 }
 

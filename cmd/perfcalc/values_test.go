@@ -2,15 +2,24 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/internal/longform"
 )
 
 // The golden files of testdata/golden are rewritten by "go test -update".
@@ -186,7 +195,8 @@ func TestCaptureErrors(t *testing.T) {
 		want string // the line on stderr
 	}{
 		{"values: one capture", []string{"values", a}, 2, "perfcalc values: want two captures, OLDER and NEWER (see perfcalc values -h)"},
-		{"values: bad format", []string{"values", a, a, "-f", "xml"}, 2, `perfcalc values: -f: unknown format "xml" (want table, csv, tsv or json)`},
+		{"values: bad format", []string{"values", a, a, "-f", "xml"}, 2, `perfcalc values: -f: unknown format "xml" (want table, csv, tsv, json, parquet or openmetrics)`},
+		{"values: no time for parquet", []string{"values", a, a, "-f", "parquet"}, 1, "perfcalc values: " + a + ": the newer capture's SystemTime is not a valid time: the long formats need the sample's time"},
 		{"values: bad path", []string{"values", a, a, "-c", `Processor(0)`}, 2, ""},
 		{"values: bad option", []string{"values", a, a, "--options", "cap99"}, 2, `perfcalc values: --options: unknown option "cap99" (want cap100, scale, 1000 or wrap32)`},
 		{"values: unknown flag", []string{"values", a, a, "--frobnicate"}, 2, "perfcalc values: flag provided but not defined: -frobnicate (see perfcalc values -h)"},
@@ -295,5 +305,337 @@ func TestDamagedCaptures(t *testing.T) {
 	}
 	if failures == 0 {
 		t.Error("no damaged capture was refused")
+	}
+}
+
+// valuesPairs are capture pairs for the long formats of values: the
+// generated Global pair (V1, 825 columns, values without a valid status
+// among them), the generated V2 pair, and each object's first two real
+// captures of the corpus (skipped where it is absent).
+func valuesPairs(t *testing.T) map[string][]string {
+	pairs := map[string][]string{
+		"global": {corpusFile("global-1.bin"), corpusFile("global-2.bin"), "--names", corpusFile("counter-009.multisz")},
+		"v2":     append([]string{corpusFile("v2-data-1.bin"), corpusFile("v2-data-2.bin")}, v2Args...),
+	}
+	dir := filepath.Join(filepath.Dir(corpus.Root()), "shared", "corpus", "v1")
+	if _, err := os.Stat(dir); err == nil && corpus.Root() != "" {
+		for _, obj := range []string{"2", "4", "230", "234", "236", "238", "510", "638"} {
+			pairs["v1 object "+obj] = []string{filepath.Join(dir, "s00_obj"+obj+".bin"), filepath.Join(dir, "s01_obj"+obj+".bin"),
+				"--names", filepath.Join(dir, "pal_counter_009.multisz")}
+		}
+	} else {
+		t.Log("../shared/corpus/v1 is absent: the long formats of values are checked on the generated captures only")
+	}
+	return pairs
+}
+
+// valuesCSV runs values -f csv on a pair and returns its header and its
+// one row of cells.
+func valuesCSV(t *testing.T, pair []string) (head, row []string) {
+	t.Helper()
+	code, out, errs := runCapture(append([]string{"values", "-f", "csv"}, pair...)...)
+	if code != exitOK || errs != "" {
+		t.Fatalf("values -f csv: exit %d, stderr %q", code, errs)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("values -f csv: %d records (%v)", len(recs), err)
+	}
+	return recs[0], recs[1]
+}
+
+// longRow is the part of a long-table row (internal/longform) that the
+// tests of values read back.
+type longRow struct {
+	Time        int64    `parquet:"time,timestamp(microsecond:utc)"`
+	LocalTime   int64    `parquet:"local_time,timestamp(microsecond:local)"`
+	Path        string   `parquet:"path"`
+	CounterType string   `parquet:"counter_type"`
+	Value       *float64 `parquet:"value,optional"`
+	Status      string   `parquet:"status"`
+	RawStatus   *uint32  `parquet:"raw_status,optional,uint(32)"`
+	RawFirst    *uint64  `parquet:"raw_first,optional,uint(64)"`
+	RawSecond   *uint64  `parquet:"raw_second,optional,uint(64)"`
+	RawMulti    *uint32  `parquet:"raw_multi,optional,uint(32)"`
+}
+
+// TestValuesParquet reads values' Parquet back with parquet-go: one row
+// per column of values -f csv, in its order, with the CSV's path; every
+// value printed with 20 digits is the CSV's cell, null where the CSV has
+// " "; local_time is the CSV's time and time is it in UTC (the header's
+// bias); the type is the column's; the raw columns are null (values keeps
+// the results only: longform's documentation).
+func TestValuesParquet(t *testing.T) {
+	dir := t.TempDir()
+	for name, pair := range valuesPairs(t) {
+		t.Run(name, func(t *testing.T) {
+			head, cells := valuesCSV(t, pair)
+			out := filepath.Join(dir, "values.parquet")
+			code, stdout, errs := runCapture(append([]string{"values", "-f", "parquet", "-o", out}, pair...)...)
+			if code != exitOK || errs != "" || stdout != "" {
+				t.Fatalf("values -f parquet: exit %d, stdout %d bytes, stderr %q", code, len(stdout), errs)
+			}
+			rows, err := parquet.ReadFile[longRow](out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != len(head)-1 {
+				t.Fatalf("have %d rows, want one per CSV column: %d", len(rows), len(head)-1)
+			}
+			local, err := relog.ParseTime(cells[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			bias := csvBias(t, head[0])
+			wantLocal := longform.UnixMicros(local)
+			nulls := 0
+			types := valuesTypes(t, pair)
+			for i := range rows {
+				r := &rows[i]
+				if r.Path != head[i+1] {
+					t.Fatalf("row %d: path %q, CSV column %q", i, r.Path, head[i+1])
+				}
+				if r.LocalTime != wantLocal || r.Time != wantLocal+bias*60_000_000 {
+					t.Errorf("%s: time %d, local_time %d; want %d and %d (CSV %s, bias %d)", r.Path, r.Time, r.LocalTime, wantLocal+bias*60_000_000, wantLocal, cells[0], bias)
+				}
+				have := " "
+				if r.Value != nil {
+					have = string(engine.AppendFloat(nil, *r.Value, engine.DefaultDigits))
+				} else {
+					nulls++
+				}
+				if have != cells[i+1] {
+					t.Errorf("%s: value %q, CSV %q", r.Path, have, cells[i+1])
+				}
+				if (r.Value != nil) != (r.Status == "Valid") {
+					t.Errorf("%s: value %v with status %s", r.Path, r.Value, r.Status)
+				}
+				if r.RawFirst != nil || r.RawSecond != nil || r.RawMulti != nil || r.RawStatus != nil {
+					t.Fatalf("%s: raw values %v %v %v %v, want null", r.Path, r.RawFirst, r.RawSecond, r.RawMulti, r.RawStatus)
+				}
+				if r.CounterType != types[r.Path] {
+					t.Errorf("%s: counter_type %s, values -f json says %s", r.Path, r.CounterType, types[r.Path])
+				}
+			}
+			t.Logf("%d rows, %d null values", len(rows), nulls)
+		})
+	}
+}
+
+// valuesTypes maps each path of values -f json to its counter type's name.
+func valuesTypes(t *testing.T, pair []string) map[string]string {
+	t.Helper()
+	code, out, errs := runCapture(append([]string{"values", "-f", "json"}, pair...)...)
+	if code != exitOK {
+		t.Fatalf("values -f json: exit %d: %s", code, errs)
+	}
+	m := map[string]string{}
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var v struct{ Path, Type string }
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		m[v.Path] = v.Type
+	}
+	return m
+}
+
+// csvBias reads the bias of relog's first header cell,
+// "(PDH-CSV 4.0) (UTC+01:00)(-60)".
+func csvBias(t *testing.T, cell string) int64 {
+	t.Helper()
+	i := strings.LastIndexByte(cell, '(')
+	b, err := strconv.ParseInt(strings.TrimSuffix(cell[i+1:], ")"), 10, 64)
+	if i < 0 || err != nil {
+		t.Fatalf("no bias in %q", cell)
+	}
+	return b
+}
+
+// omSample is one sample line of values' OpenMetrics text, with the
+// counter path that its family's HELP line and its labels name.
+type omSample struct {
+	path, value, time string
+}
+
+// readOpenMetrics parses the text that values -f openmetrics writes: the
+// HELP line of each family ("\\Object\\Counter (TYPE)") and the machine
+// and instance labels of each sample give the sample's counter path.
+func readOpenMetrics(t *testing.T, text string) []omSample {
+	t.Helper()
+	if !strings.HasSuffix(text, "# EOF\n") || strings.Contains(text, "NaN") {
+		t.Fatalf("the text does not end in # EOF or holds a NaN")
+	}
+	unescape := strings.NewReplacer(`\\`, `\`, `\"`, `"`, `\n`, "\n")
+	var out []omSample
+	help := ""
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if h, ok := strings.CutPrefix(line, "# HELP "); ok {
+			_, h, _ = strings.Cut(h, " ")
+			help = unescape.Replace(h[:strings.LastIndex(h, " (")])
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		open, close := strings.IndexByte(line, '{'), strings.LastIndexByte(line, '}')
+		if open < 0 || close < open {
+			t.Fatalf("%q: no labels", line)
+		}
+		labels := map[string]string{}
+		for rest := line[open+1 : close]; rest != ""; {
+			name, v, _ := strings.Cut(rest, `="`)
+			end := 0
+			for end < len(v) && v[end] != '"' {
+				if v[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			labels[name] = unescape.Replace(v[:end])
+			rest = strings.TrimPrefix(v[end+1:], ",")
+		}
+		object, counter, _ := strings.Cut(strings.TrimPrefix(help, `\`), `\`)
+		path := `\` + object
+		if m := labels["machine"]; m != "" {
+			path = `\\` + m + path
+		}
+		if inst, ok := labels["instance"]; ok {
+			path += "(" + inst + ")"
+		}
+		f := strings.Fields(line[close+1:])
+		if len(f) != 2 {
+			t.Fatalf("%q: want a value and a time stamp", line)
+		}
+		out = append(out, omSample{path + `\` + counter, f[0], f[1]})
+	}
+	return out
+}
+
+// validCells maps the path of each valid cell of values -f csv to the
+// cell. A path that repeats an earlier column (a V2 counter that two
+// blocks hold) keeps the first column's cell, as OpenMetrics keeps the
+// first of a metric's columns (package openmetrics).
+func validCells(head, cells []string) map[string]string {
+	want := map[string]string{}
+	seen := map[string]bool{}
+	for i, p := range head[1:] {
+		if !seen[p] && cells[i+1] != " " {
+			want[p] = cells[i+1]
+		}
+		seen[p] = true
+	}
+	return want
+}
+
+// TestValuesOpenMetrics: values' OpenMetrics text holds one sample per
+// valid cell of values -f csv (validCells), named by its counter path,
+// whose value printed with 20 digits is the cell, at the newer capture's
+// UTC time.
+func TestValuesOpenMetrics(t *testing.T) {
+	for name, pair := range valuesPairs(t) {
+		t.Run(name, func(t *testing.T) {
+			head, cells := valuesCSV(t, pair)
+			code, text, errs := runCapture(append([]string{"values", "-f", "openmetrics"}, pair...)...)
+			if code != exitOK || errs != "" {
+				t.Fatalf("values -f openmetrics: exit %d, stderr %q", code, errs)
+			}
+			want := validCells(head, cells)
+			local, err := relog.ParseTime(cells[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := (longform.UnixMicros(local) + csvBias(t, head[0])*60_000_000) / 1000
+			wantTime := strconv.FormatInt(ms/1000, 10) + "." + fmt.Sprintf("%03d", ms%1000)
+			samples := readOpenMetrics(t, text)
+			for _, s := range samples {
+				cell, ok := want[s.path]
+				if !ok {
+					t.Fatalf("sample %s: no valid CSV cell (or two samples)", s.path)
+				}
+				delete(want, s.path)
+				v, err := strconv.ParseFloat(s.value, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if have := string(engine.AppendFloat(nil, v, engine.DefaultDigits)); have != cell || s.time != wantTime {
+					t.Errorf("%s: %s at %s, CSV %s at %s", s.path, have, s.time, cell, wantTime)
+				}
+			}
+			if len(want) > 0 || len(samples) == 0 {
+				t.Errorf("%d samples; %d valid CSV cells have none", len(samples), len(want))
+			}
+		})
+	}
+}
+
+// TestPromtoolValues backfills values' OpenMetrics into a Prometheus TSDB
+// with promtool (make external-test installs it): the blocks hold one
+// sample per valid cell of values -f csv (validCells). It skips where promtool is
+// absent unless PERFCALC_REQUIRE_PROMTOOL is set.
+func TestPromtoolValues(t *testing.T) {
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		if os.Getenv("PERFCALC_REQUIRE_PROMTOOL") != "" {
+			t.Fatal("promtool is not installed")
+		}
+		t.Skip("promtool is not installed (apt-get install prometheus, or make external-test)")
+	}
+	for name, pair := range valuesPairs(t) {
+		t.Run(name, func(t *testing.T) {
+			valid := len(validCells(valuesCSV(t, pair)))
+			dir := t.TempDir()
+			in := filepath.Join(dir, "values.om")
+			if code, _, errs := runCapture(append([]string{"values", "-f", "openmetrics", "-o", in}, pair...)...); code != exitOK {
+				t.Fatalf("values: exit %d: %s", code, errs)
+			}
+			out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", in, filepath.Join(dir, "tsdb")).CombinedOutput()
+			if err != nil {
+				t.Fatalf("promtool: %v\n%s", err, out)
+			}
+			if have := tsdbSamples(t, filepath.Join(dir, "tsdb")); have != int64(valid) {
+				t.Errorf("the blocks hold %d samples, want %d (the valid cells)", have, valid)
+			}
+		})
+	}
+}
+
+// tsdbSamples sums the samples of the blocks of a Prometheus TSDB folder
+// (their meta.json).
+func tsdbSamples(t *testing.T, dir string) int64 {
+	t.Helper()
+	metas, _ := filepath.Glob(filepath.Join(dir, "*", "meta.json"))
+	var n int64
+	for _, m := range metas {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var meta struct{ Stats struct{ NumSamples int64 } }
+		if err := json.Unmarshal(b, &meta); err != nil {
+			t.Fatal(err)
+		}
+		n += meta.Stats.NumSamples
+	}
+	return n
+}
+
+// TestValuesOutputFile: -o writes what standard output gets, in every
+// format, and a failure leaves an existing file as it was.
+func TestValuesOutputFile(t *testing.T) {
+	pair := valuesPairs(t)["global"]
+	out := filepath.Join(t.TempDir(), "out")
+	for _, format := range []string{"table", "csv", "tsv", "json", "parquet", "openmetrics"} {
+		_, want, _ := runCapture(append([]string{"values", "-f", format}, pair...)...)
+		code, stdout, errs := runCapture(append([]string{"values", "-f", format, "-o", out}, pair...)...)
+		have, err := os.ReadFile(out)
+		if code != exitOK || stdout != "" || errs != "" || err != nil || string(have) != want {
+			t.Errorf("-f %s -o: exit %d, stdout %q, stderr %q, %d bytes in the file (%v), want the %d bytes of standard output", format, code, stdout, errs, len(have), err, len(want))
+		}
+	}
+	code, _, _ := runCapture("values", pair[0], filepath.Join(t.TempDir(), "missing.bin"), "-o", out)
+	if have, _ := os.ReadFile(out); code != exitError || len(have) == 0 {
+		t.Errorf("a failed run: exit %d, the file has %d bytes; want 1 and the earlier output", code, len(have))
 	}
 }

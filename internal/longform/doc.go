@@ -54,9 +54,11 @@
 //	raw_multi       uint32                 null      [INT32 INT(32, unsigned)]
 //	    PDH_RAW_COUNTER.MultiCount: the item count of the multi timers
 //
-// The four raw columns are null only where the source has no raw values
-// (perfcalc values computes between two captures and writes its values
-// only); a .blg log fills them in every row.
+// A .blg log fills the four raw columns in every row with the sample's raw
+// record. perfcalc values leaves them null (Table.NoRaw): it computes
+// between two captures with package query, whose values carry the results
+// only (query.Value has no raw values; adding them cost the WebAssembly
+// module more bytes than its size budget had left).
 //
 // # Rows
 //
@@ -65,6 +67,12 @@
 // row with a null value and its status; a cell relog leaves empty (the
 // instance is absent from that sample) is no row. Rows come in the log's
 // order: sample by sample, and within a sample in the CSV's column order.
+//
+// perfcalc values writes one sample, the newer capture's: a row for every
+// column of values -f csv (a null value where it prints " "), local_time
+// the capture's SYSTEMTIME and time that plus the zone offset found
+// between it and the capture's PerfTime100nSec (rounded to the quarter
+// hour, as values' CSV header prints it).
 //
 // # Time
 //

@@ -23,7 +23,8 @@
 // is left out: no NaN is ever written. Within a metric, time stamps
 // increase strictly as OpenMetrics requires; a sample whose millisecond is
 // not after the previous one of its metric (a log whose clock went back)
-// is left out and counted in Stats.Dropped. The text ends with "# EOF".
+// is left out and counted in Stats.Dropped (perfcalc's commands say so on
+// standard error). The text ends with "# EOF".
 //
 // # Order and memory
 //

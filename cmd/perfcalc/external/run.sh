@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The external readers of perfcalc's outputs (make external-test):
 #   - promtool (Debian's prometheus package) backfills the OpenMetrics text
-#     of every corpus log; the blocks hold exactly the samples written
-#     (go test -run TestPromtool ./internal/openmetrics);
+#     of every corpus log and of perfcalc values on capture pairs; the
+#     blocks hold exactly the samples written (go test -run TestPromtool
+#     ./internal/openmetrics ./cmd/perfcalc);
 #   - pyarrow and DuckDB (PyPI, in a virtual environment) read the Parquet
 #     of every corpus log: the schema, every value against relog's CSV, and
 #     the README's query over the folder (check_parquet.py).
@@ -45,7 +46,7 @@ if ! command -v promtool >/dev/null 2>&1; then
 fi
 if command -v promtool >/dev/null 2>&1; then
 	promtool --version 2>&1 | head -1
-	PERFCALC_REQUIRE_PROMTOOL=1 timeout 600 go test -count=1 -run 'TestPromtool' -v ./internal/openmetrics | grep -E '^(---|ok|FAIL|PASS)|blocks'
+	PERFCALC_REQUIRE_PROMTOOL=1 timeout 600 go test -count=1 -run 'TestPromtool' -v ./internal/openmetrics ./cmd/perfcalc | grep -E '^(---|ok|FAIL|PASS)|blocks'
 else
 	skip "promtool cannot be installed (Debian's prometheus package): the OpenMetrics backfill is not checked"
 fi
