@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { ABI_VERSION, Perfcalc, compute, computeBatch, decode, init, load } from "../perfcalc.mjs";
+import { IN_CAP, OUT_CAP } from "../abi.mjs";
 import { createWASI, WASIExit } from "../wasi.mjs";
 import { WASM } from "./helpers.mjs";
 
@@ -26,7 +27,7 @@ test("load: a file URL, bytes, an ArrayBuffer, a compiled module, a Response", a
     assert.ok(pc instanceof Perfcalc, name);
     assert.deepEqual(pc.compute(REQ), WANT, name);
     assert.equal(pc.exports.abi_version(), ABI_VERSION, name);
-    assert.ok(pc.inPtr > 0 && pc.outPtr > 0 && pc.inCap === 8 << 20 && pc.outCap === 4 << 20, name);
+    assert.ok(pc.inPtr > 0 && pc.outPtr > 0 && pc.inCap === IN_CAP && pc.outCap === OUT_CAP, name);
   }
   await assert.rejects(load(new URL("file:///nonexistent/perfcalc.wasm")), /ENOENT/);
   await assert.rejects(load(new Uint8Array([0, 97, 115, 109])), WebAssembly.CompileError);
