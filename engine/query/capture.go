@@ -236,32 +236,29 @@ func (c *capture) definition(k int) (engine.CounterType, int32, uint32) {
 
 // v1Name returns the name of a V1 title index: its text in Config.Names, or
 // "#<index>".
-func (q *Query) v1Name(index uint32) string {
-	if s, ok := q.names[index]; ok {
-		return s
-	}
-	if q.names == nil {
-		q.names = make(map[uint32]string)
-	}
-	q.nameBuf = q.cfg.Names.AppendName(q.nameBuf[:0], index)
-	s := string(q.nameBuf)
-	q.names[index] = s
-	return s
-}
+func (q *Query) v1Name(index uint32) string { return q.name(&q.names, index, false) }
 
 // v2Name returns the name of a V2 counter: its string in Config.Strings,
 // or "#<CounterId>".
-func (q *Query) v2Name(id uint32) string {
-	if n, ok := q.v2names[id]; ok {
-		return n
+func (q *Query) v2Name(id uint32) string { return q.name(&q.v2names, id, true) }
+
+// name returns the name of a V1 title index or (v2) a V2 counter id, kept
+// in *m from run to run.
+func (q *Query) name(m *map[uint32]string, index uint32, v2 bool) string {
+	if s, ok := (*m)[index]; ok {
+		return s
 	}
-	if q.v2names == nil {
-		q.v2names = make(map[uint32]string)
+	if *m == nil {
+		*m = make(map[uint32]string)
 	}
-	q.nameBuf = q.cfg.Strings.AppendName(q.nameBuf[:0], id)
-	n := string(q.nameBuf)
-	q.v2names[id] = n
-	return n
+	if v2 {
+		q.nameBuf = q.cfg.Strings.AppendName(q.nameBuf[:0], index)
+	} else {
+		q.nameBuf = q.cfg.Names.AppendName(q.nameBuf[:0], index)
+	}
+	s := string(q.nameBuf)
+	(*m)[index] = s
+	return s
 }
 
 // v2Rows appends the PDH names of the rows of b: the instance name split at
