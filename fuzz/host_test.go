@@ -99,6 +99,7 @@ const (
 	hdBlg
 	hdQuery
 	hdRelog
+	hdStats
 	hdCount
 )
 
@@ -141,6 +142,7 @@ func FuzzHostDecode(f *testing.F) {
 			}
 			f.Add(uint8(hdBlg), b, uint8(0))
 			f.Add(uint8(hdRelog), b, uint8(1))
+			f.Add(uint8(hdStats), b, uint8(0))
 		}
 	}
 	f.Add(uint8(hdBlg), []byte("not a log"), uint8(0))
@@ -199,6 +201,14 @@ func FuzzHostDecode(f *testing.F) {
 					t.Fatalf("query value %d: have %+v, want %+v", i, h, w)
 				}
 			}
+		case hdStats:
+			sel := relog.Options{Every: int(opt >> 6)}
+			if opt&32 != 0 {
+				sel.Counters = []counterpath.Path{pat}
+			}
+			have, herr := e.RelogStats(data, sel)
+			want, werr := native.RelogStats(data, sel)
+			compareDecoded(t, have, herr, want, werr)
 		case hdRelog:
 			format := relog.Format(opt % 3)
 			have, herr := e.RelogText(data, relog.Options{}, format)
@@ -237,8 +247,19 @@ func compareDecoded(t *testing.T, have *host.Decoded, herr error, want *host.Dec
 	if (have.Damage == nil) != (want.Damage == nil) || (have.Damage != nil && have.Damage.Error() != want.Damage.Error()) {
 		t.Fatalf("damage: have %v, want %v", have.Damage, want.Damage)
 	}
-	if len(have.Records) != len(want.Records) {
-		t.Fatalf("have %d records, want %d", len(have.Records), len(want.Records))
+	if len(have.Records) != len(want.Records) || len(have.Statistics) != len(want.Statistics) {
+		t.Fatalf("have %d records and %d statistics, want %d and %d", len(have.Records), len(have.Statistics), len(want.Records), len(want.Statistics))
+	}
+	for i := range want.Statistics {
+		h, w := have.Statistics[i], want.Statistics[i]
+		for _, v := range [][2]float64{{h.Min, w.Min}, {h.Max, w.Max}, {h.Mean, w.Mean}} {
+			if math.Float64bits(v[0]) != math.Float64bits(v[1]) {
+				t.Fatalf("statistics %d (%s): %v, want %v", i, w.Path, h, w)
+			}
+		}
+		if h != w {
+			t.Fatalf("statistics %d:\nhave %+v\nwant %+v", i, h, w)
+		}
 	}
 	for i := range want.Records {
 		h, w := have.Records[i], want.Records[i]

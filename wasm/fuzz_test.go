@@ -29,7 +29,7 @@ func FuzzDecodeExports(f *testing.F) {
 		}
 		n := uint32(copy(inBuf[:], data))
 		var rc int32
-		switch which % 5 {
+		switch which % 7 {
 		case 0:
 			rc = decodeV1(0, n, 0, 0, 0, 0)
 		case 1:
@@ -40,6 +40,13 @@ func FuzzDecodeExports(f *testing.F) {
 			rc = decodeBlg(0, n, 0, 0, 0, 0, 0, 0)
 		case 4:
 			rc = decodeV2(0, n, 0, n, 0, n, 0, 0, 0, 0)
+		case 5:
+			rc = relogStats(0, n, 0, 0, 0, 0, 0, 0)
+		case 6:
+			if k := sniff(0, n); k < 0 || k > abi.KindStats {
+				t.Fatalf("sniff: %d", k)
+			}
+			return
 		}
 		if rc == abi.CodePanic {
 			t.Fatalf("panic: %s", errBuf[:errLen])
