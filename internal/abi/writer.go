@@ -37,8 +37,9 @@ func (w *Writer) Reset(out []byte, first uint32) {
 }
 
 // NewGrowing returns a Writer of a result in one page, in a buffer that
-// grows as the records need (host.Native's; the module's buffers are
-// fixed). Bytes returns the result.
+// grows as the records need (host.Native's). Bytes returns the result. The
+// module's buffers are fixed: there (GOARCH wasm) the growing code is left
+// out and such a Writer pages as any other.
 func NewGrowing() *Writer {
 	w := &Writer{}
 	w.Reset(make([]byte, 64<<10), 0)
@@ -126,7 +127,7 @@ func (w *Writer) room(n int) bool {
 	if w.recEnd+n <= w.strLow {
 		return true
 	}
-	if !w.grow {
+	if !canGrow || !w.grow {
 		return false
 	}
 	w.enlarge(n)
