@@ -57,13 +57,14 @@ func AppendValue(dst []byte, t CounterType, r Result, digits int) []byte {
 // and ±Inf, which no computation returns, print as Go's strconv does. It
 // allocates nothing when dst has room.
 func AppendFloat(dst []byte, v float64, digits int) []byte {
-	prec := digits
-	if digits != ShortestDigits {
-		prec = min(max(digits, 1), MaxDigits)
-	}
 	start := len(dst)
 	switch {
-	case prec != ShortestDigits:
+	case digits != ShortestDigits:
+		prec := min(max(digits, 1), MaxDigits)
+		var out [64]byte
+		if n := formatG(&out, v, prec); n > 0 {
+			return append(dst, out[:n]...)
+		}
 		dst = strconv.AppendFloat(dst, v, 'g', prec, 64)
 	case v == 0 || math.Abs(v) >= 1e-4 && math.Abs(v) < 1e17:
 		return strconv.AppendFloat(dst, v, 'f', -1, 64)

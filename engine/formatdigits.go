@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
+//go:generate go run ../internal/genpow5 -o formatpow.go
+
+// formatG is the fast path of AppendFloat: it writes C's %.<digits>g of v
+// (1 ≤ digits ≤ MaxDigits), the exact decimal value correctly rounded, to
+// out and returns its length. It returns 0 for NaN and ±Inf and when it cannot
+// decide the rounding: a value within 2^−50 of a rounding tie where it
+// computes Y below approximately (about 1 value in 10^15 of random doubles,
+// never seen in 2·10^8), and a tie beyond 10^17 or below 10^−11 (none exists
+// at 17 and 20 digits; some at 16 digits or fewer). AppendFloat then prints
+// v with strconv, which is exact but 5 to 300 times slower.
+//
+// # Method
+//
+// A finite v ≠ 0 is m·2^e with an integer 1 ≤ m < 2^53. Its decimal
+// exponent X = ⌊log₁₀|v|⌋ is x or x+1, where x = ⌊E·log₁₀2⌋ and
+// E = ⌊log₂|v|⌋ (x is exact: TestLog10Pow2 checks the integer formula for
+// every E). With h = min(digits, 17) − 1 and p = h − 1 − x,
+//
+//	Y = |v|·10^p, 10^(h−1) ≤ Y < 2·10^h ≤ 2·10^16 < 2^55,
+//
+// so the integer part H of Y holds the first h digits (h+1 when X = x+1),
+// and its fraction the other k = digits − h (k−1 when X = x+1; k ≤ 4).
+// 10^p is 2^p · 5^(27a) · 5^b with p = 27a + b, 0 ≤ b < 27: M = m·5^b is
+// exact in 128 bits (5^26 < 2^61), and 5^(27a) comes from pow5Table as
+// F·2^g, F the truncation of 5^(27a)·2^−g to 128 bits, 2^127 ≤ F. So
+// Y ≈ (M·F)·2^(e+p+g), an exact 256-bit product shifted, from which H and
+// 64 bits of fraction f are read (truncating). For a = 0, F = 2^127 and Y
+// is M·2^(e+p) exactly: every v from 10^−11 to 10^16 at 17 and 20 digits,
+// almost every value a counter takes.
+//
+// # Error bound
+//
+// F ≤ 5^(27a)·2^−g < F+1 and F ≥ 2^127, so the product underestimates Y by
+// less than Y·2^−127 < 2^−72, and truncating the fraction to 64 bits takes
+// less than 2^−64 more: with Ŷ = H + f·2^−64,
+//
+//	Ŷ ≤ Y < Ŷ + 2^−64·(1 + 2^−8).
+//
+// The remaining digits come from f·10^k, an exact 64×64-bit product: its
+// high word L holds them, its low word frac is the fraction left for
+// rounding. The product multiplies the error by 10^k ≤ 10^4: the true
+// fraction lies in [frac, frac + 10040·2^−64). Rounding to nearest then is
+//
+//   - up when frac > 1/2: the true fraction exceeds one half;
+//   - down when frac < 1/2 − 2^14·2^−64: the true fraction stays below one
+//     half (it may also cross 1, which carries into the digits: the
+//     rounded result is the same as rounding the computed digits up, see
+//     below);
+//   - otherwise, when Y is exact (a = 0), down when frac < 1/2 and no bit
+//     of Y was lost below f, to even when frac = 1/2 and none was (a
+//     tie), up when frac = 1/2 and one was; else undecided. Every tie
+//     (exact expansion ending in 5 just past the last digit) computes as
+//     frac = 1/2 or just below it, so it is decided only when Y is exact.
+//     At 17 and 20 digits every tie lies between 10^−10 and 10^16: a tie
+//     needs v = n·2^−j with n odd below 2^53, whose exact expansion n·5^j
+//     has digits+1 digits.
+//
+// Underestimating never changes a rounded result except near a half: a
+// true value just above an integer N may compute as N − 1 + f with f close
+// to 1, and then rounds up to N, as the true value rounds down to N. A
+// carry out of the top digit (99…9 rounded up) gives 10…0 with X + 1.
+func formatG(out *[64]byte, v float64, digits int) int {
+	vb := math.Float64bits(v)
+	neg := vb>>63 != 0
+	be := int(vb>>52) & 0x7ff
+	m := vb & (1<<52 - 1)
+	switch {
+	case be == 0x7ff: // NaN, ±Inf
+		return 0
+	case be != 0:
+		m |= 1 << 52
+	case m == 0: // ±0: C prints -0 with its sign, as strconv does
+		out[0], out[1] = '-', '0'
+		if neg {
+			return 2
+		}
+		out[0] = '0'
+		return 1
+	default: // subnormal: m·2^−1074
+		be = 1
+	}
+	e := be - 1075 // |v| = m·2^e
+	// x = ⌊E·log₁₀2⌋ for E = ⌊log₂|v|⌋ in [−1074, 1023]:
+	// 78913/2^18 is log₁₀2 to within 2^−21.
+	x := ((e + bits.Len64(m) - 1) * 78913) >> 18
+	h := min(digits, 17) - 1
+	k := digits - h
+	p := h - 1 - x // −308 ≤ p ≤ 339
+	// p = 27a + b with 0 ≤ b < 27; the table starts at a = pow5MinStep.
+	i := uint(p-pow5MinStep*pow5Step) / pow5Step
+	b := uint(p-pow5MinStep*pow5Step) % pow5Step
+	mh, ml := bits.Mul64(m, pow5Small[b])
+	exact := i == -pow5MinStep // a = 0
+	// H and f, and (Y exact) whether bits of Y below f were lost.
+	var H, f, lost uint64
+	if exact {
+		// H:f = M·2^t as a 128-bit number, t = e+p+64; M < 2^114 and
+		// 0.1 ≤ Y < 2^55 give −54 ≤ t < 119. Shift counts are unsigned, and
+		// Go shifts a word by 64 or more to 0.
+		if t := e + p + 64; t >= 0 {
+			u := uint(t)
+			H, f = mh<<u|ml<<(u-64)|ml>>(64-u), ml<<u
+		} else {
+			u := uint(-t)
+			H, f, lost = mh>>u, ml>>u|mh<<(64-u), ml<<(64-u)
+		}
+	} else {
+		// The 256-bit product P = M·F in little-endian words (and zero
+		// words above it for the extraction below).
+		var P [8]uint64
+		fh, fl := pow5Table[i%uint(len(pow5Table))][0], pow5Table[i%uint(len(pow5Table))][1]
+		g := (pow5Step*(int(i)+pow5MinStep)*1217359)>>19 - 127 // ⌊27a·log₂5⌋ − 127
+		var c uint64
+		h0, l0 := bits.Mul64(ml, fl)
+		h1, l1 := bits.Mul64(ml, fh)
+		h2, l2 := bits.Mul64(mh, fl)
+		h3, l3 := bits.Mul64(mh, fh)
+		P[0] = l0
+		P[1], c = bits.Add64(h0, l1, 0)
+		P[2], c = bits.Add64(h1, l3, c)
+		P[3] = h3 + c
+		P[1], c = bits.Add64(P[1], l2, 0)
+		P[2], c = bits.Add64(P[2], h2, c)
+		P[3] += c
+		// Y ≈ P·2^(e+p+g): the fraction's lowest bit (2^−64) is bit s of
+		// P. P ≥ 2^127 and 0.1 ≤ Y < 2^55 give 8 < s < 182.
+		s := uint(-(e + p + g) - 64)
+		w, r := s>>6&3, s&63
+		f = P[w]>>r | P[w+1]<<(64-r)
+		H = P[w+1]>>r | P[w+2]<<(64-r)
+	}
+
+	nh := h               // digits of H
+	if H >= pow10u64[h] { // X = x+1: H has one digit more
+		x++
+		nh++
+		k--
+	}
+	L, frac := bits.Mul64(f, pow10u64[k&7])
+	const half = 1 << 63
+	up := frac > half
+	if !up && frac >= half-1<<14 { // near a half, or a tie
+		switch {
+		case !exact:
+			return 0
+		case lost == 0 && frac == half: // a tie: to even
+			last := L
+			if k == 0 {
+				last = H
+			}
+			up = last&1 != 0
+		case lost == 0:
+		case frac == half:
+			up = true
+		default:
+			return 0
+		}
+	}
+	if up {
+		L++
+		if L == pow10u64[k&7] {
+			L = 0
+			H++
+			if H == pow10u64[nh] { // 99…9 + 1 = 10…0, one more digit
+				nh++
+				x++
+			}
+		}
+	}
+	return layoutG(out, neg, H, nh, L, k, x, digits)
+}
+
+// layoutG writes to out the %g text of the decimal ±d·10^(x−n+1), where
+// the n digits of d are the nh digits of H followed by the k digits of L
+// (n = nh + k = digits), and returns its length: fixed notation when
+// −4 ≤ x < digits, exponent notation (three-digit exponent) otherwise;
+// trailing zeros removed.
+func layoutG(out *[64]byte, neg bool, H uint64, nh int, L uint64, k, x, digits int) int {
+	// The digits: H (< 2·10^16) as 17 digits in ds[9:26], then L's k
+	// digits (L < 10^k) and zeros in ds[26:34]. ds[:9] stays zero (not
+	// '0'), which stops the trailing-zero scan; the rest lets the copies
+	// below move whole 24-byte blocks.
+	var ds [64]byte
+	hi := H / 1e8 // < 2·10^8
+	ds[9] = byte('0' + uint32(hi)/1e8)
+	binary.LittleEndian.PutUint64(ds[10:], digits8(uint32(hi)%1e8))
+	binary.LittleEndian.PutUint64(ds[18:], digits8(uint32(H-hi*1e8)))
+	binary.LittleEndian.PutUint64(ds[26:], digits8(uint32(L)*uint32(pow10u64[(8-k)&7])))
+	first, end := 26-nh, 26+k
+	// Remove trailing zeros eight at a time: '0' bytes XOR '0' are zero,
+	// and the last digits are the high bytes of the little-endian word.
+	for {
+		z := bits.LeadingZeros64(binary.LittleEndian.Uint64(ds[(end-8)&31:])^0x3030_3030_3030_3030) >> 3
+		end -= z
+		if z < 8 {
+			break
+		}
+	}
+	nd := end - first
+
+	// The text: [-] then the digits from pos with a point after the q-th
+	// (none when q ≥ nd), length chars in all (an integer's zeros come
+	// from ds), then the exponent; or [-]0.000ddd.
+	out[0] = '-'
+	pos := 0
+	if neg {
+		pos = 1
+	}
+	sci := x < -4 || x >= digits
+	q, length := nd, nd
+	switch {
+	case sci:
+		q = 1
+	case x >= 0:
+		q, length = x+1, max(nd, x+1)
+	default:
+		binary.LittleEndian.PutUint64(out[pos&31:], 0x3030_3030_3030_2e30) // "0.000000"
+		pos += 1 - x
+	}
+	// Every index below is at most 31 (pos ≤ 6, first + q < end ≤ 30,
+	// pos + q + 1 ≤ 28, n ≤ 23): the masks let the compiler drop the
+	// bounds checks.
+	*(*[24]byte)(out[pos&31:]) = *(*[24]byte)(ds[first&31:])
+	if q < nd {
+		out[(pos+q)&31] = '.'
+		*(*[24]byte)(out[(pos+q+1)&31:]) = *(*[24]byte)(ds[(first+q)&31:])
+		length++
+	}
+	n := pos + length
+	if sci {
+		e := uint(x)
+		sign := byte('+')
+		if x < 0 {
+			e, sign = uint(-x), '-'
+		}
+		out[n&31], out[(n+1)&31] = 'e', sign
+		out[(n+2)&31] = byte('0' + e/100)
+		out[(n+3)&31] = byte('0' + e/10%10)
+		out[(n+4)&31] = byte('0' + e%10)
+		n += 5
+	}
+	return n
+}
+
+// digits8 returns the 8 decimal digits of u < 10^8 as ASCII bytes, the
+// first digit in the lowest byte (ready for a little-endian store). Each
+// step splits every lane of the word at once: 4+4 digits in 32-bit lanes,
+// then 2+2 in 16-bit lanes, then 1+1 in bytes, dividing by 100 and by 10
+// with multiplications (n·5243>>19 = ⌊n/100⌋ for n < 43699, n·103>>10 =
+// ⌊n/10⌋ for n < 179; no lane's product overflows into the next lane).
+func digits8(u uint32) uint64 {
+	hi, lo := u/10000, u%10000
+	x := uint64(hi) | uint64(lo)<<32
+	q := (x * 5243 >> 19) & 0x0000007f_0000007f
+	x = q | (x-100*q)<<16
+	q = (x * 103 >> 10) & 0x000f_000f_000f_000f
+	x = q | (x-10*q)<<8
+	return x | 0x3030_3030_3030_3030
+}
+
+// pow10u64[i] is 10^i.
+var pow10u64 = [20]uint64{
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+}
+
+// pow5Small[b] is 5^b.
+var pow5Small = [pow5Step]uint64{
+	1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125,
+	9765625, 48828125, 244140625, 1220703125, 6103515625, 30517578125,
+	152587890625, 762939453125, 3814697265625, 19073486328125,
+	95367431640625, 476837158203125, 2384185791015625, 11920928955078125,
+	59604644775390625, 298023223876953125, 1490116119384765625,
+}
