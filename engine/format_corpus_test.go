@@ -12,6 +12,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/cputime"
 )
 
 // pdhTextFiles are the real 20-digit CSV logs of ../shared/corpus/pdh-text.
@@ -149,11 +150,10 @@ func widened(s string) string {
 // BenchmarkAppendFloat compares engine.AppendFloat with
 // strconv.AppendFloat(…, 'g', digits, 64) at 17 and 20 digits on the real
 // values (the four 20-digit CSV logs and the values relog computes from
-// the Tx log) and on random doubles (uniformly random bits), side by side
-// in one run:
-//
-//	go test -run '^$' -bench AppendFloat -count 6 ./engine > /tmp/fmt.txt
-//	go run golang.org/x/perf/cmd/benchstat@latest -col /impl /tmp/fmt.txt
+// the Tx log, in the order of the files' rows, as relog formats them) and on
+// random doubles (uniformly random bits), side by side
+// in one run (make bench-format runs it interleaved and prints benchstat's
+// ratios; on a busy machine read the cpu-ns/value rows).
 func BenchmarkAppendFloat(b *testing.B) {
 	var real []float64
 	for _, c := range pdhTextCells(b) {
@@ -165,7 +165,6 @@ func BenchmarkAppendFloat(b *testing.B) {
 	}
 	real = append(real, txValues(b)...)
 	rng := rand.New(rand.NewPCG(1, 2))
-	rng.Shuffle(len(real), func(i, j int) { real[i], real[j] = real[j], real[i] })
 	random := make([]float64, 4096)
 	for i := range random {
 		for random[i] = math.NaN(); math.IsNaN(random[i]) || math.IsInf(random[i], 0); {
@@ -188,13 +187,14 @@ func BenchmarkAppendFloat(b *testing.B) {
 					buf := make([]byte, 0, 64)
 					vals := set.vals
 					b.ReportAllocs()
-					i := 0
-					for b.Loop() {
-						buf = impl.fn(buf[:0], vals[i], d)
-						if i++; i == len(vals) {
-							i = 0
+					t := cputime.Start(b)
+					for i, j := 0, 0; i < b.N; i++ {
+						buf = impl.fn(buf[:0], vals[j], d)
+						if j++; j == len(vals) {
+							j = 0
 						}
 					}
+					t.Report(b, float64(b.N), "value")
 				})
 			}
 		}

@@ -10,30 +10,32 @@ import (
 
 // formatG is the fast path of AppendFloat: it writes C's %.<digits>g of v
 // (1 ≤ digits ≤ MaxDigits), the exact decimal value correctly rounded, to
-// out and returns its length. It returns 0 for NaN and ±Inf and when it cannot
-// decide the rounding: a value within 2^−50 of a rounding tie where it
-// computes Y below approximately (about 1 value in 10^15 of random doubles,
-// never seen in 2·10^8), and a tie beyond 10^17 or below 10^−11 (none exists
-// at 17 and 20 digits; some at 16 digits or fewer). AppendFloat then prints
-// v with strconv, which is exact but 5 to 300 times slower.
+// out and returns its length. It returns 0 for NaN and ±Inf, and where its
+// error bound cannot decide the rounding: within 2^−50 of a rounding tie
+// when it scales v approximately (beyond about 10^16 or below 10^−11 at 17
+// and 20 digits: a random double lands there with probability 2^−50), and
+// on the ties there (none exist at 17 and 20 digits, see below; a few at
+// 16 digits or fewer). AppendFloat then prints v with strconv, which is
+// exact but slower (up to a hundred times at 20 digits).
 //
 // # Method
 //
-// A finite v ≠ 0 is m·2^e with an integer 1 ≤ m < 2^53. Its decimal
-// exponent X = ⌊log₁₀|v|⌋ is x or x+1, where x = ⌊E·log₁₀2⌋ and
-// E = ⌊log₂|v|⌋ (x is exact: TestLog10Pow2 checks the integer formula for
-// every E). With h = min(digits, 17) − 1 and p = h − 1 − x,
+// A finite v ≠ 0 is m·2^e with 2^52 ≤ m < 2^53 (subnormals normalized).
+// Its decimal exponent X = ⌊log₁₀|v|⌋ is x or x+1, where x = ⌊E·log₁₀2⌋,
+// E = e + 52 (TestLog10Pow2 checks the integer formula for every E). An
+// integer below 2^53 has at most 16 digits and prints as it is when
+// digits ≥ 16. Otherwise, with h = min(digits, 17) − 1 and p = h − 1 − x,
 //
 //	Y = |v|·10^p, 10^(h−1) ≤ Y < 2·10^h ≤ 2·10^16 < 2^55,
 //
 // so the integer part H of Y holds the first h digits (h+1 when X = x+1),
-// and its fraction the other k = digits − h (k−1 when X = x+1; k ≤ 4).
-// 10^p is 2^p · 5^(27a) · 5^b with p = 27a + b, 0 ≤ b < 27: M = m·5^b is
-// exact in 128 bits (5^26 < 2^61), and 5^(27a) comes from pow5Table as
-// F·2^g, F the truncation of 5^(27a)·2^−g to 128 bits, 2^127 ≤ F. So
+// its fraction the other k = digits − h (k−1 when X = x+1; k ≤ 4). 10^p
+// is 2^p · 5^(27a) · 5^b with p = 27a + b, 0 ≤ b < 27: M = m·5^b is exact
+// in 128 bits (5^26 < 2^61), and 5^(27a) comes from pow5Table as F·2^g, F
+// the truncation of 5^(27a)·2^−g to 128 bits, 2^127 ≤ F. So
 // Y ≈ (M·F)·2^(e+p+g), an exact 256-bit product shifted, from which H and
-// 64 bits of fraction f are read (truncating). For a = 0, F = 2^127 and Y
-// is M·2^(e+p) exactly: every v from 10^−11 to 10^16 at 17 and 20 digits,
+// 64 bits of fraction f are read (truncating). For a = 0 (0 ≤ p < 27) Y is
+// M·2^(e+p) exactly: at 17 and 20 digits, every v from 10^−11 to 10^16,
 // almost every value a counter takes.
 //
 // # Error bound
@@ -51,17 +53,16 @@ import (
 //
 //   - up when frac > 1/2: the true fraction exceeds one half;
 //   - down when frac < 1/2 − 2^14·2^−64: the true fraction stays below one
-//     half (it may also cross 1, which carries into the digits: the
-//     rounded result is the same as rounding the computed digits up, see
-//     below);
-//   - otherwise, when Y is exact (a = 0), down when frac < 1/2 and no bit
-//     of Y was lost below f, to even when frac = 1/2 and none was (a
-//     tie), up when frac = 1/2 and one was; else undecided. Every tie
-//     (exact expansion ending in 5 just past the last digit) computes as
-//     frac = 1/2 or just below it, so it is decided only when Y is exact.
-//     At 17 and 20 digits every tie lies between 10^−10 and 10^16: a tie
-//     needs v = n·2^−j with n odd below 2^53, whose exact expansion n·5^j
-//     has digits+1 digits.
+//     half (it may also reach 1, a carry into the digits: see below);
+//   - otherwise, when Y is exact (a = 0): down when frac < 1/2 and no bit of
+//     Y was lost below f; to even when frac = 1/2 and none was (a tie); up
+//     when frac = 1/2 and one was; else undecided. Every tie (exact
+//     expansion ending in 5 just past the last digit) computes as
+//     frac = 1/2 or just below it, so only an exact Y decides one. At 17
+//     and 20 digits every tie lies between 10^−10 and 2^52: a tie is
+//     v = n·2^−j with n odd below 2^53 and j ≥ 1 (the exact expansion of
+//     n·5^j, ending in 5, over 10^j) whose n·5^j has digits+1 digits, so
+//     j < (digits+1)·log₅10 and v ≥ 10^(digits−j).
 //
 // Underestimating never changes a rounded result except near a half: a
 // true value just above an integer N may compute as N − 1 + f with f close
@@ -84,32 +85,48 @@ func formatG(out *[64]byte, v float64, digits int) int {
 		}
 		out[0] = '0'
 		return 1
-	default: // subnormal: m·2^−1074
-		be = 1
+	default: // subnormal, m·2^−1074: normalized to 53 bits like the others
+		z := bits.LeadingZeros64(m) - 11
+		m <<= z
+		be = 1 - z
 	}
-	e := be - 1075 // |v| = m·2^e
-	// x = ⌊E·log₁₀2⌋ for E = ⌊log₂|v|⌋ in [−1074, 1023]:
+	e := be - 1075 // |v| = m·2^e, 2^52 ≤ m < 2^53
+	// x = ⌊E·log₁₀2⌋ for E = e + 52 = ⌊log₂|v|⌋ in [−1074, 1023]:
 	// 78913/2^18 is log₁₀2 to within 2^−21.
-	x := ((e + bits.Len64(m) - 1) * 78913) >> 18
+	x := ((e + 52) * 78913) >> 18
+	j := uint(max(digits-17, 0)) // digits after the 17th
+	if n := m >> uint(-e&63); e <= 0 && e > -53 && n<<uint(-e) == m && digits >= 16 {
+		// An integer below 2^53 (at most 16 digits): its digits as they
+		// are, the first at 10^16.
+		if n >= pow10u64[x+1] {
+			x++
+		}
+		return layoutG(out, neg, n*pow10u64[16-x], 0, j, x, digits)
+	}
 	h := min(digits, 17) - 1
 	k := digits - h
 	p := h - 1 - x // −308 ≤ p ≤ 339
 	// p = 27a + b with 0 ≤ b < 27; the table starts at a = pow5MinStep.
-	i := uint(p-pow5MinStep*pow5Step) / pow5Step
-	b := uint(p-pow5MinStep*pow5Step) % pow5Step
-	mh, ml := bits.Mul64(m, pow5Small[b])
-	exact := i == -pow5MinStep // a = 0
+	exact := uint(p) < pow5Step // a = 0
+	i, b := uint(-pow5MinStep), uint(p)
+	if !exact {
+		i = uint(p-pow5MinStep*pow5Step) / pow5Step
+		b = uint(p-pow5MinStep*pow5Step) % pow5Step
+	}
+	mh, ml := bits.Mul64(m, pow5Small[b%pow5Step])
 	// H and f, and (Y exact) whether bits of Y below f were lost.
 	var H, f, lost uint64
 	if exact {
-		// H:f = M·2^t as a 128-bit number, t = e+p+64; M < 2^114 and
-		// 0.1 ≤ Y < 2^55 give −54 ≤ t < 119. Shift counts are unsigned, and
-		// Go shifts a word by 64 or more to 0.
-		if t := e + p + 64; t >= 0 {
-			u := uint(t)
-			H, f = mh<<u|ml<<(u-64)|ml>>(64-u), ml<<u
-		} else {
-			u := uint(-t)
+		// H:f = M·2^t as a 128-bit number, t = e+p+64; 2^52 ≤ M < 2^114
+		// and 0.1 ≤ Y < 2^55 give −54 ≤ t ≤ 66.
+		switch t := e + p + 64; {
+		case t >= 64:
+			H, f = ml<<(uint(t)&63), 0
+		case t >= 0:
+			u := uint(t) & 63
+			H, f = mh<<u|ml>>1>>(63-u), ml<<u
+		default:
+			u := uint(-t) & 63
 			H, f, lost = mh>>u, ml>>u|mh<<(64-u), ml<<(64-u)
 		}
 	} else {
@@ -138,13 +155,18 @@ func formatG(out *[64]byte, v float64, digits int) int {
 		H = P[w+1]>>r | P[w+2]<<(64-r)
 	}
 
-	nh := h               // digits of H
-	if H >= pow10u64[h] { // X = x+1: H has one digit more
+	if H >= pow10u64[h] { // X = x+1: H has one digit more, L one fewer
 		x++
-		nh++
 		k--
 	}
 	L, frac := bits.Mul64(f, pow10u64[k&7])
+	// The digits: top, the first min(digits, 17) of them (H, then the
+	// first c of L's k digits), and lo, the j = digits − 17 others (L's
+	// last; j ≤ 3). L < 10^4: L·⌈2^32/10^j⌉ >> 32 is ⌊L/10^j⌋.
+	lhi := L * pow10Recip[j&3] >> 32
+	top := H*pow10u64[(k-int(j))&7] + lhi
+	lo := L - lhi*pow10u64[j&3]
+
 	const half = 1 << 63
 	up := frac > half
 	if !up && frac >= half-1<<14 { // near a half, or a tie
@@ -152,9 +174,9 @@ func formatG(out *[64]byte, v float64, digits int) int {
 		case !exact:
 			return 0
 		case lost == 0 && frac == half: // a tie: to even
-			last := L
-			if k == 0 {
-				last = H
+			last := top
+			if j > 0 {
+				last = lo
 			}
 			up = last&1 != 0
 		case lost == 0:
@@ -165,50 +187,43 @@ func formatG(out *[64]byte, v float64, digits int) int {
 		}
 	}
 	if up {
-		L++
-		if L == pow10u64[k&7] {
-			L = 0
-			H++
-			if H == pow10u64[nh] { // 99…9 + 1 = 10…0, one more digit
-				nh++
-				x++
-			}
+		lo++
+		if lo == pow10u64[j&3] { // j = 0 takes this way every time
+			lo = 0
+			top++
 		}
 	}
-	return layoutG(out, neg, H, nh, L, k, x, digits)
+	return layoutG(out, neg, top*pow10u64[17-min(digits, 17)], lo, j, x, digits)
 }
 
-// layoutG writes to out the %g text of the decimal ±d·10^(x−n+1), where
-// the n digits of d are the nh digits of H followed by the k digits of L
-// (n = nh + k = digits), and returns its length: fixed notation when
+// layoutG writes to out the %g text of the decimal ±d·10^(x−n+1), whose
+// n = 17 + j digits are those of T (10^16 ≤ T ≤ 10^17) followed by the j
+// digits of lo, and returns its length: fixed notation when
 // −4 ≤ x < digits, exponent notation (three-digit exponent) otherwise;
-// trailing zeros removed.
-func layoutG(out *[64]byte, neg bool, H uint64, nh int, L uint64, k, x, digits int) int {
-	// The digits: H (< 2·10^16) as 17 digits in ds[9:26], then L's k
-	// digits (L < 10^k) and zeros in ds[26:34]. ds[:9] stays zero (not
-	// '0'), which stops the trailing-zero scan; the rest lets the copies
-	// below move whole 24-byte blocks.
-	var ds [64]byte
-	hi := H / 1e8 // < 2·10^8
-	ds[9] = byte('0' + uint32(hi)/1e8)
-	binary.LittleEndian.PutUint64(ds[10:], digits8(uint32(hi)%1e8))
-	binary.LittleEndian.PutUint64(ds[18:], digits8(uint32(H-hi*1e8)))
-	binary.LittleEndian.PutUint64(ds[26:], digits8(uint32(L)*uint32(pow10u64[(8-k)&7])))
-	first, end := 26-nh, 26+k
-	// Remove trailing zeros eight at a time: '0' bytes XOR '0' are zero,
-	// and the last digits are the high bytes of the little-endian word.
-	for {
-		z := bits.LeadingZeros64(binary.LittleEndian.Uint64(ds[(end-8)&31:])^0x3030_3030_3030_3030) >> 3
-		end -= z
-		if z < 8 {
-			break
-		}
+// trailing zeros removed. T = 10^17 (99…9 rounded up) prints as 10^16
+// with x + 1.
+func layoutG(out *[64]byte, neg bool, T, lo uint64, j uint, x, digits int) int {
+	if T == 1e17 {
+		T = 1e16
+		x++
 	}
-	nd := end - first
+	// The digit string, first digit in the lowest byte of A (then B, C),
+	// as digit values 0..9: T's 17 digits (8 + 8 + 1), lo's j and zeros.
+	a, t := T/1e9, T/10 // (in parallel)
+	A := digits8(uint32(a))
+	B := digits8(uint32(t - a*1e8))
+	C := (T - t*10) | digits8(uint32(lo)*uint32(pow10u64[8-(j&3)]))<<8
+	// nd: the number of digits without the trailing zeros, the string's
+	// leading zero bits (from C down) over 8, without branches:
+	// LeadingZeros64(0) = 64 says when to count the next word.
+	zc, zb, za := uint(bits.LeadingZeros64(C)), uint(bits.LeadingZeros64(B)), uint(bits.LeadingZeros64(A))
+	nd := 24 - int(zc+zb&-(zc>>6)+za&-(zc&zb>>6))>>3
 
 	// The text: [-] then the digits from pos with a point after the q-th
-	// (none when q ≥ nd), length chars in all (an integer's zeros come
-	// from ds), then the exponent; or [-]0.000ddd.
+	// (none when q ≥ nd), length chars in all (an integer's zeros are the
+	// zero digits after nd), then the exponent; or [-]0.000ddd. Only
+	// stores: every index is at most 31, and the masks let the compiler
+	// drop the bounds checks.
 	out[0] = '-'
 	pos := 0
 	if neg {
@@ -225,46 +240,61 @@ func layoutG(out *[64]byte, neg bool, H uint64, nh int, L uint64, k, x, digits i
 		binary.LittleEndian.PutUint64(out[pos&31:], 0x3030_3030_3030_2e30) // "0.000000"
 		pos += 1 - x
 	}
-	// Every index below is at most 31 (pos ≤ 6, first + q < end ≤ 30,
-	// pos + q + 1 ≤ 28, n ≤ 23): the masks let the compiler drop the
-	// bounds checks.
-	*(*[24]byte)(out[pos&31:]) = *(*[24]byte)(ds[first&31:])
+	var D uint64
+	if q < nd {
+		// Bytes from q on move up one place (the point goes at q): the
+		// string shifted by a byte (sA…sD), merged at q's word with the
+		// bytes below q.
+		sA, sB, sC, sD := A<<8, B<<8|A>>56, C<<8|B>>56, C>>56
+		m := uint64(1)<<(uint(8*q)&63) - 1
+		switch {
+		case q < 8:
+			A, B, C, D = A&m|sA&^m, sB, sC, sD
+		case q < 16:
+			B, C, D = B&m|sB&^m, sC, sD
+		default:
+			C, D = C&m|sC&^m, sD
+		}
+		length++
+	}
+	const zeros = 0x3030_3030_3030_3030
+	binary.LittleEndian.PutUint64(out[pos&31:], A|zeros)
+	binary.LittleEndian.PutUint64(out[(pos+8)&31:], B|zeros)
+	binary.LittleEndian.PutUint64(out[(pos+16)&31:], C|zeros)
+	binary.LittleEndian.PutUint64(out[(pos+24)&31:], D|zeros)
 	if q < nd {
 		out[(pos+q)&31] = '.'
-		*(*[24]byte)(out[(pos+q+1)&31:]) = *(*[24]byte)(ds[(first+q)&31:])
-		length++
 	}
 	n := pos + length
 	if sci {
-		e := uint(x)
-		sign := byte('+')
+		e, sign := uint64(x), uint64('+')
 		if x < 0 {
-			e, sign = uint(-x), '-'
+			e, sign = uint64(-x), '-'
 		}
-		out[n&31], out[(n+1)&31] = 'e', sign
-		out[(n+2)&31] = byte('0' + e/100)
-		out[(n+3)&31] = byte('0' + e/10%10)
-		out[(n+4)&31] = byte('0' + e%10)
+		binary.LittleEndian.PutUint64(out[n&31:], 'e'|sign<<8|(e/100+'0')<<16|(e/10%10+'0')<<24|(e%10+'0')<<32)
 		n += 5
 	}
 	return n
 }
 
-// digits8 returns the 8 decimal digits of u < 10^8 as ASCII bytes, the
-// first digit in the lowest byte (ready for a little-endian store). Each
-// step splits every lane of the word at once: 4+4 digits in 32-bit lanes,
-// then 2+2 in 16-bit lanes, then 1+1 in bytes, dividing by 100 and by 10
-// with multiplications (n·5243>>19 = ⌊n/100⌋ for n < 43699, n·103>>10 =
-// ⌊n/10⌋ for n < 179; no lane's product overflows into the next lane).
+// digits8 returns the 8 decimal digits of u < 10^8 as byte values 0..9,
+// the first digit in the lowest byte (ready for a little-endian store once
+// '0' is added to each byte). Each step splits every lane of the word at
+// once: 4+4 digits in 32-bit lanes, then 2+2 in 16-bit lanes, then 1+1 in
+// bytes, dividing by 100 and by 10 with multiplications (n·5243>>19 =
+// ⌊n/100⌋ for n < 43699, n·103>>10 = ⌊n/10⌋ for n < 179; no lane's product
+// overflows into the next lane).
 func digits8(u uint32) uint64 {
 	hi, lo := u/10000, u%10000
 	x := uint64(hi) | uint64(lo)<<32
 	q := (x * 5243 >> 19) & 0x0000007f_0000007f
 	x = q | (x-100*q)<<16
 	q = (x * 103 >> 10) & 0x000f_000f_000f_000f
-	x = q | (x-10*q)<<8
-	return x | 0x3030_3030_3030_3030
+	return q | (x-10*q)<<8
 }
+
+// pow10Recip[j] is ⌈2^32/10^j⌉.
+var pow10Recip = [4]uint64{1 << 32, 429496730, 42949673, 4294968}
 
 // pow10u64[i] is 10^i.
 var pow10u64 = [20]uint64{

@@ -433,6 +433,13 @@ func TestPow5Table(t *testing.T) {
 			t.Errorf("pow5Small[%d] = %d", b, v)
 		}
 	}
+	for j, r := range pow10Recip {
+		for L := range uint64(10_000) {
+			if have, want := L*r>>32, L/pow10u64[j]; have != want {
+				t.Fatalf("%d·pow10Recip[%d]>>32 = %d, want %d", L, j, have, want)
+			}
+		}
+	}
 	for i, v := range pow10u64 {
 		if strconv.FormatUint(v, 10) != "1"+strings.Repeat("0", i) {
 			t.Errorf("pow10u64[%d] = %d", i, v)
@@ -443,7 +450,7 @@ func TestPow5Table(t *testing.T) {
 func TestDigits8(t *testing.T) {
 	check := func(u uint32) {
 		var b [8]byte
-		x := digits8(u)
+		x := digits8(u) | 0x3030_3030_3030_3030
 		for i := range b {
 			b[i] = byte(x >> (8 * i))
 		}
