@@ -126,9 +126,10 @@ staticcheck:
 	echo "$(GO) run $(STATICCHECK) ./..."; $(GO) run $(STATICCHECK) ./...
 
 # The files generated from internal/abi/layout.go (web/abi.mjs, the tables
-# of wasm/ABI.md); a test fails when they are stale.
+# of wasm/ABI.md) and engine/formatpow.go (internal/genpow5); a test fails
+# when they are stale.
 generate:
-	$(GO) generate ./internal/abi
+	$(GO) generate ./internal/abi ./engine
 
 # The WebAssembly module, built reproducibly (the committed file must equal
 # a fresh build: wasm-check), and its copies that package host and the
