@@ -51,6 +51,12 @@ func TestAllocs(t *testing.T) {
 				buf = AppendValue(buf[:0], CounterCounter, Result{Value: math.Float64frombits(v.bits)}, DefaultDigits)
 			}
 		}},
+		{"AppendFloat/17 and 20 digits", func() {
+			for _, v := range printfG20 {
+				buf = AppendFloat(buf[:0], math.Float64frombits(v.bits), LegacyDigits)
+				buf = AppendFloat(buf[:0], math.Float64frombits(v.bits), DefaultDigits)
+			}
+		}},
 		{"AppendValue/hex", func() {
 			buf = AppendValue(buf[:0], CounterLargeRawcountHex, Result{Value: 1 << 60}, DefaultDigits)
 		}},

@@ -95,114 +95,110 @@ func formatG(out *[64]byte, v float64, digits int) int {
 	// 78913/2^18 is log₁₀2 to within 2^−21.
 	x := ((e + 52) * 78913) >> 18
 	j := uint(max(digits-17, 0)) // digits after the 17th
+	// The decimal to print: T's 17 digits (10^16 ≤ T ≤ 10^17), then the
+	// j digits of lo, with X = x.
+	var T, lo uint64
 	if n := m >> uint(-e&63); e <= 0 && e > -53 && n<<uint(-e) == m && digits >= 16 {
 		// An integer below 2^53 (at most 16 digits): its digits as they
 		// are, the first at 10^16.
 		if n >= pow10u64[x+1] {
 			x++
 		}
-		return layoutG(out, neg, n*pow10u64[16-x], 0, j, x, digits)
-	}
-	h := min(digits, 17) - 1
-	k := digits - h
-	p := h - 1 - x // −308 ≤ p ≤ 339
-	// p = 27a + b with 0 ≤ b < 27; the table starts at a = pow5MinStep.
-	exact := uint(p) < pow5Step // a = 0
-	i, b := uint(-pow5MinStep), uint(p)
-	if !exact {
-		i = uint(p-pow5MinStep*pow5Step) / pow5Step
-		b = uint(p-pow5MinStep*pow5Step) % pow5Step
-	}
-	mh, ml := bits.Mul64(m, pow5Small[b%pow5Step])
-	// H and f, and (Y exact) whether bits of Y below f were lost.
-	var H, f, lost uint64
-	if exact {
-		// H:f = M·2^t as a 128-bit number, t = e+p+64; 2^52 ≤ M < 2^114
-		// and 0.1 ≤ Y < 2^55 give −54 ≤ t ≤ 66.
-		switch t := e + p + 64; {
-		case t >= 64:
-			H, f = ml<<(uint(t)&63), 0
-		case t >= 0:
-			u := uint(t) & 63
-			H, f = mh<<u|ml>>1>>(63-u), ml<<u
-		default:
-			u := uint(-t) & 63
-			H, f, lost = mh>>u, ml>>u|mh<<(64-u), ml<<(64-u)
-		}
+		T = n * pow10u64[16-x]
 	} else {
-		// The 256-bit product P = M·F in little-endian words (and zero
-		// words above it for the extraction below).
-		var P [8]uint64
-		fh, fl := pow5Table[i%uint(len(pow5Table))][0], pow5Table[i%uint(len(pow5Table))][1]
-		g := (pow5Step*(int(i)+pow5MinStep)*1217359)>>19 - 127 // ⌊27a·log₂5⌋ − 127
-		var c uint64
-		h0, l0 := bits.Mul64(ml, fl)
-		h1, l1 := bits.Mul64(ml, fh)
-		h2, l2 := bits.Mul64(mh, fl)
-		h3, l3 := bits.Mul64(mh, fh)
-		P[0] = l0
-		P[1], c = bits.Add64(h0, l1, 0)
-		P[2], c = bits.Add64(h1, l3, c)
-		P[3] = h3 + c
-		P[1], c = bits.Add64(P[1], l2, 0)
-		P[2], c = bits.Add64(P[2], h2, c)
-		P[3] += c
-		// Y ≈ P·2^(e+p+g): the fraction's lowest bit (2^−64) is bit s of
-		// P. P ≥ 2^127 and 0.1 ≤ Y < 2^55 give 8 < s < 182.
-		s := uint(-(e + p + g) - 64)
-		w, r := s>>6&3, s&63
-		f = P[w]>>r | P[w+1]<<(64-r)
-		H = P[w+1]>>r | P[w+2]<<(64-r)
-	}
-
-	if H >= pow10u64[h] { // X = x+1: H has one digit more, L one fewer
-		x++
-		k--
-	}
-	L, frac := bits.Mul64(f, pow10u64[k&7])
-	// The digits: top, the first min(digits, 17) of them (H, then the
-	// first c of L's k digits), and lo, the j = digits − 17 others (L's
-	// last; j ≤ 3). L < 10^4: L·⌈2^32/10^j⌉ >> 32 is ⌊L/10^j⌋.
-	lhi := L * pow10Recip[j&3] >> 32
-	top := H*pow10u64[(k-int(j))&7] + lhi
-	lo := L - lhi*pow10u64[j&3]
-
-	const half = 1 << 63
-	up := frac > half
-	if !up && frac >= half-1<<14 { // near a half, or a tie
-		switch {
-		case !exact:
-			return 0
-		case lost == 0 && frac == half: // a tie: to even
-			last := top
-			if j > 0 {
-				last = lo
+		h := min(digits, 17) - 1
+		k := digits - h
+		p := h - 1 - x // −308 ≤ p ≤ 339
+		// p = 27a + b with 0 ≤ b < 27; the table starts at a = pow5MinStep.
+		exact := uint(p) < pow5Step // a = 0
+		i, b := uint(-pow5MinStep), uint(p)
+		if !exact {
+			i = uint(p-pow5MinStep*pow5Step) / pow5Step
+			b = uint(p-pow5MinStep*pow5Step) % pow5Step
+		}
+		mh, ml := bits.Mul64(m, pow5Small[b%pow5Step])
+		// H and f, and (Y exact) whether bits of Y below f were lost.
+		var H, f, lost uint64
+		if exact {
+			// H:f = M·2^t as a 128-bit number, t = e+p+64; 2^52 ≤ M < 2^114
+			// and 0.1 ≤ Y < 2^55 give −54 ≤ t ≤ 66.
+			switch t := e + p + 64; {
+			case t >= 64:
+				H, f = ml<<(uint(t)&63), 0
+			case t >= 0:
+				u := uint(t) & 63
+				H, f = mh<<u|ml>>1>>(63-u), ml<<u
+			default:
+				u := uint(-t) & 63
+				H, f, lost = mh>>u, ml>>u|mh<<(64-u), ml<<(64-u)
 			}
-			up = last&1 != 0
-		case lost == 0:
-		case frac == half:
-			up = true
-		default:
-			return 0
+		} else {
+			// The 256-bit product P = M·F in little-endian words (and zero
+			// words above it for the extraction below).
+			var P [8]uint64
+			fh, fl := pow5Table[i%uint(len(pow5Table))][0], pow5Table[i%uint(len(pow5Table))][1]
+			g := (pow5Step*(int(i)+pow5MinStep)*1217359)>>19 - 127 // ⌊27a·log₂5⌋ − 127
+			var c uint64
+			h0, l0 := bits.Mul64(ml, fl)
+			h1, l1 := bits.Mul64(ml, fh)
+			h2, l2 := bits.Mul64(mh, fl)
+			h3, l3 := bits.Mul64(mh, fh)
+			P[0] = l0
+			P[1], c = bits.Add64(h0, l1, 0)
+			P[2], c = bits.Add64(h1, l3, c)
+			P[3] = h3 + c
+			P[1], c = bits.Add64(P[1], l2, 0)
+			P[2], c = bits.Add64(P[2], h2, c)
+			P[3] += c
+			// Y ≈ P·2^(e+p+g): the fraction's lowest bit (2^−64) is bit s of
+			// P. P ≥ 2^127 and 0.1 ≤ Y < 2^55 give 8 < s < 182.
+			s := uint(-(e + p + g) - 64)
+			w, r := s>>6&3, s&63
+			f = P[w]>>r | P[w+1]<<(64-r)
+			H = P[w+1]>>r | P[w+2]<<(64-r)
 		}
-	}
-	if up {
-		lo++
-		if lo == pow10u64[j&3] { // j = 0 takes this way every time
-			lo = 0
-			top++
-		}
-	}
-	return layoutG(out, neg, top*pow10u64[17-min(digits, 17)], lo, j, x, digits)
-}
 
-// layoutG writes to out the %g text of the decimal ±d·10^(x−n+1), whose
-// n = 17 + j digits are those of T (10^16 ≤ T ≤ 10^17) followed by the j
-// digits of lo, and returns its length: fixed notation when
-// −4 ≤ x < digits, exponent notation (three-digit exponent) otherwise;
-// trailing zeros removed. T = 10^17 (99…9 rounded up) prints as 10^16
-// with x + 1.
-func layoutG(out *[64]byte, neg bool, T, lo uint64, j uint, x, digits int) int {
+		if H >= pow10u64[h] { // X = x+1: H has one digit more, L one fewer
+			x++
+			k--
+		}
+		L, frac := bits.Mul64(f, pow10u64[k&7])
+		// The digits: top, the first min(digits, 17) of them (H, then the
+		// first c of L's k digits), and lo, the j = digits − 17 others (L's
+		// last; j ≤ 3). L < 10^4: L·⌈2^32/10^j⌉ >> 32 is ⌊L/10^j⌋.
+		lhi := L * pow10Recip[j&3] >> 32
+		top := H*pow10u64[(k-int(j))&7] + lhi
+		lo = L - lhi*pow10u64[j&3]
+
+		const half = 1 << 63
+		up := frac > half
+		if !up && frac >= half-1<<14 { // near a half, or a tie
+			switch {
+			case !exact:
+				return 0
+			case lost == 0 && frac == half: // a tie: to even
+				last := top
+				if j > 0 {
+					last = lo
+				}
+				up = last&1 != 0
+			case lost == 0:
+			case frac == half:
+				up = true
+			default:
+				return 0
+			}
+		}
+		if up {
+			lo++
+			if lo == pow10u64[j&3] { // j = 0 takes this way every time
+				lo = 0
+				top++
+			}
+		}
+		T = top * pow10u64[17-min(digits, 17)]
+	}
+
 	if T == 1e17 {
 		T = 1e16
 		x++
@@ -267,11 +263,12 @@ func layoutG(out *[64]byte, neg bool, T, lo uint64, j uint, x, digits int) int {
 	}
 	n := pos + length
 	if sci {
-		e, sign := uint64(x), uint64('+')
+		e, sign := uint32(x), uint32('+')
 		if x < 0 {
-			e, sign = uint64(-x), '-'
+			e, sign = uint32(-x), '-'
 		}
-		binary.LittleEndian.PutUint64(out[n&31:], 'e'|sign<<8|(e/100+'0')<<16|(e/10%10+'0')<<24|(e%10+'0')<<32)
+		e = e/100 | e/10%10<<8 | e%10<<16 // |x| ≤ 324: three digits
+		binary.LittleEndian.PutUint64(out[n&31:], 'e'|uint64(sign)<<8|uint64(e|0x303030)<<16)
 		n += 5
 	}
 	return n
