@@ -130,8 +130,8 @@ func TestAppendFloatRandom(t *testing.T) {
 			c, fb, bc := 0, 0, 0
 			for i := w; i < n; i += workers {
 				v, ok := randomDouble(rng, i%2 == 1)
-				if !ok {
-					continue
+				for !ok { // n finite values
+					v, ok = randomDouble(rng, i%2 == 1)
 				}
 				withBig := i%100 == 0
 				for _, d := range []int{LegacyDigits, DefaultDigits} {
