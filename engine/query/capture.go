@@ -236,15 +236,15 @@ func (c *capture) definition(k int) (engine.CounterType, int32, uint32) {
 
 // v1Name returns the name of a V1 title index: its text in Config.Names, or
 // "#<index>".
-func (q *Query) v1Name(index uint32) string { return q.name(&q.names, index, false) }
+func (q *Query) v1Name(index uint32) string { return q.cachedName(&q.names, index, false) }
 
 // v2Name returns the name of a V2 counter: its string in Config.Strings,
 // or "#<CounterId>".
-func (q *Query) v2Name(id uint32) string { return q.name(&q.v2names, id, true) }
+func (q *Query) v2Name(id uint32) string { return q.cachedName(&q.v2names, id, true) }
 
-// name returns the name of a V1 title index or (v2) a V2 counter id, kept
+// cachedName returns the name of a V1 title index or (v2) a V2 counter id, kept
 // in *m from run to run.
-func (q *Query) name(m *map[uint32]string, index uint32, v2 bool) string {
+func (q *Query) cachedName(m *map[uint32]string, index uint32, v2 bool) string {
 	if s, ok := (*m)[index]; ok {
 		return s
 	}
