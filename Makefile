@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare bench-format format-check fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare web-bench bench-format format-check fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 .PHONY: python-test python-bench
 
 PORT ?= 8080
@@ -99,6 +99,11 @@ bench-format:
 FORMATVALUES ?= 100000000
 format-check:
 	PERFCALC_FORMAT_VALUES=$(FORMATVALUES) $(GO) test -count=1 -timeout 0 -run '^TestAppendFloatRandom$$' -v ./engine
+
+# The JS package's batch APIs against the bare compute_batch export, and
+# load() after the first, in one Node process (medians of interleaved runs).
+web-bench:
+	cd web && node bench/compute.bench.mjs 10000 41
 
 # Every fuzz target of fuzz/ for FUZZTIME each (go test -fuzz takes one
 # target per run).

@@ -232,6 +232,11 @@ export class Perfcalc {
   readonly outCap: number;
   compute(req: Request): Result;
   computeBatch(reqs: Iterable<Request>, opts?: { options?: Options }): Result[];
+  /**
+   * The fast batch path: requests packed REQUEST_WORDS words each (packRequest)
+   * in, values and statuses (STATUS indexes) out, no object per value.
+   */
+  computeBatchArrays(words: BigUint64Array, out?: { values?: Float64Array; statuses?: Uint8Array }): BatchArrays;
   decode(bytes: BufferSource, opts: DecodeOptions & { kind: "v1" }): DecodedV1;
   decode(bytes: BufferSource, opts: DecodeOptions & { kind: "v2" }): DecodedV2;
   decode(bytes: BufferSource, opts: DecodeOptions & { kind: "names" }): DecodedNames;
@@ -247,6 +252,17 @@ export class Perfcalc {
   /** The guest's heap allocations so far (runtime.MemStats.Mallocs). */
   mallocs(): bigint;
 }
+
+/** The results of computeBatchArrays: one value and one status (an index into STATUS) per request. */
+export interface BatchArrays {
+  values: Float64Array;
+  statuses: Uint8Array;
+}
+
+/** The 64-bit words of one request of computeBatchArrays (9: compute_batch's 72-byte request record). */
+export const REQUEST_WORDS: number;
+/** Writes request r at index i of words, for computeBatchArrays. */
+export function packRequest(words: BigUint64Array, i: number, r: Request): void;
 
 /** A source of the module: by default perfcalc.wasm beside perfcalc.mjs. */
 export type ModuleSource =
@@ -265,12 +281,13 @@ export interface LoadOptions {
 
 /** Parses a counter type. */
 export function parseCounterType(t: CounterType): number;
-/** Loads and initialises a new instance. */
+/** Loads and initialises a new instance; a URL (the default included) or the same bytes are compiled once per process or page. */
 export function load(source?: ModuleSource, opts?: LoadOptions): Promise<Perfcalc>;
 /** Loads the shared instance of the functions below. */
 export function init(source?: ModuleSource, opts?: LoadOptions): Promise<Perfcalc>;
 export function compute(req: Request): Result;
 export function computeBatch(reqs: Iterable<Request>, opts?: { options?: Options }): Result[];
+export function computeBatchArrays(words: BigUint64Array, out?: { values?: Float64Array; statuses?: Uint8Array }): BatchArrays;
 export function decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
 export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;

@@ -136,25 +136,81 @@ function request(r, extraOptions = 0) {
   return { type, hasOld, old, nw, timeBase, scale, options: options(r.options) | extraOptions };
 }
 
+/** The 64-bit words of one request of computeBatchArrays (compute_batch's 72-byte request record). */
+export const REQUEST_WORDS = abi.REQ_SIZE / 8;
+
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Writes request r (as compute takes it: type, old, new, timebase, scale,
+ * options) at index i of words, for computeBatchArrays: words[REQUEST_WORDS
+ * · i …] as compute_batch's request record, little-endian (wasm/ABI.md):
+ * type | scale << 32, the time base, flags | options << 32, old CStatus |
+ * new CStatus << 32, the old and new FirstValue and SecondValue, old
+ * MultiCount | new MultiCount << 32.
+ * @param {BigUint64Array} words
+ * @param {number} i
+ * @param {import("./perfcalc").Request} r
+ */
+export function packRequest(words, i, r) {
+  const q = request(r);
+  const w = i * REQUEST_WORDS;
+  const pair = (lo, hi) => BigInt(lo >>> 0) | (BigInt(hi >>> 0) << 32n);
+  words[w + abi.REQ_TYPE / 8] = pair(q.type, q.scale);
+  words[w + abi.REQ_TIME_BASE / 8] = BigInt.asUintN(64, q.timeBase);
+  words[w + abi.REQ_FLAGS / 8] = pair(q.hasOld ? abi.FLAG_HAS_OLD : 0, q.options);
+  words[w + abi.REQ_OLD_CSTATUS / 8] = pair(q.old.cstatus, q.nw.cstatus);
+  words[w + abi.REQ_OLD_FIRST / 8] = big(q.old.first);
+  words[w + abi.REQ_OLD_SECOND / 8] = big(q.old.second);
+  words[w + abi.REQ_NEW_FIRST / 8] = big(q.nw.first);
+  words[w + abi.REQ_NEW_SECOND / 8] = big(q.nw.second);
+  words[w + abi.REQ_OLD_MULTI / 8] = pair(q.old.multi, q.nw.multi);
+}
+
 async function bytesOf(source) {
   if (source instanceof ArrayBuffer) return new Uint8Array(source);
   if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
   throw new TypeError("perfcalc: not bytes");
 }
 
+// compiled caches the compiled module by URL and by bytes (the object the
+// caller passed), so that load() compiles once per process or page:
+// compiling the module takes tens of milliseconds, instantiating it a few.
+const compiledByURL = new Map();
+const compiledByBytes = new WeakMap();
+
+function cached(map, key, make) {
+  let p = map.get(key);
+  if (p === undefined) {
+    p = make();
+    map.set(key, p);
+    p.catch(() => map.delete(key)); // a failure is not kept
+  }
+  return p;
+}
+
 // compile turns a URL, bytes, a Response or a compiled module into a module.
 async function compile(source) {
   if (source === undefined) source = new URL("./perfcalc.wasm", import.meta.url);
   if (source instanceof WebAssembly.Module) return source;
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(await bytesOf(source));
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return cached(compiledByBytes, source, async () => WebAssembly.compile(await bytesOf(source)));
+  }
   if (typeof source === "string") source = new URL(source, typeof location !== "undefined" ? location.href : import.meta.url);
   if (source instanceof URL) {
-    if (source.protocol === "file:" && isNode) {
-      const { readFile } = await import("node:fs/promises");
-      return WebAssembly.compile(await readFile(source));
-    }
-    source = fetch(source);
+    const url = source;
+    return cached(compiledByURL, url.href, async () => {
+      if (url.protocol === "file:" && isNode) {
+        const { readFile } = await import("node:fs/promises");
+        return WebAssembly.compile(await readFile(url));
+      }
+      return compileResponse(fetch(url));
+    });
   }
+  return compileResponse(source);
+}
+
+async function compileResponse(source) {
   const resp = await source; // a Response or a Promise of one
   if (typeof Response !== "undefined" && resp instanceof Response) {
     if (!resp.ok) throw new Error(`perfcalc: fetching the module: HTTP ${resp.status}`);
@@ -272,6 +328,53 @@ export class Perfcalc {
       }
     }
     return out;
+  }
+
+  /**
+   * Computes many values from requests packed in a BigUint64Array, into a
+   * Float64Array of values and a Uint8Array of statuses (STATUS indexes):
+   * the fast path, with no object per value. Each request takes
+   * REQUEST_WORDS words, laid out as compute_batch's request record
+   * (packRequest writes one); the options are each request's own.
+   * @param {BigUint64Array} words
+   * @param {{values?: Float64Array, statuses?: Uint8Array}} [out] arrays to fill (at least one element per request), reused
+   * @returns {{values: Float64Array, statuses: Uint8Array}}
+   */
+  computeBatchArrays(words, out = {}) {
+    if (!(words instanceof BigUint64Array)) throw new TypeError("perfcalc: computeBatchArrays takes a BigUint64Array");
+    if (words.length % REQUEST_WORDS !== 0) throw new RangeError(`perfcalc: ${words.length} words are not whole requests of ${REQUEST_WORDS} words`);
+    const n = words.length / REQUEST_WORDS;
+    const values = out.values ?? new Float64Array(n);
+    const statuses = out.statuses ?? new Uint8Array(n);
+    if (!(values instanceof Float64Array) || values.length < n) throw new TypeError(`perfcalc: out.values must be a Float64Array of at least ${n} elements`);
+    if (!(statuses instanceof Uint8Array) || statuses.length < n) throw new TypeError(`perfcalc: out.statuses must be a Uint8Array of at least ${n} elements`);
+    const chunk = Math.min(Math.floor(this.inCap / abi.REQ_SIZE), Math.floor(this.outCap / abi.RES_SIZE));
+    const aligned = littleEndian && this.inPtr % 8 === 0 && this.outPtr % 8 === 0;
+    for (let start = 0; start < n; start += chunk) {
+      const k = Math.min(chunk, n - start);
+      const src = words.subarray(start * REQUEST_WORDS, (start + k) * REQUEST_WORDS);
+      let dv = this._views();
+      if (aligned) new BigUint64Array(this._buf, this.inPtr, k * REQUEST_WORDS).set(src);
+      else for (let i = 0; i < src.length; i++) dv.setBigUint64(this.inPtr + 8 * i, src[i], true);
+      const rc = this._call("compute_batch", 0, k, 0);
+      if (rc < 0) this._throw(rc);
+      dv = this._views();
+      if (aligned) {
+        const f = new Float64Array(this._buf, this.outPtr, 2 * k);
+        const u = new Uint32Array(this._buf, this.outPtr, 4 * k);
+        for (let i = 0; i < k; i++) {
+          values[start + i] = f[2 * i];
+          statuses[start + i] = u[4 * i + 2];
+        }
+      } else {
+        for (let i = 0; i < k; i++) {
+          const p = this.outPtr + i * abi.RES_SIZE;
+          values[start + i] = dv.getFloat64(p + abi.RES_VALUE, true);
+          statuses[start + i] = dv.getUint32(p + abi.RES_STATUS, true);
+        }
+      }
+    }
+    return { values, statuses };
   }
 
   // _reserve makes the module's input ("in") or output ("out") buffer hold
@@ -594,6 +697,8 @@ function instance() {
 export function compute(req) { return instance().compute(req); }
 /** computeBatch on the instance of init(). */
 export function computeBatch(reqs, opts) { return instance().computeBatch(reqs, opts); }
+/** computeBatchArrays on the instance of init(). */
+export function computeBatchArrays(words, out) { return instance().computeBatchArrays(words, out); }
 /** decode on the instance of init(). */
 export function decode(bytes, opts) { return instance().decode(bytes, opts); }
 /** query on the instance of init(). */

@@ -196,26 +196,18 @@ func ReadRequest(in *engine.Input, q []byte) (engine.Options, bool) {
 	if flags&^FlagHasOld != 0 || opts&^OptionsMask != 0 {
 		return 0, false
 	}
-	*in = engine.Input{
-		Counter: engine.Counter{
-			Type:     engine.CounterType(get32(q, ReqType)),
-			Scale:    int32(get32(q, ReqScale)),
-			TimeBase: int64(get64(q, ReqTimeBase)),
-		},
-		HasOld: flags&FlagHasOld != 0,
-		Old: engine.RawCounter{
-			CStatus:     get32(q, ReqOldCStatus),
-			FirstValue:  get64(q, ReqOldFirst),
-			SecondValue: get64(q, ReqOldSecond),
-			MultiCount:  get32(q, ReqOldMulti),
-		},
-		New: engine.RawCounter{
-			CStatus:     get32(q, ReqNewCStatus),
-			FirstValue:  get64(q, ReqNewFirst),
-			SecondValue: get64(q, ReqNewSecond),
-			MultiCount:  get32(q, ReqNewMulti),
-		},
-	}
+	// Field by field: a composite literal would be built aside and copied
+	// (in the module, a call to memmove per request; twice the time).
+	in.Type = engine.CounterType(get32(q, ReqType))
+	in.Scale = int32(get32(q, ReqScale))
+	in.TimeBase = int64(get64(q, ReqTimeBase))
+	in.HasOld = flags&FlagHasOld != 0
+	in.Old.CStatus, in.Old.TimeStamp = get32(q, ReqOldCStatus), 0
+	in.Old.FirstValue, in.Old.SecondValue = get64(q, ReqOldFirst), get64(q, ReqOldSecond)
+	in.Old.MultiCount = get32(q, ReqOldMulti)
+	in.New.CStatus, in.New.TimeStamp = get32(q, ReqNewCStatus), 0
+	in.New.FirstValue, in.New.SecondValue = get64(q, ReqNewFirst), get64(q, ReqNewSecond)
+	in.New.MultiCount = get32(q, ReqNewMulti)
 	return engine.Options(opts), true
 }
 

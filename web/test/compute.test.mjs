@@ -6,8 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { COUNTER_TYPES } from "../perfcalc.mjs";
-import { ROOT, bits, lines, loadModule, parseExact, runNative, stringifyExact } from "./helpers.mjs";
+import { COUNTER_TYPES, REQUEST_WORDS, STATUS, load, packRequest } from "../perfcalc.mjs";
+import { ROOT, WASM, bits, lines, loadModule, parseExact, runNative, stringifyExact } from "./helpers.mjs";
 
 const U64_MAX = (1n << 64n) - 1n;
 
@@ -143,4 +143,58 @@ test("requests are checked before they reach the module", async () => {
   assert.throws(() => pc.computeBatch([{ type: 0x10000, new: [1, 0] }, { type: 0x10000, new: [1, 0], options: 32 }]),
     (e) => e.name === "PerfcalcError" && e.kind === "Argument" && e.detail === 1);
   assert.deepEqual(pc.compute({ type: "counter_rawcount", new: [7, 0] }), { value: 7, status: "Valid" }); // PERF_ optional, any case
+});
+
+test("computeBatchArrays equals computeBatch, bit for bit, with reused and chunked arrays", async () => {
+  const pc = await loadModule();
+  const reqs = requests().map(toAPI);
+  const words = new BigUint64Array(reqs.length * REQUEST_WORDS);
+  reqs.forEach((r, i) => packRequest(words, i, r));
+  const want = pc.computeBatch(reqs);
+  const have = pc.computeBatchArrays(words);
+  assert.ok(have.values instanceof Float64Array && have.statuses instanceof Uint8Array);
+  assert.equal(have.values.length, reqs.length);
+  for (let i = 0; i < reqs.length; i++) {
+    assert.equal(bits(have.values[i]), bits(want[i].value), `request ${i} ${stringifyExact(reqs[i])}`);
+    assert.equal(STATUS[have.statuses[i]], want[i].status, `request ${i}`);
+  }
+  // Into the caller's arrays (longer than needed), the rest untouched.
+  const values = new Float64Array(reqs.length + 2).fill(-1), statuses = new Uint8Array(reqs.length + 2).fill(99);
+  const out = pc.computeBatchArrays(words, { values, statuses });
+  assert.equal(out.values, values);
+  assert.deepEqual(Array.from(values.subarray(0, reqs.length)), Array.from(have.values));
+  assert.deepEqual([values[reqs.length], statuses[reqs.length + 1]], [-1, 99]);
+  // More requests than the module's buffers hold in one call.
+  const chunk = Math.min(Math.floor(pc.inCap / 72), Math.floor(pc.outCap / 16));
+  const n = chunk + 5;
+  const many = new BigUint64Array(n * REQUEST_WORDS);
+  for (let i = 0; i < n; i++) many.set(words.subarray((i % reqs.length) * REQUEST_WORDS, (i % reqs.length + 1) * REQUEST_WORDS), i * REQUEST_WORDS);
+  const big = pc.computeBatchArrays(many);
+  for (const i of [0, chunk - 1, chunk, n - 1]) {
+    assert.equal(bits(big.values[i]), bits(want[i % reqs.length].value), `request ${i} of ${n}`);
+    assert.equal(STATUS[big.statuses[i]], want[i % reqs.length].status);
+  }
+  // Misuse.
+  assert.throws(() => pc.computeBatchArrays(new Float64Array(9)), TypeError);
+  assert.throws(() => pc.computeBatchArrays(new BigUint64Array(10)), RangeError);
+  assert.throws(() => pc.computeBatchArrays(words, { values: new Float64Array(1) }), TypeError);
+  // A reserved bit: the module's argument error, with the request's index.
+  const bad = words.slice(0, 2 * REQUEST_WORDS);
+  bad[REQUEST_WORDS + 2] |= 1n << 40n; // options bit 8 of request 1
+  assert.throws(() => pc.computeBatchArrays(bad), (e) => e.kind === "Argument" && e.detail === 1);
+});
+
+test("load compiles a URL or the same bytes once", async () => {
+  const url = new URL("file://" + WASM);
+  const t0 = performance.now();
+  const a = await load(url);
+  const t1 = performance.now();
+  const b = await load(url);
+  const t2 = performance.now();
+  assert.notEqual(a, b);
+  assert.notEqual(a.exports, b.exports, "two instances");
+  assert.deepEqual(b.compute({ type: "PERF_COUNTER_RAWCOUNT", new: [7, 0] }), { value: 7, status: "Valid" });
+  // The second load only instantiates: far below a compilation (logged, not
+  // asserted: the machine is shared).
+  console.log(`load: first ${(t1 - t0).toFixed(1)} ms, second ${(t2 - t1).toFixed(1)} ms`);
 });
