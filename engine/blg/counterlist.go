@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
 
 // Counter list layout (event type 0x20): an 8-byte list header
@@ -158,6 +159,10 @@ func parseCounterEntry(b []byte, index, p int, loc *locator) (CounterInfo, int, 
 		n, ok := text.UTF16Len(strs[o:])
 		if !ok {
 			err = newError(rec, index, loc.at(p+at), field, "string at "+hexa(uint64(o))+" has no NUL before the end of the entry", engine.ErrMalformed)
+			return ""
+		}
+		if optional && n > 2*counterpath.MaxInstanceName { // the instance and its parent
+			err = newError(rec, index, loc.at(p+at), field, "name exceeds PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
 			return ""
 		}
 		return string(text.AppendUTF16(make([]byte, 0, n/2), strs[o:o+uint32(n)]))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
 
 // Sample record layout (event type 0x22). Every record and sub-record
@@ -203,6 +204,7 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 	status := le.Uint32(b[8:])
 	ts := int64(le.Uint64(b[16:]))
 	namesStart := uint64(multiHeader + int(count)*multiItemSize)
+	nameBytes := uint64(0)
 	for i := 0; i < int(count); i++ {
 		q := multiHeader + i*multiItemSize
 		it := b[q : q+multiItemSize]
@@ -213,6 +215,15 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 		ln, ok := text.UTF16Len(b[no:])
 		if !ok {
 			return newError(rec, n, loc.at(p+int(no)), "NameOffset", "name of item "+itoa(int64(i))+" has no NUL before the end of the record", engine.ErrMalformed)
+		}
+		if ln > 2*counterpath.MaxInstanceName {
+			return newError(rec, n, loc.at(p+int(no)), "NameOffset", "name of item "+itoa(int64(i))+" exceeds PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
+		}
+		// The names lie after the items, one each: together they fit in
+		// the bytes after the items. Items that share or overlap names
+		// would make a small record decode into a huge one.
+		if nameBytes += uint64(ln) + 2; nameBytes > uint64(len(b))-namesStart {
+			return newError(rec, n, loc.at(p+q), "NameOffset", "names of items 0.."+itoa(int64(i))+" overlap: more bytes than the names area holds", engine.ErrMalformed)
 		}
 		start := len(s.names)
 		s.names = text.AppendUTF16(s.names, b[no:no+uint32(ln)])

@@ -13,6 +13,11 @@ import (
 // accepts.
 const MaxLength = 2048
 
+// MaxInstanceName is PDH_MAX_INSTANCE_NAME (pdh.h): the longest instance
+// name, in UTF-16 code units, that PDH handles. perfcalc's decoders refuse
+// a longer one (see the package documentation).
+const MaxInstanceName = 1024
+
 // AnyIndex is the Index of a path whose instance ends in "#*": every
 // occurrence of the instance name.
 const AnyIndex = -1
@@ -60,30 +65,39 @@ func (e *Error) Error() string {
 // other "#" is part of the name. Names are kept as written; matching is case-insensitive (see Match).
 func Parse(s string) (Path, error) {
 	var p Path
-	fail := func(pos int, msg string) (Path, error) { return Path{}, parseError(s, pos, msg) }
+	if pos, msg := parse(s, &p); msg != "" {
+		return Path{}, &Error{Path: s, Pos: pos, Msg: msg}
+	}
+	return p, nil
+}
+
+// parse is Parse, which it leaves the error to: it fills *p and returns
+// "" or what is wrong and where. (One error value built in one place
+// keeps the WebAssembly module small.)
+func parse(s string, p *Path) (int, string) {
 	if len(s) > MaxLength {
-		return fail(MaxLength, "longer than "+strconv.Itoa(MaxLength)+" bytes (PDH_MAX_COUNTER_PATH)")
+		return MaxLength, "longer than 2048 bytes (PDH_MAX_COUNTER_PATH)"
 	}
 	if !utf8.ValidString(s) {
 		for i := 0; i < len(s); {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && n == 1 {
-				return fail(i, "not valid UTF-8")
+				return i, "not valid UTF-8"
 			}
 			i += n
 		}
 	}
 	if s == "" || s[0] != '\\' {
-		return fail(0, `a counter path starts with \ (\object\counter) or \\ (\\machine\object\counter)`)
+		return 0, `a counter path starts with \ (\object\counter) or \\ (\\machine\object\counter)`
 	}
 	rest, base := s, 0
 	if strings.HasPrefix(s, `\\`) {
 		end := strings.IndexByte(s[2:], '\\')
 		if end < 0 {
-			return fail(len(s), `the machine name must be followed by \object\counter`)
+			return len(s), `the machine name must be followed by \object\counter`
 		}
 		if end == 0 {
-			return fail(2, "empty machine name")
+			return 2, "empty machine name"
 		}
 		p.Machine = s[2 : 2+end]
 		base = 2 + end
@@ -92,34 +106,34 @@ func Parse(s string) (Path, error) {
 	// rest is \object[(instance)]\counter.
 	last := strings.LastIndexByte(rest, '\\')
 	if last == 0 {
-		return fail(base+len(rest), `missing \counter after the object`)
+		return base + len(rest), `missing \counter after the object`
 	}
 	p.Counter = rest[last+1:]
 	if p.Counter == "" {
-		return fail(base+len(rest), "empty counter name")
+		return base + len(rest), "empty counter name"
 	}
 	obj := rest[1:last]
 	objPos := base + 1
 	if open := strings.IndexByte(obj, '('); open >= 0 {
 		if obj[len(obj)-1] != ')' {
-			return fail(objPos+len(obj), `an instance part "(…)" must end just before \counter`)
+			return objPos + len(obj), `an instance part "(…)" must end just before \counter`
 		}
 		p.HasInstance = true
 		inst := obj[open+1 : len(obj)-1]
 		instPos := objPos + open + 1
 		obj = obj[:open]
 		if inst == "" {
-			return fail(instPos, "empty instance name")
+			return instPos, "empty instance name"
 		}
 		if slash := strings.IndexByte(inst, '/'); slash >= 0 {
 			p.Parent = inst[:slash]
 			if p.Parent == "" {
-				return fail(instPos, "empty parent instance name before /")
+				return instPos, "empty parent instance name before /"
 			}
 			inst = inst[slash+1:]
 			instPos += slash + 1
 			if inst == "" {
-				return fail(instPos, "empty instance name after /")
+				return instPos, "empty instance name after /"
 			}
 		}
 		// "#n" or "#*" at the end is the index; any other "#" belongs to
@@ -133,7 +147,7 @@ func Parse(s string) (Path, error) {
 			case allDigits(idx):
 				n, ok := parseIndex(idx)
 				if !ok {
-					return fail(instPos+hash+1, "instance index "+idx+" is too large")
+					return instPos + hash + 1, "instance index " + idx + " is too large"
 				}
 				p.Index = n
 			default:
@@ -142,22 +156,22 @@ func Parse(s string) (Path, error) {
 			if isIndex {
 				inst = inst[:hash]
 				if inst == "" {
-					return fail(instPos, "empty instance name before #")
+					return instPos, "empty instance name before #"
 				}
 			}
 		}
 		p.Instance = inst
 	} else if strings.IndexByte(obj, ')') >= 0 {
-		return fail(objPos+strings.IndexByte(obj, ')'), `")" without "("`)
+		return objPos + strings.IndexByte(obj, ')'), `")" without "("`
 	}
 	if obj == "" {
-		return fail(objPos, "empty object name")
+		return objPos, "empty object name"
 	}
 	if i := strings.IndexByte(obj, '\\'); i >= 0 {
-		return fail(objPos+i, `object names cannot contain \`)
+		return objPos + i, `object names cannot contain \`
 	}
 	p.Object = obj
-	return p, nil
+	return 0, ""
 }
 
 // String returns the canonical form of the path: the form PdhMakeCounterPath
@@ -254,63 +268,116 @@ func (p Path) Matches(q Path) bool {
 
 // Match reports whether name matches pattern, case-insensitively (Unicode
 // simple folding, as strings.EqualFold), where "*" in pattern matches any
-// run of characters, including none. Time is O(len(pattern)·len(name)) at
-// worst, without recursion.
+// run of characters, including none. It splits the pattern at its stars
+// and finds the pieces in name from left to right: the first at the start,
+// each middle one at its leftmost place after the one before, the last at
+// the end. Each piece is searched with Knuth, Morris and Pratt's automaton
+// over case-folded runes, so time is linear in len(pattern) + len(name),
+// whatever the input; it allocates only for a piece longer than 32 runes.
 func Match(pattern, name string) bool {
-	if !strings.Contains(pattern, "*") {
+	star := strings.IndexByte(pattern, '*')
+	if star < 0 {
 		return strings.EqualFold(pattern, name)
 	}
-	// The classic greedy glob with one backtrack point.
-	px, nx := 0, 0
-	starPx, starNx := -1, -1
-	for nx < len(name) {
-		if px < len(pattern) {
-			if pattern[px] == '*' {
-				starPx, starNx = px, nx
-				px++
-				continue
-			}
-			pr, pn := utf8.DecodeRuneInString(pattern[px:])
-			nr, nn := utf8.DecodeRuneInString(name[nx:])
-			if equalFoldRune(pr, nr) {
-				px += pn
-				nx += nn
-				continue
-			}
+	var buf [64]rune
+	at := atStart
+	for {
+		piece := pattern
+		if star >= 0 {
+			piece, pattern = pattern[:star], pattern[star+1:]
+		} else {
+			at = atEnd
 		}
-		if starPx < 0 {
-			return false
+		if piece != "" {
+			end := search(name, piece, buf[:0], at)
+			if end < 0 {
+				return false
+			}
+			name = name[end:]
 		}
-		// Let the last star swallow one more character of name.
-		_, n := utf8.DecodeRuneInString(name[starNx:])
-		starNx += n
-		px, nx = starPx+1, starNx
-	}
-	for px < len(pattern) && pattern[px] == '*' {
-		px++
-	}
-	return px == len(pattern)
-}
-
-// equalFoldRune is strings.EqualFold for one rune of each side.
-func equalFoldRune(a, b rune) bool {
-	if a == b {
-		return true
-	}
-	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
-		if r == b {
+		if at == atEnd {
 			return true
 		}
+		at = anywhere
+		star = strings.IndexByte(pattern, '*')
 	}
-	return false
 }
 
-// parseError builds Parse's error, out of line: Parse has many error
-// paths, and inlining each copy made the WebAssembly module larger.
-//
-//go:noinline
-func parseError(s string, pos int, msg string) error {
-	return &Error{Path: s, Pos: pos, Msg: msg}
+// Where search looks for a piece.
+const (
+	anywhere = iota // the leftmost occurrence
+	atStart         // at the start only
+	atEnd           // at the end only
+)
+
+// search finds piece (without stars) in s under case folding, where at
+// says, with the Knuth–Morris–Pratt automaton, and returns the byte
+// offset in s where the occurrence ends, or −1. buf is scratch space.
+func search(s, piece string, buf []rune, at int) int {
+	// pat: the piece's folded runes; next[q]: the length of the longest
+	// proper prefix of pat[:q+1] that is also its suffix.
+	m := rune(utf8.RuneCountInString(piece))
+	if rune(cap(buf)) < 2*m {
+		buf = make([]rune, 2*m)
+	}
+	pat, next := buf[:m], buf[m:2*m]
+	for i, j := 0, 0; j < len(piece); i++ {
+		r, n := foldAt(piece, j)
+		pat[i] = r
+		j += n
+	}
+	next[0] = 0
+	for q, k := rune(1), rune(0); q < m; q++ {
+		for k > 0 && pat[k] != pat[q] {
+			k = next[k-1]
+		}
+		if pat[k] == pat[q] {
+			k++
+		}
+		next[q] = k
+	}
+	j := rune(0)
+	for i, t := 0, rune(1); i < len(s); t++ {
+		c, n := foldAt(s, i)
+		i += n
+		for j > 0 && pat[j] != c {
+			j = next[j-1]
+		}
+		if pat[j] == c {
+			j++
+		}
+		switch {
+		case j == m && (at != atEnd || i == len(s)):
+			return i
+		case at == atStart && j < t:
+			return -1 // the t runes read are not the piece's start
+		case j == m:
+			j = next[j-1]
+		}
+	}
+	return -1
+}
+
+// foldAt decodes the rune of s at byte i (an invalid byte is U+FFFD, one
+// byte long, as for utf8.DecodeRuneInString) and folds it: it returns one
+// representative of the runes equal to it under Unicode simple folding
+// (its orbit under unicode.SimpleFold), the smallest, and its length. So
+// "k", "K" and the Kelvin sign all fold to "K", and two runes are equal as
+// strings.EqualFold compares them exactly when they fold alike.
+func foldAt(s string, i int) (rune, int) {
+	r, n := rune(s[i]), 1
+	if r < utf8.RuneSelf {
+		if 'a' <= r && r <= 'z' {
+			r -= 'a' - 'A'
+		}
+		return r, 1
+	}
+	r, n = utf8.DecodeRuneInString(s[i:])
+	m := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		m = min(m, f)
+	}
+	return m, n
 }
 
 // allDigits reports whether s is one or more ASCII digits.

@@ -4,7 +4,12 @@ import (
 	"encoding/binary"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
+
+// maxNameLength is the longest NameLength accepted: a UTF-16 name of
+// counterpath.MaxInstanceName characters and its NUL.
+const maxNameLength = 2 * (counterpath.MaxInstanceName + 1)
 
 // Instance is a decoded PERF_INSTANCE_DEFINITION with its counter block. It
 // aliases the caller's bytes and is valid while the input is.
@@ -111,6 +116,8 @@ func decodeInstance(data []byte, p, end uint64, index int) (Instance, error) {
 	if nl := uint64(in.NameLength); nl > 0 {
 		no := uint64(in.NameOffset)
 		switch {
+		case nl > maxNameLength:
+			return Instance{}, errAt(rec, index, p+20, "NameLength", u64(nl)+" exceeds 2050 bytes (PDH_MAX_INSTANCE_NAME, 1024 characters)", engine.ErrUnsupported)
 		case no < InstanceDefSize:
 			return Instance{}, errAt(rec, index, p+16, "NameOffset", u64(no)+" points into the 24-byte definition", engine.ErrMalformed)
 		case no > bl || bl-no < nl:

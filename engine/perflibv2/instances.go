@@ -2,6 +2,7 @@ package perflibv2
 
 import (
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
 
 // Instance is one PERF_INSTANCE_HEADER record and its name, decoded in
@@ -67,8 +68,12 @@ func checkInstanceHeader(b []byte, off, idx int, parent string) (int, error) {
 		return 0, fail(rec, idx, off, "Size", u(size)+" exceeds the "+bytesLeft(len(b)-off, parent), engine.ErrMalformed)
 	}
 	if size > InstanceHeaderSize {
-		if _, ok := cstring(b[off+InstanceHeaderSize : off+int(size)]); !ok {
+		name, ok := cstring(b[off+InstanceHeaderSize : off+int(size)])
+		if !ok {
 			return 0, fail(rec, idx, off+InstanceHeaderSize, "Name", "has no NUL within Size "+u(size), engine.ErrMalformed)
+		}
+		if name.Len() > counterpath.MaxInstanceName {
+			return 0, fail(rec, idx, off+InstanceHeaderSize, "Name", itoa(name.Len())+" characters exceed PDH_MAX_INSTANCE_NAME (1024)", engine.ErrUnsupported)
 		}
 	}
 	return int(size), nil

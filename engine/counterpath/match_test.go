@@ -1,0 +1,69 @@
+package counterpath
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// TestMatchCases: the cases where a rune-wise matcher can go wrong —
+// folding that leaves ASCII (the Kelvin sign, long s), invalid bytes (each
+// one U+FFFD), pieces that overlap themselves, stars at both ends. The
+// fuzz package compares Match with a regular expression on random input.
+func TestMatchCases(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"*k", "\u212A", true}, {"K*", "\u212Ax", true}, {"*ſ*", "S", true}, {"*\uFFFD", "a\xff", true},
+		{"\xfe*", "\xff", true}, {"\xe2\x82*", "\uFFFD", false}, {"*\xe2\x82\xac", "\xe2\x82\xac\xac", false},
+		{"a*a", "a", false}, {"*aab", "aaab", true}, {"*abab", "ababab", true}, {"*ab*ab", "abab", true},
+		{"*ab*ab", "aba", false}, {"**", "", true}, {"*", "\xff\xfe", true}, {"a*", "A", true},
+		{"*ÄÖ*ü", "xäöyÜ", true}, {"*\u212A\u212A", "kkk", true}, {"*aab*", "aaaab", true},
+		{"*" + strings.Repeat("ab", 40) + "*c", strings.Repeat("ab", 41) + "c", true},
+		{"*" + strings.Repeat("ab", 40) + "*c", strings.Repeat("ab", 39) + "c", false},
+	} {
+		if have := Match(tc.pattern, tc.name); have != tc.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tc.pattern, tc.name, have, tc.want)
+		}
+	}
+}
+
+// hostileMatches are the near misses of issue 12: a pattern of a star,
+// 1,000 letters and another letter against 10^6 letters, in ASCII and in
+// non-ASCII letters that need Unicode's case folding. A backtracking
+// matcher takes 1,000 × 10^6 steps (seconds to minutes); Match takes one
+// pass.
+var hostileMatches = []struct{ name, pattern, text, matching string }{
+	{"ASCII", "*" + strings.Repeat("a", 1000) + "b", strings.Repeat("a", 1_000_000), "*" + strings.Repeat("a", 1000)},
+	{"folded", "*" + strings.Repeat("ä", 1000) + "b", strings.Repeat("Ä", 1_000_000), "*" + strings.Repeat("ä", 1000)},
+	{"middle", "*" + strings.Repeat("a", 1000) + "b*", strings.Repeat("A", 1_000_000), "*" + strings.Repeat("a", 1000) + "*a"},
+}
+
+func TestMatchLinear(t *testing.T) {
+	for _, tc := range hostileMatches {
+		start := time.Now()
+		if Match(tc.pattern, tc.text) {
+			t.Errorf("%s: matched, want no match", tc.name)
+		}
+		if !Match(tc.matching, tc.text) {
+			t.Errorf("%s: %q… does not match", tc.name, tc.matching[:8])
+		}
+		// Generous for a shared machine: one pass takes a few milliseconds.
+		if d := time.Since(start); d > 500*time.Millisecond {
+			t.Errorf("%s: %v for two matches of a %d-character name", tc.name, d, utf8.RuneCountInString(tc.text))
+		}
+	}
+}
+
+func BenchmarkMatchHostile(b *testing.B) {
+	for _, tc := range hostileMatches {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.text)))
+			for b.Loop() {
+				Match(tc.pattern, tc.text)
+			}
+		})
+	}
+}
