@@ -79,10 +79,10 @@ func NewStreamReader(r io.Reader) (*Reader, error) {
 	return rd, rd.open()
 }
 
-// read fills dst with the log's bytes at off. It returns io.EOF when the
-// log ends exactly at off, a FormatError (ErrTruncated) when it ends inside
-// dst, and I/O errors unchanged.
-func (r *Reader) read(dst []byte, off int64, what string) error {
+// read fills dst, buffer index's bytes (or its header) at off. It returns
+// io.EOF when the log ends exactly at off, a FormatError (ErrTruncated)
+// when it ends inside dst, and I/O errors unchanged.
+func (r *Reader) read(dst []byte, off int64, what string, index int) error {
 	var n int
 	var err error
 	if r.ra != nil {
@@ -108,7 +108,7 @@ func (r *Reader) read(dst []byte, off int64, what string) error {
 	case err == io.EOF && n == 0:
 		return io.EOF
 	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		return newError(what, r.bufIndex, off, "", "log ends at "+hexa(uint64(off)+uint64(n))+", "+itoa(int64(len(dst)-n))+" bytes before the end of the buffer", engine.ErrTruncated)
+		return newError(what, index, off, "", "log ends at "+hexa(uint64(off)+uint64(n))+", "+itoa(int64(len(dst)-n))+" bytes before the end of the buffer"+r.whole(index), engine.ErrTruncated)
 	}
 	return err
 }
@@ -116,7 +116,7 @@ func (r *Reader) read(dst []byte, off int64, what string) error {
 func (r *Reader) open() error {
 	const rec = "WMI_BUFFER_HEADER"
 	var hb [BufferHeaderSize]byte
-	if err := r.read(hb[:], 0, rec); err != nil {
+	if err := r.read(hb[:], 0, rec, 0); err != nil {
 		if err == io.EOF {
 			return newError(rec, 0, 0, "", "the log is empty", engine.ErrTruncated)
 		}
@@ -133,7 +133,7 @@ func (r *Reader) open() error {
 	}
 	r.buf = make([]byte, r.bufSize)
 	copy(r.buf, hb[:])
-	if err := r.read(r.buf[BufferHeaderSize:], BufferHeaderSize, "buffer"); err != nil {
+	if err := r.read(r.buf[BufferHeaderSize:], BufferHeaderSize, "buffer", 0); err != nil {
 		if err == io.EOF {
 			err = newError("buffer", 0, BufferHeaderSize, "", "log ends after the first buffer's header", engine.ErrTruncated)
 		}
@@ -174,6 +174,17 @@ func (r *Reader) open() error {
 	}
 }
 
+// whole says, for a log that ends before or inside buffer i, how many of
+// the buffers its header counts are whole, when the header counts them
+// (TRACE_LOGFILE_HEADER.BuffersWritten is 0 in a log still being written).
+func (r *Reader) whole(i int) string {
+	w := r.header.BuffersWritten
+	if w == 0 {
+		return ""
+	}
+	return ": " + itoa(int64(i)) + " of the " + utoa(uint64(w)) + " buffers that its header counts (BuffersWritten) are whole"
+}
+
 // setIndex sets the Index of the first *engine.FormatError in err's Unwrap
 // chain. (errors.As would link internal/reflectlite into the WebAssembly
 // module.)
@@ -194,7 +205,7 @@ func setIndex(err error, i int) {
 // loadNext reads the next buffer. It returns io.EOF at the end of the log.
 func (r *Reader) loadNext() error {
 	off := r.next
-	if err := r.read(r.buf, off, "buffer"); err != nil {
+	if err := r.read(r.buf, off, "buffer", r.bufIndex+1); err != nil {
 		return err
 	}
 	r.bufIndex++
@@ -218,6 +229,11 @@ func (r *Reader) nextRecord() error {
 		if r.cur >= r.used {
 			if err := r.loadNext(); err != nil {
 				if err == io.EOF {
+					// A log shorter than its header says is damaged, even
+					// when it ends between two buffers.
+					if w := int64(r.header.BuffersWritten); int64(r.bufIndex)+1 < w {
+						return newError("buffer", r.bufIndex+1, r.next, "", "missing: the log ends here"+r.whole(r.bufIndex+1), engine.ErrTruncated)
+					}
 					if perr := r.asm.pending(r.next); perr != nil {
 						return perr
 					}
