@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -14,11 +12,6 @@ import (
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/internal/abi"
 )
-
-// maxCaptureSize bounds the files the capture commands read: far above any
-// real HKEY_PERFORMANCE_DATA blob (a busy server's Global query is a few
-// MiB), low enough that a wrong file name cannot exhaust memory.
-const maxCaptureSize = 1 << 30
 
 // captureKind is the format of a capture file, recognised from its bytes.
 type captureKind uint8
@@ -38,28 +31,12 @@ func (k captureKind) String() string {
 	return "unknown"
 }
 
-// readFileLimited reads a whole file of at most maxCaptureSize bytes.
-func readFileLimited(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCaptureSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxCaptureSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxCaptureSize)
-	}
-	return data, nil
-}
-
-// readCapture reads a capture file and recognises its format: a V1 blob by
-// its signature, a V2 result by a PERF_DATA_HEADER whose blocks all decode.
-// Anything else is an error that says what the file looks like.
-func readCapture(name string) ([]byte, captureKind, error) {
-	data, err := readFileLimited(name)
+// readCapture reads a capture file ("-": standard input, which what names
+// in errors) and recognises its format: a V1 blob by its signature, a V2
+// result by a PERF_DATA_HEADER whose blocks all decode. Anything else is an
+// error that says what the file looks like.
+func readCapture(name, what string, stdin *stdinOnce) ([]byte, captureKind, error) {
+	data, err := readInput(name, what, stdin, captureLimit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -112,10 +89,10 @@ func (s *sourceFlags) register(fs *flag.FlagSet) {
 // config loads the files the flags name into a query configuration, for
 // captures of the given kind; needReg says whether V2 captures need their
 // registration (--reginfo).
-func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, error) {
+func (s *sourceFlags) config(kind captureKind, needReg bool, stdin *stdinOnce) (query.Config, error) {
 	var cfg query.Config
 	if s.names != "" {
-		data, err := readFileLimited(s.names)
+		data, err := readInput(s.names, "--names", stdin, tableLimit)
 		if err != nil {
 			return cfg, err
 		}
@@ -131,7 +108,7 @@ func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, erro
 	}
 	switch {
 	case s.reginfo != "":
-		data, err := readFileLimited(s.reginfo)
+		data, err := readInput(s.reginfo, "--reginfo", stdin, tableLimit)
 		if err != nil {
 			return cfg, err
 		}
@@ -144,7 +121,7 @@ func (s *sourceFlags) config(kind captureKind, needReg bool) (query.Config, erro
 		return cfg, &usageError{"a V2 capture needs its counterset's registration: give it with --reginfo FILE"}
 	}
 	if s.strs != "" {
-		data, err := readFileLimited(s.strs)
+		data, err := readInput(s.strs, "--strings", stdin, tableLimit)
 		if err != nil {
 			return cfg, err
 		}

@@ -42,7 +42,7 @@ func TestReadCapture(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := file("capture", tc.data)
-			data, kind, err := readCapture(p)
+			data, kind, err := readCapture(p, "BLOB", &stdinOnce{})
 			if tc.wantErr != "" {
 				if err == nil || !strings.HasSuffix(err.Error(), "("+tc.wantErr+")") {
 					t.Fatalf("have error %v, want one ending in (%s)", err, tc.wantErr)

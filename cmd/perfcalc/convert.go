@@ -243,16 +243,17 @@ func upToDate(in, out string) bool {
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
 func convertOne(j *job, format string, digits int) error {
-	c, closeIn, err := openLogs([]string{j.in}, relog.Options{Digits: digits})
+	c, closeIn, err := openLogs([]string{j.in}, relog.Options{Digits: digits}, &stdinOnce{})
 	if err != nil {
 		// openLogs names the file; the summary names it already.
 		return errors.New(strings.TrimPrefix(err.Error(), j.in+": "))
 	}
 	defer closeIn()
-	return writeFileAtomic(j.out, func(w io.Writer) (err error) {
+	_, err = writeOutput(j.out, nil, false, func(w io.Writer) (err error) {
 		j.dropped, err = writeLog(w, c, format)
 		return err
 	})
+	return err
 }
 
 // progress draws the progress line on a terminal.

@@ -44,11 +44,12 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "paths", err)
 	}
-	data, kind, err := readCapture(pos[0])
+	in := &stdinOnce{r: stdin}
+	data, kind, err := readCapture(pos[0], "BLOB", in)
 	if err != nil {
 		return failCommand(stderr, "paths", err)
 	}
-	cfg, err := src.config(kind, true)
+	cfg, err := src.config(kind, true, in)
 	if err != nil {
 		return failCommand(stderr, "paths", err)
 	}

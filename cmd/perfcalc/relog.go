@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -63,9 +62,17 @@ sample and every Nth after it; values are computed between kept samples.
 such paths from a file, one per line (blank lines and lines starting with #
 ignored), as relog's -cf does.
 
--o writes to a file, through a temporary file renamed at the end: the file is
-complete or absent. A damaged log is converted up to the damage; the command
-then reports the damage and exits with status 1.
+IN.blg "-" reads the log from standard input (copied first to an unnamed
+temporary file, up to 64 GiB: the log is read twice).
+
+-o writes to a file through a temporary file that replaces it at the end
+(unnamed until then on Linux, so that nothing is left behind even by kill
+-9; removed on Ctrl-C or SIGTERM elsewhere): the file is complete or left as
+it was. -o /dev/null, /dev/stdout or a named pipe is written to directly.
+A damaged log is converted up to the damage; the command then reports the
+damage and exits with status 1: on standard output the rows before the
+damage are written; -o FILE is left as it was, and --keep-partial keeps
+those rows in FILE.partial.
 
 Flags:
 `
@@ -99,7 +106,8 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var begin, end timeFlag
 	counters.register(fs, "keep the counters matching this path")
 	format := fs.String("f", "csv", "output format: "+logFormats)
-	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
+	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
+	keepPartial := fs.Bool("keep-partial", false, "when the output to -o FILE fails half-way (a damaged log), keep what was written in FILE.partial")
 	fs.Var(&begin, "b", "first time to keep, local time of the log (MM/DD/YYYY HH:MM:SS[.mmm] or ISO 8601)")
 	fs.Var(&end, "e", "last time to keep, local time of the log")
 	every := fs.Int("t", 1, "keep every Nth sample")
@@ -126,66 +134,59 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "relog", err)
 	}
 	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.ft, Every: *every, Digits: int(*digits)}
-	c, closeIn, err := openLogs(pos, opts)
+	c, closeIn, err := openLogs(pos, opts, &stdinOnce{r: stdin})
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	defer closeIn()
-	var convErr error
+	var convErr error // a damage in the log: what came before it is written
 	var dropped int64
 	write := func(w io.Writer) error {
 		if *query {
-			return writeQuery(w, c)
+			if err := writeQuery(w, c); err != nil {
+				return err
+			}
+			convErr = c.ScanErr()
+			return convErr
 		}
 		var err error
 		dropped, err = writeLog(w, c, *format)
 		if err != nil && err == c.Err() {
-			// A damage in the log: what came before it is written.
 			convErr = err
-			return nil
 		}
 		return err
 	}
-	if *out != "" {
-		err = writeFileAtomic(*out, write)
-	} else {
-		err = write(stdout)
-	}
-	if err != nil {
-		return failCommand(stderr, "relog", err)
-	}
+	note, err := writeOutput(*out, stdout, *keepPartial, write)
 	if dropped > 0 {
 		fmt.Fprintf(stderr, "perfcalc relog: note: %s\n", droppedNote(dropped))
 	}
-	if convErr == nil && *query {
-		convErr = c.ScanErr()
-	}
 	if convErr != nil {
-		return failCommand(stderr, "relog", logError(pos, convErr))
+		convErr = logError(pos, convErr)
 	}
-	return exitOK
+	return finishOutput(stderr, "relog", convErr, note, err)
 }
 
-// openLogs opens .blg files and reads them once for their columns: one log
-// through relog.New, several through relog.Merge. The logs' names are
-// those given. It refuses a selection that keeps nothing: -c or -cf
-// patterns that match no counter, -b and -e outside the logs' time range.
-func openLogs(names []string, opts relog.Options) (*relog.Converter, func(), error) {
-	files := make([]*os.File, 0, len(names))
+// openLogs opens .blg files ("-": standard input, see openRandom) and reads
+// them once for their columns: one log through relog.New, several through
+// relog.Merge. The logs' names are those given. It refuses a selection
+// that keeps nothing: -c or -cf patterns that match no counter, -b and -e
+// outside the logs' time range.
+func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), error) {
+	closers := make([]func(), 0, len(names))
 	closeAll := func() {
-		for _, f := range files {
-			f.Close()
+		for _, c := range closers {
+			c()
 		}
 	}
 	inputs := make([]relog.Input, len(names))
 	for i, name := range names {
-		file, size, err := openLogFile(name)
+		in, size, closeIn, err := openRandom(name, "IN.blg", stdin)
 		if err != nil {
 			closeAll()
 			return nil, nil, err
 		}
-		files = append(files, file)
-		inputs[i] = relog.Input{R: file, Size: size, Name: name}
+		closers = append(closers, closeIn)
+		inputs[i] = relog.Input{R: in, Size: size, Name: name}
 	}
 	open := func(opts relog.Options) (*relog.Converter, error) {
 		if len(inputs) == 1 {
@@ -210,24 +211,6 @@ func openLogs(names []string, opts relog.Options) (*relog.Converter, func(), err
 		return nil, nil, err
 	}
 	return c, closeAll, nil
-}
-
-// openLogFile opens a .blg file and returns its size.
-func openLogFile(name string) (*os.File, int64, error) {
-	file, err := os.Open(name)
-	if err != nil {
-		return nil, 0, err
-	}
-	fi, err := file.Stat()
-	if err != nil {
-		file.Close()
-		return nil, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		file.Close()
-		return nil, 0, fmt.Errorf("%s: not a regular file", name)
-	}
-	return file, fi.Size(), nil
 }
 
 // checkSelection returns an error when the selection of opts keeps nothing

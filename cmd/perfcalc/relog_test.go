@@ -178,7 +178,7 @@ func TestRelogFailures(t *testing.T) {
 		want string
 	}{
 		{"absent", []string{"relog", filepath.Join(tmp, "absent.blg")}, "no such file"},
-		{"directory", []string{"relog", tmp}, "not a regular file"},
+		{"directory", []string{"relog", tmp}, "is a folder"},
 		{"not a log", []string{"relog", notLog}, "not a readable .blg log"},
 		{"stats of not a log", []string{"stats", notLog}, "not a readable .blg log"},
 	} {

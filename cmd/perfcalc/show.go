@@ -92,13 +92,14 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return failCommand(stderr, "show", &usageError{"want one capture (see perfcalc show -h)"})
 	}
-	data, kind, err := readCapture(pos[0])
+	in := &stdinOnce{r: stdin}
+	data, kind, err := readCapture(pos[0], "BLOB", in)
 	if err != nil {
 		return failCommand(stderr, "show", err)
 	}
 	// show reads V2 results without their registration too: the counters
 	// then have ids but no types.
-	cfg, err := src.config(kind, false)
+	cfg, err := src.config(kind, false, in)
 	if err != nil {
 		return failCommand(stderr, "show", err)
 	}

@@ -30,6 +30,12 @@ without a value as its status in parentheses. --json prints an array of
 {"counter", "count", "skipped", "min", "max", "mean", "meanStatus"} objects
 (min, max and mean null when there is none).
 
+IN.blg "-" reads the log from standard input. -o writes as perfcalc relog
+-o does (complete or left as it was; /dev/null and pipes directly). A
+damaged log is summarised up to the damage, and the command exits with
+status 1 (-o FILE is then left as it was; --keep-partial writes
+FILE.partial).
+
 Flags:
 `
 
@@ -42,7 +48,8 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var counters counterFlags
 	counters.register(fs, "keep the counters matching this path")
 	asJSON := fs.Bool("json", false, "print a JSON array")
-	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
+	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
+	keepPartial := fs.Bool("keep-partial", false, "when the log is damaged, keep the statistics of the samples before the damage in -o FILE.partial")
 	pos, status, ok := parseCommandArgs(fs, statsUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -54,7 +61,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, err := openLogs(pos, relog.Options{Counters: paths})
+	c, closeIn, err := openLogs(pos, relog.Options{Counters: paths}, &stdinOnce{r: stdin})
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
@@ -67,21 +74,16 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		text = appendStatsTable(nil, c.Columns(), st)
 	}
 	write := func(w io.Writer) error {
-		_, err := w.Write(text)
-		return err
+		if _, err := w.Write(text); err != nil {
+			return err
+		}
+		return convErr
 	}
-	if *out != "" {
-		err = writeFileAtomic(*out, write)
-	} else {
-		err = write(stdout)
-	}
-	if err != nil {
-		return failCommand(stderr, "stats", err)
-	}
+	note, err := writeOutput(*out, stdout, *keepPartial, write)
 	if convErr != nil {
-		return failCommand(stderr, "stats", logError(pos, convErr))
+		convErr = logError(pos, convErr)
 	}
-	return exitOK
+	return finishOutput(stderr, "stats", convErr, note, err)
 }
 
 // statNumber appends v as the shortest decimal that reads back as v.

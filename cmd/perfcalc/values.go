@@ -100,18 +100,19 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "values", err)
 	}
 
-	older, kOld, err := readCapture(pos[0])
+	in := &stdinOnce{r: stdin}
+	older, kOld, err := readCapture(pos[0], "OLDER", in)
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
-	newer, kNew, err := readCapture(pos[1])
+	newer, kNew, err := readCapture(pos[1], "NEWER", in)
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
 	if kOld != kNew {
 		return failCommand(stderr, "values", fmt.Errorf("%s is %v but %s is %v", pos[0], kOld, pos[1], kNew))
 	}
-	cfg, err := src.config(kNew, true)
+	cfg, err := src.config(kNew, true, in)
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
@@ -161,15 +162,8 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return w.Flush()
 	}
-	if *out != "" {
-		err = writeFileAtomic(*out, write)
-	} else {
-		err = write(stdout)
-	}
-	if err != nil {
-		return failCommand(stderr, "values", err)
-	}
-	return exitOK
+	note, err := writeOutput(*out, stdout, false, write)
+	return finishOutput(stderr, "values", nil, note, err)
 }
 
 // parseQueryOptions reads --options: cap100, scale, 1000, wrap32.

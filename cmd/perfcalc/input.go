@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// inputLimit is the most perfcalc reads of one kind of input. A regular
+// file's size is checked before a byte of it is read; standard input and
+// other files that are not regular (pipes, devices) are read up to the
+// limit and refused beyond it.
+type inputLimit struct {
+	max  int64
+	kind string // "a capture", …
+}
+
+var (
+	// captureLimit bounds a capture (V1 blob, V2 result): far above any
+	// real HKEY_PERFORMANCE_DATA blob (a busy server's Global query is a
+	// few MiB), low enough that a wrong file name cannot exhaust memory.
+	captureLimit = inputLimit{256 << 20, "a capture"}
+	// tableLimit bounds a name table, a V2 registration or string buffer
+	// (a "Counter 009" table is about 100 to 300 KB), as package blg bounds
+	// the name table a log carries (blg.MaxRecordSize).
+	tableLimit = inputLimit{64 << 20, "a name table or registration"}
+	// spoolLimit bounds a .blg log read from standard input or a pipe,
+	// which is copied to an unnamed temporary file first (relog reads a
+	// log twice: once for its columns, once for its rows).
+	spoolLimit = inputLimit{64 << 30, "a log read from a pipe"}
+)
+
+// stdinName is the file name that stands for standard input.
+const stdinName = "-"
+
+// stdinOnce is standard input for the one input that may be named "-".
+type stdinOnce struct {
+	r    io.Reader
+	used string // what read it: "OLDER", "--names", …
+}
+
+// take returns standard input for the input what, or an error when another
+// input already took it.
+func (s *stdinOnce) take(what string) (io.Reader, error) {
+	if s.r == nil {
+		return nil, &usageError{"standard input (-) cannot be read here (" + what + ")"}
+	}
+	if s.used != "" {
+		return nil, &usageError{"standard input (-) can be only one input: " + s.used + " and " + what + " both name it"}
+	}
+	s.used = what
+	return s.r, nil
+}
+
+// tooLarge is the error for an input of size bytes (−1: unknown, more than
+// the limit) over its limit.
+func tooLarge(name string, size int64, limit inputLimit) error {
+	have := "more than " + byteSize(limit.max)
+	if size >= 0 {
+		have = strconv.FormatInt(size, 10) + " bytes (not read)"
+	}
+	return fmt.Errorf("%s: %s; perfcalc reads at most %s of %s", name, have, byteSize(limit.max), limit.kind)
+}
+
+// readInput reads the whole input name ("-" for standard input, which what
+// names in errors), of at most limit bytes: a regular file's size is
+// checked before it is read; other inputs are read up to limit + 1 bytes.
+func readInput(name, what string, stdin *stdinOnce, limit inputLimit) ([]byte, error) {
+	if name == stdinName {
+		r, err := stdin.take(what)
+		if err != nil {
+			return nil, err
+		}
+		return readBounded(r, "standard input", -1, limit)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a folder", name)
+	}
+	size := int64(-1)
+	if fi.Mode().IsRegular() {
+		if size = fi.Size(); size > limit.max {
+			return nil, tooLarge(name, size, limit)
+		}
+	}
+	return readBounded(f, name, size, limit)
+}
+
+// readBounded reads r to its end, refusing more than limit bytes. size is
+// the expected size (−1 when unknown), to size the buffer once.
+func readBounded(r io.Reader, name string, size int64, limit inputLimit) ([]byte, error) {
+	var buf bytes.Buffer
+	if size >= 0 {
+		buf.Grow(int(size) + 1)
+	}
+	n, err := buf.ReadFrom(io.LimitReader(r, limit.max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if n > limit.max {
+		return nil, tooLarge(name, -1, limit)
+	}
+	return buf.Bytes(), nil
+}
+
+// openRandom opens the input name for random access: a regular file as it
+// is; standard input ("-") and other files that are not regular (a pipe,
+// /dev/stdin) copied first to an unnamed temporary file (see
+// createUnnamed) of at most spoolLimit bytes. It returns the input, its
+// size and a function that closes it (and removes the copy).
+func openRandom(name, what string, stdin *stdinOnce) (io.ReaderAt, int64, func(), error) {
+	var src io.Reader
+	label := name
+	if name == stdinName {
+		r, err := stdin.take(what)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		src, label = r, "standard input"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		fi, err := f.Stat()
+		switch {
+		case err != nil:
+			f.Close()
+			return nil, 0, nil, err
+		case fi.IsDir():
+			f.Close()
+			return nil, 0, nil, fmt.Errorf("%s: is a folder", name)
+		case fi.Mode().IsRegular():
+			return f, fi.Size(), func() { f.Close() }, nil
+		}
+		defer f.Close()
+		src = f
+	}
+	spool, done, err := createUnnamed(os.TempDir())
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: a temporary copy: %v", label, err)
+	}
+	closeSpool := func() { spool.Close(); done() }
+	n, err := io.Copy(spool, io.LimitReader(src, spoolLimit.max+1))
+	switch {
+	case err != nil:
+		closeSpool()
+		return nil, 0, nil, fmt.Errorf("%s: copying it to a temporary file: %v", label, err)
+	case n > spoolLimit.max:
+		closeSpool()
+		return nil, 0, nil, tooLarge(label, -1, spoolLimit)
+	}
+	return spool, n, closeSpool, nil
+}
+
+// byteSize writes n bytes as people read it: "64 GiB", "256 MiB", or the
+// number of bytes.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + " GiB"
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
