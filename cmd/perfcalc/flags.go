@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -181,14 +180,14 @@ func (f *counterFlags) register(fs *flag.FlagSet, what string) {
 	fs.StringVar(&f.cf, "cf", "", "a file of counter paths, one per line (# comments): as -c for each")
 }
 
-// paths returns the paths of -c, then those of -cf's file. A file that
-// cannot be read is an error; one that is not a counter file (or lists no
-// path) is a *usageError.
-func (f *counterFlags) paths() (pathList, error) {
+// paths returns the paths of -c, then those of -cf's file ("-": standard
+// input). A file that cannot be read is an error; one that is not a counter
+// file (or lists no path) is a *usageError.
+func (f *counterFlags) paths(stdin *stdinOnce) (pathList, error) {
 	if f.cf == "" {
 		return f.c, nil
 	}
-	text, err := os.ReadFile(f.cf)
+	text, err := readInput(f.cf, "-cf", stdin, counterFileLimit)
 	if err != nil {
 		return nil, fmt.Errorf("-cf: %w", err)
 	}

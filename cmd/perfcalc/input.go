@@ -26,6 +26,9 @@ var (
 	// (a "Counter 009" table is about 100 to 300 KB), as package blg bounds
 	// the name table a log carries (blg.MaxRecordSize).
 	tableLimit = inputLimit{64 << 20, "a name table or registration"}
+	// counterFileLimit bounds a -cf file: 8,192 paths of the longest
+	// (PDH_MAX_COUNTER_PATH).
+	counterFileLimit = inputLimit{16 << 20, "a counter file"}
 	// spoolLimit bounds a .blg log read from standard input or a pipe,
 	// which is copied to an unnamed temporary file first (relog reads a
 	// log twice: once for its columns, once for its rows).

@@ -37,6 +37,8 @@ func TestStdin(t *testing.T) {
 		}
 		return string(b)
 	}
+	cf := filepath.Join(t.TempDir(), "counters.txt")
+	os.WriteFile(cf, []byte("# the disks\n\\PhysicalDisk(*)\\*\n"), 0o644)
 	for _, tc := range []struct {
 		name        string
 		file, stdin []string // the same command with the file, and with - and its bytes
@@ -44,6 +46,7 @@ func TestStdin(t *testing.T) {
 	}{
 		{"relog", []string{"relog", tx, "-f", "tsv"}, []string{"relog", "-", "-f", "tsv"}, string(txData)},
 		{"relog -q", []string{"relog", tx, "-q"}, []string{"relog", "-q", "-"}, string(txData)},
+		{"relog -cf", []string{"relog", tx, "-cf", cf}, []string{"relog", tx, "-cf", "-"}, read(cf)},
 		{"stats", []string{"stats", tx, "--json"}, []string{"stats", "-", "--json"}, string(txData)},
 		{"values older", []string{"values", g1, g2}, []string{"values", "-", g2}, read(g1)},
 		{"values newer", []string{"values", g1, g2, "--names", names}, []string{"values", g1, "-", "--names", names}, read(g2)},

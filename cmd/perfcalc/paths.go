@@ -40,11 +40,11 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		return failCommand(stderr, "paths", &usageError{"want one capture (see perfcalc paths -h)"})
 	}
-	patterns, err := counters.paths()
+	in := &stdinOnce{r: stdin}
+	patterns, err := counters.paths(in)
 	if err != nil {
 		return failCommand(stderr, "paths", err)
 	}
-	in := &stdinOnce{r: stdin}
 	data, kind, err := readCapture(pos[0], "BLOB", in)
 	if err != nil {
 		return failCommand(stderr, "paths", err)

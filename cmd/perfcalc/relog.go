@@ -129,12 +129,13 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if begin.ft != 0 && end.ft != 0 && end.ft < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
-	paths, err := counters.paths()
+	in := &stdinOnce{r: stdin}
+	paths, err := counters.paths(in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.ft, Every: *every, Digits: int(*digits)}
-	c, closeIn, err := openLogs(pos, opts, &stdinOnce{r: stdin})
+	c, closeIn, err := openLogs(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}

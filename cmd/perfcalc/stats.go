@@ -57,11 +57,12 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "stats", &usageError{"give one to 32 input logs (perfcalc stats IN.blg [IN.blg ...] [flags]; see perfcalc stats -h)"})
 	}
-	paths, err := counters.paths()
+	in := &stdinOnce{r: stdin}
+	paths, err := counters.paths(in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, err := openLogs(pos, relog.Options{Counters: paths}, &stdinOnce{r: stdin})
+	c, closeIn, err := openLogs(pos, relog.Options{Counters: paths}, in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}

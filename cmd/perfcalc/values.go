@@ -95,12 +95,12 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
-	paths, err := counters.paths()
+	in := &stdinOnce{r: stdin}
+	paths, err := counters.paths(in)
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
 
-	in := &stdinOnce{r: stdin}
 	older, kOld, err := readCapture(pos[0], "OLDER", in)
 	if err != nil {
 		return failCommand(stderr, "values", err)

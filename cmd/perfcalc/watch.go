@@ -162,7 +162,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(exitUsage, "%v", err)
 		}
 	}
-	listed, err := counters.paths()
+	listed, err := counters.paths(&stdinOnce{r: stdin})
 	if err != nil {
 		return failCommand(stderr, "watch", err)
 	}
