@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/internal/text"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Counter list layout (event type 0x20): an 8-byte list header
@@ -110,7 +110,18 @@ func parseCounterList(b []byte, loc *locator) ([]CounterInfo, error) {
 	if hl < counterListHeaderSize || hl > len(b) {
 		return nil, newError(rec, -1, loc.at(4), "HeaderLength", utoa(uint64(hl))+" outside "+itoa(counterListHeaderSize)+".."+itoa(int64(len(b))), engine.ErrMalformed)
 	}
-	var list []CounterInfo
+	// Count the entries first, to allocate the list once: the list's
+	// memory then is its entries' and their strings', never a doubling
+	// slice's spare room.
+	n := 0
+	for p := hl; p+4 <= len(b); n++ {
+		size := int(binary.LittleEndian.Uint32(b[p:]))
+		if size < counterEntryHeaderSize {
+			break // parseCounterEntry reports it
+		}
+		p += size
+	}
+	list := make([]CounterInfo, 0, n+1)
 	for p := hl; p < len(b); {
 		c, size, err := parseCounterEntry(b[p:], len(list), p, loc)
 		if err != nil {

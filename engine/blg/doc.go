@@ -24,8 +24,9 @@
 //	}
 //	if err := r.Err(); err != nil { … }
 //
-// yields the samples in order. A sample holds, per counter-list entry,
-// either raw values (Sample.Values: an engine.RawCounter each, with its
+// yields the samples in order; Rewind (NewReader's readers only) goes back
+// to the first sample without reading the header and counter list again. A
+// sample holds, per counter-list entry, either raw values (Sample.Values: an engine.RawCounter each, with its
 // CStatus kept; an item of a multi-instance record also names its
 // instance) or, in Vista-era "whole object" logs, one PERF_DATA_BLOCK per
 // object (Sample.Blocks, as bytes for the perfdata decoder). A counter's
@@ -43,6 +44,14 @@
 // allocates nothing; a sample's slices alias the reader's buffers and are
 // valid until the next call to Next. Reading runs at about 1.5–2 GB/s on
 // the real logs.
+//
+// The counter list costs at most 3 times its bytes (a CounterInfo of 152
+// bytes per entry, whose smallest possible size is 56 bytes, and the
+// entries' strings, decoded once): it is allocated once, from the entries
+// counted in the record, and a reassembled record larger than 1 MiB is let
+// go once read (TestCounterListMemory). While the list is read, its record
+// is held too, in a buffer grown as its parts arrive (at most twice the
+// record).
 //
 // # Observed structure
 //
@@ -134,7 +143,12 @@
 // buffer is allocated, a split record grows only as its parts arrive and is
 // capped at MaxRecordSize bytes and MaxRecordParts parts, the name table at
 // MaxRecordSize, and item counts are bounded by the bytes that would hold
-// them. Every loop advances by at least 8 bytes, so reading ends. Malformed
+// them; the names of a multi-instance record's items must fit, one per
+// item, in the record (items sharing one name would make a small record
+// decode into a huge one). A log shorter than its header's BuffersWritten
+// says is damage (ErrTruncated), even when it ends between two buffers.
+// Instance names longer than PDH_MAX_INSTANCE_NAME (counterpath) are
+// refused with ErrUnsupported. Every loop advances by at least 8 bytes, so reading ends. Malformed
 // input yields an *engine.FormatError (Format "blg") that names the
 // structure, the field and the byte offset in the file, wrapping
 // engine.ErrTruncated, engine.ErrMalformed or engine.ErrUnsupported, never a

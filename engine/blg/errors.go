@@ -1,10 +1,14 @@
 package blg
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
 )
+
+// ErrNotRewindable is Rewind's error for a Reader from NewStreamReader.
+var ErrNotRewindable = errors.New("blg: a stream reader cannot rewind")
 
 // formatName is the Format of every FormatError this package returns.
 const formatName = "blg"

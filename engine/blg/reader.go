@@ -48,6 +48,12 @@ type Reader struct {
 	rec     record
 	pending bool // rec holds a sample record that Next has not yet returned
 
+	// Where Rewind returns to: the file offset of the first sample's first
+	// event (−1 without a sample), and the damage open met after the
+	// counter list.
+	start    int64
+	startErr error
+
 	sample   Sample
 	nSamples int
 	first    int64 // time stamps of the first two samples
@@ -153,20 +159,20 @@ func (r *Reader) open() error {
 	for {
 		err := r.nextRecord()
 		if err == io.EOF {
-			r.done = true
+			r.done, r.start = true, -1
 			return nil
 		}
 		if err == nil {
 			var isSample bool
 			isSample, err = r.handle()
 			if err == nil && isSample {
-				r.pending = true
+				r.pending, r.start = true, r.rec.off
 				return nil
 			}
 		}
 		if err != nil {
 			if r.haveList {
-				r.err = err
+				r.err, r.startErr, r.start = err, err, -1
 				return nil
 			}
 			return err
@@ -203,12 +209,15 @@ func setIndex(err error, i int) {
 }
 
 // loadNext reads the next buffer. It returns io.EOF at the end of the log.
-func (r *Reader) loadNext() error {
-	off := r.next
-	if err := r.read(r.buf, off, "buffer", r.bufIndex+1); err != nil {
+func (r *Reader) loadNext() error { return r.load(r.bufIndex + 1) }
+
+// load reads buffer i.
+func (r *Reader) load(i int) error {
+	off := int64(i) * int64(r.bufSize)
+	if err := r.read(r.buf, off, "buffer", i); err != nil {
 		return err
 	}
-	r.bufIndex++
+	r.bufIndex = i
 	if size := binary.LittleEndian.Uint32(r.buf); int(size) != r.bufSize {
 		return newError("WMI_BUFFER_HEADER", r.bufIndex, off, "BufferSize", utoa(uint64(size))+" differs from the log's "+itoa(int64(r.bufSize)), engine.ErrMalformed)
 	}
@@ -225,6 +234,8 @@ func (r *Reader) loadNext() error {
 // nextRecord walks the events to the next complete PDH record and leaves it
 // in r.rec. It returns io.EOF at the end of the log.
 func (r *Reader) nextRecord() error {
+	r.rec.data = nil // the last record is used up: let trim free its bytes
+	r.asm.trim()
 	for {
 		if r.cur >= r.used {
 			if err := r.loadNext(); err != nil {
@@ -264,7 +275,11 @@ func (r *Reader) nextRecord() error {
 		} else if r.ev.logGUID != r.guid {
 			return newError("PDH event", -1, r.ev.off+eventHeaderSize, "LogGUID", "differs from the log's", engine.ErrMalformed)
 		}
-		done, err := r.asm.add(&r.ev, &r.rec)
+		room := int64(0)
+		if r.ra != nil {
+			room = r.size - r.bufOff - int64(r.cur)
+		}
+		done, err := r.asm.add(&r.ev, &r.rec, room)
 		if err != nil {
 			return err
 		}
@@ -344,6 +359,30 @@ func (r *Reader) Next() bool {
 		r.nSamples++
 		return true
 	}
+}
+
+// Rewind goes back to the first sample: Next then reads the samples again,
+// as a new Reader would, without reading the header, the counter list and
+// the name table again (relog reads a log twice: for its columns, then for
+// its rows). It needs a Reader from NewReader; a stream reader's Rewind
+// returns ErrNotRewindable, as do the later parts of Split; the Reader that
+// Split made the first of its parts reads the whole log again.
+func (r *Reader) Rewind() error {
+	if r.ra == nil || r.skipTail {
+		return ErrNotRewindable // a stream, or a later part of Split
+	}
+	r.asm.active, r.pending, r.trailer, r.stopAt = false, false, nil, 0
+	r.nSamples, r.first, r.second = 0, 0, 0
+	r.err, r.done = r.startErr, r.start < 0 && r.startErr == nil
+	if r.start < 0 {
+		return nil
+	}
+	if err := r.load(int(r.start / int64(r.bufSize))); err != nil {
+		r.err = err
+		return err
+	}
+	r.cur = int(r.start - r.bufOff)
+	return nil
 }
 
 // Sample returns the current sample. It and its slices are valid until the

@@ -244,19 +244,19 @@ func TestAssemblerLimits(t *testing.T) {
 	var rec record
 	t.Run("parts", func(t *testing.T) {
 		var a assembler
-		if _, err := a.add(ev(1, 0xFFFFFFFF, nil), &rec); err != nil {
+		if _, err := a.add(ev(1, 0xFFFFFFFF, nil), &rec, 0); err != nil {
 			t.Fatal(err)
 		}
 		a.next = MaxRecordParts + 1
-		_, err := a.add(ev(MaxRecordParts+1, 0xFFFFFFFF, nil), &rec)
+		_, err := a.add(ev(MaxRecordParts+1, 0xFFFFFFFF, nil), &rec, 0)
 		checkFormatError(t, err, "split record", "PartCount", engine.ErrUnsupported)
 	})
 	t.Run("size", func(t *testing.T) {
 		var a assembler
-		if _, err := a.add(ev(1, 3, make([]byte, MaxRecordSize-10)), &rec); err != nil {
+		if _, err := a.add(ev(1, 3, make([]byte, MaxRecordSize-10)), &rec, 0); err != nil {
 			t.Fatal(err)
 		}
-		_, err := a.add(ev(2, 3, make([]byte, 11)), &rec)
+		_, err := a.add(ev(2, 3, make([]byte, 11)), &rec, 0)
 		checkFormatError(t, err, "split record", "", engine.ErrUnsupported)
 	})
 }

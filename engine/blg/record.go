@@ -70,10 +70,11 @@ type record struct {
 	loc       *locator
 }
 
-// add takes one PDH event. It returns true with the record in *r when the
-// event completes a record; r.data stays valid until the next call to add
+// add takes one PDH event; room is the number of bytes of the log after it
+// (0 when unknown). It returns true with the record in *r when the event
+// completes a record; r.data stays valid until the next call to add
 // or until the buffer the event came from is reused.
-func (a *assembler) add(ev *event, r *record) (bool, error) {
+func (a *assembler) add(ev *event, r *record, room int64) (bool, error) {
 	dataOff := ev.off + eventHeaderSize + partHeaderSize
 	if a.active {
 		if ev.partIndex != a.next || ev.partCount != a.count || ev.typ != a.typ {
@@ -105,9 +106,27 @@ func (a *assembler) add(ev *event, r *record) (bool, error) {
 		return true, nil
 	}
 	a.active, a.typ, a.count, a.next, a.off, a.ts = true, ev.typ, ev.partCount, 2, ev.off, ev.timeStamp
+	// Size the buffer once for the parts to come, as large as the first
+	// (no copy of a growing record), but never beyond what the log's
+	// remaining bytes could hold (room, 0 when unknown) nor MaxRecordSize.
+	if want := min(uint64(len(ev.data))*uint64(ev.partCount), uint64(room), MaxRecordSize); want > uint64(cap(a.buf)) {
+		a.buf = make([]byte, 0, want)
+	}
 	a.buf = append(a.buf[:0], ev.data...)
 	a.loc.parts = append(a.loc.parts[:0], partSpan{rec: 0, file: dataOff})
 	return false, nil
+}
+
+// maxKeptBuffer is the largest reassembly buffer an assembler keeps from
+// one record to the next: a larger one (a counter list of many entries)
+// is let go once its record has been used.
+const maxKeptBuffer = 1 << 20
+
+// trim lets go of a large reassembly buffer between records.
+func (a *assembler) trim() {
+	if !a.active && cap(a.buf) > maxKeptBuffer {
+		a.buf = nil
+	}
 }
 
 // pending reports an unfinished split record at the end of the log.

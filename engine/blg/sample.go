@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/internal/text"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
 // Sample record layout (event type 0x22). Every record and sub-record

@@ -7,8 +7,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // TestInstanceNameCap: a V2 instance name of PDH_MAX_INSTANCE_NAME

@@ -274,8 +274,18 @@ func (c *Converter) absorb(h *Converter) {
 	c.scanErr = h.scanErr
 	for i := range h.entries {
 		e, he := &c.entries[i], &h.entries[i]
-		cis := make([]int32, len(he.counters))
+		if !e.multi() {
+			// One counter of one instance: no maps (see newEntries).
+			if e.single == 0 {
+				e.single = he.single
+			}
+			continue
+		}
+		cis := make([]int32, len(he.counters)) // a wildcard's one counter: 0
 		for ci, name := range he.counters {
+			if !e.whole {
+				break
+			}
 			k, ok := e.byCounter[name]
 			if !ok {
 				k = int32(len(e.counters))

@@ -191,17 +191,15 @@ func (m *merger) fail(k int, err error) {
 }
 
 // start positions every part's reader on its first sample: the readers of
-// openLog for the first reading, new ones for the second.
+// openLog for the first reading, the same rewound for the second.
 func (m *merger) start(reopen bool) {
 	m.err, m.rows = nil, 0
-	for k, p := range m.parts {
+	for k := range m.parts {
 		if reopen {
-			br, err := blg.NewReader(p.src, p.size)
-			if err != nil {
+			if err := m.rds[k].Rewind(); err != nil {
 				m.fail(k, err)
 				continue
 			}
-			m.rds[k] = br
 		}
 		m.advance(k)
 	}

@@ -144,12 +144,19 @@ type entry struct {
 	instGen   []uint32             // per instance: the generation of the sample that last had it
 
 	// During the first pass: the (counter, instance) pairs met, and
-	// whether their path matches the filters. Afterwards:
+	// whether their path matches the filters (for an entry of one counter
+	// of one instance, single: 0 not met, 1 met but filtered out, 2 kept;
+	// no map per entry, for logs of very many entries). Afterwards:
 	// grid[c*len(insts)+i] is the column of counter c and instance i, or
 	// −1.
-	pairs map[[2]int32]bool
-	grid  []int32
+	pairs  map[[2]int32]bool
+	single uint8
+	grid   []int32
 }
+
+// multi reports whether the entry can have several counters or instances:
+// a whole object or a wildcard instance.
+func (e *entry) multi() bool { return e.whole || e.info.Wildcard() }
 
 // scratch holds buffers reused from sample to sample.
 type scratch struct {
@@ -194,6 +201,7 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 		c.r = br
 		return c, nil
 	}
+	c.r = br // Next rewinds it for the second reading
 	c.scan(br)
 	c.layout()
 	return c, nil
@@ -207,19 +215,21 @@ func newEntries(infos []blg.CounterInfo) []entry {
 		e := &entries[i]
 		e.info = &infos[i]
 		e.whole = isWhole(e.info)
-		e.byCounter = map[string]int32{}
-		e.byInst = map[string]int32{}
-		e.pairs = map[[2]int32]bool{}
+		// Maps only where they serve: memory stays proportional to the
+		// counter list for logs of hundreds of thousands of entries.
+		if e.multi() {
+			e.byInst = map[string]int32{}
+			e.pairs = map[[2]int32]bool{}
+		}
 		if e.whole {
+			e.byCounter = map[string]int32{}
 			e.byTitle = map[uint32]int32{}
 		} else {
 			e.counters = []string{e.info.Counter}
-			e.byCounter[e.info.Counter] = 0
 			if !e.info.Wildcard() {
 				// A single counter: its one instance is the entry's own.
 				e.insts = []string{""}
 				e.instGen = []uint32{0}
-				e.byInst[""] = 0
 			}
 		}
 	}
@@ -298,6 +308,15 @@ func (c *Converter) scanPart(br *blg.Reader) {
 // addPair records, during the first pass, that entry e has counter ci of
 // instance ii.
 func (c *Converter) addPair(e *entry, ci, ii int32) {
+	if e.pairs == nil {
+		if e.single == 0 {
+			e.single = 1
+			if c.match(e, 0, 0) {
+				e.single = 2
+			}
+		}
+		return
+	}
 	k := [2]int32{ci, ii}
 	if _, ok := e.pairs[k]; ok {
 		return
@@ -364,7 +383,7 @@ func (c *Converter) layout() {
 		for ci := range e.counters {
 			for ii := range e.insts {
 				col := int32(-1)
-				if e.pairs[[2]int32{int32(ci), int32(ii)}] {
+				if e.pairs[[2]int32{int32(ci), int32(ii)}] || e.single == 2 {
 					col = int32(len(c.columns))
 					c.scratch.name = c.appendPath(c.scratch.name[:0], e, int32(ci), int32(ii))
 					c.columns = append(c.columns, Column{
@@ -440,12 +459,10 @@ func (c *Converter) next(out []Cell) (ok, direct bool) {
 	}
 	if !c.started {
 		c.started = true
-		br, err := blg.NewReader(c.src, c.size)
-		if err != nil {
+		if err := c.r.Rewind(); err != nil {
 			c.err = err
 			return false, false
 		}
-		c.r = br
 		for i := range c.last {
 			c.last[i] = -1
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/encode"
 	"github.com/perfcalc/perfcalc/internal/blgbuild"
+	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
 // LongInstancesV1 returns a V1 blob with one object (title index 230) of n
