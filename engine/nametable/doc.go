@@ -31,7 +31,12 @@
 // A name table is untrusted input. Parse checks every string against the
 // input's end before use, never sizes an allocation from an index value
 // (only from the number of pairs it has counted in the input), does work
-// linear in the input's size (plus the sorts, O(n log n) in the pairs), and
+// linear in the input's size (plus the sorts, O(n log n) in the pairs, by
+// names folded once each, not in every comparison: a 10^6-pair table of
+// non-ASCII names went from about 8 s to 2 s), keeps at most twice the
+// input's bytes (12 bytes per pair read and 4 per distinct index; the
+// smallest pair is 8 bytes) and allocates at most 4 times them in all
+// (TestTableMemory), and
 // reports malformed input as an *engine.FormatError naming the string's
 // byte offset; it never panics on any input. The package imports neither
 // fmt nor os.

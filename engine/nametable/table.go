@@ -1,12 +1,15 @@
 package nametable
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 	"strconv"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
@@ -104,9 +107,21 @@ func (t *Table) names() []uint32 {
 	for i := range byName {
 		byName[i] = uint32(i)
 	}
+	// Sort by folded name, each name folded once (into UTF-8, whose byte
+	// order is the folded runes' order, which LookupName's binary search
+	// compares): folding in every comparison took 97% of the time of a
+	// 10^6-pair table.
+	keys, ends := t.foldedKeys()
+	key := func(pos uint32) []byte {
+		start := uint32(0)
+		if pos > 0 {
+			start = ends[pos-1]
+		}
+		return keys[start:ends[pos]]
+	}
 	heapsort.Sort(len(byName), func(i, j int) bool {
 		x, y := byName[i], byName[j]
-		if c := compareFold(t.text(x), t.text(y)); c != 0 {
+		if c := bytes.Compare(key(x), key(y)); c != 0 {
 			return c < 0
 		}
 		return t.byIdx[x].index < t.byIdx[y].index
@@ -115,6 +130,29 @@ func (t *Table) names() []uint32 {
 	// and all the sorts are the same.
 	t.byName.CompareAndSwap(nil, &byName)
 	return *t.byName.Load()
+}
+
+// foldedKeys returns every name of byIdx folded and encoded in UTF-8, one
+// after the other, and where each ends. It allocates once for each: at
+// most 1.5 times the names' bytes (3 UTF-8 bytes per UTF-16 code unit) and
+// 4 bytes per name.
+func (t *Table) foldedKeys() ([]byte, []uint32) {
+	n := 0
+	for i := range t.byIdx {
+		n += int(t.byIdx[i].n)
+	}
+	keys := make([]byte, 0, n+n/2)
+	ends := make([]uint32, len(t.byIdx))
+	for i := range t.byIdx {
+		txt := t.text(uint32(i))
+		for j := 0; j < txt.Len(); {
+			var r rune
+			r, j = text.DecodeUTF16(txt, j)
+			keys = utf8.AppendRune(keys, fold.Rune(r))
+		}
+		ends[i] = uint32(len(keys))
+	}
+	return keys, ends
 }
 
 func cmpIndex(a, b entry) int { return cmpUint32(a.index, b.index) }

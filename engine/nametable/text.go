@@ -80,34 +80,3 @@ func (t Text) compare(s string, foldCase bool) int {
 	}
 	return 0
 }
-
-// compareFold compares two texts rune by rune after folding.
-func compareFold(a, b Text) int {
-	i, j := 0, 0
-	na, nb := len(a)/2, len(b)/2
-	for i < na && j < nb {
-		var x, y rune
-		if a[2*i+1] == 0 && a[2*i] < utf8.RuneSelf && b[2*j+1] == 0 && b[2*j] < utf8.RuneSelf {
-			x, y = rune(a[2*i]), rune(b[2*j])
-			i++
-			j++
-		} else {
-			x, i = text.DecodeUTF16(a, i)
-			y, j = text.DecodeUTF16(b, j)
-		}
-		x, y = fold.Rune(x), fold.Rune(y)
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	switch {
-	case i < na:
-		return 1
-	case j < nb:
-		return -1
-	}
-	return 0
-}

@@ -66,7 +66,7 @@ func NameTable(n int) ([]byte, error) {
 		x ^= x << 13
 		x ^= x >> 17
 		x ^= x << 5
-		t.Pairs[i] = encode.NameTablePair{Index: uint32(2 * (i + 1)), Text: "Zählerstände Größe Überlauf " + strconv.FormatUint(uint64(x), 10)}
+		t.Pairs[i] = encode.NameTablePair{Index: uint32(2 * (i + 1)), Text: "Größe " + strconv.FormatUint(uint64(x), 10)}
 	}
 	return encode.EncodeNameTable(&t)
 }
