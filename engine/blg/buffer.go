@@ -53,7 +53,7 @@ func IsLog(data []byte) bool {
 func ParseBufferHeader(b []byte, off int64) (BufferHeader, error) {
 	const rec = "WMI_BUFFER_HEADER"
 	if len(b) < BufferHeaderSize {
-		return BufferHeader{}, newError(rec, -1, off, "", "needs "+itoa(BufferHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return BufferHeader{}, errf(rec, -1, off, "", engine.ErrTruncated, "needs %d bytes, have %d", BufferHeaderSize, int64(len(b)))
 	}
 	h := BufferHeader{
 		BufferSize:     binary.LittleEndian.Uint32(b[0x00:]),
@@ -66,10 +66,10 @@ func ParseBufferHeader(b []byte, off int64) (BufferHeader, error) {
 		BufferType:     binary.LittleEndian.Uint16(b[0x36:]),
 	}
 	if h.BufferSize < MinBufferSize || h.BufferSize > MaxBufferSize || h.BufferSize%1024 != 0 {
-		return h, newError(rec, -1, off, "BufferSize", utoa(uint64(h.BufferSize))+" is not a buffer size (1 KiB multiple in 1 KiB..1 MiB); not a .blg log?", engine.ErrMalformed)
+		return h, errf(rec, -1, off, "BufferSize", engine.ErrMalformed, "%u is not a buffer size (1 KiB multiple in 1 KiB..1 MiB); not a .blg log?", int64(h.BufferSize))
 	}
 	if h.Offset < BufferHeaderSize || h.Offset > h.BufferSize {
-		return h, newError(rec, -1, off+0x30, "Offset", hexa(uint64(h.Offset))+" outside "+hexa(BufferHeaderSize)+".."+hexa(uint64(h.BufferSize)), engine.ErrMalformed)
+		return h, errf(rec, -1, off+0x30, "Offset", engine.ErrMalformed, "%x outside %x..%x", int64(h.Offset), int64(BufferHeaderSize), int64(h.BufferSize))
 	}
 	return h, nil
 }

@@ -104,11 +104,11 @@ func ParseCounterList(record []byte) ([]CounterInfo, error) {
 func parseCounterList(b []byte, loc *locator) ([]CounterInfo, error) {
 	const rec = "counter list"
 	if len(b) < counterListHeaderSize {
-		return nil, newError(rec, -1, loc.at(0), "", "needs "+itoa(counterListHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return nil, errf(rec, -1, loc.at(0), "", engine.ErrTruncated, "needs %d bytes, have %d", counterListHeaderSize, int64(len(b)))
 	}
 	hl := int(binary.LittleEndian.Uint16(b[4:]))
 	if hl < counterListHeaderSize || hl > len(b) {
-		return nil, newError(rec, -1, loc.at(4), "HeaderLength", utoa(uint64(hl))+" outside "+itoa(counterListHeaderSize)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+		return nil, errf(rec, -1, loc.at(4), "HeaderLength", engine.ErrMalformed, "%u outside %d..%d", int64(hl), counterListHeaderSize, int64(len(b)))
 	}
 	// Count the entries first, to allocate the list once: the list's
 	// memory then is its entries' and their strings', never a doubling
@@ -137,11 +137,11 @@ func parseCounterEntry(b []byte, index, p int, loc *locator) (CounterInfo, int, 
 	const rec = "counter list entry"
 	le := binary.LittleEndian
 	if len(b) < counterEntryHeaderSize {
-		return CounterInfo{}, 0, newError(rec, index, loc.at(p), "", "needs "+itoa(counterEntryHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return CounterInfo{}, 0, errf(rec, index, loc.at(p), "", engine.ErrTruncated, "needs %d bytes, have %d", counterEntryHeaderSize, int64(len(b)))
 	}
 	size := le.Uint32(b[0:])
 	if size < counterEntryHeaderSize || uint64(size) > uint64(len(b)) {
-		return CounterInfo{}, 0, newError(rec, index, loc.at(p), "Size", utoa(uint64(size))+" outside "+itoa(counterEntryHeaderSize)+".."+itoa(int64(len(b)))+" (the bytes left in the list)", engine.ErrMalformed)
+		return CounterInfo{}, 0, errf(rec, index, loc.at(p), "Size", engine.ErrMalformed, "%u outside %d..%d (the bytes left in the list)", int64(size), counterEntryHeaderSize, int64(len(b)))
 	}
 	c := CounterInfo{
 		Index:         index,
@@ -164,12 +164,12 @@ func parseCounterEntry(b []byte, index, p int, loc *locator) (CounterInfo, int, 
 			return ""
 		}
 		if uint64(o) >= uint64(len(strs)) {
-			err = newError(rec, index, loc.at(p+at), field, hexa(uint64(o))+" outside the entry's "+itoa(int64(len(strs)))+" bytes of strings", engine.ErrMalformed)
+			err = errf(rec, index, loc.at(p+at), field, engine.ErrMalformed, "%x outside the entry's %d bytes of strings", int64(o), int64(len(strs)))
 			return ""
 		}
 		n, ok := text.UTF16Len(strs[o:])
 		if !ok {
-			err = newError(rec, index, loc.at(p+at), field, "string at "+hexa(uint64(o))+" has no NUL before the end of the entry", engine.ErrMalformed)
+			err = errf(rec, index, loc.at(p+at), field, engine.ErrMalformed, "string at %x has no NUL before the end of the entry", int64(o))
 			return ""
 		}
 		if optional && n > 2*counterpath.MaxInstanceName { // the instance and its parent

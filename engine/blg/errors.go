@@ -29,6 +29,41 @@ func newError(record string, index int, off int64, field, detail string, sentine
 	}
 }
 
+// errf builds a *engine.FormatError whose detail is format with each %d
+// replaced by the next argument in decimal, each %u by the next argument
+// read as a uint64 in decimal, each %x by "0x" and the next argument in
+// hexadecimal, and %% by %. One call per error site, whatever its numbers,
+// keeps the WebAssembly module small: a detail built by concatenation
+// costs a call per piece at every site.
+//
+//go:noinline
+func errf(record string, index int, off int64, field string, sentinel error, format string, args ...int64) *engine.FormatError {
+	b := make([]byte, 0, len(format)+16*len(args))
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			b = append(b, c)
+			continue
+		}
+		i++
+		if format[i] == '%' || len(args) == 0 {
+			b = append(b, format[i])
+			continue
+		}
+		v := args[0]
+		args = args[1:]
+		switch format[i] {
+		case 'd':
+			b = strconv.AppendInt(b, v, 10)
+		case 'x':
+			b = strconv.AppendUint(append(b, "0x"...), uint64(v), 16)
+		default: // 'u'
+			b = strconv.AppendUint(b, uint64(v), 10)
+		}
+	}
+	return newError(record, index, off, field, string(b), sentinel)
+}
+
 // Detail-text helpers, built without fmt.
 
 //go:noinline

@@ -50,34 +50,34 @@ type event struct {
 func parseEvent(b []byte, off int64, ev *event) (int, error) {
 	const rec = "EVENT_TRACE_HEADER"
 	if len(b) < 4 {
-		return 0, newError(rec, -1, off, "", "needs 4 bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return 0, errf(rec, -1, off, "", engine.ErrTruncated, "needs 4 bytes, have %d", int64(len(b)))
 	}
 	ht := b[2]
 	if b[3]&0x80 == 0 {
-		return 0, newError(rec, -1, off, "MarkerFlags", hexa(uint64(b[3]))+" lacks the trace-header flag 0x80", engine.ErrMalformed)
+		return 0, errf(rec, -1, off, "MarkerFlags", engine.ErrMalformed, "%x lacks the trace-header flag 0x80", int64(b[3]))
 	}
 	switch ht {
 	case traceHeaderSystem32, traceHeaderSystem64:
 		// Another system event: skip it by its Size (at +4).
 		if len(b) < systemHeaderSize {
-			return 0, newError("SYSTEM_TRACE_HEADER", -1, off, "", "needs "+itoa(systemHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+			return 0, errf("SYSTEM_TRACE_HEADER", -1, off, "", engine.ErrTruncated, "needs %d bytes, have %d", systemHeaderSize, int64(len(b)))
 		}
 		size := int(binary.LittleEndian.Uint16(b[4:]))
 		if size < systemHeaderSize || size > len(b) {
-			return 0, newError("SYSTEM_TRACE_HEADER", -1, off+4, "Size", utoa(uint64(size))+" outside "+itoa(systemHeaderSize)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+			return 0, errf("SYSTEM_TRACE_HEADER", -1, off+4, "Size", engine.ErrMalformed, "%u outside %d..%d", int64(size), systemHeaderSize, int64(len(b)))
 		}
 		*ev = event{off: off, size: size}
 		return (size + 7) &^ 7, nil
 	case traceHeaderFull32, traceHeaderFull64:
 	default:
-		return 0, newError(rec, -1, off+2, "HeaderType", hexa(uint64(ht))+" is not a full trace header (0xa or 0x14)", engine.ErrUnsupported)
+		return 0, errf(rec, -1, off+2, "HeaderType", engine.ErrUnsupported, "%x is not a full trace header (0xa or 0x14)", int64(ht))
 	}
 	if len(b) < eventHeaderSize {
-		return 0, newError(rec, -1, off, "", "needs "+itoa(eventHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return 0, errf(rec, -1, off, "", engine.ErrTruncated, "needs %d bytes, have %d", eventHeaderSize, int64(len(b)))
 	}
 	size := int(binary.LittleEndian.Uint16(b[0:]))
 	if size < eventHeaderSize || size > len(b) {
-		return 0, newError(rec, -1, off, "Size", utoa(uint64(size))+" outside "+itoa(eventHeaderSize)+".."+itoa(int64(len(b)))+" (the buffer's used bytes left)", engine.ErrMalformed)
+		return 0, errf(rec, -1, off, "Size", engine.ErrMalformed, "%u outside %d..%d (the buffer's used bytes left)", int64(size), eventHeaderSize, int64(len(b)))
 	}
 	*ev = event{
 		off:       off,
@@ -89,7 +89,7 @@ func parseEvent(b []byte, off int64, ev *event) (int, error) {
 		return (size + 7) &^ 7, nil
 	}
 	if size < eventHeaderSize+partHeaderSize {
-		return 0, newError(rec, -1, off, "Size", utoa(uint64(size))+" is too small for a PDH event ("+itoa(eventHeaderSize+partHeaderSize)+")", engine.ErrMalformed)
+		return 0, errf(rec, -1, off, "Size", engine.ErrMalformed, "%u is too small for a PDH event (%d)", int64(size), int64(eventHeaderSize+partHeaderSize))
 	}
 	ev.pdh = true
 	ev.logGUID = [16]byte(b[48:64])
@@ -97,7 +97,7 @@ func parseEvent(b []byte, off int64, ev *event) (int, error) {
 	ev.partCount = binary.LittleEndian.Uint32(b[68:])
 	ev.data = b[eventHeaderSize+partHeaderSize : size]
 	if ev.partCount == 0 || ev.partIndex == 0 || ev.partIndex > ev.partCount {
-		return 0, newError("PDH event", -1, off+64, "PartIndex", "part "+utoa(uint64(ev.partIndex))+" of "+utoa(uint64(ev.partCount))+" (parts are numbered 1..count)", engine.ErrMalformed)
+		return 0, errf("PDH event", -1, off+64, "PartIndex", engine.ErrMalformed, "part %u of %u (parts are numbered 1..count)", int64(ev.partIndex), int64(ev.partCount))
 	}
 	return (size + 7) &^ 7, nil
 }

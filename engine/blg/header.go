@@ -64,11 +64,11 @@ func (h *LogHeader) MinorVersion() uint8 { return uint8(h.Version >> 8) }
 func parseLogHeader(ev []byte, off int64) (LogHeader, int, error) {
 	const rec = "SYSTEM_TRACE_HEADER"
 	if len(ev) < systemHeaderSize {
-		return LogHeader{}, 0, newError(rec, -1, off, "", "needs "+itoa(systemHeaderSize)+" bytes, have "+itoa(int64(len(ev))), engine.ErrTruncated)
+		return LogHeader{}, 0, errf(rec, -1, off, "", engine.ErrTruncated, "needs %d bytes, have %d", systemHeaderSize, int64(len(ev)))
 	}
 	h := LogHeader{Offset: off, HeaderType: ev[2]}
 	if (ev[3]&0xC0) != 0xC0 || (h.HeaderType != traceHeaderSystem32 && h.HeaderType != traceHeaderSystem64) {
-		return h, 0, newError(rec, -1, off, "Marker", hexa(uint64(binary.LittleEndian.Uint32(ev)))+" is not a system trace header (xx xx 01 C0 or xx xx 02 C0); not a .blg log?", engine.ErrMalformed)
+		return h, 0, errf(rec, -1, off, "Marker", engine.ErrMalformed, "%x is not a system trace header (xx xx 01 C0 or xx xx 02 C0); not a .blg log?", int64(binary.LittleEndian.Uint32(ev)))
 	}
 	size := int(binary.LittleEndian.Uint16(ev[4:]))
 	fixed := logFileHeaderFixed32
@@ -76,7 +76,7 @@ func parseLogHeader(ev []byte, off int64) (LogHeader, int, error) {
 		fixed = logFileHeaderFixed64
 	}
 	if size < systemHeaderSize+fixed {
-		return h, 0, newError(rec, -1, off+4, "Size", utoa(uint64(size))+" is too small for a TRACE_LOGFILE_HEADER ("+itoa(int64(systemHeaderSize+fixed))+")", engine.ErrMalformed)
+		return h, 0, errf(rec, -1, off+4, "Size", engine.ErrMalformed, "%u is too small for a TRACE_LOGFILE_HEADER (%d)", int64(size), int64(systemHeaderSize+fixed))
 	}
 	if size > len(ev) {
 		return h, 0, newError(rec, -1, off+4, "Size", exceeds(uint64(size), "the buffer's used bytes", uint64(len(ev))), engine.ErrMalformed)
@@ -102,7 +102,7 @@ func parseLogHeader(ev []byte, off int64) (LogHeader, int, error) {
 		ptr = 8
 	}
 	if h.PointerSize != uint32(ptr) {
-		return h, 0, newError("TRACE_LOGFILE_HEADER", -1, boff+44, "PointerSize", utoa(uint64(h.PointerSize))+" disagrees with the system trace header type "+utoa(uint64(h.HeaderType)), engine.ErrMalformed)
+		return h, 0, errf("TRACE_LOGFILE_HEADER", -1, boff+44, "PointerSize", engine.ErrMalformed, "%u disagrees with the system trace header type %u", int64(h.PointerSize), int64(h.HeaderType))
 	}
 	tz := 56 + 2*ptr
 	h.TimeZone = parseTimeZone(b[tz : tz+timeZoneSize])

@@ -59,3 +59,11 @@ func TestMultiNamesOverlap(t *testing.T) {
 	}
 	checkFormatError(t, r.Err(), "multi-instance record", "NameOffset", engine.ErrMalformed)
 }
+
+// TestErrf: the details errf formats, byte for byte.
+func TestErrf(t *testing.T) {
+	err := errf("record", 3, 0x40, "Field", engine.ErrMalformed, "a %d b %u c %x %% d %", -5, -1, 255)
+	if want := "blg: record 3 at 0x40: Field a -5 b 18446744073709551615 c 0xff % d %"; err.Error() != want {
+		t.Errorf("have %q, want %q", err.Error(), want)
+	}
+}

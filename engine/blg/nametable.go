@@ -23,13 +23,13 @@ func (t *nameTable) add(b []byte, loc *locator) error {
 	}
 	pairs := b[n+2:]
 	if len(pairs)%2 != 0 {
-		return newError(rec, -1, loc.at(n+2), "", "odd length "+itoa(int64(len(pairs)))+" for UTF-16 pairs", engine.ErrMalformed)
+		return errf(rec, -1, loc.at(n+2), "", engine.ErrMalformed, "odd length %d for UTF-16 pairs", int64(len(pairs)))
 	}
 	if t.machine == "" {
 		t.machine = utf16String(b)
 	}
 	if len(t.pairs)+len(pairs)+2 > MaxRecordSize {
-		return newError(rec, -1, loc.at(0), "", "name table exceeds the size limit "+itoa(MaxRecordSize), engine.ErrUnsupported)
+		return errf(rec, -1, loc.at(0), "", engine.ErrUnsupported, "name table exceeds the size limit %d", MaxRecordSize)
 	}
 	t.pairs = append(t.pairs, pairs...)
 	return nil

@@ -135,7 +135,7 @@ func (r *Reader) open() error {
 	}
 	r.bufSize = int(bh.BufferSize)
 	if r.ra != nil && r.size < int64(r.bufSize) {
-		return newError("buffer", 0, 0, "", "log ends at "+hexa(uint64(r.size))+", inside its first buffer of "+itoa(int64(r.bufSize))+" bytes", engine.ErrTruncated)
+		return errf("buffer", 0, 0, "", engine.ErrTruncated, "log ends at %x, inside its first buffer of %d bytes", int64(r.size), int64(r.bufSize))
 	}
 	r.buf = make([]byte, r.bufSize)
 	copy(r.buf, hb[:])
@@ -151,7 +151,7 @@ func (r *Reader) open() error {
 		return err
 	}
 	if h.BufferSize != bh.BufferSize {
-		return newError("TRACE_LOGFILE_HEADER", -1, BufferHeaderSize+systemHeaderSize, "BufferSize", utoa(uint64(h.BufferSize))+" disagrees with the first buffer's "+utoa(uint64(bh.BufferSize)), engine.ErrMalformed)
+		return errf("TRACE_LOGFILE_HEADER", -1, BufferHeaderSize+systemHeaderSize, "BufferSize", engine.ErrMalformed, "%u disagrees with the first buffer's %u", int64(h.BufferSize), int64(bh.BufferSize))
 	}
 	r.header = h
 	r.cur += (size + 7) &^ 7
@@ -219,7 +219,7 @@ func (r *Reader) load(i int) error {
 	}
 	r.bufIndex = i
 	if size := binary.LittleEndian.Uint32(r.buf); int(size) != r.bufSize {
-		return newError("WMI_BUFFER_HEADER", r.bufIndex, off, "BufferSize", utoa(uint64(size))+" differs from the log's "+itoa(int64(r.bufSize)), engine.ErrMalformed)
+		return errf("WMI_BUFFER_HEADER", r.bufIndex, off, "BufferSize", engine.ErrMalformed, "%u differs from the log's %d", int64(size), int64(r.bufSize))
 	}
 	bh, err := ParseBufferHeader(r.buf, off)
 	if err != nil {

@@ -78,13 +78,13 @@ func (a *assembler) add(ev *event, r *record, room int64) (bool, error) {
 	dataOff := ev.off + eventHeaderSize + partHeaderSize
 	if a.active {
 		if ev.partIndex != a.next || ev.partCount != a.count || ev.typ != a.typ {
-			return false, newError("split record", -1, ev.off, "PartIndex", "record at "+hexa(uint64(a.off))+" (event type "+hexa(uint64(a.typ))+") expects part "+utoa(uint64(a.next))+" of "+utoa(uint64(a.count))+", found part "+utoa(uint64(ev.partIndex))+" of "+utoa(uint64(ev.partCount))+" of event type "+hexa(uint64(ev.typ))+": a part is missing", engine.ErrMalformed)
+			return false, errf("split record", -1, ev.off, "PartIndex", engine.ErrMalformed, "record at %x (event type %x) expects part %u of %u, found part %u of %u of event type %x: a part is missing", int64(a.off), int64(a.typ), int64(a.next), int64(a.count), int64(ev.partIndex), int64(ev.partCount), int64(ev.typ))
 		}
 		if a.next > MaxRecordParts {
-			return false, newError("split record", -1, a.off, "PartCount", "more than "+itoa(MaxRecordParts)+" parts", engine.ErrUnsupported)
+			return false, errf("split record", -1, a.off, "PartCount", engine.ErrUnsupported, "more than %d parts", MaxRecordParts)
 		}
 		if len(a.buf)+len(ev.data) > MaxRecordSize {
-			return false, newError("split record", -1, a.off, "", "parts exceed the record size limit "+itoa(MaxRecordSize), engine.ErrUnsupported)
+			return false, errf("split record", -1, a.off, "", engine.ErrUnsupported, "parts exceed the record size limit %d", MaxRecordSize)
 		}
 		a.loc.parts = append(a.loc.parts, partSpan{rec: len(a.buf), file: dataOff})
 		a.buf = append(a.buf, ev.data...)
@@ -97,7 +97,7 @@ func (a *assembler) add(ev *event, r *record, room int64) (bool, error) {
 		return true, nil
 	}
 	if ev.partIndex != 1 {
-		return false, newError("split record", -1, ev.off, "PartIndex", "part "+utoa(uint64(ev.partIndex))+" of "+utoa(uint64(ev.partCount))+" without the parts before it", engine.ErrMalformed)
+		return false, errf("split record", -1, ev.off, "PartIndex", engine.ErrMalformed, "part %u of %u without the parts before it", int64(ev.partIndex), int64(ev.partCount))
 	}
 	if ev.partCount == 1 {
 		a.loc.parts = a.loc.parts[:0]
@@ -134,5 +134,5 @@ func (a *assembler) pending(end int64) error {
 	if !a.active {
 		return nil
 	}
-	return newError("split record", -1, a.off, "PartCount", "log ends at "+hexa(uint64(end))+" after part "+utoa(uint64(a.next-1))+" of "+utoa(uint64(a.count))+": a part is missing", engine.ErrTruncated)
+	return errf("split record", -1, a.off, "PartCount", engine.ErrTruncated, "log ends at %x after part %u of %u: a part is missing", int64(end), int64(a.next-1), int64(a.count))
 }

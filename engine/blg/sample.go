@@ -93,11 +93,11 @@ func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 	n := 0
 	for p := recordHeaderSize; p < size; n++ {
 		if n >= numCounters {
-			return newError(rec, s.Index, loc.at(p), "", "more sub-records than the "+itoa(int64(numCounters))+" entries of the counter list", engine.ErrMalformed)
+			return errf(rec, s.Index, loc.at(p), "", engine.ErrMalformed, "more sub-records than the %d entries of the counter list", int64(numCounters))
 		}
 		sub := b[p:size]
 		if len(sub) < recordHeaderSize {
-			return newError(rec, s.Index, loc.at(p), "", "sub-record header needs "+itoa(recordHeaderSize)+" bytes, have "+itoa(int64(len(sub))), engine.ErrTruncated)
+			return errf(rec, s.Index, loc.at(p), "", engine.ErrTruncated, "sub-record header needs %d bytes, have %d", recordHeaderSize, int64(len(sub)))
 		}
 		kind := sub[3]
 		subSize, err := recordHeader(sub, -1, "sub-record", n, p, loc)
@@ -114,7 +114,7 @@ func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 		case kindWholeObject:
 			err = s.wholeObject(body, n, bodyOff, loc)
 		default:
-			err = newError("sub-record", n, loc.at(p+3), "Kind", "BL 03 "+hexa(uint64(kind))+" is not a known sub-record (01, 02, 05)", engine.ErrUnsupported)
+			err = errf("sub-record", n, loc.at(p+3), "Kind", engine.ErrUnsupported, "BL 03 %x is not a known sub-record (01, 02, 05)", int64(kind))
 		}
 		if err != nil {
 			return err
@@ -122,7 +122,7 @@ func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 		p += subSize
 	}
 	if n != numCounters {
-		return newError(rec, s.Index, loc.at(0), "Size", "holds "+itoa(int64(n))+" sub-records for "+itoa(int64(numCounters))+" counter-list entries", engine.ErrMalformed)
+		return errf(rec, s.Index, loc.at(0), "Size", engine.ErrMalformed, "holds %d sub-records for %d counter-list entries", int64(n), int64(numCounters))
 	}
 	for _, sp := range s.spans {
 		s.Values[sp.value].Instance = s.names[sp.start:sp.end:sp.end]
@@ -135,7 +135,7 @@ func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 // byte required, or −1 for any.
 func recordHeader(b []byte, kind int, rec string, index, p int, loc *locator) (int, error) {
 	if len(b) < recordHeaderSize {
-		return 0, newError(rec, index, loc.at(p), "", "needs "+itoa(recordHeaderSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return 0, errf(rec, index, loc.at(p), "", engine.ErrTruncated, "needs %d bytes, have %d", recordHeaderSize, int64(len(b)))
 	}
 	if b[0] != 'B' || b[1] != 'L' || b[2] != recordVersion || (kind >= 0 && int(b[3]) != kind) {
 		want := "xx"
@@ -146,7 +146,7 @@ func recordHeader(b []byte, kind int, rec string, index, p int, loc *locator) (i
 	}
 	size := binary.LittleEndian.Uint32(b[4:])
 	if size < recordHeaderSize || uint64(size) > uint64(len(b)) {
-		return 0, newError(rec, index, loc.at(p+4), "Size", utoa(uint64(size))+" outside "+itoa(recordHeaderSize)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+		return 0, errf(rec, index, loc.at(p+4), "Size", engine.ErrMalformed, "%u outside %d..%d", int64(size), recordHeaderSize, int64(len(b)))
 	}
 	return int(size), nil
 }
@@ -155,7 +155,7 @@ func recordHeader(b []byte, kind int, rec string, index, p int, loc *locator) (i
 // TimeStamp @4, pad @12, FirstValue @16, SecondValue @24, MultiCount @32.
 func (s *Sample) rawCounter(b []byte, n, p int, loc *locator) error {
 	if len(b) < rawCounterSize {
-		return newError("PDH_RAW_COUNTER", n, loc.at(p), "", "needs "+itoa(rawCounterSize)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return errf("PDH_RAW_COUNTER", n, loc.at(p), "", engine.ErrTruncated, "needs %d bytes, have %d", rawCounterSize, int64(len(b)))
 	}
 	le := binary.LittleEndian
 	raw := s.addValue(n)
@@ -190,16 +190,16 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 	const rec = "multi-instance record"
 	le := binary.LittleEndian
 	if len(b) < multiHeader {
-		return newError(rec, n, loc.at(p), "", "needs "+itoa(multiHeader)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return errf(rec, n, loc.at(p), "", engine.ErrTruncated, "needs %d bytes, have %d", multiHeader, int64(len(b)))
 	}
 	size := le.Uint32(b[0:])
 	if size < multiHeader || uint64(size) > uint64(len(b)) {
-		return newError(rec, n, loc.at(p), "Size", utoa(uint64(size))+" outside "+itoa(multiHeader)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+		return errf(rec, n, loc.at(p), "Size", engine.ErrMalformed, "%u outside %d..%d", int64(size), multiHeader, int64(len(b)))
 	}
 	b = b[:size]
 	count := le.Uint32(b[4:])
 	if uint64(count) > uint64((len(b)-multiHeader)/multiItemSize) {
-		return newError(rec, n, loc.at(p+4), "ItemCount", utoa(uint64(count))+" items do not fit in "+itoa(int64(len(b)))+" bytes", engine.ErrMalformed)
+		return errf(rec, n, loc.at(p+4), "ItemCount", engine.ErrMalformed, "%u items do not fit in %d bytes", int64(count), int64(len(b)))
 	}
 	status := le.Uint32(b[8:])
 	ts := int64(le.Uint64(b[16:]))
@@ -210,20 +210,20 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 		it := b[q : q+multiItemSize]
 		no := le.Uint32(it[0:])
 		if uint64(no) < namesStart || uint64(no) >= uint64(len(b)) {
-			return newError(rec, n, loc.at(p+q), "NameOffset", hexa(uint64(no))+" of item "+itoa(int64(i))+" outside the names at "+hexa(namesStart)+".."+hexa(uint64(len(b))), engine.ErrMalformed)
+			return errf(rec, n, loc.at(p+q), "NameOffset", engine.ErrMalformed, "%x of item %d outside the names at %x..%x", int64(no), int64(i), int64(namesStart), int64(len(b)))
 		}
 		ln, ok := text.UTF16Len(b[no:])
 		if !ok {
-			return newError(rec, n, loc.at(p+int(no)), "NameOffset", "name of item "+itoa(int64(i))+" has no NUL before the end of the record", engine.ErrMalformed)
+			return errf(rec, n, loc.at(p+int(no)), "NameOffset", engine.ErrMalformed, "name of item %d has no NUL before the end of the record", int64(i))
 		}
 		if ln > 2*counterpath.MaxInstanceName {
-			return newError(rec, n, loc.at(p+int(no)), "NameOffset", "name of item "+itoa(int64(i))+" exceeds PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
+			return newError(rec, n, loc.at(p+int(no)), "NameOffset", "name longer than PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
 		}
 		// The names lie after the items, one each: together they fit in
 		// the bytes after the items. Items that share or overlap names
 		// would make a small record decode into a huge one.
 		if nameBytes += uint64(ln) + 2; nameBytes > uint64(len(b))-namesStart {
-			return newError(rec, n, loc.at(p+q), "NameOffset", "names of items 0.."+itoa(int64(i))+" overlap: more bytes than the names area holds", engine.ErrMalformed)
+			return newError(rec, n, loc.at(p+q), "NameOffset", "items whose names overlap: more name bytes than the record holds", engine.ErrMalformed)
 		}
 		start := len(s.names)
 		s.names = text.AppendUTF16(s.names, b[no:no+uint32(ln)])
@@ -244,14 +244,14 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 func (s *Sample) wholeObject(b []byte, n, p int, loc *locator) error {
 	const rec = "PERF_DATA_BLOCK"
 	if len(b) < perfDataBlock {
-		return newError(rec, n, loc.at(p), "", "needs "+itoa(perfDataBlock)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return errf(rec, n, loc.at(p), "", engine.ErrTruncated, "needs %d bytes, have %d", perfDataBlock, int64(len(b)))
 	}
 	if string(b[:8]) != "P\x00E\x00R\x00F\x00" {
 		return newError(rec, n, loc.at(p), "Signature", "is not \"PERF\"", engine.ErrMalformed)
 	}
 	total := binary.LittleEndian.Uint32(b[20:])
 	if total < perfDataBlock || uint64(total) > uint64(len(b)) {
-		return newError(rec, n, loc.at(p+20), "TotalByteLength", utoa(uint64(total))+" outside "+itoa(perfDataBlock)+".."+itoa(int64(len(b))), engine.ErrMalformed)
+		return errf(rec, n, loc.at(p+20), "TotalByteLength", engine.ErrMalformed, "%u outside %d..%d", int64(total), perfDataBlock, int64(len(b)))
 	}
 	s.Blocks = append(s.Blocks, Block{Counter: n, Data: b[:total:total]})
 	return nil

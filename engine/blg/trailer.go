@@ -33,7 +33,7 @@ type Trailer struct {
 
 func parseTrailer(b []byte, off int64, loc *locator) (*Trailer, error) {
 	if len(b) < trailerFixed {
-		return nil, newError("trailer", -1, loc.at(0), "", "needs "+itoa(trailerFixed)+" bytes, have "+itoa(int64(len(b))), engine.ErrTruncated)
+		return nil, errf("trailer", -1, loc.at(0), "", engine.ErrTruncated, "needs %d bytes, have %d", trailerFixed, int64(len(b)))
 	}
 	le := binary.LittleEndian
 	return &Trailer{

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/fold"
@@ -143,13 +142,10 @@ func (t *Table) foldedKeys() ([]byte, []uint32) {
 	}
 	keys := make([]byte, 0, n+n/2)
 	ends := make([]uint32, len(t.byIdx))
+	var name []byte
 	for i := range t.byIdx {
-		txt := t.text(uint32(i))
-		for j := 0; j < txt.Len(); {
-			var r rune
-			r, j = text.DecodeUTF16(txt, j)
-			keys = utf8.AppendRune(keys, fold.Rune(r))
-		}
+		name = t.text(uint32(i)).AppendUTF8(name[:0])
+		keys = fold.Append(keys, string(name))
 		ends[i] = uint32(len(keys))
 	}
 	return keys, ends

@@ -117,7 +117,7 @@ func decodeInstance(data []byte, p, end uint64, index int) (Instance, error) {
 		no := uint64(in.NameOffset)
 		switch {
 		case nl > maxNameLength:
-			return Instance{}, errAt(rec, index, p+20, "NameLength", u64(nl)+" exceeds 2050 bytes (PDH_MAX_INSTANCE_NAME, 1024 characters)", engine.ErrUnsupported)
+			return Instance{}, errAt(rec, index, p+20, "NameLength", "exceeds 2050 bytes: a name longer than PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
 		case no < InstanceDefSize:
 			return Instance{}, errAt(rec, index, p+16, "NameOffset", u64(no)+" points into the 24-byte definition", engine.ErrMalformed)
 		case no > bl || bl-no < nl:

@@ -73,7 +73,7 @@ func checkInstanceHeader(b []byte, off, idx int, parent string) (int, error) {
 			return 0, fail(rec, idx, off+InstanceHeaderSize, "Name", "has no NUL within Size "+u(size), engine.ErrMalformed)
 		}
 		if name.Len() > counterpath.MaxInstanceName {
-			return 0, fail(rec, idx, off+InstanceHeaderSize, "Name", itoa(name.Len())+" characters exceed PDH_MAX_INSTANCE_NAME (1024)", engine.ErrUnsupported)
+			return 0, fail(rec, idx, off+InstanceHeaderSize, "Name", "longer than PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
 		}
 	}
 	return int(size), nil
