@@ -235,14 +235,17 @@ def test_truncated_start_raises_like_native(native, tmp_path, cut):
     assert e.value.code < 0 and e.value.message in p.stderr.decode(), (e.value.message, p.stderr)
 
 
-def test_log_of_headers_only_is_an_empty_table(native, tmp_path):
+def test_log_of_headers_only_is_damage_like_native(native, tmp_path):
+    # The header buffer alone: 1 of the 6 buffers the header counts
+    # (BuffersWritten) is there, which is damage (issue 12), not an empty log.
     src = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
     log = tmp_path / "head.blg"
-    log.write_bytes(src.read_bytes()[:65_536])  # the header buffer alone
+    log.write_bytes(src.read_bytes()[:65_536])
     rows, p = native_rows(native, log)
-    assert p.returncode == 0 and rows == []
-    t = perfcalc.read_blg(log)
-    assert t.num_rows == 0 and t.schema.equals(perfcalc.SCHEMA)
+    assert p.returncode == 1 and rows == [] and b"1 of the 6 buffers" in p.stderr
+    with pytest.raises(perfcalc.Error) as e:
+        perfcalc.read_blg(log)
+    assert e.value.message in p.stderr.decode(), (e.value.message, p.stderr)
 
 
 def test_bad_pattern_raises_input_error(native):
