@@ -54,5 +54,9 @@
 // for V2, each capture is indexed once (perflibv2.Index), and a value is
 // paired in O(log n).
 //
+// A selection (Config.Paths) never hides a damage: the objects, instances
+// and values it leaves out are decoded and checked as well, only not
+// computed, so that a capture gives the same error whatever is selected.
+//
 // The package imports neither fmt nor os.
 package query

@@ -27,7 +27,11 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			return dst, err
 		}
 	}
+	// sel says whether the current object is selected. One that is not is
+	// read all the same, its values included, without computing them: a
+	// capture is as valid (or malformed) whatever the selection.
 	var object, machine string
+	sel := true
 	if nw.v2 {
 		if hasOld && len(old.blocks) != len(nw.blocks) {
 			return dst, &MismatchError{What: "number of blocks",
@@ -41,9 +45,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			}
 		}
 		object = q.setName
-		if !q.selectObject("", object) {
-			return dst, nil
-		}
+		sel = q.selectObject("", object)
 		// Index both captures to pair each value in O(log n).
 		if err := nw.idx.Reset(newer, reg, q.cfg.IDs); err != nil {
 			return dst, err
@@ -102,12 +104,10 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			}
 		}
 		if !nw.v2 {
-			if !q.selectObject(machine, object) {
-				continue
-			}
 			if nw.objs[oi].NumInstances < perfdata.NoInstances {
 				continue // metadata only: no values
 			}
+			sel = q.selectObject(machine, object)
 		}
 
 		nc := nw.numCounters()
@@ -116,7 +116,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 		for k := range nc {
 			q.cnames[k], q.skip[k] = nw.counterName(q, k)
 		}
-		if len(q.cfg.Paths) > 0 {
+		if sel && len(q.cfg.Paths) > 0 {
 			q.selectCounters(nc, q.cnames)
 		}
 		if err := nw.instances(q, oi); err != nil {
@@ -125,7 +125,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 		insts := nw.insts
 		ni := len(insts)
 		hasInst := nw.hasInstances(oi)
-		if len(q.cfg.Paths) > 0 {
+		if sel && len(q.cfg.Paths) > 0 {
 			q.selectInstances(insts, hasInst)
 		}
 		// Pair the instances by full name.
@@ -148,9 +148,10 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			j := q.pair[i]
 			n := &insts[i]
 			for k := range nc {
-				if q.skip[k] || !q.selected(k, nc, i, ni) {
+				if q.skip[k] {
 					continue
 				}
+				keep := sel && q.selected(k, nc, i, ni)
 				ok, err := nw.fill(&in, oi, i, k)
 				if err != nil {
 					return dst, err
@@ -167,6 +168,9 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 					if ok {
 						in.Old, in.HasOld = prev.New, true
 					}
+				}
+				if !keep {
+					continue
 				}
 				r := engine.Compute(&in, q.cfg.Options)
 				typ, scale, detail := nw.definition(k)
