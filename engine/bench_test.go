@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/internal/cputime"
@@ -194,6 +195,31 @@ func BenchmarkComputeBatch(b *testing.B) {
 			{"grouped", computeBatchGrouped},
 		} {
 			b.Run("set="+set.name+"/impl="+impl.name, func(b *testing.B) { benchBatch(b, ins, impl.fn) })
+		}
+	}
+}
+
+// BenchmarkComputeBatchGrowth is ComputeBatch's cost per counter at 100,
+// 10^4 and 10^6 counters, one type and a random mix (the README's growth
+// table): the cost is linear when ns/counter stays put.
+//
+//	go test -run '^$' -bench ComputeBatchGrowth -count 6 ./engine | benchstat -col /n -
+func BenchmarkComputeBatchGrowth(b *testing.B) {
+	for _, set := range batchSets {
+		if set.name == "inverse" {
+			continue
+		}
+		for _, n := range []int{100, 10_000, 1_000_000} {
+			var ins []Input
+			switch set.name {
+			case "rate":
+				ins = typedInputs(CounterCounter, n, 4)
+			default:
+				ins = mixedInputs(n, 4)
+			}
+			b.Run("set="+set.name+"/n="+strconv.Itoa(n), func(b *testing.B) {
+				benchBatch(b, ins, func(in []Input, opts Options, out []Result) { ComputeBatch(in, opts, out) })
+			})
 		}
 	}
 }

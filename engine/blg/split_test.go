@@ -146,3 +146,20 @@ func TestSplitAlone(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSplit: for any bytes, reading the parts of Split in order gives what
+// reading the log whole gives (samples and first damage), for 2 to 5
+// parts over buffers of any size.
+func FuzzSplit(f *testing.F) {
+	f.Add(testLog(200, 1024, 90), uint8(2))
+	f.Add(testLog(120, 1024, 1<<20), uint8(3))
+	f.Add(testLog(60, 2048, 30), uint8(5))
+	f.Fuzz(func(t *testing.T, log []byte, n uint8) {
+		defer func(old int64) { minSplitBytes = old }(minSplitBytes)
+		minSplitBytes = 1
+		if _, err := NewReader(bytes.NewReader(log), int64(len(log))); err != nil {
+			return
+		}
+		checkSplit(t, "fuzzed", log, 2+int(n%4))
+	})
+}

@@ -212,10 +212,11 @@ func (c *Converter) pipeline(t *text, w io.Writer) error {
 		formatting.Add(1)
 		go func() {
 			defer formatting.Done()
+			var day dayCache
 			for b := range work {
 				b.text = b.text[:0]
 				for r := range b.rows {
-					b.text = t.appendRow(b.text, b.times[r], b.cells[r*b.cols:(r+1)*b.cols])
+					b.text = t.appendRow(b.text, &day, b.times[r], b.cells[r*b.cols:(r+1)*b.cols])
 				}
 				b.done <- struct{}{}
 			}

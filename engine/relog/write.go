@@ -87,8 +87,9 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 		}
 		return c.Err()
 	}
+	var day dayCache
 	for c.Next() {
-		buf = t.appendRow(buf, c.row.Time, c.row.Cells)
+		buf = t.appendRow(buf, &day, c.row.Time, c.row.Cells)
 		if len(buf) >= flushSize {
 			if _, err := w.Write(buf); err != nil {
 				return err
@@ -144,16 +145,17 @@ func (t *text) key(i int) []byte {
 	return t.keyBuf[t.keyEnd[i-1]:t.keyEnd[i]]
 }
 
-// appendRow appends a row as a line of text: its time and its cells (only
+// appendRow appends a row as a line of text: its time (its date through the
+// caller's day, one per goroutine) and its cells (only
 // each cell's Present and Result are read). In CSV and TSV a value prints
 // as C's %.<digits>g with a three-digit exponent (engine.AppendFloat), the
 // HEX types too (relog writes the double PDH computes); a value without a
 // valid status prints as a single space, a column absent from the sample
 // as nothing.
-func (t *text) appendRow(buf []byte, time int64, cells []Cell) []byte {
+func (t *text) appendRow(buf []byte, day *dayCache, time int64, cells []Cell) []byte {
 	if t.f == JSON {
 		buf = append(buf, `{"time":"`...)
-		buf = AppendISOTime(buf, time)
+		buf = day.appendTime(buf, time, true)
 		buf = append(buf, `","values":{`...)
 		n := 0
 		for i := range cells {
@@ -175,7 +177,7 @@ func (t *text) appendRow(buf []byte, time int64, cells []Cell) []byte {
 		return append(buf, "}}\n"...)
 	}
 	buf = append(buf, '"')
-	buf = AppendTime(buf, time)
+	buf = day.appendTime(buf, time, false)
 	buf = append(buf, '"')
 	for i := range cells {
 		cell := &cells[i]
@@ -262,25 +264,48 @@ func appendJSONString(dst []byte, s string) []byte {
 // FileTimeToSystemTime does).
 func AppendTime(dst []byte, ft int64) []byte {
 	c := filetime.Split(ft)
-	dst = appendFixed(dst, c.Month, 2)
-	dst = append(dst, '/')
-	dst = appendFixed(dst, c.Day, 2)
-	dst = append(dst, '/')
-	dst = appendFixed(dst, c.Year, 4)
-	dst = append(dst, ' ')
-	return appendClock(dst, c)
+	return appendClock(appendDate(dst, c, false), c)
 }
 
 // AppendISOTime appends a local FILETIME as YYYY-MM-DDTHH:MM:SS.mmm.
 func AppendISOTime(dst []byte, ft int64) []byte {
 	c := filetime.Split(ft)
-	dst = appendFixed(dst, c.Year, 4)
-	dst = append(dst, '-')
+	return appendClock(appendDate(dst, c, true), c)
+}
+
+// appendDate appends c's date as relog prints it and the space before the
+// clock, "MM/DD/YYYY ", or, iso, "YYYY-MM-DDT".
+func appendDate(dst []byte, c filetime.Civil, iso bool) []byte {
+	if iso {
+		dst = appendFixed(dst, c.Year, 4)
+		dst = append(dst, '-')
+		dst = appendFixed(dst, c.Month, 2)
+		dst = append(dst, '-')
+		dst = appendFixed(dst, c.Day, 2)
+		return append(dst, 'T')
+	}
 	dst = appendFixed(dst, c.Month, 2)
-	dst = append(dst, '-')
+	dst = append(dst, '/')
 	dst = appendFixed(dst, c.Day, 2)
-	dst = append(dst, 'T')
-	return appendClock(dst, c)
+	dst = append(dst, '/')
+	dst = appendFixed(dst, c.Year, 4)
+	return append(dst, ' ')
+}
+
+// dayCache keeps the date text of the last time a row printed: the rows of
+// one day share it (the date is most of the work of printing a time).
+type dayCache struct {
+	day  int64  // days since 1601 of date, when date is set
+	date []byte // appendDate's text
+}
+
+// appendTime is AppendTime, or AppendISOTime, through the cache.
+func (d *dayCache) appendTime(dst []byte, ft int64, iso bool) []byte {
+	days := filetime.FloorDiv(ft, filetime.TicksPerDay)
+	if d.date == nil || days != d.day {
+		d.day, d.date = days, appendDate(d.date[:0], filetime.Split(days*filetime.TicksPerDay), iso)
+	}
+	return appendClock(append(dst, d.date...), filetime.Clock(ft-days*filetime.TicksPerDay))
 }
 
 func appendClock(dst []byte, c filetime.Civil) []byte {

@@ -260,3 +260,24 @@ func TestAppendFixed(t *testing.T) {
 		}
 	}
 }
+
+// TestDayCache: times printed through the day cache are AppendTime's and
+// AppendISOTime's, across midnights, years and the epoch.
+func TestDayCache(t *testing.T) {
+	const day = 24 * 3600 * ticksPerSecond
+	var times []int64
+	for _, base := range []int64{0, 130057734178440000, 130057734178440000 - 130057734178440000%day, 3 * day / 2, -5} {
+		for _, d := range []int64{0, 1, 9999, ticksPerSecond - 1, day - 1, day, day + 1, 365 * day, -1, -day} {
+			times = append(times, base+d)
+		}
+	}
+	var csv, iso dayCache
+	for _, ft := range times {
+		if have, want := string(csv.appendTime(nil, ft, false)), string(AppendTime(nil, ft)); have != want {
+			t.Errorf("%d: have %q, want %q", ft, have, want)
+		}
+		if have, want := string(iso.appendTime(nil, ft, true)), string(AppendISOTime(nil, ft)); have != want {
+			t.Errorf("%d ISO: have %q, want %q", ft, have, want)
+		}
+	}
+}

@@ -24,9 +24,15 @@ type Civil struct {
 // Split returns the calendar fields of the FILETIME ft.
 func Split(ft int64) Civil {
 	days := FloorDiv(ft, TicksPerDay)
-	rest := ft - days*TicksPerDay
-	var c Civil
+	c := Clock(ft - days*TicksPerDay)
 	c.Year, c.Month, c.Day = CivilFromDays(days - EpochDays1601)
+	return c
+}
+
+// Clock returns the clock fields (Hour, Minute, Second, Ticks) of rest
+// ticks since midnight, 0 ≤ rest < TicksPerDay; the date fields are 0.
+func Clock(rest int64) Civil {
+	var c Civil
 	c.Hour = rest / (60 * TicksPerMinute)
 	rest -= c.Hour * 60 * TicksPerMinute
 	c.Minute = rest / TicksPerMinute
