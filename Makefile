@@ -13,7 +13,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare web-bench bench-format format-check fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare bench-growth web-bench bench-format format-check fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 .PHONY: python-test python-bench
 
 PORT ?= 8080
@@ -99,6 +99,15 @@ bench-format:
 FORMATVALUES ?= 100000000
 format-check:
 	PERFCALC_FORMAT_VALUES=$(FORMATVALUES) $(GO) test -count=1 -timeout 0 -run '^TestAppendFloatRandom$$' -v ./engine
+
+# Growth (the README's performance table): ComputeBatch per counter at 100,
+# 10^4 and 10^6 counters; perfcalc relog of the 42 MB and the 420 MB logs
+# (MB/s and peak RSS). Linear costs keep ns/counter and MB/s put.
+bench-growth:
+	@$(call benchrun,./engine,^BenchmarkComputeBatchGrowth$$$$); \
+	$(BENCHSTAT) -col /n -filter ".unit:cpu-ns/counter" $$d/out.txt; \
+	for c in 160 1600; do $(GO) run ./internal/benchcmp -only head -copies $$c -runs 3 -args 'relog {log} -f csv'; done > $$d/relog.txt; \
+	$(BENCHSTAT) -col /log $$d/relog.txt
 
 # The JS package's batch APIs against the bare compute_batch export, and
 # load() after the first, in one Node process (medians of interleaved runs).
