@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/internal/filetime"
 )
 
 // This file holds what makes relog fast on a machine but would cost the
@@ -334,4 +335,28 @@ func appendFixed(dst []byte, v int64, width int) []byte {
 		v /= 10
 	}
 	return append(dst, b[:width]...)
+}
+
+// dayCache keeps the date text of the last time a row printed: the rows of
+// one day share it (the date is most of the work of printing a time).
+type dayCache struct {
+	day  int64  // days since 1601 of date, when date is set
+	date []byte // the date as AppendTime or AppendISOTime prints it, with the separator after it
+	iso  bool
+}
+
+// appendTime is AppendTime, or AppendISOTime, through the cache.
+func (d *dayCache) appendTime(dst []byte, ft int64, iso bool) []byte {
+	days := filetime.FloorDiv(ft, filetime.TicksPerDay)
+	if d.date == nil || days != d.day || iso != d.iso {
+		// The day's text is the time of its midnight less the clock.
+		d.day, d.iso = days, iso
+		if iso {
+			d.date = AppendISOTime(d.date[:0], days*filetime.TicksPerDay)
+		} else {
+			d.date = AppendTime(d.date[:0], days*filetime.TicksPerDay)
+		}
+		d.date = d.date[:len(d.date)-len("00:00:00.000")]
+	}
+	return appendClock(append(dst, d.date...), filetime.Clock(ft-days*filetime.TicksPerDay))
 }

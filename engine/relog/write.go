@@ -264,48 +264,25 @@ func appendJSONString(dst []byte, s string) []byte {
 // FileTimeToSystemTime does).
 func AppendTime(dst []byte, ft int64) []byte {
 	c := filetime.Split(ft)
-	return appendClock(appendDate(dst, c, false), c)
-}
-
-// AppendISOTime appends a local FILETIME as YYYY-MM-DDTHH:MM:SS.mmm.
-func AppendISOTime(dst []byte, ft int64) []byte {
-	c := filetime.Split(ft)
-	return appendClock(appendDate(dst, c, true), c)
-}
-
-// appendDate appends c's date as relog prints it and the space before the
-// clock, "MM/DD/YYYY ", or, iso, "YYYY-MM-DDT".
-func appendDate(dst []byte, c filetime.Civil, iso bool) []byte {
-	if iso {
-		dst = appendFixed(dst, c.Year, 4)
-		dst = append(dst, '-')
-		dst = appendFixed(dst, c.Month, 2)
-		dst = append(dst, '-')
-		dst = appendFixed(dst, c.Day, 2)
-		return append(dst, 'T')
-	}
 	dst = appendFixed(dst, c.Month, 2)
 	dst = append(dst, '/')
 	dst = appendFixed(dst, c.Day, 2)
 	dst = append(dst, '/')
 	dst = appendFixed(dst, c.Year, 4)
-	return append(dst, ' ')
+	dst = append(dst, ' ')
+	return appendClock(dst, c)
 }
 
-// dayCache keeps the date text of the last time a row printed: the rows of
-// one day share it (the date is most of the work of printing a time).
-type dayCache struct {
-	day  int64  // days since 1601 of date, when date is set
-	date []byte // appendDate's text
-}
-
-// appendTime is AppendTime, or AppendISOTime, through the cache.
-func (d *dayCache) appendTime(dst []byte, ft int64, iso bool) []byte {
-	days := filetime.FloorDiv(ft, filetime.TicksPerDay)
-	if d.date == nil || days != d.day {
-		d.day, d.date = days, appendDate(d.date[:0], filetime.Split(days*filetime.TicksPerDay), iso)
-	}
-	return appendClock(append(dst, d.date...), filetime.Clock(ft-days*filetime.TicksPerDay))
+// AppendISOTime appends a local FILETIME as YYYY-MM-DDTHH:MM:SS.mmm.
+func AppendISOTime(dst []byte, ft int64) []byte {
+	c := filetime.Split(ft)
+	dst = appendFixed(dst, c.Year, 4)
+	dst = append(dst, '-')
+	dst = appendFixed(dst, c.Month, 2)
+	dst = append(dst, '-')
+	dst = appendFixed(dst, c.Day, 2)
+	dst = append(dst, 'T')
+	return appendClock(dst, c)
 }
 
 func appendClock(dst []byte, c filetime.Civil) []byte {
