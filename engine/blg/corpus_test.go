@@ -24,23 +24,12 @@ func readCorpus(t testing.TB, name string) []byte {
 	return b
 }
 
-// readAll reads every sample of a log and returns deep copies of them.
+// readAll reads every sample of a log and returns deep copies of them
+// (samplesOf), failing the test at a damage.
 func readAll(t testing.TB, r *Reader) []Sample {
 	t.Helper()
-	var out []Sample
-	for r.Next() {
-		s := r.Sample()
-		c := Sample{Index: s.Index, Offset: s.Offset, TimeStamp: s.TimeStamp, Record: bytes.Clone(s.Record)}
-		for _, v := range s.Values {
-			v.Instance = bytes.Clone(v.Instance)
-			c.Values = append(c.Values, v)
-		}
-		for _, b := range s.Blocks {
-			c.Blocks = append(c.Blocks, Block{Counter: b.Counter, Data: bytes.Clone(b.Data)})
-		}
-		out = append(out, c)
-	}
-	if err := r.Err(); err != nil {
+	out, err := samplesOf(r)
+	if err != nil {
 		t.Fatalf("have error %v after %d samples, want none", err, len(out))
 	}
 	return out

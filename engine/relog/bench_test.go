@@ -81,22 +81,8 @@ func BenchmarkPhases(b *testing.B) {
 			}
 			return c.Err()
 		}},
-		{"Write", func() error {
-			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
-			if err != nil {
-				return err
-			}
-			return c.Write(io.Discard, CSV)
-		}},
-		{"Write-one-goroutine", func() error {
-			defer func(old bool) { sequentialWrite = old }(sequentialWrite)
-			sequentialWrite = true
-			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
-			if err != nil {
-				return err
-			}
-			return c.Write(io.Discard, CSV)
-		}},
+		{"Write", func() error { return writeCSV(log, false) }},
+		{"Write-one-goroutine", func() error { return writeCSV(log, true) }},
 	}
 	for _, ph := range phases {
 		b.Run("log=Tx42MB/phase="+ph.name, func(b *testing.B) {
@@ -133,15 +119,7 @@ func BenchmarkPALNames(b *testing.B) {
 			_, err = nametable.Parse(r.NameTable())
 			return err
 		}},
-		{"convert", func() error {
-			defer func(old bool) { sequentialWrite = old }(sequentialWrite)
-			sequentialWrite = true
-			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
-			if err != nil {
-				return err
-			}
-			return c.Write(io.Discard, CSV)
-		}},
+		{"convert", func() error { return writeCSV(log, true) }},
 	} {
 		b.Run("phase="+ph.name, func(b *testing.B) {
 			t := cputime.Start(b)
@@ -153,6 +131,18 @@ func BenchmarkPALNames(b *testing.B) {
 			t.Report(b, float64(b.N), "op")
 		})
 	}
+}
+
+// writeCSV converts log to CSV into io.Discard, on one goroutine when
+// sequential is set.
+func writeCSV(log []byte, sequential bool) error {
+	defer func(old bool) { sequentialWrite = old }(sequentialWrite)
+	sequentialWrite = sequential
+	c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+	if err != nil {
+		return err
+	}
+	return c.Write(io.Discard, CSV)
 }
 
 // newTxLog returns the real Tx log repeated copies times (a log of several
