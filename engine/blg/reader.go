@@ -65,6 +65,7 @@ type Reader struct {
 	// and whether to skip the parts of a record begun before this part.
 	stopAt   int
 	skipTail bool
+	part     bool // a later part of Split (which cannot rewind)
 }
 
 // NewReader opens the log held by r, size bytes long (an *os.File and its
@@ -368,7 +369,7 @@ func (r *Reader) Next() bool {
 // returns ErrNotRewindable, as do the later parts of Split; the Reader that
 // Split made the first of its parts reads the whole log again.
 func (r *Reader) Rewind() error {
-	if r.ra == nil || r.skipTail {
+	if r.ra == nil || r.part {
 		return ErrNotRewindable // a stream, or a later part of Split
 	}
 	r.asm.active, r.pending, r.trailer, r.stopAt = false, false, nil, 0

@@ -20,7 +20,8 @@ import "io"
 // # Notes
 //
 //   - A part's Sample.Index counts from 0 at its first sample: the parts'
-//     counts add up to the log's.
+//     counts add up to the log's. So does the index in a part's errors
+//     that name a "sample record" (the file offsets are the log's).
 //   - A part whose range holds no sample yields none; a damage within a
 //     part's range ends that part, and the parts after it should then be
 //     disregarded, as reading r alone would have stopped there.
@@ -45,7 +46,7 @@ func (r *Reader) Split(n int) []*Reader {
 			bufIndex: int(from) - 1, next: from * int64(r.bufSize),
 			header: r.header, guid: r.guid, haveGUID: r.haveGUID,
 			counters: r.counters, haveList: true,
-			skipTail: true,
+			skipTail: true, part: true,
 		}
 		p.cur, p.used = 0, 0 // nothing buffered: nextRecord loads buffer from
 		parts[len(parts)-1].stopAt = int(from)

@@ -3,7 +3,11 @@ package blg
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/perfcalc/perfcalc/engine"
 
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
@@ -68,6 +72,9 @@ func checkSplit(t *testing.T, name string, log []byte, n int) int {
 				t.Fatalf("%s part %d: sample %d has Index %d", name, k, i, ss[i].Index)
 			}
 		}
+		if fe := (*engine.FormatError)(nil); errors.As(err, &fe) && fe.Record == "sample record" {
+			fe.Index += len(have) // a part numbers its samples from its start
+		}
 		have = append(have, ss...)
 		if err != nil {
 			haveErr = err
@@ -126,6 +133,54 @@ func txLog(t *testing.T, copies int64) ([]byte, error) {
 		return nil, err
 	}
 	return l.Bytes(), nil
+}
+
+// TestSplitDamage: bytes damaged at random, anywhere: the parts meet the
+// damage where reading whole does, with the same error (its sample index
+// counted from the part's start).
+func TestSplitDamage(t *testing.T) {
+	defer func(old int64) { minSplitBytes = old }(minSplitBytes)
+	minSplitBytes = 1
+	seeds := [][]byte{testLog(200, 1024, 90), testLog(120, 1024, 1<<20), testLog(60, 2048, 30)}
+	rng := rand.New(rand.NewPCG(14, 1))
+	for range 600 {
+		log := bytes.Clone(seeds[rng.IntN(len(seeds))])
+		for range 1 + rng.IntN(4) {
+			log[rng.IntN(len(log))] = byte(rng.IntN(256))
+		}
+		if _, err := NewReader(bytes.NewReader(log), int64(len(log))); err == nil {
+			checkSplit(t, "damaged at random", log, 2+rng.IntN(4))
+		}
+	}
+}
+
+// TestSplitRewind: the first part rewinds to the whole log; a later part,
+// read or not, cannot rewind.
+func TestSplitRewind(t *testing.T) {
+	defer func(old int64) { minSplitBytes = old }(minSplitBytes)
+	minSplitBytes = 1
+	log := testLog(300, 1024, 90)
+	whole, _ := NewReader(bytes.NewReader(log), int64(len(log)))
+	want, _ := samplesOf(whole)
+	r, _ := NewReader(bytes.NewReader(log), int64(len(log)))
+	parts := r.Split(3)
+	if len(parts) != 3 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	for _, p := range parts {
+		samplesOf(p)
+	}
+	for k, p := range parts[1:] {
+		if err := p.Rewind(); err != ErrNotRewindable {
+			t.Errorf("part %d: Rewind: have %v, want ErrNotRewindable", k+1, err)
+		}
+	}
+	if err := r.Rewind(); err != nil {
+		t.Fatal(err)
+	}
+	if have, _ := samplesOf(r); len(have) != len(want) {
+		t.Errorf("the first part rewound reads %d samples, want the log's %d", len(have), len(want))
+	}
 }
 
 // TestSplitAlone: Split returns the reader alone where it cannot divide.

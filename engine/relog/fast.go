@@ -258,6 +258,19 @@ func (c *Converter) scanParts(parts []*blg.Reader) {
 		if c.scanErr != nil {
 			break // the samples after a damage are not the log's
 		}
+		if h.scanErr != nil {
+			// A damage in a later part names its sample by its index in
+			// the part: read the log again in one piece, for the log's
+			// numbering (damaged logs only).
+			c.entries, c.scratch, c.plan = newEntries(c.infos), scratch{}, rowPlan{}
+			c.samples, c.begin, c.end, c.scanErr = 0, 0, 0, nil
+			if err := parts[0].Rewind(); err != nil {
+				c.scanErr = err
+				return
+			}
+			c.scanPart(parts[0])
+			return
+		}
 		c.absorb(h)
 	}
 }

@@ -192,6 +192,12 @@ func TestParallelScan(t *testing.T) {
 	bad := bytes.Clone(tx)
 	copy(bad[len(bad)*3/5:], "damage!!")
 	logs["Tx x40 damaged"] = bad
+	// A sample record's signature damaged in the second half: the error
+	// names the record's index in the log.
+	bad = bytes.Clone(tx)
+	at := len(bad)*3/4 + bytes.Index(bad[len(bad)*3/4:], []byte("BL\x03\x00"))
+	bad[at+1] = 'X'
+	logs["Tx x40, a sample record damaged late"] = bad
 	// Instances that first appear late in the log (in a later part), and
 	// a duplicate name now and then.
 	var samples [][]string
