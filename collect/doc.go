@@ -63,7 +63,11 @@
 //
 // Everything a source returns is untrusted: perfdata, perflibv2 and
 // nametable check every length and offset, buffers are bounded, and a
-// malformed object becomes an ObjectError, never a panic.
+// malformed object becomes an ObjectError, never a panic. The PDH source
+// reads PDH's structures from the bytes of its buffers, every string
+// pointer checked to lie inside the buffer it came in (pdhbuf.go), and
+// the PerfLib source builds its PERF_COUNTER_IDENTIFIER the same way
+// (perflib.go): both portable, fuzzed on every OS.
 //
 // Windows code lives in the _windows.go files, through
 // golang.org/x/sys/windows; everything else builds and is tested on every

@@ -3,11 +3,49 @@ package collect
 import (
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/windows"
 )
 
-// TestLayouts checks the Go mirrors of the Windows structures against
-// their documented 64-bit layouts (pdh.h, perflib.h; WINDOWS.md §3,
-// doc/FORMATS.md §2.1).
+// Go mirrors of the Windows structures that pdhbuf.go reads from bytes,
+// laid out by the compiler as Windows lays them out on 64-bit Windows:
+// TestLayouts checks pdhbuf.go's offsets against them.
+type (
+	pdhRawCounter struct {
+		CStatus     uint32
+		TimeStamp   windows.Filetime
+		FirstValue  int64
+		SecondValue int64
+		MultiCount  uint32
+	}
+	pdhRawCounterItem struct {
+		Name     *uint16
+		RawValue pdhRawCounter
+	}
+	pdhCounterInfo struct {
+		Length         uint32
+		Type           uint32
+		CVersion       uint32
+		CStatus        uint32
+		Scale          int32
+		DefaultScale   int32
+		UserData       uintptr
+		QueryUserData  uintptr
+		FullPath       *uint16
+		MachineName    *uint16
+		ObjectName     *uint16
+		InstanceName   *uint16
+		ParentInstance *uint16
+		InstanceIndex  uint32
+		CounterName    *uint16
+		ExplainText    *uint16
+		DataBuffer     [1]uint32
+	}
+)
+
+// TestLayouts checks the offsets that pdhbuf.go reads and the Go mirrors
+// of the Windows structures against their documented 64-bit layouts
+// (pdh.h, perflib.h; WINDOWS.md §3, doc/FORMATS.md §2.1).
 func TestLayouts(t *testing.T) {
 	var raw pdhRawCounter
 	var item pdhRawCounterItem
@@ -18,26 +56,27 @@ func TestLayouts(t *testing.T) {
 		name       string
 		have, want uintptr
 	}{
-		{"sizeof(PDH_RAW_COUNTER)", unsafe.Sizeof(raw), 40},
-		{"PDH_RAW_COUNTER.TimeStamp", unsafe.Offsetof(raw.TimeStamp), 4},
-		{"PDH_RAW_COUNTER.FirstValue", unsafe.Offsetof(raw.FirstValue), 16},
-		{"PDH_RAW_COUNTER.SecondValue", unsafe.Offsetof(raw.SecondValue), 24},
-		{"PDH_RAW_COUNTER.MultiCount", unsafe.Offsetof(raw.MultiCount), 32},
-		{"sizeof(PDH_RAW_COUNTER_ITEM_W)", unsafe.Sizeof(item), 48},
-		{"PDH_RAW_COUNTER_ITEM_W.RawValue", unsafe.Offsetof(item.RawValue), 8},
+		{"sizeof(PDH_RAW_COUNTER)", unsafe.Sizeof(raw), rawCounterSize},
+		{"PDH_RAW_COUNTER.CStatus", unsafe.Offsetof(raw.CStatus), rawCStatus},
+		{"PDH_RAW_COUNTER.TimeStamp", unsafe.Offsetof(raw.TimeStamp), rawTimeStamp},
+		{"PDH_RAW_COUNTER.FirstValue", unsafe.Offsetof(raw.FirstValue), rawFirstValue},
+		{"PDH_RAW_COUNTER.SecondValue", unsafe.Offsetof(raw.SecondValue), rawSecondValue},
+		{"PDH_RAW_COUNTER.MultiCount", unsafe.Offsetof(raw.MultiCount), rawMultiCount},
+		{"sizeof(PDH_RAW_COUNTER_ITEM_W)", unsafe.Sizeof(item), rawItemSize},
+		{"PDH_RAW_COUNTER_ITEM_W.RawValue", unsafe.Offsetof(item.RawValue), rawItemValue},
 		{"sizeof(PDH_FMT_COUNTERVALUE)", unsafe.Sizeof(fmtv), 16},
 		{"PDH_FMT_COUNTERVALUE.doubleValue", unsafe.Offsetof(fmtv.DoubleValue), 8},
-		{"PDH_COUNTER_INFO_W.dwType", unsafe.Offsetof(ci.Type), 4},
+		{"PDH_COUNTER_INFO_W.dwType", unsafe.Offsetof(ci.Type), infoType},
 		{"PDH_COUNTER_INFO_W.CStatus", unsafe.Offsetof(ci.CStatus), 12},
-		{"PDH_COUNTER_INFO_W.lDefaultScale", unsafe.Offsetof(ci.DefaultScale), 20},
-		{"PDH_COUNTER_INFO_W.dwUserData", unsafe.Offsetof(ci.UserData), 24},
-		{"PDH_COUNTER_INFO_W.szFullPath", unsafe.Offsetof(ci.FullPath), 40},
+		{"PDH_COUNTER_INFO_W.lDefaultScale", unsafe.Offsetof(ci.DefaultScale), infoDefaultScale},
+		{"PDH_COUNTER_INFO_W.dwUserData", unsafe.Offsetof(ci.UserData), infoUserData},
+		{"PDH_COUNTER_INFO_W.szFullPath", unsafe.Offsetof(ci.FullPath), infoUserData + 2*unsafe.Sizeof(uintptr(0))},
 		{"PDH_COUNTER_INFO_W.szMachineName", unsafe.Offsetof(ci.MachineName), 48},
 		{"PDH_COUNTER_INFO_W.dwInstanceIndex", unsafe.Offsetof(ci.InstanceIndex), 80},
 		{"PDH_COUNTER_INFO_W.szCounterName", unsafe.Offsetof(ci.CounterName), 88},
 		{"PDH_COUNTER_INFO_W.szExplainText", unsafe.Offsetof(ci.ExplainText), 96},
 		{"PDH_COUNTER_INFO_W.DataBuffer", unsafe.Offsetof(ci.DataBuffer), 104},
-		{"sizeof(PDH_COUNTER_INFO_W)", unsafe.Sizeof(ci), 112},
+		{"sizeof(PDH_COUNTER_INFO_W)", unsafe.Sizeof(ci), pdhCounterInfoSize},
 		{"sizeof(PERF_COUNTER_IDENTIFIER)", unsafe.Sizeof(id), perfCounterIdentifierSize},
 		{"PERF_COUNTER_IDENTIFIER.Status", unsafe.Offsetof(id.Status), 16},
 		{"PERF_COUNTER_IDENTIFIER.Size", unsafe.Offsetof(id.Size), 20},
@@ -47,29 +86,6 @@ func TestLayouts(t *testing.T) {
 	} {
 		if tc.have != tc.want {
 			t.Errorf("%s: have %d, want %d", tc.name, tc.have, tc.want)
-		}
-	}
-}
-
-// TestCounterIdentifierBytes checks the identifier that Open adds: every
-// counter of a set, and for a multi-instance set the instance "*".
-func TestCounterIdentifierBytes(t *testing.T) {
-	set := [16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
-	for _, multi := range []bool{false, true} {
-		b := counterIdentifier(set, multi)
-		id := (*perfCounterIdentifier)(unsafe.Pointer(&b[0]))
-		wantSize := uint32(40)
-		if multi {
-			wantSize = 48
-		}
-		if id.CounterSetGUID != set || id.Size != wantSize || id.CounterID != perfWildcardCounter || id.InstanceID != perfWildcardInstanceID || len(b) != int(wantSize) {
-			t.Fatalf("multi %v: %+v (%d bytes)", multi, *id, len(b))
-		}
-		if multi && (b[40] != '*' || b[41] != 0 || b[42] != 0 || b[43] != 0) {
-			t.Fatalf("instance name % x, want L\"*\"", b[40:44])
-		}
-		if uintptr(unsafe.Pointer(&b[0]))%8 != 0 {
-			t.Fatal("identifier not 8-byte aligned")
 		}
 	}
 }

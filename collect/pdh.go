@@ -78,8 +78,7 @@ func NewPDH(src PDHSource, cfg Config) (*Collector, error) {
 			if err != nil {
 				full, _ = counterpath.Parse(s)
 			}
-			sel, _ := counterpath.Parse(s)
-			b.counters = append(b.counters, &pdhCounter{info: info, path: full, wild: sel.HasWildcard()})
+			b.counters = append(b.counters, &pdhCounter{info: info, path: full, wild: hasInstanceWildcard(s)})
 		}
 	}
 	return newCollector(b, cfg)

@@ -161,3 +161,30 @@ func TestPDHFailingCounterKeepsTheOthers(t *testing.T) {
 		t.Fatal("an unknown counter was accepted")
 	}
 }
+
+// TestHasInstanceWildcard: the PDH source asks for an array of instances
+// exactly where NewPDH names items by instance: a wildcard in the
+// instance, its parent or its #index, read as counterpath reads the path
+// (the scan it replaced took parentheses in a machine or counter name for
+// an instance).
+func TestHasInstanceWildcard(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{`\Processor(*)\% Processor Time`, true},
+		{`\Process(svchost#*)\ID Process`, true},
+		{`\Thread(notepad/*)\Context Switches/sec`, true},
+		{`\Processor(_Total)\% Processor Time`, false},
+		{`\Network Interface(Intel(R) PRO_1000)\Bytes Total/sec`, false},
+		{`\Memory\Available Bytes`, false},
+		{`\\m(*)\Obj\C`, false},
+		{`\Obj(a)\C (x*)`, false},
+		{`\Obj(a)\C*`, false},
+		{`not a path (*)`, false},
+	} {
+		if have := hasInstanceWildcard(tc.path); have != tc.want {
+			t.Errorf("%q: have %v, want %v", tc.path, have, tc.want)
+		}
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
-
-	"github.com/perfcalc/perfcalc/engine"
 )
 
 var (
@@ -32,51 +30,15 @@ const (
 	pdhFmtNoScale         = 0x1000     // PDH_FMT_NOSCALE
 	pdhFmtNoCap100        = 0x8000     // PDH_FMT_NOCAP100
 	maxPDHBytes           = 64 << 20   // bound of the array and expansion buffers
+	pdhCounterInfoSize    = 112        // sizeof(PDH_COUNTER_INFO_W) without its strings (64-bit)
 	pdhCounterInfoMaxSize = 64 << 10   // bound of a PDH_COUNTER_INFO_W with its strings
 )
-
-// pdhRawCounter mirrors PDH_RAW_COUNTER (40 bytes on 64-bit Windows).
-type pdhRawCounter struct {
-	CStatus     uint32
-	TimeStamp   windows.Filetime
-	FirstValue  int64
-	SecondValue int64
-	MultiCount  uint32
-}
-
-// pdhRawCounterItem mirrors PDH_RAW_COUNTER_ITEM_W (48 bytes).
-type pdhRawCounterItem struct {
-	Name     *uint16
-	RawValue pdhRawCounter
-}
 
 // pdhFmtCounterValue mirrors PDH_FMT_COUNTERVALUE with the double of its
 // union (16 bytes).
 type pdhFmtCounterValue struct {
 	CStatus     uint32
 	DoubleValue float64
-}
-
-// pdhCounterInfo mirrors PDH_COUNTER_INFO_W (112 bytes without its
-// strings).
-type pdhCounterInfo struct {
-	Length         uint32
-	Type           uint32
-	CVersion       uint32
-	CStatus        uint32
-	Scale          int32
-	DefaultScale   int32
-	UserData       uintptr
-	QueryUserData  uintptr
-	FullPath       *uint16
-	MachineName    *uint16
-	ObjectName     *uint16
-	InstanceName   *uint16
-	ParentInstance *uint16
-	InstanceIndex  uint32
-	CounterName    *uint16
-	ExplainText    *uint16
-	DataBuffer     [1]uint32
 }
 
 // pdhError is a PDH_STATUS other than ERROR_SUCCESS.
@@ -143,16 +105,7 @@ func (q *pdhQuery) Expand(path string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		var out []string
-		for i := 0; i < len(buf) && buf[i] != 0; {
-			j := i
-			for j < len(buf) && buf[j] != 0 {
-				j++
-			}
-			out = append(out, windows.UTF16ToString(buf[i:j]))
-			i = j + 1
-		}
-		return out, nil
+		return splitMultiSZ(buf[:min(int(m), len(buf))]), nil
 	}
 }
 
@@ -188,30 +141,6 @@ func (q *pdhQuery) Add(path string) (PDHCounter, error) {
 	return info, nil
 }
 
-// hasInstanceWildcard reports whether a path's instance part has a "*".
-func hasInstanceWildcard(path string) bool {
-	open, close := -1, -1
-	for i := 0; i < len(path); i++ {
-		switch path[i] {
-		case '(':
-			if open < 0 {
-				open = i
-			}
-		case ')':
-			close = i
-		}
-	}
-	if open < 0 || close < open {
-		return false
-	}
-	for i := open; i < close; i++ {
-		if path[i] == '*' {
-			return true
-		}
-	}
-	return false
-}
-
 // counterInfo reads a counter's PDH_COUNTER_INFO_W.
 func counterInfo(h uintptr) (PDHCounter, error) {
 	var n uint32
@@ -219,19 +148,22 @@ func counterInfo(h uintptr) (PDHCounter, error) {
 	if pe, ok := err.(*pdhError); err != nil && !(ok && pe.status == pdhMoreData) {
 		return PDHCounter{}, err
 	}
-	if n < uint32(unsafe.Sizeof(pdhCounterInfo{})) || n > pdhCounterInfoMaxSize {
+	if n < pdhCounterInfoSize || n > pdhCounterInfoMaxSize {
 		n = pdhCounterInfoMaxSize
 	}
 	buf := make([]uint64, (n+7)/8)
-	if err := pdhCall(procPdhGetCounterInfoW, h, 0, uintptr(unsafe.Pointer(&n)), uintptr(unsafe.Pointer(&buf[0]))); err != nil {
+	size := uint32(len(buf) * 8)
+	if err := pdhCall(procPdhGetCounterInfoW, h, 0, uintptr(unsafe.Pointer(&size)), uintptr(unsafe.Pointer(&buf[0]))); err != nil {
 		return PDHCounter{}, err
 	}
-	ci := (*pdhCounterInfo)(unsafe.Pointer(&buf[0]))
-	return PDHCounter{
-		FullPath:     utf16Ptr(ci.FullPath),
-		Type:         engine.CounterType(ci.Type),
-		DefaultScale: ci.DefaultScale,
-	}, nil
+	return decodeCounterInfo(wordBuffer(buf))
+}
+
+// wordBuffer is a buffer of uint64 words that PDH filled, as bytes with
+// their address, for the decoders of pdhbuf.go.
+func wordBuffer(words []uint64) *pdhBuffer {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)
+	return &pdhBuffer{b: b, base: uint64(uintptr(unsafe.Pointer(&words[0]))), ptrSize: int(unsafe.Sizeof(uintptr(0)))}
 }
 
 // Collect runs PdhCollectQueryData.
@@ -245,12 +177,12 @@ func (q *pdhQuery) Raw(id int, dst []PDHItem) ([]PDHItem, error) {
 	}
 	h := q.counters[id]
 	if !q.wild[id] {
-		var raw pdhRawCounter
+		var raw [rawCounterSize / 8]uint64 // a PDH_RAW_COUNTER, 8-aligned
 		var typ uint32
-		if err := pdhCall(procPdhGetRawCounterValue, h, uintptr(unsafe.Pointer(&typ)), uintptr(unsafe.Pointer(&raw))); err != nil {
+		if err := pdhCall(procPdhGetRawCounterValue, h, uintptr(unsafe.Pointer(&typ)), uintptr(unsafe.Pointer(&raw[0]))); err != nil {
 			return dst, err
 		}
-		return append(dst, PDHItem{Raw: raw.engine()}), nil
+		return append(dst, PDHItem{Raw: decodeRawCounter(wordBuffer(raw[:]).b)}), nil
 	}
 	for {
 		size := uint32(len(q.buf) * 8)
@@ -273,26 +205,10 @@ func (q *pdhQuery) Raw(id int, dst []PDHItem) ([]PDHItem, error) {
 		if err != nil {
 			return dst, err
 		}
-		itemSize := unsafe.Sizeof(pdhRawCounterItem{})
-		if uintptr(count)*itemSize > uintptr(len(q.buf)*8) {
-			return dst, errors.New("collect: PdhGetRawCounterArrayW reported more items than its buffer holds")
+		if len(q.buf) == 0 {
+			return dst, nil // no instance: PDH wrote nothing
 		}
-		for i := uintptr(0); i < uintptr(count); i++ {
-			it := (*pdhRawCounterItem)(unsafe.Pointer(uintptr(unsafe.Pointer(&q.buf[0])) + i*itemSize))
-			dst = append(dst, PDHItem{Instance: utf16Ptr(it.Name), Raw: it.RawValue.engine()})
-		}
-		return dst, nil
-	}
-}
-
-// engine converts a PDH_RAW_COUNTER into the engine's RawCounter.
-func (r *pdhRawCounter) engine() engine.RawCounter {
-	return engine.RawCounter{
-		CStatus:     r.CStatus,
-		TimeStamp:   int64(r.TimeStamp.HighDateTime)<<32 | int64(r.TimeStamp.LowDateTime),
-		FirstValue:  uint64(r.FirstValue),
-		SecondValue: uint64(r.SecondValue),
-		MultiCount:  r.MultiCount,
+		return decodeRawItems(dst, wordBuffer(q.buf), count)
 	}
 }
 

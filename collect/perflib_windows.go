@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"encoding/binary"
 	"errors"
 	"strconv"
 	"unsafe"
@@ -20,26 +19,6 @@ var (
 	procPerfQueryCounterData                = advapi32.NewProc("PerfQueryCounterData")
 	procPerfCloseQueryHandle                = advapi32.NewProc("PerfCloseQueryHandle")
 )
-
-// Sizes and constants of the PerfLib V2 consumer interface (perflib.h).
-const (
-	perfCounterIdentifierSize = 40         // sizeof(PERF_COUNTER_IDENTIFIER)
-	perfWildcardCounter       = 0xFFFFFFFF // PERF_WILDCARD_COUNTER
-	perfWildcardInstanceID    = 0xFFFFFFFF // any InstanceId
-	maxPerfLibBytes           = 512 << 20  // bound of a registration or data buffer
-)
-
-// perfCounterIdentifier mirrors PERF_COUNTER_IDENTIFIER (40 bytes, then
-// the optional instance name).
-type perfCounterIdentifier struct {
-	CounterSetGUID perflibv2.GUID
-	Status         uint32
-	Size           uint32
-	CounterID      uint32
-	InstanceID     uint32
-	Index          uint32
-	Reserved       uint32
-}
 
 // perfCall calls a PerfLib V2 function, whose result is a Win32 error.
 func perfCall(p *windows.LazyProc, args ...uintptr) error {
@@ -98,42 +77,7 @@ func (perfLib) RegInfo(set perflibv2.GUID, code RegInfoCode, lang uint32) ([]byt
 	return sizedCall(func(buf *byte, size uint32, actual *uint32) error {
 		return perfCall(procPerfQueryCounterSetRegistrationInfo, 0, uintptr(unsafe.Pointer(&set)),
 			uintptr(code), uintptr(lang), uintptr(unsafe.Pointer(buf)), uintptr(size), uintptr(unsafe.Pointer(actual)))
-	}, nil)
-}
-
-// sizedCall runs a call that reports the size it needs with
-// ERROR_NOT_ENOUGH_MEMORY (or ERROR_MORE_DATA), into dst's array (8-byte
-// aligned when it is allocated here).
-func sizedCall(call func(buf *byte, size uint32, actual *uint32) error, dst []byte) ([]byte, error) {
-	dst = dst[:cap(dst)]
-	if len(dst) < 4096 {
-		dst = alignedBytes(4096)
-	}
-	for tries := 0; ; tries++ {
-		var actual uint32
-		err := call(&dst[0], uint32(len(dst)), &actual)
-		if err == nil {
-			if int(actual) > len(dst) {
-				return dst[:0], errors.New("collect: a PerfLib call reported more bytes than its buffer holds")
-			}
-			return dst[:actual], nil
-		}
-		if err != windows.ERROR_NOT_ENOUGH_MEMORY && err != windows.ERROR_MORE_DATA {
-			return dst[:0], err
-		}
-		want := max(int(actual), 2*len(dst))
-		if want > maxPerfLibBytes || tries > 16 {
-			return dst[:0], errors.New("collect: a PerfLib call needs more than 512 MiB")
-		}
-		dst = alignedBytes(want)
-	}
-}
-
-// alignedBytes returns n bytes starting on an 8-byte boundary: PerfLib's
-// structures begin on 8-byte boundaries.
-func alignedBytes(n int) []byte {
-	words := make([]uint64, (n+7)/8)
-	return unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)
+	}, nil, tooSmall)
 }
 
 // Open opens a query handle and adds every counter of set (and every
@@ -148,31 +92,11 @@ func (perfLib) Open(set perflibv2.GUID, multiInstance bool) (PerfLibQuery, error
 		perfCall(procPerfCloseQueryHandle, uintptr(h))
 		return nil, err
 	}
-	if st := binary.LittleEndian.Uint32(id[16:]); st != 0 {
+	if st := identifierStatus(id); st != 0 {
 		perfCall(procPerfCloseQueryHandle, uintptr(h))
 		return nil, errors.New("collect: PerfAddCounters: " + windows.Errno(st).Error())
 	}
 	return &perfQuery{h: h}, nil
-}
-
-// counterIdentifier builds the PERF_COUNTER_IDENTIFIER of every counter
-// of set: PERF_WILDCARD_COUNTER and, for a multi-instance set, the
-// instance name "*" after the structure (Size padded to 8 bytes).
-func counterIdentifier(set perflibv2.GUID, multiInstance bool) []byte {
-	size := perfCounterIdentifierSize
-	if multiInstance {
-		size += 8 // L"*\0" and padding
-	}
-	b := alignedBytes(size)
-	le := binary.LittleEndian
-	copy(b, set[:])
-	le.PutUint32(b[20:], uint32(size))
-	le.PutUint32(b[24:], perfWildcardCounter)
-	le.PutUint32(b[28:], perfWildcardInstanceID)
-	if multiInstance {
-		le.PutUint16(b[40:], '*')
-	}
-	return b
 }
 
 // perfQuery is one open PerfLib V2 query.
@@ -182,7 +106,13 @@ type perfQuery struct{ h windows.Handle }
 func (q *perfQuery) Data(dst []byte) ([]byte, error) {
 	return sizedCall(func(buf *byte, size uint32, actual *uint32) error {
 		return perfCall(procPerfQueryCounterData, uintptr(q.h), uintptr(unsafe.Pointer(buf)), uintptr(size), uintptr(unsafe.Pointer(actual)))
-	}, dst)
+	}, dst, tooSmall)
+}
+
+// tooSmall reports whether a PerfLib call failed for want of room
+// (ERROR_NOT_ENOUGH_MEMORY or ERROR_MORE_DATA).
+func tooSmall(err error) bool {
+	return err == windows.ERROR_NOT_ENOUGH_MEMORY || err == windows.ERROR_MORE_DATA
 }
 
 // Close runs PerfCloseQueryHandle.

@@ -101,12 +101,3 @@ func (r *registry) NameTable(local bool) ([]byte, error) {
 
 // Close calls RegCloseKey(HKEY_PERFORMANCE_DATA).
 func (r *registry) Close() error { return windows.RegCloseKey(windows.HKEY_PERFORMANCE_DATA) }
-
-// utf16Ptr returns the UTF-16 string at p, stopping at its NUL (an empty
-// string for nil).
-func utf16Ptr(p *uint16) string {
-	if p == nil {
-		return ""
-	}
-	return windows.UTF16PtrToString(p)
-}
