@@ -209,7 +209,8 @@ func appendInstanceKey(dst []byte, nm *pdhName) []byte {
 // line (pdh-NNNNNN.paths), so that "perfcalc calc --batch <
 // pdh-NNNNNN.jsonl" recomputes every value. Values whose raw data PDH
 // marked bad (a CStatus other than 0 or 1: InvalidData, whatever the
-// numbers) are left out, since a calc request has no status.
+// numbers) and values of a type winperf.h does not define (UnknownType)
+// are left out, since a calc request carries neither.
 func (b *pdhBackend) save(dir string, seq int) error {
 	var reqs, paths []byte
 	for _, c := range b.counters {
@@ -218,8 +219,8 @@ func (b *pdhBackend) save(dir string, seq int) error {
 		}
 		for i := range c.items {
 			it, nm := &c.items[i], &c.names[i]
-			if !goodStatus(it.Raw.CStatus) || (c.olds[i].ok && !goodStatus(c.olds[i].raw.CStatus)) {
-				continue // InvalidData whatever the numbers: calc cannot carry a status
+			if !goodStatus(it.Raw.CStatus) || (c.olds[i].ok && !goodStatus(c.olds[i].raw.CStatus)) || !c.info.Type.Known() {
+				continue // InvalidData or UnknownType whatever the numbers: calc carries neither
 			}
 			p := c.path
 			if c.wild {
@@ -237,7 +238,9 @@ func (b *pdhBackend) save(dir string, seq int) error {
 				reqs = strconv.AppendInt(append(reqs, `,"timebase":`...), c.info.TimeBase, 10)
 			}
 			if b.cfg.Options&engine.Scale != 0 {
-				reqs = strconv.AppendInt(append(reqs, `,"scale":`...), int64(c.info.DefaultScale), 10)
+				// The scale the engine used: it clamps DefaultScale to −10..10,
+				// the range calc takes.
+				reqs = strconv.AppendInt(append(reqs, `,"scale":`...), int64(min(max(c.info.DefaultScale, -10), 10)), 10)
 			}
 			reqs = appendOptions(reqs, b.cfg.Options)
 			reqs = append(reqs, "}\n"...)

@@ -162,6 +162,42 @@ func TestPDHFailingCounterKeepsTheOthers(t *testing.T) {
 	}
 }
 
+// TestPDHSaveCalcTakes: a saved request is one that perfcalc calc --batch
+// reads (FuzzPDHSavedRequests found both): a DefaultScale outside −10..10
+// is saved as the scale the engine used (clamped), and a value of a type
+// winperf.h does not define (UnknownType whatever the numbers, a type calc
+// refuses) is left out.
+func TestPDHSaveCalcTakes(t *testing.T) {
+	for _, tc := range []struct {
+		typ   engine.CounterType
+		scale int32
+		want  string
+	}{
+		{engine.CounterRawcount, -33, `{"type":"PERF_COUNTER_RAWCOUNT","new":[7,0,0],"scale":-10}` + "\n"},
+		{engine.CounterRawcount, 12, `{"type":"PERF_COUNTER_RAWCOUNT","new":[7,0,0],"scale":10}` + "\n"},
+		{engine.CounterRawcount, 3, `{"type":"PERF_COUNTER_RAWCOUNT","new":[7,0,0],"scale":3}` + "\n"},
+		{engine.CounterType(0x224104F7), 0, ""},
+	} {
+		f := &fakePDH{
+			infos:   map[string]PDHCounter{`\A\x`: {FullPath: `\\H\A\x`, Type: tc.typ, DefaultScale: tc.scale}},
+			samples: [][][]PDHItem{{{{"", raw(7, 0)}}}},
+		}
+		dir := t.TempDir()
+		col, err := NewPDH(f, Config{Paths: mustPaths(t, `\A\x`), Options: engine.Scale, SaveDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Sample
+		if err := col.Collect(&s); err != nil {
+			t.Fatal(err)
+		}
+		have, err := os.ReadFile(filepath.Join(dir, "pdh-000000.jsonl"))
+		if err != nil || string(have) != tc.want {
+			t.Errorf("%v scale %d: saved %q (%v), want %q", tc.typ, tc.scale, have, err, tc.want)
+		}
+	}
+}
+
 // TestHasInstanceWildcard: the PDH source asks for an array of instances
 // exactly where NewPDH names items by instance: a wildcard in the
 // instance, its parent or its #index, read as counterpath reads the path

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -96,14 +97,24 @@ func (f *intervalFlag) Set(v string) error {
 		if err != nil {
 			return errors.New("want [[hh:]mm:]ss")
 		}
-		secs = secs*60 + int64(n)
+		secs = secs*60 + int64(n) // at most about 2^31·3601: no overflow
 	}
 	if secs <= 0 {
 		return errors.New("the interval must be positive")
 	}
+	if secs > maxIntervalSecs {
+		return errors.New("the interval must be at most " + maxInterval.String() + " (2562047:47:16)")
+	}
 	*f = intervalFlag(time.Duration(secs) * time.Second)
 	return nil
 }
+
+// maxInterval is the longest -si in whole seconds that a time.Duration
+// holds (about 292 years).
+const (
+	maxIntervalSecs = int64(math.MaxInt64 / time.Second)
+	maxInterval     = time.Duration(maxIntervalSecs) * time.Second
+)
 
 func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
@@ -302,6 +313,8 @@ func (tw *watchWriter) row(s *collect.Sample) error {
 		tw.header(s.Time)
 	}
 	clear(tw.cells)
+	// A path that the sample holds twice (a V2 counter set that repeats
+	// a counter) shows its last value.
 	for i := range s.Values {
 		if c, ok := tw.index[string(s.Values[i].Path)]; ok {
 			tw.cells[c] = &s.Values[i]

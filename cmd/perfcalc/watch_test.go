@@ -169,6 +169,10 @@ func TestWatchUsage(t *testing.T) {
 		{"watch"},
 		{"watch", "-c", `\Processor(*)\x`, "--source", "wmi"},
 		{"watch", "-c", `\Processor(*)\x`, "-si", "0"},
+		// Found by FuzzWatchInterval: 200,000,000 minutes overflowed into a
+		// negative interval (larger ones into wrong positive ones).
+		{"watch", "-c", `\Processor(*)\x`, "-si", "0200000000:0"},
+		{"watch", "-c", `\Processor(*)\x`, "-si", "2562047:47:17"},
 		{"watch", "-c", `\Processor(*)\x`, "-f", "xml"},
 	} {
 		if code, _, errs := runCapture(args...); code != exitUsage || errs == "" {
