@@ -5,9 +5,10 @@
 GO       ?= go
 FUZZTIME ?= 20s
 FUZZMIN  ?= 2s
-# Targets that run the WebAssembly module through wazero execute far fewer
-# inputs per second; FUZZTIME_SLOW bounds them on their own.
-FUZZSLOW ?= FuzzHostCompute FuzzHostDecode
+# Targets that run the WebAssembly module through wazero, or that write and
+# read back files for every input (the collector's saved captures), execute
+# far fewer inputs per second; FUZZTIME_SLOW bounds them on their own.
+FUZZSLOW ?= FuzzHostCompute FuzzHostDecode FuzzRegistryCollect FuzzPDHSavedRequests
 FUZZTIME_SLOW ?= $(FUZZTIME)
 BENCH    ?= .
 COUNT    ?= 5
@@ -114,13 +115,18 @@ bench-growth:
 web-bench:
 	cd web && node bench/compute.bench.mjs 10000 41
 
-# Every fuzz target of fuzz/ for FUZZTIME each (go test -fuzz takes one
-# target per run).
+# Every fuzz target of FUZZPKGS for FUZZTIME each (go test -fuzz takes one
+# target per run): fuzz/, and the packages whose targets need their
+# unexported decoders (collect's PDH and PerfLib buffers, perfcalc watch's
+# -si and text).
+FUZZPKGS ?= ./fuzz/ ./collect/ ./cmd/perfcalc/
 fuzz:
-	@set -e; for t in $$($(GO) test -list '^Fuzz' ./fuzz/ | grep '^Fuzz'); do \
-		ft=$(FUZZTIME); case " $(FUZZSLOW) " in *" $$t "*) ft=$(FUZZTIME_SLOW);; esac; \
-		echo "== $$t ($$ft)"; \
-		$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$$ft -fuzzminimizetime=$(FUZZMIN) ./fuzz/; \
+	@set -e; for p in $(FUZZPKGS); do \
+		for t in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+			ft=$(FUZZTIME); case " $(FUZZSLOW) " in *" $$t "*) ft=$(FUZZTIME_SLOW);; esac; \
+			echo "== $$p $$t ($$ft)"; \
+			$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$$ft -fuzzminimizetime=$(FUZZMIN) $$p; \
+		done; \
 	done
 
 # Regenerates testdata/corpus/ from internal/gencorpus (byte-identical;
