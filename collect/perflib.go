@@ -58,7 +58,7 @@ func identifierStatus(id []byte) uint32 { return binary.LittleEndian.Uint32(id[1
 
 // sizedCall runs a call that reports the size it needs with an error that
 // tooSmall recognises (ERROR_NOT_ENOUGH_MEMORY, ERROR_MORE_DATA), into dst's
-// array (8-byte aligned when it is allocated here). It tries at most 17
+// array (8-byte aligned when it is allocated here). It calls at most 18
 // times and never allocates more than maxPerfLibBytes.
 func sizedCall(call func(buf *byte, size uint32, actual *uint32) error, dst []byte, tooSmall func(error) bool) ([]byte, error) {
 	dst = dst[:cap(dst)]

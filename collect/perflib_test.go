@@ -1,6 +1,8 @@
 package collect
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -24,6 +26,42 @@ func TestCounterIdentifierBytes(t *testing.T) {
 		}
 		if uintptr(unsafe.Pointer(&b[0]))%8 != 0 {
 			t.Fatal("identifier not 8-byte aligned")
+		}
+	}
+}
+
+// TestSizedCall: the buffer negotiation of the PerfLib calls takes the
+// size a call asks for (or twice the buffer), gives up beyond
+// maxPerfLibBytes, and refuses a call that reports more bytes than its
+// buffer holds.
+func TestSizedCall(t *testing.T) {
+	type answer struct {
+		err    error
+		actual uint32
+	}
+	errSmall, errOther := errors.New("too small"), errors.New("other")
+	small := func(err error) bool { return err == errSmall }
+	for _, tc := range []struct {
+		name    string
+		answers []answer
+		wantLen int
+		wantErr string
+	}{
+		{"fits", []answer{{nil, 100}}, 100, ""},
+		{"grows to what it asks", []answer{{errSmall, 100_000}, {nil, 100_000}}, 100_000, ""},
+		{"asks beyond the cap", []answer{{errSmall, maxPerfLibBytes + 1}}, 0, "needs more than 512 MiB"},
+		{"reports more than its buffer", []answer{{nil, 5000}}, 0, "more bytes than its buffer holds"},
+		{"fails", []answer{{errOther, 0}}, 0, "other"},
+	} {
+		calls := 0
+		b, err := sizedCall(func(buf *byte, size uint32, actual *uint32) error {
+			a := tc.answers[min(calls, len(tc.answers)-1)]
+			calls++
+			*actual = a.actual
+			return a.err
+		}, nil, small)
+		if len(b) != tc.wantLen || (err == nil) != (tc.wantErr == "") || err != nil && !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("%s: %d bytes, %v; want %d and %q", tc.name, len(b), err, tc.wantLen, tc.wantErr)
 		}
 	}
 }
