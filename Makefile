@@ -14,7 +14,7 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
-.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare bench-growth web-bench bench-format format-check fuzz check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare bench-growth web-bench bench-format format-check fuzz fuzz-long check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 .PHONY: python-test python-bench
 
 PORT ?= 8080
@@ -127,6 +127,17 @@ fuzz:
 			echo "== $$p $$t ($$ft)"; \
 			$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$$ft -fuzzminimizetime=$(FUZZMIN) $$p; \
 		done; \
+	done
+
+# Long fuzzing, by hand or at night (CI keeps make fuzz's short budgets):
+# every target of fuzz/ for FUZZLONG each (10 minutes by default), with two
+# workers, the machine's two cores. Inputs that fail land in
+# fuzz/testdata/fuzz/<target>/: commit them with the fix, as seeds.
+FUZZLONG ?= 10m
+fuzz-long:
+	@set -e; for t in $$($(GO) test -list '^Fuzz' ./fuzz/ | grep '^Fuzz'); do \
+		echo "== $$t ($(FUZZLONG))"; \
+		$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZLONG) -parallel=2 ./fuzz/; \
 	done
 
 # Regenerates testdata/corpus/ from internal/gencorpus (byte-identical;

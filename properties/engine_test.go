@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/bits"
 	"math/rand"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -15,13 +17,30 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 )
 
-const minCases = 5000
+// minCases is the number of cases of the engine's properties: 5,000, or
+// PERFCALC_PROPERTY_CASES for long runs (CI keeps the default); cases
+// scales the other properties' counts alike. PERFCALC_PROPERTY_SEED sets
+// the seed (20261121 by default), for runs that explore other cases.
+var minCases = envInt("PERFCALC_PROPERTY_CASES", 5000)
 
 func parameters() *gopter.TestParameters {
-	p := gopter.DefaultTestParametersWithSeed(20261121)
+	p := gopter.DefaultTestParametersWithSeed(int64(envInt("PERFCALC_PROPERTY_SEED", 20261121)))
 	p.MinSuccessfulTests = minCases
 	p.MaxDiscardRatio = 2
 	return p
+}
+
+// cases returns n, the cases of a property at the default minCases,
+// scaled to the minCases of this run.
+func cases(n int) int { return max(1, n*minCases/5000) }
+
+// envInt returns the positive integer in the environment variable name, or
+// def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -81,7 +81,7 @@ func TestPropertiesHostDecodeMatchesNative(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := parameters()
-	p.MinSuccessfulTests = 300 // each case decodes 15 KB twice
+	p.MinSuccessfulTests = cases(300) // each case decodes 15 KB twice
 	props := gopter.NewProperties(p)
 	outcomes := map[bool]int{}
 	type patch struct {
