@@ -11,7 +11,9 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/internal/blgbuild"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/hostile"
 )
 
 // FuzzBLG: the .blg container (both entry points) and the record parsers
@@ -23,6 +25,9 @@ func FuzzBLG(f *testing.F) {
 		f.Add(s)
 	}
 	for _, s := range blgCorpusSeeds() {
+		f.Add(s)
+	}
+	for _, s := range blgHostileSeeds() {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -70,6 +75,21 @@ func FuzzBLG(f *testing.F) {
 				}
 			}
 			check("Next", r.Err())
+			if stream {
+				continue
+			}
+			// Rewind reads the same samples and damage again.
+			firstErr := r.Err()
+			if err := r.Rewind(); err != nil && (firstErr == nil || err.Error() != firstErr.Error()) {
+				t.Fatalf("Rewind: %v after %v", err, firstErr)
+			}
+			again := 0
+			for r.Next() {
+				again++
+			}
+			if again != n || (r.Err() == nil) != (firstErr == nil) || firstErr != nil && r.Err().Error() != firstErr.Error() {
+				t.Fatalf("after Rewind: %d samples, %v; before: %d, %v", again, r.Err(), n, firstErr)
+			}
 		}
 		_, err := blg.ParseBufferHeader(data, 0)
 		check("ParseBufferHeader", err)
@@ -117,6 +137,26 @@ func blgCorpusSeeds() [][]byte {
 	}
 	if b := read("PowerShell_CorruptBlg.blg"); len(b) > 0 {
 		seeds = append(seeds, b[:min(len(b), 512)])
+	}
+	return seeds
+}
+
+// blgHostileSeeds returns the inputs of issue 12, small: a counter list of
+// many entries and no sample, a log whose header counts more buffers than
+// it has (cut at a buffer boundary, which used to end cleanly) and, where
+// ../shared/corpus is present, the PAL log cut after its first buffer.
+func blgHostileSeeds() [][]byte {
+	l := blgbuild.New(1024, 130_057_734_178_440_000)
+	l.Record(blgbuild.EventCounterList, 1, blgbuild.AppendCounterList(nil,
+		blgbuild.Counter{Type: uint32(engine.CounterRawcount), Machine: `\\H`, Object: "Memory", Counter: "Pages/sec"}), 900)
+	for i := range 30 {
+		ts := int64(130_057_734_178_440_000 + i*10_000_000)
+		l.Record(blgbuild.EventSample, ts, blgbuild.RawSample(ts, uint64(i)), 900)
+	}
+	log := l.Bytes()
+	seeds := [][]byte{hostile.CounterListLog(200), log, log[:len(log)/2/1024*1024]}
+	if pal, err := os.ReadFile(filepath.Join(filepath.Dir(corpus.Root()), "shared", "corpus", "blg", "PAL_SamplePerfmonLog.blg")); err == nil && len(pal) > 0x10000 {
+		seeds = append(seeds, pal[:0x10000])
 	}
 	return seeds
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/internal/hostile"
 )
 
 // ntRealTable returns the real name table of ../shared/corpus, or nil
@@ -53,6 +54,9 @@ func FuzzNameTable(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
+		f.Add(b)
+	}
+	if b, err := hostile.NameTable(64); err == nil { // issue 12: non-ASCII names sorted by folding
 		f.Add(b)
 	}
 	f.Add([]byte{'1', 0, 0})

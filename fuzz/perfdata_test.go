@@ -15,6 +15,7 @@ import (
 	"github.com/perfcalc/perfcalc/internal/describe"
 	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/internal/hostile"
 )
 
 // pdRealBlocks returns the real V1 blocks of ../shared/corpus/v1, or none
@@ -205,6 +206,15 @@ func FuzzPerfData(f *testing.F) {
 		f.Add(b)
 	}
 	for _, b := range pdRealBlocks(f) {
+		f.Add(b)
+	}
+	// Issue 12: instance names of PDH_MAX_INSTANCE_NAME characters and
+	// one more (the cap), and the long near misses of Match, small.
+	for _, n := range []int{1024, 1025, 3000} {
+		b, err := hostile.LongInstancesV1(3, n)
+		if err != nil {
+			f.Fatal(err)
+		}
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

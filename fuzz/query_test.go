@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -12,10 +13,12 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/internal/hostile"
 )
 
 // querySeedPairs returns pairs of captures: the generated Global pair and
@@ -64,6 +67,28 @@ func querySeedPairs(f testing.TB) [][2][]byte {
 		[2][]byte{enc(1, "a", "b", "b"), enc(2, "B", "c", "a")},
 		[2][]byte{enc(1, "x"), enc(2)},
 	)
+	// Issue 12: long instance names (at the cap and over it), and a capture
+	// whose second object is damaged where a selection of the first never
+	// looked (an instance's NameLength past the object).
+	for _, n := range []int{1024, 1025} {
+		b, err := hostile.LongInstancesV1(2, n)
+		if err != nil {
+			f.Fatal(err)
+		}
+		pairs = append(pairs, [2][]byte{b, b})
+	}
+	bad := enc(1, "a", "b")
+	if blk, err := perfdata.Parse(bad); err == nil {
+		objs := blk.Objects()
+		objs.Next()
+		if o, err := objs.Next(); err == nil {
+			insts := o.Instances()
+			if in, err := insts.Next(); err == nil {
+				binary.LittleEndian.PutUint32(bad[in.Offset+20:], 0xFFFF)
+			}
+		}
+	}
+	pairs = append(pairs, [2][]byte{bad, bad})
 	return pairs
 }
 
@@ -135,9 +160,19 @@ func checkQuery(t *testing.T, reg *perflibv2.RegInfo, paths []counterpath.Path, 
 	}
 	q := query.New(cfg)
 	var vals []query.Value
-	for range 2 { // a second run reuses the buffers
+	for run := range 2 { // a second run reuses the buffers
 		var err error
 		vals, err = q.Run(vals[:0], older, newer)
+		if run == 0 && cfg.Paths != nil {
+			// A selection never hides a damage (issue 12): the captures
+			// give the same error without it.
+			all := cfg
+			all.Paths = nil
+			_, allErr := query.New(all).Run(nil, older, newer)
+			if (err == nil) != (allErr == nil) || err != nil && err.Error() != allErr.Error() {
+				t.Fatalf("with a selection %v, without %v", err, allErr)
+			}
+		}
 		var fe *engine.FormatError
 		switch {
 		case err == nil:

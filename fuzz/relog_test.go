@@ -21,6 +21,9 @@ func FuzzRelog(f *testing.F) {
 	for _, s := range blgCorpusSeeds() {
 		f.Add(s)
 	}
+	for _, s := range blgHostileSeeds() {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := relog.New(bytes.NewReader(data), int64(len(data)), relog.Options{})
 		if err != nil {
