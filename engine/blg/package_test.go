@@ -52,13 +52,7 @@ func TestAllocs(t *testing.T) {
 	}
 	for name, data := range logs {
 		for _, stream := range []bool{false, true} {
-			var r *Reader
-			var err error
-			if stream {
-				r, err = NewStreamReader(bytes.NewReader(data))
-			} else {
-				r, err = NewReader(bytes.NewReader(data), int64(len(data)))
-			}
+			r, err := openEither(data, stream)
 			if err != nil {
 				t.Fatal(err)
 			}

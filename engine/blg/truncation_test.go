@@ -19,13 +19,7 @@ import (
 func checkCut(t *testing.T, data []byte, full []Sample, bufSize, want int) {
 	t.Helper()
 	for _, stream := range []bool{false, true} {
-		var r *Reader
-		var err error
-		if stream {
-			r, err = NewStreamReader(bytes.NewReader(data))
-		} else {
-			r, err = NewReader(bytes.NewReader(data), int64(len(data)))
-		}
+		r, err := openEither(data, stream)
 		if err != nil {
 			var fe *engine.FormatError
 			if !errors.As(err, &fe) || !strings.Contains(err.Error(), " at 0x") {
@@ -51,6 +45,14 @@ func checkCut(t *testing.T, data []byte, full []Sample, bufSize, want int) {
 			t.Fatalf("cut at %#x (stream %v): have %v, want ErrTruncated", len(data), stream, err)
 		}
 	}
+}
+
+// openEither opens data with NewStreamReader or with NewReader.
+func openEither(data []byte, stream bool) (*Reader, error) {
+	if stream {
+		return NewStreamReader(bytes.NewReader(data))
+	}
+	return NewReader(bytes.NewReader(data), int64(len(data)))
 }
 
 func cuts(size, bufSize, step int) []int {
@@ -113,13 +115,7 @@ func TestCutAtBufferBoundary(t *testing.T) {
 	} {
 		data := readCorpus(t, tc.log)[:tc.cut]
 		for _, stream := range []bool{false, true} {
-			var r *Reader
-			var err error
-			if stream {
-				r, err = NewStreamReader(bytes.NewReader(data))
-			} else {
-				r, err = NewReader(bytes.NewReader(data), int64(len(data)))
-			}
+			r, err := openEither(data, stream)
 			n := 0
 			if err == nil {
 				for r.Next() {
