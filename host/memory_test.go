@@ -3,11 +3,16 @@ package host
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/internal/corpus"
 )
 
 // TestLargeInstanceRetired: an instance whose memory a large input grew
@@ -117,4 +122,33 @@ func rss(t *testing.T) int64 {
 		t.Fatal(err)
 	}
 	return kb << 10
+}
+
+// TestTruncationReported: a log shorter than its header says (the real Tx
+// log cut after 3 of its 6 buffers) gives, through the module, the rows
+// before the cut and the native damage's text (issue 12), which the JS and
+// Python packages show as they get it.
+func TestTruncationReported(t *testing.T) {
+	tx, err := os.ReadFile(filepath.Join(filepath.Dir(corpus.Root()), "shared", "corpus", "blg", "Tx_BasicPerfCounters.blg"))
+	if err != nil {
+		t.Skip("../shared/corpus is absent")
+	}
+	cut := tx[:196608]
+	e := faultEngine(t, NewConfig())
+	have, herr := e.DecodeBlg(cut, relog.Options{})
+	want, werr := Native{}.DecodeBlg(cut, relog.Options{})
+	if herr != nil || werr != nil {
+		t.Fatalf("host %v, native %v", herr, werr)
+	}
+	if have.Damage == nil || want.Damage == nil || have.Damage.Error() != want.Damage.Error() ||
+		!strings.Contains(want.Damage.Error(), "3 of the 6 buffers that its header counts (BuffersWritten) are whole") {
+		t.Fatalf("damage: host %v, native %v", have.Damage, want.Damage)
+	}
+	if have.Rows != 248 || want.Rows != 248 || len(have.Records) != len(want.Records) {
+		t.Errorf("rows: host %d (%d records), native %d (%d records), want 248", have.Rows, len(have.Records), want.Rows, len(want.Records))
+	}
+	text, err := e.RelogText(cut, relog.Options{}, relog.CSV)
+	if err == nil || !strings.Contains(err.Error(), "3 of the 6 buffers") || bytes.Count(text, []byte("\r\n")) != 249 {
+		t.Errorf("relog_text: %d lines, %v", bytes.Count(text, []byte("\r\n")), err)
+	}
 }
