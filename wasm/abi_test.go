@@ -131,6 +131,7 @@ func TestBounds(t *testing.T) {
 		{"relog text", func() int32 { return relogText(max, 2, 0, 0, 0, 0, 0, 0) }},
 		{"relog stats", func() int32 { return relogStats(0, 1, abi.InCap, 1, 0, 0, 0, 0) }},
 		{"sniff", func() int32 { return sniff(abi.InCap, 1) }},
+		{"relog columns", func() int32 { return relogColumns(abi.InCap, 1, 0, 0, 0, 0, 0, 0) }},
 		{"query descriptor", func() int32 { return runQuery(abi.InCap-abi.QuerySize+8, 0, 0) }},
 		{"query part", func() int32 {
 			clear(inBuf[:abi.QuerySize])

@@ -146,10 +146,10 @@ func decodeNames(inOff, n, first uint32) (rc int32) {
 	return finish(start(first).Names(table))
 }
 
-// logInput reads the arguments of decode_blg, relog_text and relog_stats:
-// the log at inOff (n bytes), counter path patterns (UTF-8, one per line)
-// at patOff (patLen bytes), the local time range [begin, end] (FILETIMEs,
-// 0 = open) and every.
+// logInput reads the arguments of decode_blg, relog_text, relog_stats and
+// relog_columns: the log at inOff (n bytes), counter path patterns (UTF-8,
+// one per line) at patOff (patLen bytes), the local time range [begin,
+// end] (FILETIMEs, 0 = open) and every.
 func logInput(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) ([]byte, relog.Options, int32) {
 	opts := relog.Options{Begin: begin, End: end, Every: int(every)}
 	data, code := inRegion("log", inOff, n)
@@ -173,18 +173,25 @@ func patterns(off, n uint32) ([]counterpath.Path, int32) {
 	return ps, 0
 }
 
-// decodeBlg converts the .blg log at inOff (n bytes) as relog does, with
-// the selection of logInput: abi.Builder.Blg.
-//
-//go:wasmexport decode_blg
-func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) (rc int32) {
+// decodeLog runs build, a Builder method over a .blg log, on the log at
+// inOff (n bytes) with the selection of logInput: the body of decode_blg,
+// relog_stats and relog_columns.
+func decodeLog(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32, build func(*abi.Builder, []byte, relog.Options) error) (rc int32) {
 	defer recovered(&rc)
 	clearError()
 	data, opts, code := logInput(inOff, n, patOff, patLen, begin, end, every)
 	if code != 0 {
 		return code
 	}
-	return finish(start(first).Blg(data, opts))
+	return finish(build(start(first), data, opts))
+}
+
+// decodeBlg converts the .blg log at inOff (n bytes) as relog does, with
+// the selection of logInput: abi.Builder.Blg.
+//
+//go:wasmexport decode_blg
+func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, first, (*abi.Builder).Blg)
 }
 
 // relogStats computes the statistics of every column of the .blg log at
@@ -192,14 +199,17 @@ func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first u
 // abi.Builder.Stats.
 //
 //go:wasmexport relog_stats
-func relogStats(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) (rc int32) {
-	defer recovered(&rc)
-	clearError()
-	data, opts, code := logInput(inOff, n, patOff, patLen, begin, end, every)
-	if code != 0 {
-		return code
-	}
-	return finish(start(first).Stats(data, opts))
+func relogStats(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, first, (*abi.Builder).Stats)
+}
+
+// relogColumns lists the columns of the .blg log at inOff (n bytes), as
+// relog -q does, with the selection of logInput, without computing a
+// value: abi.Builder.LogColumns.
+//
+//go:wasmexport relog_columns
+func relogColumns(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, first, (*abi.Builder).LogColumns)
 }
 
 // sniff tells what the n bytes at inOff of the input buffer are:

@@ -29,6 +29,7 @@ type decoded struct {
 	head  abi.Header
 	recs  []abi.Record
 	stats []abi.Statistic // of a KindStats result
+	cols  []abi.LogColumn // of a KindColumns result
 	paths []string
 	info  string
 }
@@ -64,9 +65,12 @@ func readAll(t *testing.T, call func(first uint32) int32) decoded {
 		}
 		for i := 0; i < int(h.Count); i++ {
 			r, p := parseRecord(outBuf[:], &h, i)
-			if h.Kind == abi.KindStats {
+			switch h.Kind {
+			case abi.KindStats:
 				d.stats = append(d.stats, abi.ReadStatistic(outBuf[int(h.RecOff)+i*int(h.RecSize):]))
-			} else {
+			case abi.KindColumns:
+				d.cols = append(d.cols, abi.ReadLogColumn(outBuf[int(h.RecOff)+i*int(h.RecSize):]))
+			default:
 				d.recs = append(d.recs, r)
 			}
 			d.paths = append(d.paths, p)
@@ -294,6 +298,32 @@ func TestDecodeBlgCorpus(t *testing.T) {
 					t.Errorf("relog_stats %d %s: %+v, want %+v", i, st.paths[i], r, w)
 				}
 			}
+
+			// relog_columns: relog's columns and its first reading's samples,
+			// with and without a selection.
+			for _, pats := range []string{"", `\Processor(*)\% Processor Time`} {
+				sel, _ := abi.ParsePatterns([]byte(pats))
+				c, _ = relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{Counters: sel})
+				n, begin, end := c.Samples()
+				offs, lens := load(t, b, []byte(pats))
+				cl := readAll(t, func(first uint32) int32 {
+					return relogColumns(offs[0], lens[0], offs[1], lens[1], 0, 0, 0, first)
+				})
+				zone, bias := c.TimeZone()
+				if cl.head.Kind != abi.KindColumns || int(cl.head.Rows) != n || n == 0 || cl.info != zone || cl.head.Bias != bias ||
+					int(cl.head.Columns) != len(c.Columns()) || len(cl.cols) != len(c.Columns()) || cl.head.Flags&abi.FlagDamaged != 0 {
+					t.Fatalf("relog_columns %q: %+v %q, %d records; want %d rows, %d columns, zone %q", pats, cl.head, cl.info, len(cl.cols), n, len(c.Columns()), zone)
+				}
+				for i, col := range c.Columns() {
+					want := abi.LogColumn{Type: col.Type, Entry: uint32(col.Entry), Column: uint32(i), Begin: begin, End: end}
+					if cl.paths[i] != col.Path || cl.cols[i] != want {
+						t.Errorf("relog_columns %q %d: %q %+v, want %q %+v", pats, i, cl.paths[i], cl.cols[i], col.Path, want)
+					}
+				}
+				if pats != "" && (len(c.Columns()) == 0 || len(c.Columns()) == int(d.head.Columns)) {
+					t.Errorf("relog_columns %q: %d of %d columns: the pattern does not select", pats, len(c.Columns()), d.head.Columns)
+				}
+			}
 		})
 	}
 }
@@ -357,6 +387,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"relog reserved format bit", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 1<<16) }, abi.CodeArgument},
 		{"stats of no log", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},
 		{"stats every", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, abi.MaxEvery+1, 0) }, abi.CodeArgument},
+		{"columns of no log", func() int32 { return relogColumns(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},
+		{"columns every", func() int32 { return relogColumns(offs[0], lens[0], 0, 0, 0, 0, abi.MaxEvery+1, 0) }, abi.CodeArgument},
+		{"columns pattern", func() int32 { return relogColumns(offs[0], lens[0], offs[0], 1, 0, 0, 0, 0) }, abi.CodeInput},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if rc := tc.call(); rc != tc.want || errLen == 0 {

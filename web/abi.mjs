@@ -69,9 +69,10 @@ export const KIND_NAMES = 3; // `decode_names`: a name table
 export const KIND_BLG = 4; // `decode_blg`: a `.blg` log, as relog converts it
 export const KIND_QUERY = 5; // `query`: every counter between two captures
 export const KIND_STATS = 6; // `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
+export const KIND_COLUMNS = 7; // `relog_columns`: the columns of a `.blg` log, without a value computed (column records)
 
 // Header flags.
-export const FLAG_DAMAGED = 1; // the input is damaged after the records returned (blg, stats); the damage's text is at `err_ptr`/`err_len`
+export const FLAG_DAMAGED = 1; // the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
 export const FLAG_MORE = 2; // more records follow: call again with first = first + count
 
 // The header of a decode result (80 bytes).
@@ -80,7 +81,7 @@ export const HEADER_SIZE = 80;
 export const HDR_MAGIC = 0; // u32 magic `0x31524350` (the bytes `P C R 1`)
 export const HDR_VERSION = 4; // u32 ABI version (1)
 export const HDR_KIND = 8; // u32 kind (see Kinds)
-export const HDR_FLAGS = 12; // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
+export const HDR_FLAGS = 12; // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats, columns; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
 export const HDR_TOTAL = 16; // u32 total: the records of the whole result
 export const HDR_FIRST = 20; // u32 first: the index of this page's first record
 export const HDR_COUNT = 24; // u32 count: the records in this page
@@ -89,11 +90,11 @@ export const HDR_REC_OFF = 32; // u32 records offset (80)
 export const HDR_STR_OFF = 36; // u32 string area offset (from the start of the output buffer)
 export const HDR_STR_LEN = 40; // u32 string area length
 export const HDR_NEEDED = 44; // u32 needed: bytes of a single page holding every record
-export const HDR_COLUMNS = 48; // u32 columns: V1 objects, V2 blocks, name-table indexes, blg and stats columns, query values
-export const HDR_ROWS = 52; // u32 rows: 1 (V1, V2, query), pairs read (name table), samples (blg, stats)
-export const HDR_BIAS = 56; // i32 bias: blg and stats, the log's time-zone bias in minutes (UTC = local + bias); else 0
+export const HDR_COLUMNS = 48; // u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
+export const HDR_ROWS = 52; // u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
+export const HDR_BIAS = 56; // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); else 0
 export const HDR_INFO_OFF = 60; // u32 info offset (in the string area)
-export const HDR_INFO_LEN = 64; // u32 info length: V1 the machine name, V2 the counterset's GUID, blg and stats the time zone's name (as relog prints it), else 0
+export const HDR_INFO_LEN = 64; // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 export const HDR_RESERVED0 = 68; // u32 0 (reserved)
 export const HDR_RESERVED1 = 72; // u64 0 (reserved)
 
@@ -135,6 +136,25 @@ export const STAT_RESERVED2 = 68; // u32 0 (reserved)
 export const STAT_COLUMN = 72; // u32 the column's index
 export const STAT_RESERVED3 = 76; // u32 0 (reserved)
 
+// The column record of relog_columns (80 bytes): one column of a .blg log,
+// as relog -q lists it, with the range of the log's kept samples. Its path
+// and type are where a record has its path and type.
+export const COL_SIZE = 80;
+export const COL_PATH_OFF = 0; // u32 path offset (in the string area)
+export const COL_PATH_LEN = 4; // u32 path length (UTF-8 bytes, no NUL)
+export const COL_BEGIN = 8; // i64 the local time stamp (FILETIME) of the first kept sample of the log, the same in every record (0 when no sample is kept)
+export const COL_RESERVED0 = 16; // u32 0 (reserved)
+export const COL_TYPE = 20; // u32 counter type
+export const COL_END = 24; // i64 the local time stamp of the last kept sample of the log, the same in every record (0 when no sample is kept)
+export const COL_RESERVED1 = 32; // u64 0 (reserved)
+export const COL_RESERVED2 = 40; // u64 0 (reserved)
+export const COL_RESERVED3 = 48; // u64 0 (reserved)
+export const COL_RESERVED4 = 56; // u64 0 (reserved)
+export const COL_RESERVED5 = 64; // u32 0 (reserved)
+export const COL_ENTRY = 68; // u32 the index of the log's counter-list entry that the column comes from
+export const COL_COLUMN = 72; // u32 the column's index
+export const COL_RESERVED6 = 76; // u32 0 (reserved)
+
 // The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
 // each a region of the input buffer; a length of 0 is absent. Each field
 // is the offset of its pair.
@@ -166,7 +186,7 @@ export const OUT_CAP = 4194304; // the static output buffer (4 MiB)
 export const MAX_RESERVE = 1073741824; // the largest buffer in_reserve and out_reserve grant (1 GiB)
 export const ERR_CAP = 1024; // the buffer of the last error's text (1 KiB)
 export const MAX_RECORDS = 2097152; // the records of one decode result, whatever its input claims (2,097,152)
-export const MAX_EVERY = 1073741824; // the largest every of decode_blg, relog_text and relog_stats
+export const MAX_EVERY = 1073741824; // the largest every of decode_blg, relog_text, relog_stats and relog_columns
 
 /** Status names, indexed by the module's status numbers (engine.Status). */
 export const STATUS_NAMES = Object.freeze(["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"]);

@@ -212,6 +212,33 @@ export interface LogStatistics {
   stats: ColumnStatistics[];
 }
 
+/** One column of a .blg log, as relog -q lists it. */
+export interface LogColumn {
+  /** The column's counter path. */
+  path: string;
+  /** The counter type (a winperf.h number). */
+  type: number;
+  /** The log's counter-list entry that the column comes from. */
+  entry: number;
+  /** The column's index, in relog's order. */
+  column: number;
+}
+
+/** The columns of a .blg log and its kept samples, without a value computed. */
+export interface LogColumns {
+  timeZone: string;
+  /** Minutes, UTC = local + bias. */
+  bias: number;
+  /** The kept samples. */
+  samples: number;
+  /** The local FILETIMEs of the first and the last kept sample (relog's Time Begin and Time End); null without samples. */
+  begin: bigint | null;
+  end: bigint | null;
+  /** Why the log ends early (a damage after its start), or null. */
+  damage: string | null;
+  columns: LogColumn[];
+}
+
 /** An error the module reported. */
 export class PerfcalcError extends Error {
   /** The module's negative error code (ABI.md). */
@@ -249,6 +276,8 @@ export class Perfcalc {
   sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
   /** The statistics of every column of a .blg log (relog's selection options apply). */
   stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
+  /** The columns of a .blg log without computing a value (relog's selection options apply). */
+  columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogColumns;
   /** The guest's heap allocations so far (runtime.MemStats.Mallocs). */
   mallocs(): bigint;
 }
@@ -279,6 +308,8 @@ export interface LoadOptions {
   stderr?: (line: string) => void;
 }
 
+/** Compiles the module once, for load() or workers. */
+export function compile(source?: ModuleSource): Promise<WebAssembly.Module>;
 /** Parses a counter type. */
 export function parseCounterType(t: CounterType): number;
 /** Loads and initialises a new instance; a URL (the default included) or the same bytes are compiled once per process or page. */
@@ -294,3 +325,4 @@ export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" 
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
 export function stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
 export function sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
+export function columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogColumns;

@@ -189,8 +189,13 @@ function cached(map, key, make) {
   return p;
 }
 
-// compile turns a URL, bytes, a Response or a compiled module into a module.
-async function compile(source) {
+/**
+ * Compiles the module once: a URL (by default perfcalc.wasm beside this
+ * file), bytes, a Response or a WebAssembly.Module (returned as is); a URL
+ * or the same bytes again give the module compiled the first time. Give the
+ * result to load() for each instance, or to workers (createWorker does).
+ */
+export async function compile(source) {
   if (source === undefined) source = new URL("./perfcalc.wasm", import.meta.url);
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
@@ -446,7 +451,7 @@ export class Perfcalc {
         const po = dv.getUint32(r + abi.REC_PATH_OFF, true), pl = dv.getUint32(r + abi.REC_PATH_LEN, true);
         let path = cache.get(po);
         if (path === undefined || path.length !== pl) { path = dec.decode(strs.subarray(po, po + pl)); cache.set(po, path); }
-        records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : record(dv, r, path));
+        records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : h.kind === abi.KIND_COLUMNS ? logColumn(dv, r, path) : record(dv, r, path));
       }
       if (!(h.flags & abi.FLAG_MORE)) break;
       if (h.count === 0 && h.needed <= this.outCap) throw new PerfcalcError(abi.CODE_SPACE, "perfcalc: a record does not fit the module's output buffer");
@@ -574,6 +579,31 @@ export class Perfcalc {
   }
 
   /**
+   * The columns of a .blg log, as relog -q lists them, without computing a
+   * value (relog_columns): a fraction of decode's or stats' time, and one
+   * entry per column whatever the log's length. With the selection options
+   * of relog (counters, begin, end, every). samples is the number of kept
+   * samples, begin and end the local FILETIMEs of the first and the last
+   * (relog's Time Begin and Time End; null without samples). Decode the
+   * columns you need with decode or relog and their paths as counters (a
+   * pattern selects what it matches: compare the paths).
+   */
+  columns(bytes, opts = {}) {
+    if (typeof this.exports.relog_columns !== "function") {
+      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks relog_columns (it is older than this package)");
+    }
+    const { parts, args } = this._relogArgs(toBytes(bytes, "bytes"), opts);
+    const [[d, dn], [p, pn]] = this._input(parts);
+    const res = this._pages((first) => this._call("relog_columns", d, dn, p, pn, ...args, first));
+    const h = res.head, first = res.records[0];
+    return {
+      timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage,
+      begin: h.rows > 0 && first ? first.begin : null, end: h.rows > 0 && first ? first.end : null,
+      columns: res.records.map(({ path, type, entry, column }) => ({ path, type, entry, column })),
+    };
+  }
+
+  /**
    * Converts a .blg log as Windows' relog does. With opts.format "csv", "tsv"
    * or "json" it returns relog's text; otherwise the columns and the rows.
    */
@@ -655,6 +685,18 @@ function statistic(dv, r, path) {
   };
 }
 
+// logColumn reads the column record at r (its path read by the caller).
+function logColumn(dv, r, path) {
+  return {
+    path,
+    type: dv.getUint32(r + abi.COL_TYPE, true),
+    entry: dv.getUint32(r + abi.COL_ENTRY, true),
+    column: dv.getUint32(r + abi.COL_COLUMN, true),
+    begin: dv.getBigInt64(r + abi.COL_BEGIN, true),
+    end: dv.getBigInt64(r + abi.COL_END, true),
+  };
+}
+
 function toBytes(b, what) {
   if (b instanceof Uint8Array) return b;
   if (b instanceof ArrayBuffer) return new Uint8Array(b);
@@ -709,3 +751,5 @@ export function relog(bytes, opts) { return instance().relog(bytes, opts); }
 export function stats(bytes, opts) { return instance().stats(bytes, opts); }
 /** sniff on the instance of init(). */
 export function sniff(bytes) { return instance().sniff(bytes); }
+/** columns on the instance of init(). */
+export function columns(bytes, opts) { return instance().columns(bytes, opts); }

@@ -321,6 +321,27 @@ func OpenLog(log []byte, opts relog.Options) (*relog.Converter, error) {
 	return relog.New(bytes.NewReader(log), int64(len(log)), opts)
 }
 
+// openLog opens the .blg log with the selection opts and begins a result
+// of kind about its columns (shared: each column's path is written once
+// per page): the header's columns, rows (the kept samples), time zone and
+// bias.
+func (b *Builder) openLog(log []byte, opts relog.Options, kind uint32, shared bool) (*relog.Converter, error) {
+	c, err := OpenLog(log, opts)
+	if err != nil {
+		return nil, err
+	}
+	cols := c.Columns()
+	zone, bias := c.TimeZone()
+	keys := 0
+	if shared {
+		keys = len(cols)
+	}
+	b.begin(kind, zone, keys)
+	rows, _, _ := c.Samples()
+	b.Columns, b.Rows, b.Bias = uint32(len(cols)), uint32(rows), bias
+	return c, nil
+}
+
 // Blg converts the .blg log as relog does (decode_blg; options 0: neither
 // capped nor scaled): one record per column present in each kept sample,
 // in row order and, within a row, in column order. The record's path is the
@@ -329,15 +350,11 @@ func OpenLog(log []byte, opts relog.Options) (*relog.Converter, error) {
 // instants of the Parquet output). A log damaged after its start gives the
 // records before the damage and Summary.Damage.
 func (b *Builder) Blg(log []byte, opts relog.Options) error {
-	c, err := OpenLog(log, opts)
+	c, err := b.openLog(log, opts, KindBlg, true)
 	if err != nil {
 		return err
 	}
 	cols := c.Columns()
-	zone, bias := c.TimeZone()
-	b.begin(KindBlg, zone, len(cols))
-	rows, _, _ := c.Samples()
-	b.Columns, b.Rows, b.Bias = uint32(len(cols)), uint32(rows), bias
 	var path []byte
 	clock := blg.NewClock(&c.Header().TimeZone)
 	for c.Next() {
@@ -369,15 +386,11 @@ func (b *Builder) Blg(log []byte, opts relog.Options) error {
 // start gives the statistics of the rows before the damage and
 // Summary.Damage.
 func (b *Builder) Stats(log []byte, opts relog.Options) error {
-	c, err := OpenLog(log, opts)
+	c, err := b.openLog(log, opts, KindStats, false)
 	if err != nil {
 		return err
 	}
 	cols := c.Columns()
-	zone, bias := c.TimeZone()
-	b.begin(KindStats, zone, 0)
-	rows, _, _ := c.Samples()
-	b.Columns, b.Rows, b.Bias = uint32(len(cols)), uint32(rows), bias
 	st, damage := c.Statistics()
 	var path []byte
 	for i := range st {
@@ -389,6 +402,31 @@ func (b *Builder) Stats(log []byte, opts relog.Options) error {
 		b.W.Statistic(&s, path)
 	}
 	b.Damage = damage
+	return nil
+}
+
+// LogColumns lists the columns of the .blg log with the selection opts
+// (relog_columns), as relog -q does, from the first reading of the log
+// alone (no value is computed): one column record per column, in column
+// order, each with the local time stamps of the first and the last kept
+// samples. A log damaged after its start gives the columns of the samples
+// before the damage and Summary.Damage.
+func (b *Builder) LogColumns(log []byte, opts relog.Options) error {
+	c, err := b.openLog(log, opts, KindColumns, false)
+	if err != nil {
+		return err
+	}
+	_, begin, end := c.Samples()
+	var path []byte
+	for i, col := range c.Columns() {
+		if err := b.count(); err != nil {
+			return err
+		}
+		lc := LogColumn{Type: col.Type, Entry: uint32(col.Entry), Column: uint32(i), Begin: begin, End: end}
+		path = append(path[:0], col.Path...)
+		b.W.LogColumn(&lc, path)
+	}
+	b.Damage = c.ScanErr()
 	return nil
 }
 

@@ -2,7 +2,8 @@
 // one place: its layout (layout.go: versions, codes, limits, the offsets of
 // every record), the readers and writers of its records, the Writer that
 // lays a decode result out page by page, and one record builder per input
-// kind (Builder: V1, V2, names, .blg, query, statistics; RelogText).
+// kind (Builder: V1, V2, names, .blg, query, statistics, a log's columns;
+// RelogText).
 //
 // The module's //go:wasmexport functions (package wasm) are thin shims
 // over it: they check the host's offsets and lengths, run a Builder into

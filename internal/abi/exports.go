@@ -40,6 +40,8 @@ var Exports = []Export{
 		"what the bytes are: the kind of their decode result (1 V1, 2 V2, 3 name table, 4 blg), or 0"},
 	{"relog_stats", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32",
 		"count, min, max and mean of every column of a `.blg` log, as `perfcalc stats` (statistics records)"},
+	{"relog_columns", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32",
+		"the columns of a `.blg` log and its kept samples' count and range, as `relog -q` lists them, without computing a value (column records)"},
 }
 
 // Signature returns e's parameter and result types as wasm value types,

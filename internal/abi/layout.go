@@ -80,17 +80,18 @@ const (
 
 // Kinds of decode results (the header's kind).
 const (
-	KindV1    = 1 // `decode_v1`: a V1 `PERF_DATA_BLOCK`
-	KindV2    = 2 // `decode_v2`: a PerfLib V2 `PerfQueryCounterData` result
-	KindNames = 3 // `decode_names`: a name table
-	KindBlg   = 4 // `decode_blg`: a `.blg` log, as relog converts it
-	KindQuery = 5 // `query`: every counter between two captures
-	KindStats = 6 // `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
+	KindV1      = 1 // `decode_v1`: a V1 `PERF_DATA_BLOCK`
+	KindV2      = 2 // `decode_v2`: a PerfLib V2 `PerfQueryCounterData` result
+	KindNames   = 3 // `decode_names`: a name table
+	KindBlg     = 4 // `decode_blg`: a `.blg` log, as relog converts it
+	KindQuery   = 5 // `query`: every counter between two captures
+	KindStats   = 6 // `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
+	KindColumns = 7 // `relog_columns`: the columns of a `.blg` log, without a value computed (column records)
 )
 
 // Header flags.
 const (
-	FlagDamaged = 1 // the input is damaged after the records returned (blg, stats); the damage's text is at `err_ptr`/`err_len`
+	FlagDamaged = 1 // the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
 	FlagMore    = 2 // more records follow: call again with first = first + count
 )
 
@@ -102,7 +103,7 @@ const (
 	HdrMagic     = 0  // u32 magic `0x31524350` (the bytes `P C R 1`)
 	HdrVersion   = 4  // u32 ABI version (1)
 	HdrKind      = 8  // u32 kind (see Kinds)
-	HdrFlags     = 12 // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
+	HdrFlags     = 12 // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats, columns; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
 	HdrTotal     = 16 // u32 total: the records of the whole result
 	HdrFirst     = 20 // u32 first: the index of this page's first record
 	HdrCount     = 24 // u32 count: the records in this page
@@ -111,11 +112,11 @@ const (
 	HdrStrOff    = 36 // u32 string area offset (from the start of the output buffer)
 	HdrStrLen    = 40 // u32 string area length
 	HdrNeeded    = 44 // u32 needed: bytes of a single page holding every record
-	HdrColumns   = 48 // u32 columns: V1 objects, V2 blocks, name-table indexes, blg and stats columns, query values
-	HdrRows      = 52 // u32 rows: 1 (V1, V2, query), pairs read (name table), samples (blg, stats)
-	HdrBias      = 56 // i32 bias: blg and stats, the log's time-zone bias in minutes (UTC = local + bias); else 0
+	HdrColumns   = 48 // u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
+	HdrRows      = 52 // u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
+	HdrBias      = 56 // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); else 0
 	HdrInfoOff   = 60 // u32 info offset (in the string area)
-	HdrInfoLen   = 64 // u32 info length: V1 the machine name, V2 the counterset's GUID, blg and stats the time zone's name (as relog prints it), else 0
+	HdrInfoLen   = 64 // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 	HdrReserved0 = 68 // u32 0 (reserved)
 	HdrReserved1 = 72 // u64 0 (reserved)
 )
@@ -164,6 +165,28 @@ const (
 	StatReserved3  = 76 // u32 0 (reserved)
 )
 
+// The column record of relog_columns (80 bytes): one column of a .blg log,
+// as relog -q lists it, with the range of the log's kept samples. Its path
+// and type are where a record has its path and type.
+const (
+	ColSize = 80
+
+	ColPathOff   = 0  // u32 path offset (in the string area)
+	ColPathLen   = 4  // u32 path length (UTF-8 bytes, no NUL)
+	ColBegin     = 8  // i64 the local time stamp (FILETIME) of the first kept sample of the log, the same in every record (0 when no sample is kept)
+	ColReserved0 = 16 // u32 0 (reserved)
+	ColType      = 20 // u32 counter type
+	ColEnd       = 24 // i64 the local time stamp of the last kept sample of the log, the same in every record (0 when no sample is kept)
+	ColReserved1 = 32 // u64 0 (reserved)
+	ColReserved2 = 40 // u64 0 (reserved)
+	ColReserved3 = 48 // u64 0 (reserved)
+	ColReserved4 = 56 // u64 0 (reserved)
+	ColReserved5 = 64 // u32 0 (reserved)
+	ColEntry     = 68 // u32 the index of the log's counter-list entry that the column comes from
+	ColColumn    = 72 // u32 the column's index
+	ColReserved6 = 76 // u32 0 (reserved)
+)
+
 // The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
 // each a region of the input buffer; a length of 0 is absent. Each field
 // is the offset of its pair.
@@ -201,5 +224,5 @@ const (
 	MaxReserve = 1 << 30 // the largest buffer in_reserve and out_reserve grant (1 GiB)
 	ErrCap     = 1 << 10 // the buffer of the last error's text (1 KiB)
 	MaxRecords = 1 << 21 // the records of one decode result, whatever its input claims (2,097,152)
-	MaxEvery   = 1 << 30 // the largest every of decode_blg, relog_text and relog_stats
+	MaxEvery   = 1 << 30 // the largest every of decode_blg, relog_text, relog_stats and relog_columns
 )

@@ -294,3 +294,50 @@ test("decode and relog: a log larger than the module's static buffers equals nat
   const tx = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
   assert.equal(pc.relog(tx, { format: "csv" }), runNative("perfcalc", ["relog", "-f", "csv", join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")]));
 });
+
+test("columns: every real .blg log lists relog -q's columns, samples and time range, without computing a value", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  const mdY = (ft) => { // a local FILETIME as relog -q prints it: MM/DD/YYYY HH:MM:SS.mmm
+    const d = new Date(Number(ft / 10000n) - 11644473600000), p = (n, w = 2) => String(n).padStart(w, "0");
+    return `${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}`;
+  };
+  for (const name of ["Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShell_BadCounterSamples.blg"]) {
+    const file = join(CORPUS, "blg", name);
+    const bytes = readFileSync(file);
+    for (const sel of [[], ["\\Processor(*)\\% Processor Time"]]) {
+      const c = pc.columns(bytes, { counters: sel });
+      const args = ["relog", file, "-q", ...sel.flatMap((p) => ["-c", p])];
+      const q = runNative("perfcalc", args).split("\n");
+      const blank = q.indexOf("");
+      assert.deepEqual(c.columns.map((col) => col.path), q.slice(0, blank), `${name} ${sel}`);
+      assert.deepEqual(c.columns.map((col) => col.column), c.columns.map((_, i) => i));
+      assert.ok(c.columns.length > 0 && c.columns.every((col) => col.type > 0), name);
+      assert.ok(q.includes(`Time Begin: ${mdY(c.begin)}`), `${name}: ${mdY(c.begin)}`);
+      assert.ok(q.includes(`Time End:   ${mdY(c.end)}`), `${name}: ${mdY(c.end)}`);
+      assert.ok(q.includes(`Samples:    ${c.samples}`), `${name}: ${c.samples}`);
+      assert.equal(c.damage, null);
+      // The same as stats' columns (types, time zone), and the paths select them exactly.
+      const st = pc.stats(bytes, { counters: sel });
+      assert.deepEqual(c.columns.map((col) => [col.path, col.type]), st.stats.map((s) => [s.path, s.type]));
+      assert.deepEqual([c.timeZone, c.bias, c.samples], [st.timeZone, st.bias, st.rows]);
+    }
+  }
+  // A log that is not one is refused as decode refuses it.
+  assert.throws(() => pc.columns(readFileSync(join(ROOT, "testdata", "corpus", "global-1.bin"))), (e) => e instanceof PerfcalcError && e.kind === "Malformed");
+});
+
+test("columns, then decode of one column by its path: the same values as the whole log's decode", async (t) => {
+  if (!need(t)) return;
+  const pc = await loadModule();
+  const bytes = readFileSync(join(CORPUS, "blg", "PAL_SamplePerfmonLog.blg"));
+  const all = pc.decode(bytes, { kind: "blg" });
+  const cols = pc.columns(bytes).columns;
+  for (const k of [0, 7, Math.floor(cols.length / 2), cols.length - 1]) {
+    const col = cols[k];
+    const one = pc.decode(bytes, { kind: "blg", counters: [col.path] }).records.filter((r) => r.path === col.path);
+    const want = all.records.filter((r) => r.column === col.column);
+    assert.ok(want.length > 0, col.path);
+    assert.deepEqual(one.map((r) => [r.aux, r.time, bits(r.value), r.status]), want.map((r) => [r.aux, r.time, bits(r.value), r.status]), col.path);
+  }
+});

@@ -92,9 +92,10 @@ KIND_NAMES = 3  # `decode_names`: a name table
 KIND_BLG = 4  # `decode_blg`: a `.blg` log, as relog converts it
 KIND_QUERY = 5  # `query`: every counter between two captures
 KIND_STATS = 6  # `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
+KIND_COLUMNS = 7  # `relog_columns`: the columns of a `.blg` log, without a value computed (column records)
 
 # Header flags.
-FLAG_DAMAGED = 1  # the input is damaged after the records returned (blg, stats); the damage's text is at `err_ptr`/`err_len`
+FLAG_DAMAGED = 1  # the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
 FLAG_MORE = 2  # more records follow: call again with first = first + count
 
 # The header of a decode result (80 bytes).
@@ -103,7 +104,7 @@ HEADER_SIZE = 80
 HDR_MAGIC = 0  # u32 magic `0x31524350` (the bytes `P C R 1`)
 HDR_VERSION = 4  # u32 ABI version (1)
 HDR_KIND = 8  # u32 kind (see Kinds)
-HDR_FLAGS = 12  # u32 flags: bit 0 = the input is damaged after the records returned (blg, stats; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
+HDR_FLAGS = 12  # u32 flags: bit 0 = the input is damaged after the records returned (blg, stats, columns; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
 HDR_TOTAL = 16  # u32 total: the records of the whole result
 HDR_FIRST = 20  # u32 first: the index of this page's first record
 HDR_COUNT = 24  # u32 count: the records in this page
@@ -112,11 +113,11 @@ HDR_REC_OFF = 32  # u32 records offset (80)
 HDR_STR_OFF = 36  # u32 string area offset (from the start of the output buffer)
 HDR_STR_LEN = 40  # u32 string area length
 HDR_NEEDED = 44  # u32 needed: bytes of a single page holding every record
-HDR_COLUMNS = 48  # u32 columns: V1 objects, V2 blocks, name-table indexes, blg and stats columns, query values
-HDR_ROWS = 52  # u32 rows: 1 (V1, V2, query), pairs read (name table), samples (blg, stats)
-HDR_BIAS = 56  # i32 bias: blg and stats, the log's time-zone bias in minutes (UTC = local + bias); else 0
+HDR_COLUMNS = 48  # u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
+HDR_ROWS = 52  # u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
+HDR_BIAS = 56  # i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); else 0
 HDR_INFO_OFF = 60  # u32 info offset (in the string area)
-HDR_INFO_LEN = 64  # u32 info length: V1 the machine name, V2 the counterset's GUID, blg and stats the time zone's name (as relog prints it), else 0
+HDR_INFO_LEN = 64  # u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 HDR_RESERVED0 = 68  # u32 0 (reserved)
 HDR_RESERVED1 = 72  # u64 0 (reserved)
 HEADER_FIELDS = (
@@ -212,6 +213,41 @@ STAT_FIELDS = (
     ("STAT_RESERVED3", 76, "u32"),
 )
 
+# The column record of relog_columns (80 bytes): one column of a .blg log,
+# as relog -q lists it, with the range of the log's kept samples. Its path
+# and type are where a record has its path and type.
+COL_SIZE = 80
+COL_PATH_OFF = 0  # u32 path offset (in the string area)
+COL_PATH_LEN = 4  # u32 path length (UTF-8 bytes, no NUL)
+COL_BEGIN = 8  # i64 the local time stamp (FILETIME) of the first kept sample of the log, the same in every record (0 when no sample is kept)
+COL_RESERVED0 = 16  # u32 0 (reserved)
+COL_TYPE = 20  # u32 counter type
+COL_END = 24  # i64 the local time stamp of the last kept sample of the log, the same in every record (0 when no sample is kept)
+COL_RESERVED1 = 32  # u64 0 (reserved)
+COL_RESERVED2 = 40  # u64 0 (reserved)
+COL_RESERVED3 = 48  # u64 0 (reserved)
+COL_RESERVED4 = 56  # u64 0 (reserved)
+COL_RESERVED5 = 64  # u32 0 (reserved)
+COL_ENTRY = 68  # u32 the index of the log's counter-list entry that the column comes from
+COL_COLUMN = 72  # u32 the column's index
+COL_RESERVED6 = 76  # u32 0 (reserved)
+COL_FIELDS = (
+    ("COL_PATH_OFF", 0, "u32"),
+    ("COL_PATH_LEN", 4, "u32"),
+    ("COL_BEGIN", 8, "i64"),
+    ("COL_RESERVED0", 16, "u32"),
+    ("COL_TYPE", 20, "u32"),
+    ("COL_END", 24, "i64"),
+    ("COL_RESERVED1", 32, "u64"),
+    ("COL_RESERVED2", 40, "u64"),
+    ("COL_RESERVED3", 48, "u64"),
+    ("COL_RESERVED4", 56, "u64"),
+    ("COL_RESERVED5", 64, "u32"),
+    ("COL_ENTRY", 68, "u32"),
+    ("COL_COLUMN", 72, "u32"),
+    ("COL_RESERVED6", 76, "u32"),
+)
+
 # The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
 # each a region of the input buffer; a length of 0 is absent. Each field
 # is the offset of its pair.
@@ -253,7 +289,7 @@ OUT_CAP = 4194304  # the static output buffer (4 MiB)
 MAX_RESERVE = 1073741824  # the largest buffer in_reserve and out_reserve grant (1 GiB)
 ERR_CAP = 1024  # the buffer of the last error's text (1 KiB)
 MAX_RECORDS = 2097152  # the records of one decode result, whatever its input claims (2,097,152)
-MAX_EVERY = 1073741824  # the largest every of decode_blg, relog_text and relog_stats
+MAX_EVERY = 1073741824  # the largest every of decode_blg, relog_text, relog_stats and relog_columns
 
 # Status names, indexed by the module's status numbers (engine.Status).
 STATUS_NAMES = ("Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType")
@@ -330,4 +366,5 @@ EXPORTS = {
     "relog_text": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, format u32", "i32"),
     "sniff": ("off u32, len u32", "i32"),
     "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
+    "relog_columns": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
 }
