@@ -1,115 +1,82 @@
-// The perfcalc viewer: opens a perfmon log (.blg) or one or two raw V1
-// captures (with their name table) in the page, with perfcalc's WebAssembly
-// module, and shows the machine, the time range, a searchable list of
-// counters, a line chart of the selected counters and a table of values.
-// Nothing leaves the page.
+// The perfcalc viewer's page: opens a perfmon log (.blg), or one or two V1
+// or V2 captures with their tables, with perfcalc's WebAssembly module in
+// Web Workers (the page never blocks: a large log decodes in the
+// background, and Cancel stops it), and shows the machine, the time range,
+// the counters as a tree, a chart of the selected ones, a table of values
+// and relog's CSV of what the chart shows. Nothing leaves the page.
 //
-// The numbers shown are rounded; the exact ones are in data attributes
-// (JavaScript's shortest round-trip text, "" where there is no value), for
-// tests and for copying:
-//   table rows  tr[data-path]: data-type, data-count, data-skipped, data-min,
-//               data-max, data-mean, data-mean-status, data-last,
-//               data-last-status (a .blg); data-value, data-status (captures)
-//   chart       svg[data-times] (the samples' times, as relog's JSON writes
-//               them), path.series[data-path][data-values] (a JSON array of
-//               those texts, null where there is no value)
+// The modules: model.mjs (what is open and shown, pure), format.mjs
+// (text), tree.mjs, table.mjs and chart.mjs (the views), worker.mjs (the
+// worker's methods); this file wires them to the page.
+//
+// Exact values are in data attributes (JavaScript's shortest round-trip
+// text, "" where there is no value), for tests and for copying:
+//   table rows  tr[data-index][data-path]: data-type and, for a log,
+//               data-count, data-skipped, data-min, data-max, data-mean,
+//               data-mean-status (data-stats="pending" until computed); for
+//               captures, data-value, data-status
+//   chart       see chart.mjs
 //   #app        data-state: loading, ready, busy, loaded, error; data-kind:
-//               blg, pair, single
+//               blg, pair, single; data-stats: pending, ready, cancelled;
+//               data-series: pending, ready
 
-import { COUNTER_TYPES, load } from "../perfcalc.mjs";
+import { createWorker } from "../worker.mjs";
+import { drawChart } from "./chart.mjs";
+import { $, h } from "./dom.mjs";
+import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtInt, isoTime, showTime, statusWords, typeName, unitOf, utcOffset } from "./format.mjs";
+import { CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor, orderCaptures, parseIds } from "./model.mjs";
+import { VirtualTable } from "./table.mjs";
+import { TreeView } from "./tree.mjs";
 
-const $ = (id) => document.getElementById(id);
 const app = $("app");
+const WORKER_SCRIPT = new URL("./worker.mjs", import.meta.url);
 
-const COLORS = ["#1f6fb4", "#d62728", "#2a9d3a", "#ef7f0e", "#8a5cc4", "#8c564b", "#d45fb3", "#139fb0", "#6f6f6f", "#a8a81c"];
-const MAX_SELECTED = COLORS.length;
-const TYPE_NAMES = new Map();
-for (const [name, v] of Object.entries(COUNTER_TYPES)) if (!TYPE_NAMES.has(v)) TYPE_NAMES.set(v, name);
+let work = null; // the worker of interactive calls (columns, series, captures, CSV)
+let background = null; // the worker of a log's statistics, so that charting does not wait for them
+let view = null; // what is open (openLog, openCaptures)
+let gen = 0; // the open's generation: results of an older one are dropped
+let jobs = new Map(); // running jobs: id → text
+let jobSeq = 0;
+let abort = new AbortController(); // aborts every call of the open
+let tree = null, table = null;
 
-let pc = null; // the perfcalc instance
-let view = null; // what is open (see openBlg, openCaptures)
-let pendingCaptures = null; // the V1 captures open, to add a name table later
-let chartWidth = 0; // the chart's width when it was drawn
-
-// ---------------------------------------------------------------- helpers
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(tag.startsWith("svg:") ? "http://www.w3.org/2000/svg" : "http://www.w3.org/1999/xhtml", tag.replace(/^svg:/, ""));
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") el.setAttribute("class", v);
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
-  return el;
-}
-
-/** The exact text of a value: JavaScript's shortest round-trip form ("-0" keeps its sign), "" for none. */
-const exact = (v) => (v === null || v === undefined ? "" : Object.is(v, -0) ? "-0" : String(v));
-
-const nf = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 7 });
-/** A value for people: 7 significant digits, exponents outside 1e-4..1e15. */
-function fmt(v) {
-  if (v === null || v === undefined) return "";
-  const a = Math.abs(v);
-  if (a !== 0 && (a >= 1e15 || a < 1e-4)) return v.toExponential(4).replace("e+", "e");
-  return nf.format(v);
-}
-
-const fmtInt = (n) => n.toLocaleString("en-US");
-
-/** A FILETIME (BigInt, 100 ns since 1601) as milliseconds since 1970, for Date's UTC fields. */
-const fileTimeMs = (ft) => Number(ft / 10000n) - 11644473600000;
-
-const pad = (n, w = 2) => String(n).padStart(w, "0");
-/** A FILETIME as 2013-02-19T18:50:17.844 (the form of relog's JSON), read as is (no time zone applied). */
-function isoTime(ft) {
-  const d = new Date(fileTimeMs(ft));
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
-}
-const showTime = (ft) => isoTime(ft).replace("T", " ");
-
-function duration(ms) {
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${(ms / 1000).toLocaleString("en-US", { maximumFractionDigits: 3 })} s`;
-  const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
-  return [d && `${d} d`, (d || hh) && `${hh} h`, `${mm} min`, !d && ss && `${ss} s`].filter(Boolean).join(" ");
-}
-
-/** UTC offset of a bias (minutes, UTC = local + bias): UTC−08:00. */
-function utcOffset(bias) {
-  const off = -bias, a = Math.abs(off);
-  return `UTC${off < 0 ? "−" : "+"}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
-}
-
-const typeName = (t) => TYPE_NAMES.get(t) ?? "0x" + t.toString(16).toUpperCase().padStart(8, "0");
-/** The display suffix of a counter type (winperf.h PERF_DISPLAY_*). */
-const unitOf = (t) => ["", "/sec", "%", "s", ""][(t >>> 28) & 7] ?? "";
-
-/** \\MACHINE\Object(instance)\Counter → { machine, rest: Object(instance)\Counter }. */
-/** A status name with line-break opportunities between its words (Negative·Denominator). */
-function statusText(st) {
-  const out = [];
-  st.split(/(?=[A-Z])/).forEach((w, k) => { if (k > 0) out.push(h("wbr")); out.push(w); });
-  return out;
-}
-
-/** A path as text nodes with a line-break opportunity after each backslash. */
-function breakable(text) {
-  const out = [];
-  text.split("\\").forEach((part, k) => { if (k > 0) out.push("\\", h("wbr")); out.push(part); });
-  return out;
-}
-
-function splitPath(p) {
-  const m = /^\\\\([^\\]*)(\\.*)$/.exec(p);
-  return m ? { machine: m[1], rest: m[2].slice(1) } : { machine: "", rest: p };
-}
-
-// ---------------------------------------------------------------- messages and state
+// ---------------------------------------------------------------- state, progress and messages
 
 function setState(s) { app.dataset.state = s; }
+
+/** Runs a job of the open (gen) with a progress text; the page is busy until every job ends. */
+async function job(text, fn) {
+  const id = ++jobSeq, g = gen;
+  jobs.set(id, { text, start: performance.now() });
+  showProgress();
+  try {
+    return await fn(abort.signal);
+  } finally {
+    if (g === gen) {
+      jobs.delete(id);
+      showProgress();
+    }
+  }
+}
+
+let ticker = 0;
+function showProgress() {
+  const p = $("progress");
+  if (jobs.size === 0) {
+    p.hidden = true;
+    clearInterval(ticker);
+    ticker = 0;
+    if (app.dataset.state === "busy") setState(view ? "loaded" : "ready");
+    return;
+  }
+  setState("busy");
+  const first = [...jobs.values()][0];
+  $("progress-text").textContent = [...jobs.values()].map((j) => j.text).join(" · ");
+  const tick = () => { $("progress-time").textContent = `${((performance.now() - first.start) / 1000).toFixed(1)} s`; };
+  tick();
+  if (!ticker) ticker = setInterval(tick, 200);
+  p.hidden = false;
+}
 
 function showMessage(kind, title, text, hint = "") {
   const m = $("message");
@@ -120,168 +87,199 @@ function showMessage(kind, title, text, hint = "") {
 
 function clearMessage() { $("message").hidden = true; }
 
-// hintFor says what a decoder error usually means, for people.
-function hintFor(err, kind) {
-  if (!err || err.name !== "PerfcalcError") return "";
-  if (err.kind === "Limit") return "The file is too large for the page (more than 1 GiB, or more than 2,097,152 values in all); the native command (perfcalc relog, stats) reads logs of any size.";
-  if (kind === "blg") return "Is it a perfmon binary log (.blg)? Logs saved as CSV, TSV or SQL, and logs damaged at their start, cannot be read.";
-  if (kind === "v1") return "A capture must be a whole V1 HKEY_PERFORMANCE_DATA blob (a PERF_DATA_BLOCK), and a pair must come from the same machine.";
-  return "";
-}
+const isAbort = (err) => err?.name === "AbortError";
 
+/** Drops what is open and shows an error (or nothing more for a cancelled open). */
 function fail(title, err, hint = "") {
+  if (isAbort(err)) return;
   if (err && err.name === "PerfcalcError") console.warn(err); // the file's fault, shown on the page
   else console.error(err);
+  newOpen();
   view = null;
-  pendingCaptures = null;
-  $("summary").hidden = true;
-  $("view").hidden = true;
+  for (const id of ["summary", "view", "v2-panel"]) $(id).hidden = true;
   $("intro").hidden = false;
   delete app.dataset.kind;
-  const text = err instanceof Error ? err.message : String(err);
-  showMessage("error", title, text, hint);
+  showMessage("error", title, err instanceof Error ? err.message : String(err), hint);
   setState("error");
 }
 
-// ---------------------------------------------------------------- files
-
-/**
- * What a file holds: "v1", "v2", "names" or "blg", as the module tells from
- * its bytes (its first 64 KiB for a large file: enough for all but V2), or
- * by a .multisz name, or else a log.
- */
-function sniff(bytes, name) {
-  return pc.sniff(bytes.length <= 1 << 20 ? bytes : bytes.subarray(0, 1 << 16)) ?? (/\.multisz$/i.test(name) ? "names" : "blg");
+/** Starts a new open: what runs for the previous one is cancelled and its results dropped. */
+function newOpen() {
+  abort.abort();
+  abort = new AbortController();
+  gen++;
+  jobs = new Map();
+  showProgress();
 }
 
-/**
- * PERF_DATA_BLOCK.PerfTime100nSec of a V1 capture, for ordering a pair: at
- * offset 72, after Signature[4] (0), LittleEndian, Version, Revision,
- * TotalByteLength, HeaderLength, NumObjectTypes, DefaultObject (8..32),
- * SystemTime (36, 16 bytes), PerfTime (56) and PerfFreq (64).
- */
-function v1Time(b) {
-  if (b.length < 80) return 0n;
-  return new DataView(b.buffer, b.byteOffset, b.byteLength).getBigInt64(72, true);
+/** Cancel: stops the workers (their calls end at once) and keeps what is already shown. */
+function cancel() {
+  const what = [...jobs.values()].map((j) => j.text.replace(/…$/, "")).join(", ");
+  newOpen();
+  if (view?.kind === "blg") {
+    if (!view.stats) { app.dataset.stats = "cancelled"; table.changedAll(); renderTableHead(); }
+    if (app.dataset.series === "pending") app.dataset.series = "cancelled";
+  }
+  setState(view ? "loaded" : "ready");
+  if (!view) {
+    for (const id of ["summary", "view", "v2-panel"]) $(id).hidden = true;
+    $("intro").hidden = false;
+  }
+  showMessage("info", "Cancelled.", what ? `Stopped: ${what}.` : "", view?.kind === "blg" && !view.stats ? "The statistics can be computed again with the button above the table." : "");
 }
+
+// ---------------------------------------------------------------- opening files
 
 async function openFiles(fileList) {
   const files = Array.from(fileList);
   if (files.length === 0) return;
-  if (!pc) return fail("The perfcalc module is not loaded", "Reload the page; the message above says why it failed.");
-  setState("busy");
+  if (!work) return fail("The perfcalc module is not loaded", "Reload the page; the message above says why it failed.");
+  newOpen();
   clearMessage();
   const what = files.map((f) => f.name).join(", ");
-  let read;
+  let plan;
   try {
-    read = await Promise.all(files.map(async (f) => {
-      const bytes = new Uint8Array(await f.arrayBuffer());
-      return { name: f.name, bytes, kind: sniff(bytes, f.name) };
-    }));
+    const kinds = await job(`Reading ${what}…`, (signal) => Promise.all(files.map((f) => work.call("kind", [f.size <= 1 << 20 ? f : f.slice(0, 1 << 16)], { signal }))));
+    const named = files.map((f, i) => ({ name: f.name, file: f, kind: kinds[i] ?? (/\.multisz$/i.test(f.name) ? "names" : null) }));
+    plan = classifyFiles(named, view?.source ?? null);
+    if (plan.error) throw new Error(plan.error);
   } catch (err) {
-    return fail(`Could not read ${what}`, err);
+    return fail(`Could not open ${what}`, err);
   }
-  const blgs = read.filter((f) => f.kind === "blg"), caps = read.filter((f) => f.kind === "v1"), names = read.filter((f) => f.kind === "names");
   try {
-    const v2 = read.find((f) => f.kind === "v2");
-    if (v2) throw new Error(`${v2.name} is a PerfLib V2 capture: the viewer opens .blg logs and V1 captures (perfcalc values reads V2 captures with their registration).`);
-    if (blgs.length > 0) {
-      if (read.length > 1) throw new Error(`Open one .blg log at a time (got ${read.length} files: ${what}).`);
-      openBlg(blgs[0]);
-    } else if (caps.length > 0 || (names.length > 0 && pendingCaptures)) {
-      if (caps.length > 2) throw new Error(`Give one or two captures (V1 blobs), not ${caps.length}.`);
-      if (names.length > 1) throw new Error(`Give at most one name table, not ${names.length}.`);
-      const c = caps.length > 0 ? caps : pendingCaptures.caps;
-      const n = names[0] ?? (caps.length > 0 ? null : pendingCaptures.names);
-      openCaptures(c, n);
-    } else {
-      throw new Error("A name table alone has nothing to show: open one or two captures (V1 blobs) with it, or a .blg log.");
-    }
+    if (plan.open === "blg") await openLog(plan.log);
+    else await openCaptures(plan);
   } catch (err) {
-    return fail(`Could not open ${what}`, err, hintFor(err, blgs.length ? "blg" : "v1"));
+    fail(`Could not open ${what}`, err, hintFor(err, plan.open));
   }
-  setState("loaded");
 }
 
 // ---------------------------------------------------------------- a .blg log
 
-function openBlg(file) {
-  const d = pc.decode(file.bytes, { kind: "blg" });
-  if (d.records.length === 0) throw new Error("The log holds no sample.");
-  // Rows in the log's order (aux is the sample's index), columns by index.
-  const rowOf = new Map(), times = [];
-  const cols = [];
-  for (const r of d.records) {
-    let row = rowOf.get(r.aux);
-    if (row === undefined) {
-      row = times.length;
-      rowOf.set(r.aux, row);
-      times.push(r.time);
-    }
-    let c = cols[r.column];
-    if (c === undefined) c = cols[r.column] = { path: r.path, column: r.column, cells: [] };
-    c.cells.push({ row, r });
-  }
-  const counters = cols.filter(Boolean);
-  for (const c of counters) {
-    c.values = new Array(times.length).fill(null);
-    for (const { row, r } of c.cells) c.values[row] = r.status === "Valid" ? r.value : null;
-    const lastCell = c.cells[c.cells.length - 1].r;
-    c.type = lastCell.type;
-    c.last = lastCell.status === "Valid" ? lastCell.value : null;
-    c.lastStatus = lastCell.status;
-  }
-  // Each column's count, skipped, min, max and mean, as perfcalc stats and
-  // PDH's PdhComputeCounterStatistics give them, computed by the module.
-  const st = pc.stats(file.bytes).stats;
-  for (const c of counters) c.stats = st[c.column];
-  const machines = [...new Set(counters.map((c) => splitPath(c.path).machine))];
+async function openLog(f) {
+  const g = gen;
+  const ref = work.keep(f.file), bgRef = background.keep(f.file);
+  const cols = await job("Listing the log's counters…", (signal) => work.columns(ref, { signal }));
+  if (g !== gen) return;
+  if (cols.samples === 0) throw new Error(cols.damage ? `The log holds no sample before its damage: ${cols.damage}` : "The log holds no sample.");
+  const paths = cols.columns.map((c) => c.path);
+  const t = new CounterTree(paths);
   view = {
-    kind: "blg", file: file.name, machines, times, counters, timeZone: d.timeZone, bias: d.bias, damage: d.damage,
-    selected: new Set(defaultSelection(counters)),
+    kind: "blg", source: { open: "blg" }, file: f.name, size: f.file.size, ref, bgRef, cols, tree: t,
+    selection: new Selection(defaultSelection(paths)), stats: null, series: new Map(), damage: cols.damage,
   };
-  pendingCaptures = null;
+  app.dataset.stats = "pending";
   render();
-  if (d.damage) showMessage("warning", "The log is damaged after its start: the samples before the damage are shown.", d.damage);
+  if (cols.damage) showDamage(cols.damage);
+  loadSeries();
+  loadStats();
 }
 
-// defaultSelection picks up to four counters with values: the processors'
-// % Processor Time first (_Total first), then other processor times, then
-// the first counters.
-function defaultSelection(counters) {
-  const rank = (p) => (/\\Processor\(_Total\)\\% Processor Time$/i.test(p) ? 0
-    : /\\Processor(\([^)]*\))?\\% Processor Time$/i.test(p) ? 1 : /\\% Processor Time$/i.test(p) ? 2 : 3);
-  const withValues = counters.map((c, i) => ({ i, r: rank(c.path) })).filter(({ i }) => counters[i].stats.count > 0);
-  withValues.sort((a, b) => a.r - b.r || a.i - b.i);
-  return withValues.slice(0, 4).map(({ i }) => i);
+function showDamage(text) {
+  showMessage("warning", "The log is damaged after its start: the samples before the damage are shown.", text,
+    "perfcalc relog and stats report the same damage (and exit with status 1).");
 }
 
-// ---------------------------------------------------------------- V1 captures
+/** Computes the statistics of every counter in the background worker. */
+async function loadStats() {
+  const g = gen, v = view;
+  app.dataset.stats = "pending";
+  renderTableHead();
+  try {
+    const st = await job("Computing the statistics of every counter…", (signal) => background.stats(v.bgRef, { signal }));
+    if (g !== gen) return;
+    v.stats = st.stats;
+    app.dataset.stats = "ready";
+    renderTableHead();
+    table.changedAll();
+  } catch (err) {
+    if (g === gen) fail("Could not compute the statistics", err, hintFor(err, "blg"));
+  }
+}
 
-function openCaptures(caps, names) {
-  const list = caps.slice().map((c, i) => ({ ...c, time: v1Time(c.bytes), order: i }));
-  list.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.order - b.order));
-  const newer = list[list.length - 1], older = list.length === 2 ? list[0] : null;
-  const opts = names ? { names: names.bytes } : {};
-  const decode = (f) => {
+let seriesQueue = Promise.resolve();
+/** Decodes the selected counters not decoded yet, then draws the chart. */
+function loadSeries() {
+  const g = gen, v = view;
+  seriesQueue = seriesQueue.then(async () => {
+    if (g !== gen) return;
+    const missing = v.selection.items.filter((i) => !v.series.has(i));
+    if (missing.length === 0) { app.dataset.series = "ready"; renderChart(); return; }
+    app.dataset.series = "pending";
+    const paths = missing.map((i) => v.tree.paths[i]);
     try {
-      return pc.decode(f.bytes, { kind: "v1", ...opts });
+      const r = await job(`Decoding ${missing.length === 1 ? "1 counter" : `${missing.length} counters`} for the chart…`, (signal) => work.call("series", [v.ref, paths], { signal }));
+      if (g !== gen) return;
+      missing.forEach((i, k) => v.series.set(i, r.series[k]));
+      app.dataset.series = "ready";
+      renderChart();
     } catch (err) {
-      err.message = `${f.name}: ${err.message}`;
+      if (g === gen) fail("Could not decode the counters for the chart", err, hintFor(err, "blg"));
+    }
+  });
+}
+
+// ---------------------------------------------------------------- captures
+
+async function openCaptures(plan) {
+  const g = gen;
+  const v2 = plan.open === "v2";
+  const opts = { signal: abort.signal };
+  const refs = new Map(); // the files' bytes, kept in the worker once
+  const ref = (f) => { if (!refs.has(f.file)) refs.set(f.file, work.keep(f.file)); return refs.get(f.file); };
+  const base = v2 ? await v2Tables(plan, ref) : { names: plan.names ? ref(plan.names) : undefined };
+  if (g !== gen) return;
+  const times = await job("Reading the captures' time stamps…", () => Promise.all(plan.captures.map((c) => work.call("captureTime", [ref(c), base], opts))));
+  if (g !== gen) return;
+  let caps = orderCaptures(plan.captures.map((c, i) => ({ ...c, time: times[i] })));
+  if (plan.swap) caps = caps.reverse();
+  const newer = caps[caps.length - 1], older = caps.length === 2 ? caps[0] : null;
+  const run = async (name) => {
+    try {
+      return await work.query(ref(newer), { ...base, older: older ? ref(older) : undefined, ...opts });
+    } catch (err) {
+      if (err.name === "PerfcalcError" && err.kind !== "Input") err.message = `${name}: ${err.message}`;
       throw err;
     }
   };
-  const dn = decode(newer), dold = older ? decode(older) : null;
-  const values = pc.query(newer.bytes, { older: older?.bytes, ...opts });
-  const counters = values.map((v) => ({ path: v.path, type: v.type, value: v.status === "Valid" ? v.value : null, status: v.status, hasOld: v.hasOld }));
-  const timeOf = (d, f) => (d.records.length ? d.records[0].time : v1Time(f.bytes));
+  const values = await job("Computing every counter between the captures…", () => run(older ? `${older.name} → ${newer.name}` : newer.name));
+  if (g !== gen) return;
+  const t = new CounterTree(values.map((x) => x.path));
   view = {
-    kind: older ? "pair" : "single", machines: [dn.machine], counters, names: names?.name ?? null,
-    newer: { name: newer.name, time: timeOf(dn, newer) }, older: older ? { name: older.name, time: timeOf(dold, older) } : null,
-    selected: new Set(),
+    kind: older ? "pair" : "single", v2, source: plan, tree: t, values, names: plan.names?.name ?? null, tables: base.tableNames,
+    newer: { name: newer.name, time: newer.time }, older: older ? { name: older.name, time: older.time } : null,
+    selection: new Selection(), marked: -1,
   };
-  pendingCaptures = { caps, names };
   render();
+}
+
+/**
+ * The registration and counter names of V2 captures, from the files that
+ * came with them: the first order in which the module reads the captures
+ * with them (registration first, then the names) wins.
+ */
+async function v2Tables(plan, ref) {
+  const extra = { counterSet: $("v2-counterset").value.trim() || undefined };
+  try {
+    extra.ids = parseIds($("v2-ids").value);
+  } catch (err) {
+    throw new Error(`Counter ids: ${err.message}`);
+  }
+  if (extra.ids.length === 0) delete extra.ids;
+  const [a, b] = plan.tables;
+  const orders = b ? [[a, b], [b, a]] : [[a, null]];
+  let first = null;
+  for (const [reg, strs] of orders) {
+    const t = { ...extra, regInfo: ref(reg), strings: strs ? ref(strs) : undefined, tableNames: { reg: reg.name, strings: strs?.name ?? null } };
+    try {
+      await job("Reading the V2 captures' tables…", (signal) => work.query(ref(plan.captures[0]), { ...t, tableNames: undefined, signal }));
+      return t;
+    } catch (err) {
+      if (isAbort(err)) throw err;
+      first ??= err;
+    }
+  }
+  throw first;
 }
 
 // ---------------------------------------------------------------- rendering
@@ -296,281 +294,203 @@ function render() {
   const blg = view.kind === "blg";
   $("chart-section").hidden = !blg;
   $("clear-selection").hidden = !blg;
-  renderList();
-  renderTable();
+  $("export").hidden = !blg;
+  $("export-status").hidden = true;
+  $("v2-panel").hidden = !view.v2;
+  $("swap").hidden = !view.older;
+  tree = new TreeView($("tree"), { checkable: blg, onToggle: toggle, onPick: pick });
+  tree.setTree(view.tree, view.selection);
+  table?.destroy();
+  $("table-wrap").scrollTop = 0;
+  table = new VirtualTable($("table-wrap"), $("values"), blg ? {
+    columns: [
+      { title: "Counter", width: "path" }, { title: "Unit", width: "unit" }, { title: "Min", num: true }, { title: "Max", num: true },
+      { title: "Mean", num: true, hint: "a rate, timer or average: its value from the first to the last good sample (PdhComputeCounterStatistics); other counters: the mean of their values" },
+      { title: "Values", num: true, width: "count", hint: "number of valid values" },
+      { title: "Skipped", num: true, width: "count", hint: "samples without a valid value (no value yet, bad data, instance absent)" },
+    ], row: logRow,
+  } : {
+    columns: [{ title: "Counter", width: "path" }, { title: "Unit", width: "unit" }, { title: "Value", num: true },
+      { title: "Status", width: "status", hint: "Valid, or why there is no value" }, { title: "Type" }],
+    row: captureRow,
+  });
+  search();
+  renderTableHead();
   if (blg) renderChart();
 }
 
 function renderSummary() {
-  const s = $("summary");
   const items = [];
   const item = (k, ...v) => items.push(h("div", { class: "item" }, h("dt", {}, k), h("dd", {}, ...v)));
-  item("Machine", h("span", { id: "machine" }, view.machines.join(", ") || "(unnamed)"));
+  const machines = view.tree.machines;
+  if (view.v2) item("Counter set", h("span", { id: "counterset" }, view.tree.parts[0]?.object ?? ""));
+  else item(machines.length > 1 ? "Machines" : "Machine", h("span", { id: "machine" }, machines.length > 3 ? `${fmtInt(machines.length)} machines` : machines.join(", ") || "(unnamed)"));
   if (view.kind === "blg") {
-    const t = view.times, first = t[0], last = t[t.length - 1];
-    item("File", view.file);
+    const c = view.cols, first = c.begin, last = c.end;
+    const span = fileTimeMs(last) - fileTimeMs(first);
+    item("File", view.file, h("span", { class: "sub" }, fmtBytes(view.size)));
     item("Time range", h("span", { id: "time-range", "data-begin": isoTime(first), "data-end": isoTime(last) }, `${showTime(first)} → ${showTime(last)}`),
-      h("span", { class: "sub" }, `local time of the log, ${utcOffset(view.bias)} (${view.timeZone})`));
-    item("Samples", `${fmtInt(t.length)}`, h("span", { class: "sub" },
-      t.length > 1 ? `over ${duration(fileTimeMs(last) - fileTimeMs(first))}, every ${duration((fileTimeMs(last) - fileTimeMs(first)) / (t.length - 1))} on average` : "one sample: no value yet"));
-    item("Counters", fmtInt(view.counters.length));
+      h("span", { class: "sub" }, `local time of the log, ${utcOffset(c.bias)} (${c.timeZone})`));
+    item("Samples", h("span", { id: "samples", "data-samples": c.samples }, fmtInt(c.samples)), h("span", { class: "sub" },
+      c.samples > 1 ? `over ${duration(span)}, every ${duration(span / (c.samples - 1))} on average` : "one sample: no value yet"));
+    item("Counters", h("span", { id: "counters", "data-counters": c.columns.length }, fmtInt(c.columns.length)),
+      h("span", { class: "sub" }, `${fmtInt(c.samples * c.columns.length)} values at most`));
   } else {
     const n = view.newer, o = view.older;
-    item(o ? "Captures" : "Capture", o ? `${o.name} → ${n.name}` : n.name,
-      h("span", { class: "sub" }, view.names ? `names from ${view.names}` : "no name table: objects and counters are named by their index (#238); add the Counter 009 table"));
-    item("Time range", h("span", { id: "time-range", "data-begin": isoTime(o ? o.time : n.time), "data-end": isoTime(n.time) },
-      o ? `${showTime(o.time)} → ${showTime(n.time)}` : showTime(n.time)), h("span", { class: "sub" }, "UTC (PerfTime100nSec)"));
-    item("Interval", o ? duration(fileTimeMs(n.time) - fileTimeMs(o.time)) : "none",
-      h("span", { class: "sub" }, o ? "one value per counter" : "one capture: counters that need two samples have no value yet (NewData); add the older capture"));
-    item("Counters", fmtInt(view.counters.length));
-  }
-  s.replaceChildren(h("dl", {}, items));
-  s.hidden = false;
-}
-
-function matches(c) {
-  const q = $("search").value.trim().toLowerCase();
-  if (!q) return true;
-  const p = c.path.toLowerCase();
-  return q.split(/\s+/).every((w) => p.includes(w));
-}
-
-function colorOf(i) {
-  const order = [...view.selected];
-  const k = order.indexOf(i);
-  return k >= 0 ? COLORS[k % COLORS.length] : null;
-}
-
-function toggle(i) {
-  if (view.kind !== "blg") return;
-  if (view.selected.has(i)) view.selected.delete(i);
-  else {
-    if (view.selected.size >= MAX_SELECTED) {
-      showMessage("info", `The chart shows at most ${MAX_SELECTED} counters.`, "Clear one before adding another.");
-      return;
+    item(o ? "Captures" : "Capture", o ? `${o.name} → ${n.name}` : n.name, h("span", { class: "sub" }, view.v2
+      ? `V2, registration ${view.tables.reg}${view.tables.strings ? `, counter names ${view.tables.strings}` : ", no counter names: counters are named #id"}`
+      : view.names ? `names from ${view.names}` : "no name table: objects and counters are named by their index (#238); add the Counter 009 table"));
+    if (n.time !== null) {
+      item("Time range", h("span", { id: "time-range", "data-begin": isoTime(o?.time ?? n.time), "data-end": isoTime(n.time) },
+        o ? `${showTime(o.time)} → ${showTime(n.time)} UTC` : `${showTime(n.time)} UTC`),
+      h("span", { class: "sub" }, o ? `one value per counter over ${duration(fileTimeMs(n.time) - fileTimeMs(o.time))}`
+        : "one capture: counters that need two samples have no value yet (NewData); add the older capture"));
     }
-    view.selected.add(i);
+    item("Counters", h("span", { id: "counters", "data-counters": view.values.length }, fmtInt(view.values.length)));
   }
-  renderList();
-  renderTable();
-  renderChart();
+  $("summary").replaceChildren(h("dl", {}, items));
+  $("summary").hidden = false;
 }
 
-function renderList() {
-  const ul = $("counter-list");
+function renderTableHead() {
+  if (!view) return;
   const blg = view.kind === "blg";
-  const shown = [];
-  view.counters.forEach((c, i) => { if (matches(c)) shown.push(i); });
-  const multi = view.machines.length > 1;
-  const items = shown.map((i) => {
-    const c = view.counters[i];
-    const label = multi ? c.path : splitPath(c.path).rest;
-    const color = colorOf(i);
-    const sel = view.selected.has(i);
-    return h("li", { "data-path": c.path, class: sel ? "selected" : "", title: c.path },
-      blg ? h("label", {},
-        h("input", { type: "checkbox", checked: sel, onchange: () => toggle(i), "aria-label": c.path }),
-        h("span", { class: "swatch", style: color ? `background:${color}` : "" }),
-        h("span", { class: "path" }, breakable(label)))
-        : h("span", { class: "path", onclick: () => showRow(c.path) }, breakable(label)));
-  });
-  ul.replaceChildren(...items);
-  $("counter-count").textContent = shown.length === view.counters.length
-    ? `${fmtInt(view.counters.length)} counters` : `${fmtInt(shown.length)} of ${fmtInt(view.counters.length)} counters`;
-  $("counter-count").dataset.shown = String(shown.length);
-}
-
-// showRow scrolls the table to a counter's row and marks it (captures: the list does not chart).
-function showRow(path) {
-  for (const tr of document.querySelectorAll("#values tbody tr.marked")) tr.classList.remove("marked");
-  const tr = [...document.querySelectorAll("#values tbody tr[data-path]")].find((r) => r.dataset.path === path);
-  if (!tr) return;
-  tr.classList.add("marked");
-  tr.scrollIntoView({ block: "center" });
-}
-
-function renderTable() {
-  const t = $("values");
-  const blg = view.kind === "blg";
-  const multi = view.machines.length > 1;
-  const rows = [];
-  view.counters.forEach((c, i) => {
-    if (!matches(c)) return;
-    const label = multi ? c.path : splitPath(c.path).rest;
-    const color = colorOf(i);
-    const unit = unitOf(c.type);
-    if (blg) {
-      const s = c.stats;
-      const num = (v, cls = "num") => h("td", { class: cls, title: v === null ? null : exact(v) }, fmt(v));
-      rows.push(h("tr", {
-        "data-path": c.path, "data-type": typeName(c.type), "data-count": s.count, "data-skipped": s.skipped,
-        "data-min": exact(s.min), "data-max": exact(s.max), "data-mean": exact(s.mean), "data-mean-status": s.meanStatus,
-        "data-last": exact(c.last), "data-last-status": c.lastStatus, class: color ? "selected" : "", onclick: () => toggle(i),
-      },
-      h("td", { class: "path", title: `${c.path}\n${typeName(c.type)}` }, h("div", { class: "cell" }, h("span", { class: "swatch", style: color ? `background:${color}` : "" }), h("span", {}, breakable(label)))),
-      h("td", { class: "unit" }, unit),
-      c.last === null ? h("td", { class: "num status", title: "no value: " + c.lastStatus }, statusText(c.lastStatus)) : num(c.last),
-      num(s.min), num(s.max),
-      s.mean === null ? h("td", { class: "num status", title: "no mean: " + s.meanStatus }, statusText(s.meanStatus)) : num(s.mean),
-      h("td", { class: "num" }, fmtInt(s.count)), h("td", { class: "num dim" }, fmtInt(s.skipped))));
-    } else {
-      rows.push(h("tr", { "data-path": c.path, "data-type": typeName(c.type), "data-value": exact(c.value), "data-status": c.status },
-        h("td", { class: "path", title: c.path }, breakable(label)),
-        h("td", { class: "unit" }, unit),
-        h("td", { class: "num", title: c.value === null ? null : exact(c.value) }, c.value === null ? "" : fmt(c.value)),
-        h("td", { class: c.status === "Valid" ? "dim" : "status" }, c.status),
-        h("td", { class: "type dim" }, typeName(c.type))));
-    }
-  });
-  const head = blg
-    ? ["Counter", "Unit", "Last", "Min", "Max", "Mean", "Values", "Skipped"]
-    : ["Counter", "Unit", "Value", "Status", "Type"];
-  const numeric = blg ? [2, 3, 4, 5, 6, 7] : [2];
-  const titles = blg ? {
-    Last: "the value at the last sample that has this counter",
-    Mean: "a rate, timer or average: its value from the first to the last good sample (PdhComputeCounterStatistics); other counters: the mean of their values",
-    Values: "number of valid values", Skipped: "samples without a valid value (no value yet, bad data, instance absent)",
-  } : { Status: "Valid, or why there is no value" };
-  t.replaceChildren(
-    h("thead", {}, h("tr", {}, head.map((x, k) => h("th", { class: numeric.includes(k) ? "num" : "", title: titles[x] }, x)))),
-    h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: head.length, class: "empty" }, "No counter matches the search."))));
   $("table-title").textContent = blg ? "Statistics of each counter" : view.kind === "pair" ? "Values over the interval" : "Values of the capture";
-  $("table-hint").textContent = blg
-    ? "Click a row or tick a counter to chart it. Hover a number for its exact value."
-    : view.kind === "pair"
-      ? "Two captures give one interval, so one value per counter: there is no chart. Hover a number for its exact value."
+  let hint;
+  if (blg) {
+    hint = app.dataset.stats === "pending" ? "Computing the statistics of every counter in the background; the chart and the tree answer meanwhile."
+      : app.dataset.stats === "cancelled" ? "The statistics were not computed (cancelled)." : "Click a row or tick a counter to chart it. Hover a number for its exact value.";
+  } else {
+    hint = view.kind === "pair" ? "Two captures give one interval, so one value per counter: there is no chart. Hover a number for its exact value."
       : "One capture is a first sample: there is no chart.";
+  }
+  $("table-hint").replaceChildren(hint, app.dataset.stats === "cancelled" && blg
+    ? h("button", { type: "button", id: "compute-stats", class: "link", onclick: () => { clearMessage(); loadStats(); } }, " Compute them") : "");
 }
 
-// ---------------------------------------------------------------- the chart
+const numCell = (v) => h("td", { class: "num", title: v === null ? null : exact(v) }, fmt(v));
+const statusCell = (st, what) => h("td", { class: "num status", title: `${what}: ${st}` }, statusWords(st).flatMap((w, k) => (k ? [h("wbr"), w] : [w])));
 
-function niceStep(span, count) {
-  const raw = span / count;
-  const p = Math.pow(10, Math.floor(Math.log10(raw)));
-  const m = raw / p;
-  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+/** Makes the table row of a log's column i. */
+function logRow(i) {
+  const v = view, path = v.tree.paths[i], type = v.cols.columns[i].type, s = v.stats?.[i];
+  const color = v.selection.colorOf(i);
+  const attrs = { "data-index": i, "data-path": path, "data-type": typeName(type), class: color ? "selected" : "", onclick: () => toggle(i) };
+  const label = h("td", { class: "path", title: `${path}\n${typeName(type)}` }, h("span", { class: "swatch", style: color ? `background:${color}` : "" }), v.tree.label(i));
+  if (!s) {
+    const text = app.dataset.stats === "cancelled" ? "not computed" : "computing…";
+    return h("tr", { ...attrs, "data-stats": "pending" }, label, h("td", { class: "unit" }, unitOf(type)), h("td", { class: "num dim", colspan: 5 }, text));
+  }
+  return h("tr", {
+    ...attrs, "data-count": s.count, "data-skipped": s.skipped, "data-min": exact(s.min), "data-max": exact(s.max),
+    "data-mean": exact(s.mean), "data-mean-status": s.meanStatus,
+  }, label, h("td", { class: "unit" }, unitOf(type)), numCell(s.min), numCell(s.max),
+  s.mean === null ? statusCell(s.meanStatus, "no mean") : numCell(s.mean),
+  h("td", { class: "num" }, fmtInt(s.count)), h("td", { class: "num dim" }, fmtInt(s.skipped)));
 }
 
-function timeTicks(t0, t1, width) {
-  const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800].map((s) => s * 1000);
-  const want = Math.max(2, Math.floor(width / 110));
-  const step = steps.find((s) => (t1 - t0) / s <= want) ?? steps[steps.length - 1];
-  const ticks = [];
-  for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) ticks.push(t);
-  return { ticks, step };
+/** Makes the table row of a capture's value i. */
+function captureRow(i) {
+  const c = view.values[i], value = c.status === "Valid" ? c.value : null;
+  return h("tr", { "data-index": i, "data-path": c.path, "data-type": typeName(c.type), "data-value": exact(value), "data-status": c.status, class: view.marked === i ? "marked" : "" },
+    h("td", { class: "path", title: c.path }, view.tree.label(i)),
+    h("td", { class: "unit" }, unitOf(c.type)),
+    h("td", { class: "num", title: value === null ? null : exact(value) }, fmt(value)),
+    h("td", { class: c.status === "Valid" ? "dim" : "status" }, c.status),
+    h("td", { class: "type dim" }, typeName(c.type)));
+}
+
+/** Applies the search to the tree and the table (only what changes is redrawn). */
+function search() {
+  const m = view.tree.match($("search").value);
+  tree.filter(m);
+  table.setItems(CounterTree.indexes(m.mask));
+  const total = view.tree.size;
+  $("counter-count").textContent = m.count === total ? `${fmtInt(total)} counters` : `${fmtInt(m.count)} of ${fmtInt(total)} counters`;
+  $("counter-count").dataset.shown = String(m.count);
+}
+
+/** Adds a counter to the chart or removes it. */
+function toggle(i) {
+  if (view?.kind !== "blg") return;
+  if (!view.selection.toggle(i)) {
+    tree.paintLeaf(i);
+    showMessage("info", `The chart shows at most ${MAX_SELECTED} counters.`, "Clear one before adding another.");
+    return;
+  }
+  afterSelection();
+}
+
+function afterSelection() {
+  tree.paintSelection();
+  table.changedAll();
+  loadSeries();
+}
+
+/** Captures: a click in the tree shows the counter's row. */
+function pick(i) {
+  const before = view.marked;
+  view.marked = i;
+  table.changed([before, i]);
+  table.reveal(i)?.classList.add("marked");
 }
 
 function renderChart() {
-  const box = $("chart");
-  const sel = [...view.selected];
-  const hint = $("chart-hint");
-  $("legend").replaceChildren(...sel.map((i) => {
-    const c = view.counters[i];
-    return h("li", { "data-path": c.path }, h("span", { class: "swatch", style: `background:${colorOf(i)}` }),
-      h("span", { class: "path" }, view.machines.length > 1 ? c.path : splitPath(c.path).rest), unitOf(c.type) && h("span", { class: "dim" }, ` (${unitOf(c.type)})`),
-      h("button", { type: "button", class: "remove", title: "Remove from the chart", "aria-label": `Remove ${c.path} from the chart`, onclick: () => toggle(i) }, "×"));
+  const v = view, sel = v.selection.items.filter((i) => v.series.has(i));
+  const aligned = alignSeries(sel.map((i) => v.series.get(i)));
+  const colors = sel.map((i) => v.selection.colorOf(i));
+  $("chart-hint").textContent = drawChart($("chart"), {
+    aligned, colors, labels: sel.map((i) => v.tree.label(i)), types: sel.map((i) => v.cols.columns[i].type),
+    normalize: $("normalize").checked, bias: v.cols.bias,
+  });
+  $("legend").replaceChildren(...sel.map((i, k) => {
+    const type = v.cols.columns[i].type, path = v.tree.paths[i];
+    return h("li", { "data-path": path }, h("span", { class: "swatch", style: `background:${colors[k]}` }),
+      h("span", { class: "path" }, v.tree.label(i)), unitOf(type) && h("span", { class: "dim" }, ` (${unitOf(type)})`),
+      h("button", { type: "button", class: "remove", title: "Remove from the chart", "aria-label": `Remove ${path} from the chart`, onclick: () => toggle(i) }, "×"));
   }));
-  const times = view.times.map(fileTimeMs);
-  const norm = $("normalize").checked;
-  hint.textContent = sel.length === 0
-    ? "Tick counters in the list (or click rows of the table) to chart them."
-    : norm ? "Each counter is drawn between its own minimum (0 %) and maximum (100 %)." : `Times are the log's local time (${utcOffset(view.bias)}).`;
-  chartWidth = box.clientWidth;
-  const W = Math.max(360, box.clientWidth || 800), H = 300;
-  const M = { l: 70, r: 16, t: 12, b: 34 };
-  const iw = W - M.l - M.r, ih = H - M.t - M.b;
-  let t0 = times[0], t1 = times[times.length - 1];
-  if (t1 === t0) { t0 -= 1000; t1 += 1000; }
-  let lo = Infinity, hi = -Infinity;
-  const ranges = new Map();
-  for (const i of sel) {
-    let a = Infinity, b = -Infinity;
-    for (const v of view.counters[i].values) if (v !== null) { if (v < a) a = v; if (v > b) b = v; }
-    ranges.set(i, [a, b]);
-    if (a < lo) lo = a;
-    if (b > hi) hi = b;
+  chartWidth = $("chart").clientWidth;
+}
+let chartWidth = 0;
+
+// ---------------------------------------------------------------- relog CSV
+
+/** relog's CSV of what the chart shows (the selected counters; with none, those the search shows, or all). */
+async function csv() {
+  const v = view, digits = Number($("digits").value);
+  let items = v.selection.items;
+  if (items.length === 0 && $("search").value.trim() !== "") items = CounterTree.indexes(v.tree.match($("search").value).mask);
+  const paths = items.map((i) => v.tree.paths[i]);
+  const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => work.call("csv", [v.ref, paths, digits], { signal }));
+  const status = $("export-status");
+  status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as perfcalc relog -f csv --digits ${digits}${paths.length ? " -c …" : ""})` +
+    (r.extra > 0 ? `; it also holds ${r.extra} counter${r.extra > 1 ? "s" : ""} whose paths the selected ones' match (a wildcard or a case difference in a name)` : "") + ".";
+  status.hidden = false;
+  return { text: r.text, name: csvName(v.file, digits) };
+}
+
+async function copyCsv() {
+  try {
+    const { text } = await csv();
+    await navigator.clipboard.writeText(text);
+    $("export-status").append(` Copied (${fmtBytes(new Blob([text]).size)}).`);
+  } catch (err) {
+    if (!isAbort(err)) showMessage("error", "Could not copy the CSV", err.message);
   }
-  const spans = [...ranges.values()].filter(([a, b]) => a <= b).map(([a, b]) => Math.max(Math.abs(a), Math.abs(b))).filter((x) => x > 0);
-  if (!norm && spans.length > 1 && Math.max(...spans) > 50 * Math.min(...spans)) {
-    hint.textContent = "These counters differ in size by more than 50 times: tick “Scale each counter to its own range” to see the small ones.";
+}
+
+async function saveCsv() {
+  try {
+    const { text, name } = await csv();
+    const url = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
+    const a = h("a", { href: url, download: name, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (err) {
+    if (!isAbort(err)) showMessage("error", "Could not save the CSV", err.message);
   }
-  if (norm) { lo = 0; hi = 100; }
-  if (!(lo <= hi)) { lo = 0; hi = 1; }
-  if (lo > 0) lo = 0;
-  if (hi === lo) hi = lo + 1;
-  const step = niceStep(hi - lo, 5);
-  lo = Math.floor(lo / step) * step;
-  hi = Math.ceil(hi / step) * step;
-  const x = (t) => M.l + ((t - t0) / (t1 - t0)) * iw;
-  const y = (v) => M.t + ih - ((v - lo) / (hi - lo)) * ih;
-  const svg = h("svg:svg", {
-    width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Line chart of the selected counters over time",
-    "data-times": JSON.stringify(view.times.map(isoTime)),
-  });
-  // Grid and axes.
-  const grid = h("svg:g", { class: "grid" });
-  for (let v = lo; v <= hi + step / 2; v += step) {
-    const yy = y(v);
-    grid.append(h("svg:line", { x1: M.l, x2: M.l + iw, y1: yy, y2: yy }),
-      h("svg:text", { x: M.l - 8, y: yy + 4, class: "ylabel" }, norm ? `${Math.round(v)} %` : fmt(Number(v.toPrecision(12)))));
-  }
-  const { ticks, step: tstep } = timeTicks(t0, t1, iw);
-  const multiDay = new Date(t0).getUTCDate() !== new Date(t1).getUTCDate();
-  for (const t of ticks) {
-    const d = new Date(t);
-    const label = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${tstep < 60000 ? ":" + pad(d.getUTCSeconds()) : ""}`;
-    grid.append(h("svg:line", { x1: x(t), x2: x(t), y1: M.t, y2: M.t + ih, class: "vgrid" }),
-      h("svg:text", { x: x(t), y: M.t + ih + 16, class: "xlabel" }, label),
-      multiDay && (d.getUTCHours() === 0 && d.getUTCMinutes() === 0 || t === ticks[0])
-        ? h("svg:text", { x: x(t), y: M.t + ih + 29, class: "xlabel sub" }, `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`) : null);
-  }
-  grid.append(h("svg:rect", { x: M.l, y: M.t, width: iw, height: ih, class: "frame" }));
-  svg.append(grid);
-  // Series: lines broken where there is no value; dots when the points are few.
-  const few = times.length <= 80;
-  for (const i of sel) {
-    const c = view.counters[i];
-    const [a, b] = ranges.get(i);
-    const yv = norm ? (v) => y(b > a ? ((v - a) / (b - a)) * 100 : 50) : y;
-    let d = "", open = false;
-    const dots = [];
-    c.values.forEach((v, k) => {
-      if (v === null) { open = false; return; }
-      const px = x(times[k]).toFixed(1), py = yv(v).toFixed(1);
-      d += `${open ? "L" : "M"}${px},${py}`;
-      const isolated = !open && (k + 1 >= c.values.length || c.values[k + 1] === null);
-      if (few || isolated) dots.push(h("svg:circle", { cx: px, cy: py, r: few ? 2.5 : 2, fill: colorOf(i) }));
-      open = true;
-    });
-    svg.append(h("svg:path", { class: "series", d, stroke: colorOf(i), "data-path": c.path, "data-values": JSON.stringify(c.values.map((v) => (v === null ? null : exact(v)))) }), ...dots);
-  }
-  // Hover: a cursor and the values at the nearest sample.
-  const cursor = h("svg:line", { class: "cursor", y1: M.t, y2: M.t + ih, visibility: "hidden" });
-  const overlay = h("svg:rect", { x: M.l, y: M.t, width: iw, height: ih, class: "overlay" });
-  svg.append(cursor, overlay);
-  const tip = h("div", { class: "tip", hidden: true });
-  overlay.addEventListener("mousemove", (e) => {
-    if (sel.length === 0) return;
-    const r = svg.getBoundingClientRect();
-    const t = t0 + ((e.clientX - r.left - M.l) / iw) * (t1 - t0);
-    let k = 0;
-    for (let j = 1; j < times.length; j++) if (Math.abs(times[j] - t) < Math.abs(times[k] - t)) k = j;
-    cursor.setAttribute("x1", x(times[k]));
-    cursor.setAttribute("x2", x(times[k]));
-    cursor.setAttribute("visibility", "visible");
-    tip.replaceChildren(h("div", { class: "tip-time" }, showTime(view.times[k])),
-      ...sel.map((i) => {
-        const v = view.counters[i].values[k];
-        return h("div", {}, h("span", { class: "swatch", style: `background:${colorOf(i)}` }),
-          h("span", { class: "tip-val" }, v === null ? "no value" : fmt(v)), " ", splitPath(view.counters[i].path).rest);
-      }));
-    tip.hidden = false;
-    const px = x(times[k]);
-    tip.style.left = `${px + 12 + 340 > W ? Math.max(0, px - 352) : px + 12}px`;
-    tip.style.top = `${M.t + 4}px`;
-  });
-  overlay.addEventListener("mouseleave", () => { cursor.setAttribute("visibility", "hidden"); tip.hidden = true; });
-  box.replaceChildren(svg, tip);
 }
 
 // ---------------------------------------------------------------- wiring
@@ -578,21 +498,42 @@ function renderChart() {
 function wire() {
   const input = $("files"), drop = $("drop");
   input.addEventListener("change", () => { openFiles(input.files); input.value = ""; });
-  for (const ev of ["dragenter", "dragover"]) {
-    document.addEventListener(ev, (e) => { e.preventDefault(); drop.classList.add("over"); });
-  }
+  for (const ev of ["dragenter", "dragover"]) document.addEventListener(ev, (e) => { e.preventDefault(); drop.classList.add("over"); });
   // dragleave fires at every child; relatedTarget is null only when the drag leaves the window.
   document.addEventListener("dragleave", (e) => { if (!e.relatedTarget) drop.classList.remove("over"); });
-  document.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); });
-  document.addEventListener("drop", (e) => { if (e.dataTransfer?.files?.length) openFiles(e.dataTransfer.files); });
-  $("search").addEventListener("input", () => { if (view) { renderList(); renderTable(); } });
-  $("clear-selection").addEventListener("click", () => { if (view?.kind === "blg") { view.selected.clear(); renderList(); renderTable(); renderChart(); } });
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    if (e.dataTransfer?.files?.length) openFiles(e.dataTransfer.files);
+  });
+  let pendingSearch = 0;
+  $("search").addEventListener("input", () => {
+    // One search per frame, however fast the typing.
+    if (!view || pendingSearch) return;
+    pendingSearch = requestAnimationFrame(() => { pendingSearch = 0; if (view) search(); });
+  });
+  $("cancel").addEventListener("click", cancel);
+  $("clear-selection").addEventListener("click", () => { if (view?.kind === "blg") { view.selection.clear(); afterSelection(); } });
   $("normalize").addEventListener("change", () => { if (view?.kind === "blg") renderChart(); });
+  $("copy-csv").addEventListener("click", copyCsv);
+  $("save-csv").addEventListener("click", saveCsv);
+  const reopen = (swap) => {
+    if (!view?.source?.captures) return;
+    newOpen();
+    clearMessage();
+    const plan = { ...view.source, swap: swap ? !view.source.swap : view.source.swap };
+    openCaptures(plan).catch((err) => fail("Could not open the captures", err, hintFor(err, plan.open)));
+  };
+  $("v2-apply").addEventListener("click", () => reopen(false));
+  $("swap").addEventListener("click", () => reopen(true));
   let pending = 0;
   window.addEventListener("resize", () => {
     cancelAnimationFrame(pending);
     // Only a change of the chart's width needs a new drawing (a taller window does not).
-    pending = requestAnimationFrame(() => { if (view?.kind === "blg" && $("chart").clientWidth !== chartWidth) renderChart(); });
+    pending = requestAnimationFrame(() => {
+      if (view?.kind === "blg" && $("chart").clientWidth !== chartWidth) renderChart();
+      table?.draw();
+    });
   });
   window.addEventListener("error", (e) => fail("Something went wrong in the viewer", e.error ?? e.message));
   window.addEventListener("unhandledrejection", (e) => fail("Something went wrong in the viewer", e.reason));
@@ -600,8 +541,9 @@ function wire() {
 
 wire();
 try {
-  pc = await load();
-  $("module-status").textContent = "Ready: the perfcalc module is loaded in this page.";
+  work = await createWorker(undefined, { script: WORKER_SCRIPT });
+  background = await createWorker(work.module, { script: WORKER_SCRIPT });
+  $("module-status").textContent = "Ready: the perfcalc module runs in a worker of this page.";
   $("module-status").classList.add("ok");
   setState("ready");
 } catch (err) {

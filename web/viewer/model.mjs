@@ -1,0 +1,300 @@
+// The viewer's model: what is open and what is shown, as plain data and
+// pure functions (no DOM, no module), shared by the page (viewer.mjs) and
+// its worker (worker.mjs), and tested on their own (test/model.test.mjs).
+//
+//   - counter paths split into machine, object, instance and counter, and
+//     the counters as a tree machine → object → counter → instances, as
+//     perfmon's "Add Counters" shows them;
+//   - search: every word of the query in the path, case-insensitively, and
+//     the tree's counts under it;
+//   - the selection charted (ordered, at most MAX_SELECTED, one colour each);
+//   - series: one column's values by sample, and several series on one
+//     time axis (the samples where any of them is present);
+//   - which files make what: a log, V1 or V2 captures with their tables.
+
+/** The most counters the chart shows at once. */
+export const MAX_SELECTED = 10;
+
+/** The chart's colours, one per selected counter, in selection order. */
+export const COLORS = ["#1f6fb4", "#d62728", "#2a9d3a", "#ef7f0e", "#8a5cc4", "#8c564b", "#d45fb3", "#139fb0", "#6f6f6f", "#a8a81c"];
+
+/**
+ * Splits a counter path, \\machine\object(instance)\counter (the machine
+ * and the instance optional), into its parts: the counter is after the last
+ * backslash, the instance between the object's first "(" and its last ")".
+ * The instance keeps PDH's "parent/name#n" form; null without one.
+ */
+export function parsePath(path) {
+  let rest = path, machine = "";
+  if (rest.startsWith("\\\\")) {
+    const end = rest.indexOf("\\", 2);
+    if (end > 2) {
+      machine = rest.slice(2, end);
+      rest = rest.slice(end);
+    }
+  }
+  const last = rest.lastIndexOf("\\");
+  if (last <= 0) return { machine, object: rest.replace(/^\\/, ""), instance: null, counter: "" };
+  let object = rest.slice(1, last), instance = null;
+  const open = object.indexOf("(");
+  if (open >= 0 && object.endsWith(")")) {
+    instance = object.slice(open + 1, -1);
+    object = object.slice(0, open);
+  }
+  return { machine, object, instance, counter: rest.slice(last + 1) };
+}
+
+/** The words of a search query, lower case; none for an empty query. */
+export const searchWords = (query) => query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+
+/** Whether a lower-case path holds every word. */
+export const matchesWords = (lowerPath, words) => words.every((w) => lowerPath.includes(w));
+
+/**
+ * The counters as a tree. Leaves are the counters in their order (their
+ * index is the column's, or the value's); a counter of one instance, or of
+ * none, is itself a leaf. Every node knows the leaves below it.
+ *
+ *   node: { key, kind: "machine" | "object" | "counter" | "instance", label,
+ *           depth, parent, children: node[], leaf: index | -1, leaves: number[] }
+ */
+export class CounterTree {
+  constructor(paths) {
+    this.paths = paths;
+    this.lower = paths.map((p) => p.toLowerCase());
+    this.parts = paths.map(parsePath);
+    this.machines = [...new Set(this.parts.map((p) => p.machine))];
+    const multi = this.machines.length > 1;
+    this.objects = new Set(this.parts.map((p) => `${p.machine}\\${p.object}`)).size;
+    this.roots = [];
+    this.nodes = new Map(); // key → node
+    this.leafNodes = new Array(paths.length); // leaf index → its node
+    const add = (parent, kind, label, key) => {
+      let n = this.nodes.get(key);
+      if (!n) {
+        n = { key, kind, label, depth: parent ? parent.depth + 1 : 0, parent, children: [], leaf: -1, leaves: [] };
+        this.nodes.set(key, n);
+        (parent ? parent.children : this.roots).push(n);
+      }
+      return n;
+    };
+    // The instances of a counter whose only instance is none are the
+    // counter itself: count the instances of each counter first.
+    const counterKey = (p) => `${multi ? p.machine : ""}\\${p.object}\\${p.counter}`;
+    const instances = new Map();
+    for (const p of this.parts) {
+      const k = counterKey(p);
+      instances.set(k, (instances.get(k) ?? 0) + (p.instance === null ? 0 : 1));
+    }
+    this.parts.forEach((p, i) => {
+      const m = multi ? add(null, "machine", p.machine || "(no machine)", `m\\${p.machine}`) : null;
+      const o = add(m, "object", p.object, `o\\${multi ? p.machine : ""}\\${p.object}`);
+      const ck = counterKey(p);
+      let leaf;
+      if (instances.get(ck) === 0) {
+        leaf = add(o, "counter", p.counter, `c${ck}\\${i}`);
+      } else {
+        const c = add(o, "counter", p.counter, `c${ck}`);
+        leaf = add(c, "instance", p.instance ?? "(none)", `i${i}`);
+      }
+      leaf.leaf = i;
+      this.leafNodes[i] = leaf;
+      for (let n = leaf; n; n = n.parent) n.leaves.push(i);
+    });
+  }
+
+  /** The number of leaves. */
+  get size() { return this.paths.length; }
+
+  /**
+   * The leaves that match a query: a Uint8Array (1 = shown) and their
+   * count. An empty query shows every leaf.
+   */
+  match(query) {
+    const words = searchWords(query);
+    const mask = new Uint8Array(this.size);
+    let count = 0;
+    for (let i = 0; i < this.size; i++) {
+      if (words.length === 0 || matchesWords(this.lower[i], words)) { mask[i] = 1; count++; }
+    }
+    return { mask, count, words };
+  }
+
+  /** The number of a node's leaves that the mask shows. */
+  static shown(node, mask) {
+    let n = 0;
+    for (const i of node.leaves) n += mask[i];
+    return n;
+  }
+
+  /** The leaf indexes the mask shows, in order. */
+  static indexes(mask) {
+    const out = [];
+    for (let i = 0; i < mask.length; i++) if (mask[i]) out.push(i);
+    return out;
+  }
+
+  /**
+   * A label for a leaf in tables and legends: the path without its machine
+   * unless several machines are open, and without its object when there is
+   * only one.
+   */
+  label(i) {
+    const p = this.parts[i];
+    if (this.machines.length > 1) return this.paths[i];
+    return `${this.objects > 1 ? p.object : ""}${p.instance === null ? "" : `(${p.instance})`}\\${p.counter}`;
+  }
+}
+
+/**
+ * The counters charted: an ordered set of leaf indexes, at most
+ * MAX_SELECTED, each with its colour (by its place in the order).
+ */
+export class Selection {
+  constructor(items = []) { this.items = [...items]; }
+  has(i) { return this.items.includes(i); }
+  get size() { return this.items.length; }
+  get full() { return this.items.length >= MAX_SELECTED; }
+  /** Adds or removes i; false when adding to a full selection. */
+  toggle(i) {
+    const k = this.items.indexOf(i);
+    if (k >= 0) { this.items.splice(k, 1); return true; }
+    if (this.full) return false;
+    this.items.push(i);
+    return true;
+  }
+  clear() { this.items = []; }
+  colorOf(i) {
+    const k = this.items.indexOf(i);
+    return k < 0 ? null : COLORS[k % COLORS.length];
+  }
+}
+
+/**
+ * Up to four counters to chart when a log opens: the processors' %
+ * Processor Time (_Total first), then other processor times, then the
+ * first counters.
+ */
+export function defaultSelection(paths, count = 4) {
+  const rank = (p) => (/\\Processor\(_Total\)\\% Processor Time$/i.test(p) ? 0
+    : /\\Processor(\([^)]*\))?\\% Processor Time$/i.test(p) ? 1 : /\\% Processor Time$/i.test(p) ? 2 : 3);
+  return paths.map((p, i) => ({ i, r: rank(p) })).sort((a, b) => a.r - b.r || a.i - b.i).slice(0, count).map(({ i }) => i);
+}
+
+/**
+ * One column's series from decode's records: the samples that have it
+ * (their index in the log and their local FILETIME) and its value there,
+ * null where it has none (a status other than Valid). Records of other
+ * paths (a pattern may match more than the path it was made of) are left
+ * out.
+ */
+export function seriesOf(records, path) {
+  const rows = [], times = [], values = [], statuses = [];
+  for (const r of records) {
+    if (r.path !== path) continue;
+    rows.push(r.aux);
+    times.push(r.time);
+    values.push(r.status === "Valid" ? r.value : null);
+    statuses.push(r.status);
+  }
+  return { path, rows, times, values, statuses };
+}
+
+/**
+ * Several series on one time axis: the samples where any of them is
+ * present, in the log's order. Each series' values are aligned to those
+ * samples (null where it has no value or is absent), and breaks[k] says
+ * that sample k does not follow the sample before it in the series (a
+ * sample between them lacks the counter): a line is not drawn across it.
+ */
+export function alignSeries(series) {
+  const times = new Map(); // sample index → time
+  for (const s of series) s.rows.forEach((r, k) => { if (!times.has(r)) times.set(r, s.times[k]); });
+  const rows = [...times.keys()].sort((a, b) => a - b);
+  const at = new Map(rows.map((r, k) => [r, k]));
+  const lines = series.map((s) => {
+    const values = new Array(rows.length).fill(null), present = new Uint8Array(rows.length);
+    s.rows.forEach((r, k) => { const j = at.get(r); values[j] = s.values[k]; present[j] = 1; });
+    // A value is joined to the one before it only when the sample before it
+    // in the log is in the series too.
+    const joined = new Uint8Array(rows.length);
+    s.rows.forEach((r, k) => { if (k > 0 && s.rows[k - 1] === r - 1) joined[at.get(r)] = 1; });
+    return { path: s.path, values, present, joined };
+  });
+  return { rows, times: rows.map((r) => times.get(r)), lines };
+}
+
+/**
+ * What a set of opened files makes, from each file's kind ("blg", "v1",
+ * "v2", "names", or null when the module cannot tell) and the captures
+ * already open (a name table or V2 tables added to them): one of
+ *   { open: "blg", log }
+ *   { open: "v1", captures, names }       (one or two captures)
+ *   { open: "v2", captures, tables }      (tables: the files to try as the registration and the strings)
+ * or { error } saying why not. A file of unknown kind without V2
+ * captures is read as a log, so that its decoder says what is wrong.
+ */
+export function classifyFiles(files, open = null) {
+  const by = (k) => files.filter((f) => f.kind === k);
+  const v1 = by("v1"), v2 = by("v2"), names = by("names"), unknown = by(null), logs = by("blg");
+  if (v2.length > 0 || (open?.open === "v2" && v1.length === 0 && logs.length === 0 && names.length === 0 && unknown.length > 0)) {
+    const captures = v2.length > 0 ? v2 : open.captures;
+    if (captures.length > 2) return { error: `Give one or two V2 captures, not ${captures.length}.` };
+    if (v1.length > 0 || logs.length > 0) return { error: "Open V2 captures apart from V1 captures and logs." };
+    const tables = unknown.length > 0 ? unknown : v2.length > 0 ? [] : open.tables;
+    if (tables.length === 0) {
+      return { error: "V2 captures need their counterset's registration (PERF_COUNTERSET_REG_INFO, as perfcalc values --reginfo takes it): open it with the captures, and the counter names (--strings) if you have them." };
+    }
+    if (tables.length > 2) return { error: `Give the registration and the counter names of the V2 captures (two files at most), not ${tables.length} other files.` };
+    return { open: "v2", captures, tables };
+  }
+  const asLogs = [...logs, ...unknown];
+  if (asLogs.length > 0) {
+    if (files.length > 1) return { error: `Open one .blg log at a time (got ${files.length} files: ${files.map((f) => f.name).join(", ")}).` };
+    return { open: "blg", log: asLogs[0] };
+  }
+  if (v1.length > 2) return { error: `Give one or two captures (V1 blobs), not ${v1.length}.` };
+  if (names.length > 1) return { error: `Give at most one name table, not ${names.length}.` };
+  if (v1.length > 0) return { open: "v1", captures: v1, names: names[0] ?? null };
+  if (names.length > 0 && open?.open === "v1") return { open: "v1", captures: open.captures, names: names[0] };
+  return { error: "A name table alone has nothing to show: open one or two captures (V1 blobs) with it, or a .blg log." };
+}
+
+/**
+ * The captures in time order (older first), from each one's time (a
+ * FILETIME BigInt, or null when unknown: such captures keep the order
+ * given, after the others).
+ */
+export function orderCaptures(caps) {
+  const list = caps.map((c, order) => ({ ...c, order }));
+  list.sort((a, b) => {
+    if (a.time === null || b.time === null) return (a.time === null) - (b.time === null) || a.order - b.order;
+    return a.time < b.time ? -1 : a.time > b.time ? 1 : a.order - b.order;
+  });
+  return list;
+}
+
+/** Reads the V2 counter ids as perfcalc values --ids takes them: comma-separated, * (or -) for a block that names its counters. */
+export function parseIds(text, noCounter = 0xffffffff) {
+  const t = text.trim();
+  if (t === "") return [];
+  return t.split(",").map((f) => {
+    const s = f.trim();
+    if (s === "*" || s === "-") return noCounter;
+    if (!/^(0x[0-9a-f]+|[0-9]+)$/i.test(s) || Number(s) > 0xffffffff) throw new Error(`${JSON.stringify(s)} is not a counter id (or * for a block that names its counters)`);
+    return Number(s);
+  });
+}
+
+/** The name of a saved CSV: the log's name with the digits, e.g. Tx.20digits.csv. */
+export const csvName = (file, digits) => `${file.replace(/\.[^.]*$/, "")}.${digits}digits.csv`;
+
+/** What a decoder's error usually means, for people; "" when nothing helps. */
+export function hintFor(err, kind) {
+  if (!err || err.name !== "PerfcalcError") return "";
+  if (err.kind === "Limit") return "The file is too large for the page (more than 1 GiB, or more than 2,097,152 values of one counter); the native command (perfcalc relog, stats) reads logs of any size.";
+  if (kind === "blg") return "Is it a perfmon binary log (.blg)? Logs saved as CSV, TSV or SQL, and logs damaged at their start, cannot be read.";
+  if (kind === "v1") return "A capture must be a whole V1 HKEY_PERFORMANCE_DATA blob (a PERF_DATA_BLOCK), and a pair must come from the same machine.";
+  if (kind === "v2") return "V2 captures are PerfQueryCounterData results, read with their counterset's registration (and counter names); a pair must come from the same counterset.";
+  return "";
+}

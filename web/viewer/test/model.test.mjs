@@ -1,0 +1,174 @@
+// The viewer's model (model.mjs), on its own: paths, the counter tree and
+// its search, the selection, series on one time axis, and which files make
+// what.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  COLORS, CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor,
+  matchesWords, orderCaptures, parseIds, parsePath, searchWords, seriesOf,
+} from "../model.mjs";
+
+test("parsePath: machine, object, instance (parent/name#n kept) and counter", () => {
+  assert.deepEqual(parsePath("\\\\GEORGIS3\\Processor(_Total)\\% Processor Time"),
+    { machine: "GEORGIS3", object: "Processor", instance: "_Total", counter: "% Processor Time" });
+  assert.deepEqual(parsePath("\\\\ZACH-PC\\Thread(svchost/3#1)\\Context Switches/sec"),
+    { machine: "ZACH-PC", object: "Thread", instance: "svchost/3#1", counter: "Context Switches/sec" });
+  assert.deepEqual(parsePath("\\\\HOST\\System\\Processes"), { machine: "HOST", object: "System", instance: null, counter: "Processes" });
+  // V2 paths have no machine; instances may hold parentheses and backslashes.
+  assert.deepEqual(parsePath("\\{5c1ef9a8-1b0e-4a8f-9d36-7f2a4e6c0b51}(0,1)\\% Idle Time"),
+    { machine: "", object: "{5c1ef9a8-1b0e-4a8f-9d36-7f2a4e6c0b51}", instance: "0,1", counter: "% Idle Time" });
+  assert.deepEqual(parsePath("\\\\M\\Process(a (x86))\\ID Process"), { machine: "M", object: "Process", instance: "a (x86)", counter: "ID Process" });
+  assert.deepEqual(parsePath("\\\\M\\LogicalDisk(\\Device\\X)\\Free"), { machine: "M", object: "LogicalDisk", instance: "\\Device\\X", counter: "Free" });
+});
+
+const TX = [
+  "\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Bytes/Read",
+  "\\\\GEORGIS3\\PhysicalDisk(0 C:)\\Avg. Disk Queue Length",
+  "\\\\GEORGIS3\\Processor(0)\\% Processor Time",
+  "\\\\GEORGIS3\\Processor(1)\\% Processor Time",
+  "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time",
+  "\\\\GEORGIS3\\System\\Processes",
+  "\\\\GEORGIS3\\Processor(0)\\% Idle Time",
+];
+
+test("CounterTree: object → counter → instances, leaves in column order, counters without instances as leaves", () => {
+  const t = new CounterTree(TX);
+  assert.equal(t.size, TX.length);
+  assert.deepEqual(t.machines, ["GEORGIS3"]);
+  assert.deepEqual(t.roots.map((n) => [n.kind, n.label, n.leaves]), [
+    ["object", "PhysicalDisk", [0, 1]], ["object", "Processor", [2, 3, 4, 6]], ["object", "System", [5]]]);
+  const proc = t.roots[1];
+  assert.deepEqual(proc.children.map((c) => [c.kind, c.label, c.leaves]), [["counter", "% Processor Time", [2, 3, 4]], ["counter", "% Idle Time", [6]]]);
+  assert.deepEqual(proc.children[0].children.map((c) => [c.kind, c.label, c.leaf]), [["instance", "0", 2], ["instance", "1", 3], ["instance", "_Total", 4]]);
+  // System\Processes has no instance: the counter is the leaf.
+  assert.deepEqual(t.roots[2].children.map((c) => [c.kind, c.label, c.leaf, c.children.length]), [["counter", "Processes", 5, 0]]);
+  // Every leaf's node, and its parents' leaves include it.
+  TX.forEach((_, i) => {
+    assert.equal(t.leafNodes[i].leaf, i);
+    for (let n = t.leafNodes[i]; n; n = n.parent) assert.ok(n.leaves.includes(i));
+  });
+  assert.equal(t.label(2), "Processor(0)\\% Processor Time");
+  assert.equal(t.label(5), "System\\Processes");
+});
+
+test("CounterTree: several machines are the top level; one object drops from labels", () => {
+  const t = new CounterTree(["\\\\A\\Processor(_Total)\\% Processor Time", "\\\\B\\Processor(_Total)\\% Processor Time", "\\\\A\\Memory\\Available Bytes"]);
+  assert.deepEqual(t.roots.map((n) => [n.kind, n.label, n.leaves]), [["machine", "A", [0, 2]], ["machine", "B", [1]]]);
+  assert.deepEqual(t.roots[0].children.map((n) => n.label), ["Processor", "Memory"]);
+  assert.equal(t.label(1), "\\\\B\\Processor(_Total)\\% Processor Time");
+  const one = new CounterTree(["\\{guid}(0,0)\\% Idle Time", "\\{guid}\\Count"]);
+  assert.equal(one.label(0), "(0,0)\\% Idle Time");
+  assert.equal(one.label(1), "\\Count");
+});
+
+test("search: every word anywhere in the path, case-insensitively; node counts follow", () => {
+  assert.deepEqual(searchWords("  Processor   TIME "), ["processor", "time"]);
+  assert.deepEqual(searchWords(""), []);
+  assert.ok(matchesWords("\\\\georgis3\\processor(0)\\% processor time", ["time", "proc"]));
+  assert.ok(!matchesWords("\\\\georgis3\\system\\processes", ["time"]));
+  const t = new CounterTree(TX);
+  const all = t.match("");
+  assert.equal(all.count, TX.length);
+  assert.ok(all.mask.every((x) => x === 1));
+  const m = t.match("processor TIME");
+  assert.deepEqual(CounterTree.indexes(m.mask), [2, 3, 4, 6]);
+  assert.equal(CounterTree.shown(t.roots[1], m.mask), 4);
+  assert.equal(CounterTree.shown(t.roots[0], m.mask), 0);
+  assert.equal(CounterTree.shown(t.roots[1].children[0], t.match("_total").mask), 1);
+  assert.equal(t.match("no such counter").count, 0);
+});
+
+test("Selection: ordered, at most MAX_SELECTED, a colour per place", () => {
+  const s = new Selection([3, 1]);
+  assert.equal(s.colorOf(3), COLORS[0]);
+  assert.equal(s.colorOf(1), COLORS[1]);
+  assert.equal(s.colorOf(2), null);
+  assert.ok(s.toggle(3));
+  assert.deepEqual(s.items, [1]);
+  assert.equal(s.colorOf(1), COLORS[0]);
+  for (let i = 10; s.size < MAX_SELECTED; i++) assert.ok(s.toggle(i));
+  assert.ok(s.full);
+  assert.equal(s.toggle(99), false);
+  assert.equal(s.size, MAX_SELECTED);
+  s.clear();
+  assert.equal(s.size, 0);
+});
+
+test("defaultSelection: processor times first (_Total first), then the first counters", () => {
+  assert.deepEqual(defaultSelection(TX), [4, 2, 3, 0]);
+  assert.deepEqual(defaultSelection(["\\\\M\\A\\x", "\\\\M\\B\\y"]), [0, 1]);
+});
+
+const rec = (path, aux, time, value, status = "Valid") => ({ path, aux, time: BigInt(time), value, status });
+
+test("seriesOf: one path's samples and values, null where not Valid, other paths left out", () => {
+  const records = [rec("a", 0, 10, 1), rec("b", 0, 10, 5), rec("a", 1, 20, 0, "NewData"), rec("A", 1, 20, 7), rec("a", 3, 40, 2)];
+  assert.deepEqual(seriesOf(records, "a"), { path: "a", rows: [0, 1, 3], times: [10n, 20n, 40n], values: [1, null, 2], statuses: ["Valid", "NewData", "Valid"] });
+  assert.deepEqual(seriesOf(records, "c").rows, []);
+});
+
+test("alignSeries: one axis of the samples where any series is present; breaks where a sample lacks the counter", () => {
+  const a = seriesOf([rec("a", 0, 10, 1), rec("a", 1, 20, 2), rec("a", 3, 40, 4)], "a");
+  const b = seriesOf([rec("b", 1, 20, 5), rec("b", 2, 30, 6)], "b");
+  const al = alignSeries([a, b]);
+  assert.deepEqual(al.rows, [0, 1, 2, 3]);
+  assert.deepEqual(al.times, [10n, 20n, 30n, 40n]);
+  assert.deepEqual(al.lines[0].values, [1, 2, null, 4]);
+  assert.deepEqual([...al.lines[0].present], [1, 1, 0, 1]);
+  assert.deepEqual([...al.lines[0].joined], [0, 1, 0, 0]); // sample 3 does not follow 1: no line across 2
+  assert.deepEqual(al.lines[1].values, [null, 5, 6, null]);
+  assert.deepEqual([...al.lines[1].joined], [0, 0, 1, 0]);
+  // A sample that no series has is not on the axis, but still breaks a line.
+  const gap = alignSeries([seriesOf([rec("a", 0, 10, 1), rec("a", 2, 30, 3)], "a")]);
+  assert.deepEqual(gap.rows, [0, 2]);
+  assert.deepEqual([...gap.lines[0].joined], [0, 0]);
+  assert.deepEqual(alignSeries([]), { rows: [], times: [], lines: [] });
+});
+
+const f = (name, kind) => ({ name, kind });
+
+test("classifyFiles: a log, V1 captures with a name table, V2 captures with their tables, and what is refused", () => {
+  assert.deepEqual(classifyFiles([f("x.blg", "blg")]), { open: "blg", log: f("x.blg", "blg") });
+  // A file the module cannot tell is read as a log, so that its decoder says why not.
+  assert.equal(classifyFiles([f("x.csv", null)]).open, "blg");
+  assert.match(classifyFiles([f("a.blg", "blg"), f("b.blg", "blg")]).error, /one \.blg log at a time/);
+  const pair = classifyFiles([f("2.bin", "v1"), f("1.bin", "v1"), f("c.multisz", "names")]);
+  assert.deepEqual(pair, { open: "v1", captures: [f("2.bin", "v1"), f("1.bin", "v1")], names: f("c.multisz", "names") });
+  assert.match(classifyFiles([f("1", "v1"), f("2", "v1"), f("3", "v1")]).error, /one or two captures/);
+  assert.match(classifyFiles([f("c.multisz", "names")]).error, /name table alone/);
+  // A name table added to the captures open.
+  assert.deepEqual(classifyFiles([f("c.multisz", "names")], pair), { open: "v1", captures: pair.captures, names: f("c.multisz", "names") });
+  const v2 = classifyFiles([f("d1", "v2"), f("reg", null), f("d2", "v2"), f("strs", null)]);
+  assert.deepEqual(v2, { open: "v2", captures: [f("d1", "v2"), f("d2", "v2")], tables: [f("reg", null), f("strs", null)] });
+  assert.match(classifyFiles([f("d1", "v2")]).error, /registration/);
+  assert.match(classifyFiles([f("d1", "v2"), f("a", null), f("b", null), f("c", null)]).error, /two files at most/);
+  assert.match(classifyFiles([f("d1", "v2"), f("x", "v1"), f("r", null)]).error, /apart from V1/);
+  // Tables added to V2 captures open.
+  const open = { open: "v2", captures: [f("d1", "v2")], tables: [] };
+  assert.deepEqual(classifyFiles([f("reg", null)], open), { open: "v2", captures: open.captures, tables: [f("reg", null)] });
+});
+
+test("orderCaptures: older first by time stamp; unknown times keep the order given, last", () => {
+  const c = (name, time) => ({ name, time });
+  assert.deepEqual(orderCaptures([c("b", 20n), c("a", 10n)]).map((x) => x.name), ["a", "b"]);
+  assert.deepEqual(orderCaptures([c("b", 10n), c("a", 10n)]).map((x) => x.name), ["b", "a"]);
+  assert.deepEqual(orderCaptures([c("x", null), c("a", 10n)]).map((x) => x.name), ["a", "x"]);
+  assert.deepEqual(orderCaptures([c("x", null), c("y", null)]).map((x) => x.name), ["x", "y"]);
+});
+
+test("parseIds: perfcalc values --ids' list", () => {
+  assert.deepEqual(parseIds("*,0, *,10 ,0x10,-"), [0xffffffff, 0, 0xffffffff, 10, 16, 0xffffffff]);
+  assert.deepEqual(parseIds("  "), []);
+  assert.throws(() => parseIds("1,x"), /"x" is not a counter id/);
+  assert.throws(() => parseIds("4294967296"), /not a counter id/);
+});
+
+test("csvName and hintFor", () => {
+  assert.equal(csvName("Tx_BasicPerfCounters.blg", 17), "Tx_BasicPerfCounters.17digits.csv");
+  assert.equal(csvName("log", 20), "log.20digits.csv");
+  const err = (kind) => Object.assign(new Error("x"), { name: "PerfcalcError", kind });
+  assert.match(hintFor(err("Limit"), "blg"), /too large/);
+  assert.match(hintFor(err("Malformed"), "blg"), /perfmon binary log/);
+  assert.match(hintFor(err("Malformed"), "v2"), /registration/);
+  assert.equal(hintFor(new Error("x"), "blg"), "");
+});

@@ -1,0 +1,49 @@
+// The viewer's worker: perfcalc's module off the page's thread (serve() of
+// the package's worker.mjs), with the few methods the viewer needs besides
+// the package's own. The page stops it (Cancel) by terminating it.
+
+import { serve } from "../worker.mjs";
+import { seriesOf } from "./model.mjs";
+
+/** PERF_WILDCARD_COUNTER: a V2 block position whose counters the block names (perfcalc values --ids "*"). */
+const NO_COUNTER = 0xffffffff;
+/** Block positions given NO_COUNTER when ordering V2 captures without ids. */
+const ID_SLOTS = 4096;
+
+await serve({
+  /** What a file is: "blg", "v1", "v2", "names" or null (the module's sniff, on 64 KiB of a large file). */
+  kind(pc, bytes) {
+    return pc.sniff(bytes.length <= 1 << 20 ? bytes : bytes.subarray(0, 1 << 16));
+  },
+
+  /** The series of these columns of a log (decode_blg selecting them by path). */
+  series(pc, bytes, paths) {
+    const d = pc.decode(bytes, { kind: "blg", counters: paths });
+    return { damage: d.damage, rows: d.rows, series: paths.map((p) => seriesOf(d.records, p)) };
+  },
+
+  /** relog's CSV of these columns (all when none), with digits significant digits. */
+  csv(pc, bytes, paths, digits) {
+    const text = pc.relog(bytes, { format: "csv", counters: paths, digits });
+    // What the patterns selected: more than asked when a name has a
+    // wildcard, or differs only in case, from another's.
+    const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths }).columns.length - paths.length;
+    return { text, extra };
+  },
+
+  /**
+   * A capture's time stamp (its PerfTime100nSec), for ordering a pair, or
+   * null. V2 blocks that do not name their counter are left out unless ids
+   * name them: the time is in every record.
+   */
+  captureTime(pc, bytes, opts) {
+    const o = opts.regInfo ? { ...opts, kind: "v2", ids: opts.ids?.length ? opts.ids : new Array(ID_SLOTS).fill(NO_COUNTER) } : { ...opts, kind: "v1" };
+    try {
+      const d = pc.decode(bytes, o);
+      return d.records.length ? d.records[0].time : null;
+    } catch {
+      return null; // the query reports what is wrong with the capture
+    }
+  },
+
+});

@@ -1,0 +1,54 @@
+// Type declarations of @perfcalc/perfcalc/worker (worker.mjs).
+
+import type {
+  Decoded, DecodedBlg, DecodedNames, DecodedV1, DecodedV2, DecodeOptions, LogColumns, LogStatistics, ModuleSource, Options,
+  QueryOptions, QueryValue, RelogOptions, RelogRows, Request, Result,
+} from "./perfcalc";
+
+/** Bytes, a Blob (read by the worker), or bytes kept in the worker. */
+export type Input = BufferSource | Blob | BytesRef;
+
+/** Every call takes a signal: aborting it stops the worker at once and rejects the call with the signal's reason. */
+export interface Abortable { signal?: AbortSignal }
+
+/** Bytes kept in the worker (PerfcalcWorker.keep). */
+export class BytesRef {
+  private constructor();
+  readonly id: number;
+  readonly byteLength: number;
+}
+
+/** A worker method's result with the buffers to transfer (for serve's extra methods). */
+export class Transfer {
+  constructor(value: unknown, list: Transferable[]);
+}
+
+/** perfcalc's module in a worker (a Web Worker, or a Node worker thread); calls answered in order. */
+export class PerfcalcWorker {
+  private constructor();
+  /** The compiled module, for more workers (createWorker(w.module)) or load(). */
+  readonly module: WebAssembly.Module;
+  call(method: string, args?: unknown[], opts?: Abortable & { transfer?: Transferable[] }): Promise<unknown>;
+  keep(bytes: BufferSource | Blob): BytesRef;
+  release(ref: BytesRef): void;
+  terminate(): void;
+  compute(req: Request, opts?: Abortable): Promise<Result>;
+  computeBatch(reqs: Iterable<Request>, opts?: Abortable & { options?: Options }): Promise<Result[]>;
+  decode(bytes: Input, opts: DecodeOptions & Abortable & { kind: "v1" }): Promise<DecodedV1>;
+  decode(bytes: Input, opts: DecodeOptions & Abortable & { kind: "v2" }): Promise<DecodedV2>;
+  decode(bytes: Input, opts: DecodeOptions & Abortable & { kind: "names" }): Promise<DecodedNames>;
+  decode(bytes: Input, opts: DecodeOptions & Abortable & { kind: "blg" }): Promise<DecodedBlg>;
+  decode(bytes: Input, opts?: DecodeOptions & Abortable): Promise<Decoded>;
+  query(newer: Input, opts?: QueryOptions & Abortable): Promise<QueryValue[]>;
+  relog(bytes: Input, opts: RelogOptions & Abortable & { format: "csv" | "tsv" | "json" }): Promise<string>;
+  relog(bytes: Input, opts?: RelogOptions & Abortable): Promise<RelogRows>;
+  stats(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits"> & Abortable): Promise<LogStatistics>;
+  columns(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits"> & Abortable): Promise<LogColumns>;
+  sniff(bytes: Input, opts?: Abortable): Promise<"v1" | "v2" | "names" | "blg" | null>;
+}
+
+/** Compiles the module once and starts a worker with an instance of it. */
+export function createWorker(source?: ModuleSource, opts?: { script?: URL | string }): Promise<PerfcalcWorker>;
+
+/** The worker side: answers a PerfcalcWorker's calls; extra methods get the worker's instance first. */
+export function serve(extra?: Record<string, (pc: import("./perfcalc").Perfcalc, ...args: any[]) => unknown>): Promise<void>;

@@ -1,0 +1,291 @@
+// perfcalc in a worker: the module's calls run off the calling thread (a
+// Web Worker in browsers, a worker_threads Worker in Node), so that a page
+// stays responsive while a large log decodes, and every call takes an
+// AbortSignal that stops it at once. Inputs may be bytes or Blobs (a page's
+// File is read by the worker, not by the page).
+//
+// A call into the module cannot be interrupted from the thread that runs
+// it: the module is synchronous and runs to the end of the call. Aborting a
+// call therefore stops its worker (Worker.terminate) and rejects the calls
+// queued behind it; the next call starts a new worker, which instantiates
+// the module compiled once by createWorker (a few milliseconds). Bytes kept
+// in the worker with keep() are sent again to the new worker when a call
+// uses them.
+//
+//   import { createWorker } from "@perfcalc/perfcalc/worker";
+//   const w = await createWorker();                        // perfcalc.wasm beside perfcalc.mjs
+//   const ac = new AbortController();
+//   const stats = await w.stats(bytes, { signal: ac.signal }); // ac.abort() rejects it with an AbortError
+//
+// The worker side is serve(): a worker script that calls serve() answers
+// perfcalc's methods; serve(extra) adds methods of its own (the viewer's
+// worker does), each called as extra[name](pc, ...args) with the worker's
+// instance.
+
+import { PerfcalcError, compile, load } from "./perfcalc.mjs";
+
+const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof self === "undefined";
+
+/** perfcalc's methods that a worker answers without extra methods. */
+const METHODS = ["compute", "computeBatch", "decode", "query", "relog", "stats", "columns", "sniff", "mallocs"];
+
+/** The default worker script: serve() and nothing else. */
+const DEFAULT_SCRIPT = new URL("./perfcalc-worker.mjs", import.meta.url);
+
+/** Bytes kept in the worker (PerfcalcWorker.keep): pass it wherever bytes go. */
+export class BytesRef {
+  /** @private */
+  constructor(id, byteLength) {
+    this.id = id;
+    this.byteLength = byteLength;
+  }
+}
+
+/** A worker method's result with the buffers to transfer rather than copy. */
+export class Transfer {
+  constructor(value, list) {
+    this.value = value;
+    this.list = list;
+  }
+}
+
+const isBlob = (b) => typeof Blob !== "undefined" && b instanceof Blob;
+
+function abortError(signal) {
+  return signal.reason ?? new DOMException("perfcalc: the call was aborted", "AbortError");
+}
+
+// An error crosses to the other thread as plain fields; PerfcalcErrors keep
+// their code, kind and detail.
+function errorFields(err) {
+  if (err instanceof Error) return { name: err.name, message: err.message, code: err.code, detail: err.detail };
+  return { name: "Error", message: String(err) };
+}
+
+function errorFrom(f) {
+  if (f.name === "PerfcalcError") return new PerfcalcError(f.code, f.message, f.detail);
+  const err = new Error(f.message);
+  err.name = f.name;
+  return err;
+}
+
+/**
+ * The calling side: one worker at a time, started when needed, each call
+ * answered in order. Create it with createWorker.
+ */
+export class PerfcalcWorker {
+  /** @private use createWorker */
+  constructor(module, spawn, script) {
+    this.module = module;
+    this._spawn = spawn;
+    this._script = script;
+    this._worker = null;
+    this._pending = new Map(); // call id → { resolve, reject }
+    this._seq = 0;
+    this._kept = new Map(); // BytesRef id → bytes
+    this._sent = new Set(); // BytesRef ids the current worker holds
+  }
+
+  // _start starts a worker and gives it the compiled module.
+  _start() {
+    const w = this._spawn(this._script);
+    w.onMessage((m) => this._answer(m));
+    w.onError((err) => this._stop(err));
+    w.post({ type: "init", module: this.module });
+    this._worker = w;
+    this._sent = new Set();
+  }
+
+  _answer(m) {
+    const p = this._pending.get(m.id);
+    if (!p) return;
+    this._pending.delete(m.id);
+    if (this._pending.size === 0) this._worker?.idle(true);
+    if (m.ok) p.resolve(m.value);
+    else p.reject(errorFrom(m.error));
+  }
+
+  // _stop terminates the worker and rejects every call still pending on it.
+  _stop(reason) {
+    const w = this._worker;
+    if (!w) return;
+    this._worker = null;
+    w.terminate();
+    const pending = [...this._pending.values()];
+    this._pending.clear();
+    for (const p of pending) p.reject(reason instanceof Error || reason instanceof DOMException ? reason : new Error(String(reason)));
+  }
+
+  /**
+   * Calls a method of the worker with args (bytes, BytesRefs, options) and
+   * returns its result. opts.signal aborts it: the worker stops, this call
+   * rejects with the signal's reason (an AbortError), and so do the calls
+   * that were queued behind it. opts.transfer lists buffers to move to the
+   * worker instead of copying them.
+   */
+  call(method, args = [], { signal, transfer = [] } = {}) {
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (!this._worker) this._start();
+    const w = this._worker;
+    const refs = (v) => {
+      if (v instanceof BytesRef && !this._sent.has(v.id)) {
+        const bytes = this._kept.get(v.id);
+        if (!bytes) throw new Error("perfcalc: this BytesRef was released");
+        w.post({ type: "put", id: v.id, bytes });
+        this._sent.add(v.id);
+      }
+      return v instanceof BytesRef ? { $ref: v.id } : v;
+    };
+    let wire;
+    try {
+      wire = args.map((a) => (a && a.constructor === Object ? Object.fromEntries(Object.entries(a).map(([k, v]) => [k, refs(v)])) : refs(a)));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const id = ++this._seq;
+    return new Promise((resolve, reject) => {
+      if (signal) {
+        const onAbort = () => {
+          if (!this._pending.has(id)) return;
+          const err = abortError(signal);
+          this._pending.delete(id);
+          reject(err);
+          if (this._worker === w) this._stop(new DOMException("perfcalc: the worker was stopped by an aborted call before this one", "AbortError"));
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        const done = () => signal.removeEventListener("abort", onAbort);
+        resolve = ((r) => (v) => { done(); r(v); })(resolve);
+        reject = ((r) => (e) => { done(); r(e); })(reject);
+      }
+      this._pending.set(id, { resolve, reject });
+      w.idle(false);
+      w.post({ type: "call", id, method, args: wire }, transfer);
+    });
+  }
+
+  /**
+   * Keeps bytes for the worker's calls, so that a large input crosses to the
+   * worker once: pass the BytesRef in place of the bytes. The bytes are
+   * copied, and sent again to a new worker after an abort. A Blob (a File
+   * of a page) is not even read here: the worker reads it.
+   */
+  keep(bytes) {
+    const b = bytes instanceof Uint8Array || isBlob(bytes) ? bytes
+      : ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+    const ref = new BytesRef(++this._seq, isBlob(b) ? b.size : b.byteLength);
+    this._kept.set(ref.id, b);
+    return ref;
+  }
+
+  /** Lets go of bytes that keep() kept, here and in the worker. */
+  release(ref) {
+    this._kept.delete(ref.id);
+    if (this._sent.delete(ref.id)) this._worker?.post({ type: "drop", id: ref.id });
+  }
+
+  /** Stops the worker now; pending calls reject. A later call starts a new one. */
+  terminate() {
+    this._stop(new Error("perfcalc: the worker was terminated"));
+  }
+
+  // perfcalc's methods, each with opts.signal (see Perfcalc in perfcalc.d.ts).
+  compute(req, opts = {}) { return this.call("compute", [req], opts); }
+  computeBatch(reqs, opts = {}) { const { signal, ...o } = opts; return this.call("computeBatch", [Array.from(reqs), o], { signal }); }
+  decode(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("decode", [bytes, o], { signal }); }
+  query(newer, opts = {}) { const { signal, ...o } = opts; return this.call("query", [newer, o], { signal }); }
+  relog(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("relog", [bytes, o], { signal }); }
+  stats(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("stats", [bytes, o], { signal }); }
+  columns(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("columns", [bytes, o], { signal }); }
+  sniff(bytes, opts = {}) { return this.call("sniff", [bytes], opts); }
+}
+
+// spawner returns a function that starts a worker of a script, behind one
+// small interface for Web Workers and Node's worker_threads.
+async function spawner() {
+  if (isNode) {
+    const { Worker } = await import("node:worker_threads");
+    return (script) => {
+      const w = new Worker(script);
+      w.unref(); // an idle worker does not keep Node running; a pending call does (idle(false))
+      return {
+        onMessage: (fn) => w.on("message", fn),
+        onError: (fn) => w.on("error", fn),
+        post: (m, transfer) => w.postMessage(m, transfer),
+        idle: (yes) => (yes ? w.unref() : w.ref()),
+        terminate: () => void w.terminate(),
+      };
+    };
+  }
+  return (script) => {
+    const w = new Worker(script, { type: "module" });
+    return {
+      onMessage: (fn) => { w.onmessage = (e) => fn(e.data); },
+      onError: (fn) => { w.onerror = (e) => { e.preventDefault?.(); fn(new Error(`perfcalc: the worker failed: ${e.message ?? "its script did not load"}`)); }; },
+      post: (m, transfer) => w.postMessage(m, transfer),
+      idle: () => {},
+      terminate: () => w.terminate(),
+    };
+  };
+}
+
+/**
+ * Compiles the module once and starts a worker with an instance of it.
+ * @param source the module, as load() takes it (by default perfcalc.wasm beside perfcalc.mjs)
+ * @param opts.script a worker script that calls serve() (by default perfcalc-worker.mjs beside this file)
+ */
+export async function createWorker(source, { script = DEFAULT_SCRIPT } = {}) {
+  const w = new PerfcalcWorker(await compile(source), await spawner(), script);
+  await w.call("ping"); // the worker's instance is ready (or its error shows here)
+  return w;
+}
+
+/**
+ * The worker side: answers the calls of a PerfcalcWorker with an instance
+ * of the module it sends. extra adds methods, each called with the instance
+ * first: extra[name](pc, ...args); a method may return a Transfer.
+ */
+export async function serve(extra = {}) {
+  let port;
+  if (isNode) {
+    port = (await import("node:worker_threads")).parentPort;
+  } else {
+    port = { on: (_, fn) => { self.onmessage = (e) => fn(e.data); }, postMessage: (m, t) => self.postMessage(m, t) };
+  }
+  let module = null, pc = null;
+  const kept = new Map();
+  // An argument's bytes: kept ones by reference, a Blob read here.
+  const resolve = async (v) => {
+    if (v && typeof v === "object" && "$ref" in v) return kept.get(v.$ref);
+    return isBlob(v) ? new Uint8Array(await v.arrayBuffer()) : v;
+  };
+  const resolveAll = (a) => (a && a.constructor === Object && !("$ref" in a)
+    ? Promise.all(Object.entries(a).map(async ([k, v]) => [k, await resolve(v)])).then(Object.fromEntries) : resolve(a));
+  let queue = Promise.resolve();
+  const run = async (m) => {
+    try {
+      pc ??= await load(module);
+      if (m.method === "ping") return port.postMessage({ id: m.id, ok: true, value: true });
+      const args = await Promise.all(m.args.map(resolveAll));
+      let fn = Object.hasOwn(extra, m.method) ? extra[m.method] : null;
+      if (!fn && METHODS.includes(m.method)) fn = (p, ...a) => p[m.method](...a);
+      if (!fn) throw new Error(`perfcalc: the worker has no method ${m.method}`);
+      let value = await fn(pc, ...args);
+      let transfer = [];
+      if (value instanceof Transfer) ({ value, list: transfer } = value);
+      port.postMessage({ id: m.id, ok: true, value }, transfer);
+    } catch (err) {
+      if (!(err instanceof PerfcalcError)) pc = null; // a trap leaves the instance unusable: the next call loads another
+      port.postMessage({ id: m.id, ok: false, error: errorFields(err) });
+    }
+  };
+  port.on("message", (m) => {
+    switch (m.type) {
+      case "init": module = m.module; break;
+      case "put": // in the queue: a Blob is read before the calls that use it run
+        queue = queue.then(async () => kept.set(m.id, isBlob(m.bytes) ? new Uint8Array(await m.bytes.arrayBuffer()) : m.bytes)).catch(() => {});
+        break;
+      case "drop": kept.delete(m.id); break;
+      case "call": queue = queue.then(() => run(m)); break;
+    }
+  });
+}
