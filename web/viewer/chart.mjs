@@ -9,7 +9,8 @@
 // shortest texts, null where there is no value).
 
 import { h } from "./dom.mjs";
-import { exact, fileTimeMs, fmt, isoTime, showTime, unitOf, utcOffset } from "./format.mjs";
+import { fmt, isoMs, unitOf, utcOffset } from "./format.mjs";
+import { valuesJSON } from "./model.mjs";
 
 /** A step of about span/count that reads well: 1, 2, 2.5 or 5 × 10^k. */
 export function niceStep(span, count) {
@@ -31,33 +32,33 @@ export function timeTicks(t0, t1, width) {
 
 /**
  * The runs of a line to draw, as [x, y] points in pixels: a run ends where
- * the series has no value or a sample before a value lacks the counter.
- * When a run has more points than pixel columns, each column keeps its
- * first, lowest, highest and last point.
+ * the series has no value (NaN) or where joined says that a sample lacking
+ * the counter comes before the value. When a run has more points than pixel
+ * columns, each column keeps its first, lowest, highest and last point.
  */
 export function lineRuns(xs, values, joined, y) {
   const runs = [];
-  let run = null, col = NaN, bucket = null;
+  let run = null, col = NaN, first = -1, lo = -1, hi = -1, last = -1, ylo = 0, yhi = 0;
   const flush = () => {
-    if (!bucket) return;
-    const pts = [bucket.first, bucket.lo, bucket.hi, bucket.last].filter((p, k, a) => a.indexOf(p) === k).sort((a, b) => a.k - b.k);
-    for (const p of pts) run.push([p.x, p.y]);
-    bucket = null;
+    if (first < 0) return;
+    const ks = [first, lo, hi, last].sort((a, b) => a - b);
+    for (let j = 0; j < ks.length; j++) if (j === 0 || ks[j] !== ks[j - 1]) run.push([xs[ks[j]], y(values[ks[j]])]);
+    first = -1;
   };
   for (let k = 0; k < values.length; k++) {
     const v = values[k];
-    if (v === null) { flush(); run = null; continue; }
+    if (Number.isNaN(v)) { flush(); run = null; continue; }
     if (run === null || !joined[k]) { flush(); run = []; runs.push(run); }
-    const p = { k, x: xs[k], y: y(v) };
-    const c = Math.round(p.x);
-    if (bucket && c === col) {
-      if (p.y < bucket.lo.y) bucket.lo = p;
-      if (p.y > bucket.hi.y) bucket.hi = p;
-      bucket.last = p;
+    const c = Math.round(xs[k]), yy = y(v);
+    if (first >= 0 && c === col) {
+      if (yy < ylo) { lo = k; ylo = yy; }
+      if (yy > yhi) { hi = k; yhi = yy; }
+      last = k;
     } else {
       flush();
       col = c;
-      bucket = { first: p, lo: p, hi: p, last: p };
+      first = lo = hi = last = k;
+      ylo = yhi = yy;
     }
   }
   flush();
@@ -67,13 +68,18 @@ export function lineRuns(xs, values, joined, y) {
 /**
  * Draws the chart of the aligned series (model.alignSeries) into box and
  * returns its hint. labels[i] and colors[i] describe the series i;
- * normalize draws each between its own minimum and maximum.
+ * normalize draws each between its own minimum and maximum. The texts of
+ * the data attributes are kept in aligned for the next drawing.
  */
 export function drawChart(box, { aligned, labels, colors, types, normalize, bias }) {
   const W = Math.max(360, box.clientWidth || 800), H = 300;
   const M = { l: 70, r: 16, t: 12, b: 34 };
   const iw = W - M.l - M.r, ih = H - M.t - M.b;
-  const times = aligned.times.map(fileTimeMs);
+  const times = aligned.times;
+  aligned.text ??= {
+    times: JSON.stringify(Array.from(times, isoMs)), rows: JSON.stringify(Array.from(aligned.rows)),
+    values: aligned.lines.map((l) => valuesJSON(l.values)),
+  };
   let hint = aligned.lines.length === 0
     ? "Tick counters in the tree (or click rows of the table) to chart them."
     : normalize ? "Each counter is drawn between its own minimum (0 %) and maximum (100 %)." : `Times are the log's local time (${utcOffset(bias)}).`;
@@ -82,7 +88,7 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
   let lo = Infinity, hi = -Infinity;
   const ranges = aligned.lines.map((l) => {
     let a = Infinity, b = -Infinity;
-    for (const v of l.values) if (v !== null) { if (v < a) a = v; if (v > b) b = v; }
+    for (const v of l.values) { if (v < a) a = v; if (v > b) b = v; } // NaN compares false: no value, no effect
     if (a < lo) lo = a;
     if (b > hi) hi = b;
     return [a, b];
@@ -102,7 +108,7 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
   const y = (v) => M.t + ih - ((v - lo) / (hi - lo)) * ih;
   const svg = h("svg:svg", {
     width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Line chart of the selected counters over time",
-    "data-times": JSON.stringify(aligned.times.map(isoTime)), "data-rows": JSON.stringify(aligned.rows),
+    "data-times": aligned.text.times, "data-rows": aligned.text.rows,
   });
   const grid = h("svg:g", { class: "grid" });
   for (let v = lo; v <= hi + step / 2; v += step) {
@@ -123,7 +129,7 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
   }
   grid.append(h("svg:rect", { x: M.l, y: M.t, width: iw, height: ih, class: "frame" }));
   svg.append(grid);
-  const xs = times.map(x);
+  const xs = Float64Array.from(times, x);
   const few = times.length <= 80;
   aligned.lines.forEach((l, s) => {
     const [a, b] = ranges[s];
@@ -135,7 +141,7 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
       if (few) for (const [px, py] of r) dots.push(h("svg:circle", { cx: px.toFixed(1), cy: py.toFixed(1), r: 2.5, fill: colors[s] }));
       else if (r.length === 1) dots.push(h("svg:circle", { cx: r[0][0].toFixed(1), cy: r[0][1].toFixed(1), r: 2, fill: colors[s] }));
     }
-    svg.append(h("svg:path", { class: "series", d, stroke: colors[s], "data-path": l.path, "data-values": JSON.stringify(l.values.map((v) => (v === null ? null : exact(v)))) }), ...dots);
+    svg.append(h("svg:path", { class: "series", d, stroke: colors[s], "data-path": l.path, "data-values": aligned.text.values[s] }), ...dots);
   });
   // Hover: a cursor and the values at the nearest sample.
   const cursor = h("svg:line", { class: "cursor", y1: M.t, y2: M.t + ih, visibility: "hidden" });
@@ -152,11 +158,11 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
     cursor.setAttribute("x1", xs[k]);
     cursor.setAttribute("x2", xs[k]);
     cursor.setAttribute("visibility", "visible");
-    tip.replaceChildren(h("div", { class: "tip-time" }, showTime(aligned.times[k])),
+    tip.replaceChildren(h("div", { class: "tip-time" }, isoMs(times[k]).replace("T", " ")),
       ...aligned.lines.map((l, s) => {
         const v = l.values[k];
         return h("div", {}, h("span", { class: "swatch", style: `background:${colors[s]}` }),
-          h("span", { class: "tip-val" }, v === null ? "no value" : `${fmt(v)}${unitOf(types[s]) === "%" ? " %" : ""}`), " ", labels[s]);
+          h("span", { class: "tip-val" }, Number.isNaN(v) ? (l.present[k] ? "no value" : "absent") : `${fmt(v)}${unitOf(types[s]) === "%" ? " %" : ""}`), " ", labels[s]);
       }));
     tip.hidden = false;
     tip.style.left = `${xs[k] + 12 + 340 > W ? Math.max(0, xs[k] - 352) : xs[k] + 12}px`;

@@ -12,6 +12,8 @@
 //     time axis (the samples where any of them is present);
 //   - which files make what: a log, V1 or V2 captures with their tables.
 
+import { exact, fileTimeMs, isoMs } from "./format.mjs";
+
 /** The most counters the chart shows at once. */
 export const MAX_SELECTED = 10;
 
@@ -181,47 +183,89 @@ export function defaultSelection(paths, count = 4) {
   return paths.map((p, i) => ({ i, r: rank(p) })).sort((a, b) => a.r - b.r || a.i - b.i).slice(0, count).map(({ i }) => i);
 }
 
+/** The status names of a series' statuses (the module's status numbers). */
+export const SERIES_STATUS = ["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"];
+
 /**
- * One column's series from decode's records: the samples that have it
- * (their index in the log and their local FILETIME) and its value there,
- * null where it has none (a status other than Valid). Records of other
- * paths (a pattern may match more than the path it was made of) are left
- * out.
+ * One column's series from decode's records, in typed arrays (the worker
+ * transfers them to the page without a copy): the samples that have it
+ * (rows: their index in the log; times: their local time stamp in
+ * milliseconds since 1970, truncated as relog prints it), its value there
+ * (NaN where it has none: the module never gives NaN) and the status
+ * (index in SERIES_STATUS). Records of other paths (a pattern may match
+ * more than the path it was made of) are left out.
  */
 export function seriesOf(records, path) {
-  const rows = [], times = [], values = [], statuses = [];
+  let n = 0;
+  for (const r of records) if (r.path === path) n++;
+  const rows = new Uint32Array(n), times = new Float64Array(n), values = new Float64Array(n), statuses = new Uint8Array(n);
+  let k = 0;
   for (const r of records) {
     if (r.path !== path) continue;
-    rows.push(r.aux);
-    times.push(r.time);
-    values.push(r.status === "Valid" ? r.value : null);
-    statuses.push(r.status);
+    rows[k] = r.aux;
+    times[k] = fileTimeMs(r.time);
+    values[k] = r.status === "Valid" ? r.value : NaN;
+    statuses[k] = Math.max(0, SERIES_STATUS.indexOf(r.status));
+    k++;
   }
   return { path, rows, times, values, statuses };
 }
 
+/** Values as exact JSON: JavaScript's shortest texts (relog's JSON reads back the same), null for none (NaN), -0 kept. */
+export function valuesJSON(values) {
+  const list = Array.from(values, (v) => (Number.isNaN(v) ? null : v));
+  if (!list.some((v) => Object.is(v, -0))) return JSON.stringify(list);
+  return JSON.stringify(list.map((v) => (v === null ? null : exact(v))));
+}
+
+/**
+ * The exact texts of a series, as the chart's data attributes hold them:
+ * its samples' times as relog's JSON writes them, their indexes and the
+ * values (valuesJSON). The worker writes them, off the page's thread.
+ */
+export function seriesTexts(s) {
+  return { times: JSON.stringify(Array.from(s.times, isoMs)), rows: JSON.stringify(Array.from(s.rows)), values: valuesJSON(s.values) };
+}
+
+/** The buffers of a series, to transfer them. */
+export const seriesBuffers = (s) => [s.rows.buffer, s.times.buffer, s.values.buffer, s.statuses.buffer];
+
 /**
  * Several series on one time axis: the samples where any of them is
  * present, in the log's order. Each series' values are aligned to those
- * samples (null where it has no value or is absent), and breaks[k] says
- * that sample k does not follow the sample before it in the series (a
- * sample between them lacks the counter): a line is not drawn across it.
+ * samples (NaN where it has no value or is absent), and joined[k] says that
+ * sample k follows, in the series, the sample just before it in the log:
+ * a line is not drawn across a sample that lacks the counter. text holds
+ * the exact texts of the chart's data attributes when the series' own
+ * (seriesTexts, as s.text) serve unchanged.
  */
 export function alignSeries(series) {
-  const times = new Map(); // sample index → time
-  for (const s of series) s.rows.forEach((r, k) => { if (!times.has(r)) times.set(r, s.times[k]); });
-  const rows = [...times.keys()].sort((a, b) => a - b);
-  const at = new Map(rows.map((r, k) => [r, k]));
+  // The union of the series' samples (each series' rows increase).
+  let total = 0;
+  for (const s of series) total += s.rows.length;
+  const all = new Uint32Array(total);
+  let at = 0;
+  for (const s of series) { all.set(s.rows, at); at += s.rows.length; }
+  all.sort();
+  let n = 0;
+  for (let k = 0; k < all.length; k++) if (k === 0 || all[k] !== all[k - 1]) all[n++] = all[k];
+  const rows = all.slice(0, n), times = new Float64Array(n);
   const lines = series.map((s) => {
-    const values = new Array(rows.length).fill(null), present = new Uint8Array(rows.length);
-    s.rows.forEach((r, k) => { const j = at.get(r); values[j] = s.values[k]; present[j] = 1; });
-    // A value is joined to the one before it only when the sample before it
-    // in the log is in the series too.
-    const joined = new Uint8Array(rows.length);
-    s.rows.forEach((r, k) => { if (k > 0 && s.rows[k - 1] === r - 1) joined[at.get(r)] = 1; });
+    const values = new Float64Array(n).fill(NaN), present = new Uint8Array(n), joined = new Uint8Array(n);
+    for (let k = 0, j = 0; k < s.rows.length; k++) {
+      while (rows[j] !== s.rows[k]) j++;
+      values[j] = s.values[k];
+      present[j] = 1;
+      times[j] = s.times[k];
+      if (k > 0 && s.rows[k - 1] === s.rows[k] - 1) joined[j] = 1;
+    }
     return { path: s.path, values, present, joined };
   });
-  return { rows, times: rows.map((r) => times.get(r)), lines };
+  // Every series on every sample (the usual log): the series' own texts
+  // are the chart's, and need not be written again.
+  const same = series.length > 0 && series.every((s) => s.rows.length === n && s.text);
+  const text = same ? { times: series[0].text.times, rows: series[0].text.rows, values: series.map((s) => s.text.values) } : undefined;
+  return { rows, times, lines, text };
 }
 
 /**

@@ -47,12 +47,10 @@ export class VirtualTable {
     cancelAnimationFrame(this.pending);
   }
 
-  /** Shows these items (indexes, in order), redrawing the window. */
+  /** Shows these items (indexes, in order), redrawing the window: the rows of items still in it stay. */
   setItems(items) {
     this.items = items;
     this.table.dataset.rows = String(items.length);
-    for (const tr of this.rows.values()) tr.remove();
-    this.rows.clear();
     this.draw();
   }
 
@@ -71,6 +69,7 @@ export class VirtualTable {
       const i = this.items[k];
       let tr = this.rows.get(i);
       if (!tr) { tr = this.opts.row(i); this.rows.set(i, tr); }
+      tr.dataset.pos = String(k); // the row's place in the table, for tests and for reading
       trs.push(tr);
     }
     this.top.style.height = `${first * ROW_HEIGHT}px`;
@@ -94,6 +93,7 @@ export class VirtualTable {
       const tr = this.rows.get(i);
       if (!tr) continue;
       const fresh = this.opts.row(i);
+      fresh.dataset.pos = tr.dataset.pos;
       tr.replaceWith(fresh);
       this.rows.set(i, fresh);
     }

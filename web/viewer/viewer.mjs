@@ -138,20 +138,25 @@ async function openFiles(fileList) {
   clearMessage();
   const what = files.map((f) => f.name).join(", ");
   let plan;
-  try {
-    const kinds = await job(`Reading ${what}…`, (signal) => Promise.all(files.map((f) => work.call("kind", [f.size <= 1 << 20 ? f : f.slice(0, 1 << 16)], { signal }))));
-    const named = files.map((f, i) => ({ name: f.name, file: f, kind: kinds[i] ?? (/\.multisz$/i.test(f.name) ? "names" : null) }));
-    plan = classifyFiles(named, view?.source ?? null);
-    if (plan.error) throw new Error(plan.error);
-  } catch (err) {
-    return fail(`Could not open ${what}`, err);
-  }
-  try {
-    if (plan.open === "blg") await openLog(plan.log);
-    else await openCaptures(plan);
-  } catch (err) {
-    fail(`Could not open ${what}`, err, hintFor(err, plan.open));
-  }
+  // One job for the whole open, so that the page is busy from the first
+  // step to the last (the jobs it starts, a log's chart and statistics,
+  // keep it busy after).
+  await job(`Opening ${what}…`, async (signal) => {
+    try {
+      const kinds = await Promise.all(files.map((f) => work.call("kind", [f.size <= 1 << 20 ? f : f.slice(0, 1 << 16)], { signal })));
+      const named = files.map((f, i) => ({ name: f.name, file: f, kind: kinds[i] ?? (/\.multisz$/i.test(f.name) ? "names" : null) }));
+      plan = classifyFiles(named, view?.source ?? null);
+      if (plan.error) throw new Error(plan.error);
+    } catch (err) {
+      return fail(`Could not open ${what}`, err);
+    }
+    try {
+      if (plan.open === "blg") await openLog(plan.log);
+      else await openCaptures(plan);
+    } catch (err) {
+      fail(`Could not open ${what}`, err, hintFor(err, plan.open));
+    }
+  });
 }
 
 // ---------------------------------------------------------------- a .blg log
@@ -186,12 +191,15 @@ async function loadStats() {
   app.dataset.stats = "pending";
   renderTableHead();
   try {
-    const st = await job("Computing the statistics of every counter…", (signal) => background.stats(v.bgRef, { signal }));
-    if (g !== gen) return;
-    v.stats = st.stats;
-    app.dataset.stats = "ready";
-    renderTableHead();
-    table.changedAll();
+    // Shown within the job: the page is not done before the table is.
+    await job("Computing the statistics of every counter…", async (signal) => {
+      const st = await background.stats(v.bgRef, { signal });
+      if (g !== gen) return;
+      v.stats = st.stats;
+      app.dataset.stats = "ready";
+      renderTableHead();
+      table.changedAll();
+    });
   } catch (err) {
     if (g === gen) fail("Could not compute the statistics", err, hintFor(err, "blg"));
   }
@@ -201,21 +209,23 @@ let seriesQueue = Promise.resolve();
 /** Decodes the selected counters not decoded yet, then draws the chart. */
 function loadSeries() {
   const g = gen, v = view;
-  seriesQueue = seriesQueue.then(async () => {
+  app.dataset.series = "pending";
+  // One decode at a time, in the order of the changes; the job starts now,
+  // so that the page is busy until the chart is drawn.
+  const step = seriesQueue.then(async () => {
     if (g !== gen) return;
     const missing = v.selection.items.filter((i) => !v.series.has(i));
-    if (missing.length === 0) { app.dataset.series = "ready"; renderChart(); return; }
-    app.dataset.series = "pending";
-    const paths = missing.map((i) => v.tree.paths[i]);
-    try {
-      const r = await job(`Decoding ${missing.length === 1 ? "1 counter" : `${missing.length} counters`} for the chart…`, (signal) => work.call("series", [v.ref, paths], { signal }));
+    if (missing.length > 0) {
+      const r = await work.call("series", [v.ref, missing.map((i) => v.tree.paths[i])], { signal: abort.signal });
       if (g !== gen) return;
       missing.forEach((i, k) => v.series.set(i, r.series[k]));
-      app.dataset.series = "ready";
-      renderChart();
-    } catch (err) {
-      if (g === gen) fail("Could not decode the counters for the chart", err, hintFor(err, "blg"));
     }
+    app.dataset.series = "ready";
+    renderChart();
+  });
+  seriesQueue = step.catch(() => {});
+  job("Decoding the charted counters…", () => step).catch((err) => {
+    if (g === gen) fail("Could not decode the counters for the chart", err, hintFor(err, "blg"));
   });
 }
 
@@ -365,7 +375,14 @@ function renderTableHead() {
       : "One capture is a first sample: there is no chart.";
   }
   $("table-hint").replaceChildren(hint, app.dataset.stats === "cancelled" && blg
-    ? h("button", { type: "button", id: "compute-stats", class: "link", onclick: () => { clearMessage(); loadStats(); } }, " Compute them") : "");
+    ? h("button", { type: "button", id: "compute-stats", class: "link", onclick: computeAgain }, " Compute them") : "");
+}
+
+/** After a Cancel: the statistics, and the chart if it was not drawn, again. */
+function computeAgain() {
+  clearMessage();
+  if (app.dataset.series === "cancelled") loadSeries();
+  loadStats();
 }
 
 const numCell = (v) => h("td", { class: "num", title: v === null ? null : exact(v) }, fmt(v));
@@ -437,7 +454,10 @@ function pick(i) {
 
 function renderChart() {
   const v = view, sel = v.selection.items.filter((i) => v.series.has(i));
-  const aligned = alignSeries(sel.map((i) => v.series.get(i)));
+  // The series on one axis, made again only when the charted counters change.
+  const key = sel.join(",");
+  if (v.aligned?.key !== key) v.aligned = { key, ...alignSeries(sel.map((i) => v.series.get(i))) };
+  const aligned = v.aligned;
   const colors = sel.map((i) => v.selection.colorOf(i));
   $("chart-hint").textContent = drawChart($("chart"), {
     aligned, colors, labels: sel.map((i) => v.tree.label(i)), types: sel.map((i) => v.cols.columns[i].type),

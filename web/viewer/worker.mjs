@@ -2,8 +2,8 @@
 // the package's worker.mjs), with the few methods the viewer needs besides
 // the package's own. The page stops it (Cancel) by terminating it.
 
-import { serve } from "../worker.mjs";
-import { seriesOf } from "./model.mjs";
+import { Transfer, serve } from "../worker.mjs";
+import { seriesBuffers, seriesOf, seriesTexts } from "./model.mjs";
 
 /** PERF_WILDCARD_COUNTER: a V2 block position whose counters the block names (perfcalc values --ids "*"). */
 const NO_COUNTER = 0xffffffff;
@@ -16,10 +16,18 @@ await serve({
     return pc.sniff(bytes.length <= 1 << 20 ? bytes : bytes.subarray(0, 1 << 16));
   },
 
-  /** The series of these columns of a log (decode_blg selecting them by path). */
+  /**
+   * The series of these columns of a log (decode_blg selecting them by
+   * path), moved to the page without a copy, with their exact texts.
+   */
   series(pc, bytes, paths) {
     const d = pc.decode(bytes, { kind: "blg", counters: paths });
-    return { damage: d.damage, rows: d.rows, series: paths.map((p) => seriesOf(d.records, p)) };
+    const series = paths.map((p) => {
+      const s = seriesOf(d.records, p);
+      s.text = seriesTexts(s); // the chart's exact texts, written here rather than on the page's thread
+      return s;
+    });
+    return new Transfer({ damage: d.damage, rows: d.rows, series }, series.flatMap(seriesBuffers));
   },
 
   /** relog's CSV of these columns (all when none), with digits significant digits. */

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  COLORS, CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor,
-  matchesWords, orderCaptures, parseIds, parsePath, searchWords, seriesOf,
+  COLORS, CounterTree, MAX_SELECTED, SERIES_STATUS, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor,
+  matchesWords, orderCaptures, parseIds, parsePath, searchWords, seriesBuffers, seriesOf, seriesTexts,
 } from "../model.mjs";
 
 test("parsePath: machine, object, instance (parent/name#n kept) and counter", () => {
@@ -99,30 +99,49 @@ test("defaultSelection: processor times first (_Total first), then the first cou
   assert.deepEqual(defaultSelection(["\\\\M\\A\\x", "\\\\M\\B\\y"]), [0, 1]);
 });
 
-const rec = (path, aux, time, value, status = "Valid") => ({ path, aux, time: BigInt(time), value, status });
+// A record at sample aux whose local time is t milliseconds after 2013-02-19 00:00.
+const T0 = Date.UTC(2013, 1, 19);
+const rec = (path, aux, t, value, status = "Valid") => ({ path, aux, time: (BigInt(T0 + t) + 11644473600000n) * 10000n + 1234n, value, status });
+const plain = (x) => JSON.parse(JSON.stringify(x, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v, (e) => (Number.isNaN(e) ? "NaN" : e)) : v)));
 
-test("seriesOf: one path's samples and values, null where not Valid, other paths left out", () => {
-  const records = [rec("a", 0, 10, 1), rec("b", 0, 10, 5), rec("a", 1, 20, 0, "NewData"), rec("A", 1, 20, 7), rec("a", 3, 40, 2)];
-  assert.deepEqual(seriesOf(records, "a"), { path: "a", rows: [0, 1, 3], times: [10n, 20n, 40n], values: [1, null, 2], statuses: ["Valid", "NewData", "Valid"] });
-  assert.deepEqual(seriesOf(records, "c").rows, []);
+test("seriesOf: one path's samples, times (ms, truncated) and values in typed arrays; NaN where not Valid; other paths left out", () => {
+  const records = [rec("a", 0, 10, 1), rec("b", 0, 10, 5), rec("a", 1, 20, 0, "NewData"), rec("A", 1, 20, 7), rec("a", 3, 40, 2, "Valid")];
+  const s = seriesOf(records, "a");
+  assert.ok(s.rows instanceof Uint32Array && s.times instanceof Float64Array && s.values instanceof Float64Array && s.statuses instanceof Uint8Array);
+  assert.deepEqual(plain(s), { path: "a", rows: [0, 1, 3], times: [T0 + 10, T0 + 20, T0 + 40], values: [1, "NaN", 2], statuses: [0, 1, 0] });
+  assert.equal(SERIES_STATUS[s.statuses[1]], "NewData");
+  assert.equal(seriesOf(records, "c").rows.length, 0);
+  assert.equal(seriesBuffers(s).length, 4);
 });
 
 test("alignSeries: one axis of the samples where any series is present; breaks where a sample lacks the counter", () => {
   const a = seriesOf([rec("a", 0, 10, 1), rec("a", 1, 20, 2), rec("a", 3, 40, 4)], "a");
   const b = seriesOf([rec("b", 1, 20, 5), rec("b", 2, 30, 6)], "b");
   const al = alignSeries([a, b]);
-  assert.deepEqual(al.rows, [0, 1, 2, 3]);
-  assert.deepEqual(al.times, [10n, 20n, 30n, 40n]);
-  assert.deepEqual(al.lines[0].values, [1, 2, null, 4]);
-  assert.deepEqual([...al.lines[0].present], [1, 1, 0, 1]);
-  assert.deepEqual([...al.lines[0].joined], [0, 1, 0, 0]); // sample 3 does not follow 1: no line across 2
-  assert.deepEqual(al.lines[1].values, [null, 5, 6, null]);
-  assert.deepEqual([...al.lines[1].joined], [0, 0, 1, 0]);
+  assert.deepEqual(plain(al), {
+    rows: [0, 1, 2, 3], times: [T0 + 10, T0 + 20, T0 + 30, T0 + 40],
+    lines: [
+      // sample 3 does not follow sample 1 in a: no line across sample 2
+      { path: "a", values: [1, 2, "NaN", 4], present: [1, 1, 0, 1], joined: [0, 1, 0, 0] },
+      { path: "b", values: ["NaN", 5, 6, "NaN"], present: [0, 1, 1, 0], joined: [0, 0, 1, 0] },
+    ],
+  });
   // A sample that no series has is not on the axis, but still breaks a line.
   const gap = alignSeries([seriesOf([rec("a", 0, 10, 1), rec("a", 2, 30, 3)], "a")]);
-  assert.deepEqual(gap.rows, [0, 2]);
-  assert.deepEqual([...gap.lines[0].joined], [0, 0]);
-  assert.deepEqual(alignSeries([]), { rows: [], times: [], lines: [] });
+  assert.deepEqual(plain(gap), { rows: [0, 2], times: [T0 + 10, T0 + 30], lines: [{ path: "a", values: [1, 3], present: [1, 1], joined: [0, 0] }] });
+  assert.deepEqual(plain(alignSeries([])), { rows: [], times: [], lines: [] });
+});
+
+test("seriesTexts: the chart's exact texts, written by the worker, serve when every series is on every sample", () => {
+  const a = seriesOf([rec("a", 0, 10, 1.5), rec("a", 1, 20, 0, "NewData")], "a");
+  a.text = seriesTexts(a);
+  assert.deepEqual(a.text, { times: '["2013-02-19T00:00:00.010","2013-02-19T00:00:00.020"]', rows: "[0,1]", values: "[1.5,null]" });
+  const b = seriesOf([rec("b", 0, 10, 2), rec("b", 1, 20, 3)], "b");
+  b.text = seriesTexts(b);
+  assert.deepEqual(alignSeries([a, b]).text, { times: a.text.times, rows: "[0,1]", values: ["[1.5,null]", "[2,3]"] });
+  const c = seriesOf([rec("c", 1, 20, 4)], "c");
+  c.text = seriesTexts(c);
+  assert.equal(alignSeries([a, c]).text, undefined, "c lacks sample 0: the chart writes its own texts");
 });
 
 const f = (name, kind) => ({ name, kind });
