@@ -37,6 +37,7 @@ const (
 //	+44 u32 InstanceIndex   the #n of duplicate instance names
 //	+48 u32 CounterOffset
 type CounterInfo struct {
+	_ [0]func() // not comparable: no equality function in the module
 	Index         int    // position in the counter list
 	Offset        int64  // file offset of the entry (relative to the list for ParseCounterList)
 	Flags         uint32 // see the layout above

@@ -25,6 +25,7 @@ const (
 // public layout) carried by the first event of the first buffer, after a
 // 32-byte system trace header. Times are FILETIMEs (100 ns since 1601, UTC).
 type LogHeader struct {
+	_ [0]func() // not comparable: no equality function in the module
 	Offset     int64 // file offset of the system trace header (0x48)
 	HeaderType uint8 // system trace header type: 1 (32-bit pointers) or 2 (64-bit)
 
