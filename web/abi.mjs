@@ -69,7 +69,7 @@ export const KIND_NAMES = 3; // `decode_names`: a name table
 export const KIND_BLG = 4; // `decode_blg`: a `.blg` log, as relog converts it
 export const KIND_QUERY = 5; // `query`: every counter between two captures
 export const KIND_STATS = 6; // `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
-export const KIND_COLUMNS = 7; // `relog_columns`: the columns of a `.blg` log, without a value computed (column records)
+export const KIND_COLUMNS = 7; // `relog_columns`: the columns of a `.blg` log and its kept samples' time range, without a value computed
 
 // Header flags.
 export const FLAG_DAMAGED = 1; // the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
@@ -105,15 +105,15 @@ export const REC_PATH_LEN = 4; // u32 path length (UTF-8 bytes, no NUL)
 export const REC_VALUE = 8; // f64 value
 export const REC_STATUS = 16; // u32 status
 export const REC_TYPE = 20; // u32 counter type
-export const REC_FIRST = 24; // u64 FirstValue (N)
-export const REC_SECOND = 32; // u64 SecondValue (D or B)
+export const REC_FIRST = 24; // u64 FirstValue (N); columns: the local time stamp (FILETIME) of the log's first kept sample
+export const REC_SECOND = 32; // u64 SecondValue (D or B); columns: the local time stamp of the log's last kept sample
 export const REC_MULTI = 40; // u32 MultiCount
 export const REC_CSTATUS = 44; // u32 CStatus
 export const REC_TIME_BASE = 48; // i64 timebase F
 export const REC_TIME = 56; // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; blg: the sample's local time stamp)
 export const REC_SCALE = 64; // i32 scale (DefaultScale)
-export const REC_AUX = 68; // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`
-export const REC_COLUMN = 72; // u32 column: V1 the object's index; V2 the block's index; blg the column's index; query 1 when the instance was in the older capture
+export const REC_AUX = 68; // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`; columns: the index of the log's counter-list entry that the column comes from
+export const REC_COLUMN = 72; // u32 column: V1 the object's index; V2 the block's index; blg and columns the column's index; query 1 when the instance was in the older capture
 export const REC_BIAS = 76; // i32 bias: blg, the time-zone bias in force at the sample in minutes (UTC = time + bias; the zone's daylight rules, blg.Clock); else 0
 
 // The statistics record of relog_stats (80 bytes): one column's
@@ -135,25 +135,6 @@ export const STAT_RESERVED1 = 64; // u32 0 (reserved)
 export const STAT_RESERVED2 = 68; // u32 0 (reserved)
 export const STAT_COLUMN = 72; // u32 the column's index
 export const STAT_RESERVED3 = 76; // u32 0 (reserved)
-
-// The column record of relog_columns (80 bytes): one column of a .blg log,
-// as relog -q lists it, with the range of the log's kept samples. Its path
-// and type are where a record has its path and type.
-export const COL_SIZE = 80;
-export const COL_PATH_OFF = 0; // u32 path offset (in the string area)
-export const COL_PATH_LEN = 4; // u32 path length (UTF-8 bytes, no NUL)
-export const COL_BEGIN = 8; // i64 the local time stamp (FILETIME) of the first kept sample of the log, the same in every record (0 when no sample is kept)
-export const COL_RESERVED0 = 16; // u32 0 (reserved)
-export const COL_TYPE = 20; // u32 counter type
-export const COL_END = 24; // i64 the local time stamp of the last kept sample of the log, the same in every record (0 when no sample is kept)
-export const COL_RESERVED1 = 32; // u64 0 (reserved)
-export const COL_RESERVED2 = 40; // u64 0 (reserved)
-export const COL_RESERVED3 = 48; // u64 0 (reserved)
-export const COL_RESERVED4 = 56; // u64 0 (reserved)
-export const COL_RESERVED5 = 64; // u32 0 (reserved)
-export const COL_ENTRY = 68; // u32 the index of the log's counter-list entry that the column comes from
-export const COL_COLUMN = 72; // u32 the column's index
-export const COL_RESERVED6 = 76; // u32 0 (reserved)
 
 // The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
 // each a region of the input buffer; a length of 0 is absent. Each field

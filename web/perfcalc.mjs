@@ -451,7 +451,7 @@ export class Perfcalc {
         const po = dv.getUint32(r + abi.REC_PATH_OFF, true), pl = dv.getUint32(r + abi.REC_PATH_LEN, true);
         let path = cache.get(po);
         if (path === undefined || path.length !== pl) { path = dec.decode(strs.subarray(po, po + pl)); cache.set(po, path); }
-        records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : h.kind === abi.KIND_COLUMNS ? logColumn(dv, r, path) : record(dv, r, path));
+        records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : record(dv, r, path));
       }
       if (!(h.flags & abi.FLAG_MORE)) break;
       if (h.count === 0 && h.needed <= this.outCap) throw new PerfcalcError(abi.CODE_SPACE, "perfcalc: a record does not fit the module's output buffer");
@@ -595,11 +595,12 @@ export class Perfcalc {
     const { parts, args } = this._relogArgs(toBytes(bytes, "bytes"), opts);
     const [[d, dn], [p, pn]] = this._input(parts);
     const res = this._pages((first) => this._call("relog_columns", d, dn, p, pn, ...args, first));
-    const h = res.head, first = res.records[0];
+    // Every record holds the kept samples' first and last time stamps (first, second).
+    const h = res.head, r0 = res.records[0];
+    const range = h.rows > 0 && r0 ? [BigInt.asIntN(64, r0.first), BigInt.asIntN(64, r0.second)] : [null, null];
     return {
-      timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage,
-      begin: h.rows > 0 && first ? first.begin : null, end: h.rows > 0 && first ? first.end : null,
-      columns: res.records.map(({ path, type, entry, column }) => ({ path, type, entry, column })),
+      timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage, begin: range[0], end: range[1],
+      columns: res.records.map(({ path, type, aux, column }) => ({ path, type, entry: aux, column })),
     };
   }
 
@@ -682,18 +683,6 @@ function statistic(dv, r, path) {
     mean: meanStatus === "Valid" ? dv.getFloat64(r + abi.STAT_MEAN, true) : null,
     meanStatus,
     column: dv.getUint32(r + abi.STAT_COLUMN, true),
-  };
-}
-
-// logColumn reads the column record at r (its path read by the caller).
-function logColumn(dv, r, path) {
-  return {
-    path,
-    type: dv.getUint32(r + abi.COL_TYPE, true),
-    entry: dv.getUint32(r + abi.COL_ENTRY, true),
-    column: dv.getUint32(r + abi.COL_COLUMN, true),
-    begin: dv.getBigInt64(r + abi.COL_BEGIN, true),
-    end: dv.getBigInt64(r + abi.COL_END, true),
   };
 }
 

@@ -407,24 +407,23 @@ func (b *Builder) Stats(log []byte, opts relog.Options) error {
 
 // LogColumns lists the columns of the .blg log with the selection opts
 // (relog_columns), as relog -q does, from the first reading of the log
-// alone (no value is computed): one column record per column, in column
-// order, each with the local time stamps of the first and the last kept
-// samples. A log damaged after its start gives the columns of the samples
-// before the damage and Summary.Damage.
+// alone (no value is computed): one record per column, in column order,
+// with its path, type, index (Column) and counter-list entry (Aux), and the
+// local time stamps of the first and the last kept samples (Raw's
+// FirstValue and SecondValue). A log damaged after its start gives the
+// columns of the samples before the damage and Summary.Damage.
 func (b *Builder) LogColumns(log []byte, opts relog.Options) error {
 	c, err := b.openLog(log, opts, KindColumns, false)
 	if err != nil {
 		return err
 	}
 	_, begin, end := c.Samples()
-	var path []byte
-	for i, col := range c.Columns() {
-		if err := b.count(); err != nil {
+	cols := c.Columns()
+	for i := range cols {
+		rec := Record{Type: cols[i].Type, Column: uint32(i), Aux: uint32(cols[i].Entry), Raw: engine.RawCounter{FirstValue: uint64(begin), SecondValue: uint64(end)}}
+		if err := b.record(&rec, []byte(cols[i].Path), -1); err != nil {
 			return err
 		}
-		lc := LogColumn{Type: col.Type, Entry: uint32(col.Entry), Column: uint32(i), Begin: begin, End: end}
-		path = append(path[:0], col.Path...)
-		b.W.LogColumn(&lc, path)
 	}
 	b.Damage = c.ScanErr()
 	return nil

@@ -86,7 +86,7 @@ const (
 	KindBlg     = 4 // `decode_blg`: a `.blg` log, as relog converts it
 	KindQuery   = 5 // `query`: every counter between two captures
 	KindStats   = 6 // `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
-	KindColumns = 7 // `relog_columns`: the columns of a `.blg` log, without a value computed (column records)
+	KindColumns = 7 // `relog_columns`: the columns of a `.blg` log and its kept samples' time range, without a value computed
 )
 
 // Header flags.
@@ -130,15 +130,15 @@ const (
 	RecValue    = 8  // f64 value
 	RecStatus   = 16 // u32 status
 	RecType     = 20 // u32 counter type
-	RecFirst    = 24 // u64 FirstValue (N)
-	RecSecond   = 32 // u64 SecondValue (D or B)
+	RecFirst    = 24 // u64 FirstValue (N); columns: the local time stamp (FILETIME) of the log's first kept sample
+	RecSecond   = 32 // u64 SecondValue (D or B); columns: the local time stamp of the log's last kept sample
 	RecMulti    = 40 // u32 MultiCount
 	RecCStatus  = 44 // u32 CStatus
 	RecTimeBase = 48 // i64 timebase F
 	RecTime     = 56 // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; blg: the sample's local time stamp)
 	RecScale    = 64 // i32 scale (DefaultScale)
-	RecAux      = 68 // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`
-	RecColumn   = 72 // u32 column: V1 the object's index; V2 the block's index; blg the column's index; query 1 when the instance was in the older capture
+	RecAux      = 68 // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`; columns: the index of the log's counter-list entry that the column comes from
+	RecColumn   = 72 // u32 column: V1 the object's index; V2 the block's index; blg and columns the column's index; query 1 when the instance was in the older capture
 	RecBias     = 76 // i32 bias: blg, the time-zone bias in force at the sample in minutes (UTC = time + bias; the zone's daylight rules, blg.Clock); else 0
 )
 
@@ -163,28 +163,6 @@ const (
 	StatReserved2  = 68 // u32 0 (reserved)
 	StatColumn     = 72 // u32 the column's index
 	StatReserved3  = 76 // u32 0 (reserved)
-)
-
-// The column record of relog_columns (80 bytes): one column of a .blg log,
-// as relog -q lists it, with the range of the log's kept samples. Its path
-// and type are where a record has its path and type.
-const (
-	ColSize = 80
-
-	ColPathOff   = 0  // u32 path offset (in the string area)
-	ColPathLen   = 4  // u32 path length (UTF-8 bytes, no NUL)
-	ColBegin     = 8  // i64 the local time stamp (FILETIME) of the first kept sample of the log, the same in every record (0 when no sample is kept)
-	ColReserved0 = 16 // u32 0 (reserved)
-	ColType      = 20 // u32 counter type
-	ColEnd       = 24 // i64 the local time stamp of the last kept sample of the log, the same in every record (0 when no sample is kept)
-	ColReserved1 = 32 // u64 0 (reserved)
-	ColReserved2 = 40 // u64 0 (reserved)
-	ColReserved3 = 48 // u64 0 (reserved)
-	ColReserved4 = 56 // u64 0 (reserved)
-	ColReserved5 = 64 // u32 0 (reserved)
-	ColEntry     = 68 // u32 the index of the log's counter-list entry that the column comes from
-	ColColumn    = 72 // u32 the column's index
-	ColReserved6 = 76 // u32 0 (reserved)
 )
 
 // The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,

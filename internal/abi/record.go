@@ -30,15 +30,6 @@ type Statistic struct {
 	Column uint32
 }
 
-// LogColumn is one column of a .blg log and the range of the log's kept
-// samples: a column record without its path (see the Col… offsets).
-type LogColumn struct {
-	Type       engine.CounterType
-	Entry      uint32 // the counter-list entry (relog.Column.Entry)
-	Column     uint32 // the column's index
-	Begin, End int64  // the local time stamps of the first and last kept samples
-}
-
 // Header is a decode result's header (see the Hdr… offsets).
 type Header struct {
 	Magic, Version, Kind, Flags           uint32
@@ -87,7 +78,7 @@ func putHeader(b []byte, h *Header) {
 }
 
 // RecordPath returns the path offset (in the string area) and length of
-// the record, statistics record or column record r (at least RecordSize bytes).
+// the record or statistics record r (at least RecordSize bytes).
 func RecordPath(r []byte) (off, n uint32) {
 	_ = r[RecordSize-1]
 	return get32(r, RecPathOff), get32(r, RecPathLen)
@@ -171,36 +162,6 @@ func putStatistic(r []byte, s *Statistic, pathDist, pathLen uint32) {
 	put32(r, StatReserved2, 0)
 	put32(r, StatColumn, s.Column)
 	put32(r, StatReserved3, 0)
-}
-
-// ReadLogColumn reads the column record r (at least ColSize bytes), its
-// path excepted (RecordPath).
-func ReadLogColumn(r []byte) LogColumn {
-	_ = r[ColSize-1]
-	return LogColumn{
-		Type: engine.CounterType(get32(r, ColType)), Entry: get32(r, ColEntry), Column: get32(r, ColColumn),
-		Begin: int64(get64(r, ColBegin)), End: int64(get64(r, ColEnd)),
-	}
-}
-
-// putLogColumn writes c into r with the path offset pathDist (see
-// Writer.finish) and length pathLen, reserved fields 0.
-func putLogColumn(r []byte, c *LogColumn, pathDist, pathLen uint32) {
-	_ = r[ColSize-1]
-	put32(r, ColPathOff, pathDist)
-	put32(r, ColReserved0, 0)
-	put64(r, ColReserved1, 0)
-	put64(r, ColReserved2, 0)
-	put64(r, ColReserved3, 0)
-	put64(r, ColReserved4, 0)
-	put32(r, ColReserved5, 0)
-	put32(r, ColReserved6, 0)
-	put32(r, ColPathLen, pathLen)
-	put64(r, ColBegin, uint64(c.Begin))
-	put32(r, ColType, uint32(c.Type))
-	put64(r, ColEnd, uint64(c.End))
-	put32(r, ColEntry, c.Entry)
-	put32(r, ColColumn, c.Column)
 }
 
 // PutRequest writes in and opts as compute_batch's request record q (at

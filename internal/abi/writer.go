@@ -84,13 +84,6 @@ func (w *Writer) Statistic(s *Statistic, path []byte) {
 	}
 }
 
-// LogColumn appends a column record with its path.
-func (w *Writer) LogColumn(c *LogColumn, path []byte) {
-	if b, dist := w.slot(path, -1); b != nil {
-		putLogColumn(b, c, dist, uint32(len(path)))
-	}
-}
-
 // slot counts a record with its path and, when it belongs to this page and
 // fits, writes the path and returns the record's bytes and the path's
 // distance from the end of the buffer; nil otherwise.

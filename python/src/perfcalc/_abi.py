@@ -92,7 +92,7 @@ KIND_NAMES = 3  # `decode_names`: a name table
 KIND_BLG = 4  # `decode_blg`: a `.blg` log, as relog converts it
 KIND_QUERY = 5  # `query`: every counter between two captures
 KIND_STATS = 6  # `relog_stats`: the statistics of every column of a `.blg` log (statistics records)
-KIND_COLUMNS = 7  # `relog_columns`: the columns of a `.blg` log, without a value computed (column records)
+KIND_COLUMNS = 7  # `relog_columns`: the columns of a `.blg` log and its kept samples' time range, without a value computed
 
 # Header flags.
 FLAG_DAMAGED = 1  # the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
@@ -149,15 +149,15 @@ REC_PATH_LEN = 4  # u32 path length (UTF-8 bytes, no NUL)
 REC_VALUE = 8  # f64 value
 REC_STATUS = 16  # u32 status
 REC_TYPE = 20  # u32 counter type
-REC_FIRST = 24  # u64 FirstValue (N)
-REC_SECOND = 32  # u64 SecondValue (D or B)
+REC_FIRST = 24  # u64 FirstValue (N); columns: the local time stamp (FILETIME) of the log's first kept sample
+REC_SECOND = 32  # u64 SecondValue (D or B); columns: the local time stamp of the log's last kept sample
 REC_MULTI = 40  # u32 MultiCount
 REC_CSTATUS = 44  # u32 CStatus
 REC_TIME_BASE = 48  # i64 timebase F
 REC_TIME = 56  # i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; blg: the sample's local time stamp)
 REC_SCALE = 64  # i32 scale (DefaultScale)
-REC_AUX = 68  # u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`
-REC_COLUMN = 72  # u32 column: V1 the object's index; V2 the block's index; blg the column's index; query 1 when the instance was in the older capture
+REC_AUX = 68  # u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`; columns: the index of the log's counter-list entry that the column comes from
+REC_COLUMN = 72  # u32 column: V1 the object's index; V2 the block's index; blg and columns the column's index; query 1 when the instance was in the older capture
 REC_BIAS = 76  # i32 bias: blg, the time-zone bias in force at the sample in minutes (UTC = time + bias; the zone's daylight rules, blg.Clock); else 0
 RECORD_FIELDS = (
     ("REC_PATH_OFF", 0, "u32"),
@@ -211,41 +211,6 @@ STAT_FIELDS = (
     ("STAT_RESERVED2", 68, "u32"),
     ("STAT_COLUMN", 72, "u32"),
     ("STAT_RESERVED3", 76, "u32"),
-)
-
-# The column record of relog_columns (80 bytes): one column of a .blg log,
-# as relog -q lists it, with the range of the log's kept samples. Its path
-# and type are where a record has its path and type.
-COL_SIZE = 80
-COL_PATH_OFF = 0  # u32 path offset (in the string area)
-COL_PATH_LEN = 4  # u32 path length (UTF-8 bytes, no NUL)
-COL_BEGIN = 8  # i64 the local time stamp (FILETIME) of the first kept sample of the log, the same in every record (0 when no sample is kept)
-COL_RESERVED0 = 16  # u32 0 (reserved)
-COL_TYPE = 20  # u32 counter type
-COL_END = 24  # i64 the local time stamp of the last kept sample of the log, the same in every record (0 when no sample is kept)
-COL_RESERVED1 = 32  # u64 0 (reserved)
-COL_RESERVED2 = 40  # u64 0 (reserved)
-COL_RESERVED3 = 48  # u64 0 (reserved)
-COL_RESERVED4 = 56  # u64 0 (reserved)
-COL_RESERVED5 = 64  # u32 0 (reserved)
-COL_ENTRY = 68  # u32 the index of the log's counter-list entry that the column comes from
-COL_COLUMN = 72  # u32 the column's index
-COL_RESERVED6 = 76  # u32 0 (reserved)
-COL_FIELDS = (
-    ("COL_PATH_OFF", 0, "u32"),
-    ("COL_PATH_LEN", 4, "u32"),
-    ("COL_BEGIN", 8, "i64"),
-    ("COL_RESERVED0", 16, "u32"),
-    ("COL_TYPE", 20, "u32"),
-    ("COL_END", 24, "i64"),
-    ("COL_RESERVED1", 32, "u64"),
-    ("COL_RESERVED2", 40, "u64"),
-    ("COL_RESERVED3", 48, "u64"),
-    ("COL_RESERVED4", 56, "u64"),
-    ("COL_RESERVED5", 64, "u32"),
-    ("COL_ENTRY", 68, "u32"),
-    ("COL_COLUMN", 72, "u32"),
-    ("COL_RESERVED6", 76, "u32"),
 )
 
 # The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
