@@ -38,6 +38,7 @@ const (
 //	+48 u32 CounterOffset
 type CounterInfo struct {
 	_ [0]func() // not comparable: no equality function in the module
+
 	Index         int    // position in the counter list
 	Offset        int64  // file offset of the entry (relative to the list for ParseCounterList)
 	Flags         uint32 // see the layout above

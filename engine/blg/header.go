@@ -26,6 +26,7 @@ const (
 // 32-byte system trace header. Times are FILETIMEs (100 ns since 1601, UTC).
 type LogHeader struct {
 	_ [0]func() // not comparable: no equality function in the module
+
 	Offset     int64 // file offset of the system trace header (0x48)
 	HeaderType uint8 // system trace header type: 1 (32-bit pointers) or 2 (64-bit)
 
