@@ -160,7 +160,13 @@ export interface RelogOptions {
   format?: "csv" | "tsv" | "json";
   /** With format csv or tsv: the significant digits of values, 1 to 20 (%.<digits>g); 0 or absent: 20, as current Windows writes (17: Windows before about 2020). */
   digits?: number;
-  /** With format: throw when the log is damaged after its start. */
+  /**
+   * With format: when the log is damaged after its start, throw a PerfcalcError
+   * whose message is the damage (perfcalc relog's message) and whose partial is
+   * the text of the rows before it. Without strict, that text is returned and
+   * the damage is not reported: decode, relog's rows, stats and columns give it
+   * as their damage.
+   */
   strict?: boolean;
 }
 
@@ -247,6 +253,8 @@ export class PerfcalcError extends Error {
   kind: string;
   /** The index of the offending request, or the bytes a result needs. */
   detail: number;
+  /** relog with format and strict, on a log damaged after its start: the text of the rows before the damage. */
+  partial?: string;
 }
 
 /** One instance of the module (not re-entrant; unusable after a trap). */

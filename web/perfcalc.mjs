@@ -628,7 +628,12 @@ export class Perfcalc {
       this._views();
       const text = new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));
       const damage = this._errorText();
-      if (damage && opts.strict) throw new PerfcalcError(abi.CODE_MALFORMED, damage);
+      if (damage && opts.strict) {
+        // As perfcalc relog: the rows before the damage, and the damage's message.
+        const err = new PerfcalcError(abi.CODE_MALFORMED, damage);
+        err.partial = text;
+        throw err;
+      }
       return text;
     }
     const d = this.decode(data, { ...opts, kind: "blg" });
