@@ -183,7 +183,8 @@ wasm-check:
 wasm-test:
 	GOOS=wasip1 GOARCH=wasm $(GO) test -exec "node --no-warnings $(CURDIR)/wasm/go_wasip1_exec.mjs" ./wasm
 
-# The JS package's tests (node --test), against the native command.
+# The JS package's tests (node --test), against the native command, and
+# the viewer model's unit tests.
 web-test:
 	cd web && npm test
 
@@ -203,9 +204,10 @@ python-bench:
 serve:
 	node web/viewer/serve.mjs --port $(PORT)
 
-# The viewer in headless Chromium, compared with the native command. It
-# installs Debian's chromium and playwright-core itself (or skips, saying
-# why, where the archive or the registry cannot be reached).
+# The viewer in headless Chromium, compared with the native command
+# (about two minutes, a 118 MB log included). It installs Debian's chromium
+# and playwright-core itself (or skips, saying why, where the archive or the
+# registry cannot be reached).
 e2e:
 	web/e2e/run.sh
 
