@@ -561,6 +561,18 @@ export class Perfcalc {
     return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toI64(opts.end ?? 0, "end"), every] };
   }
 
+  // _logExport calls an export over a .blg log added within ABI version 1
+  // (relog_stats, relog_columns), with relog's selection options, page by
+  // page.
+  _logExport(name, bytes, opts) {
+    if (typeof this.exports[name] !== "function") {
+      throw new PerfcalcError(abi.CODE_UNSUPPORTED, `perfcalc: this perfcalc.wasm lacks ${name} (it is older than this package)`);
+    }
+    const { parts, args } = this._relogArgs(toBytes(bytes, "bytes"), opts);
+    const [[d, dn], [p, pn]] = this._input(parts);
+    return this._pages((first) => this._call(name, d, dn, p, pn, ...args, first));
+  }
+
   /**
    * The statistics of every column of a .blg log, as perfcalc stats and
    * PDH's PdhComputeCounterStatistics compute them (relog_stats): count,
@@ -568,12 +580,7 @@ export class Perfcalc {
    * options of relog (counters, begin, end, every).
    */
   stats(bytes, opts = {}) {
-    if (typeof this.exports.relog_stats !== "function") {
-      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks relog_stats (it is older than this package)");
-    }
-    const { parts, args } = this._relogArgs(toBytes(bytes, "bytes"), opts);
-    const [[d, dn], [p, pn]] = this._input(parts);
-    const res = this._pages((first) => this._call("relog_stats", d, dn, p, pn, ...args, first));
+    const res = this._logExport("relog_stats", bytes, opts);
     const h = res.head;
     return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, stats: res.records };
   }
@@ -589,12 +596,7 @@ export class Perfcalc {
    * pattern selects what it matches: compare the paths).
    */
   columns(bytes, opts = {}) {
-    if (typeof this.exports.relog_columns !== "function") {
-      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks relog_columns (it is older than this package)");
-    }
-    const { parts, args } = this._relogArgs(toBytes(bytes, "bytes"), opts);
-    const [[d, dn], [p, pn]] = this._input(parts);
-    const res = this._pages((first) => this._call("relog_columns", d, dn, p, pn, ...args, first));
+    const res = this._logExport("relog_columns", bytes, opts);
     // Every record holds the kept samples' first and last time stamps (first, second).
     const h = res.head, r0 = res.records[0];
     const range = h.rows > 0 && r0 ? [BigInt.asIntN(64, r0.first), BigInt.asIntN(64, r0.second)] : [null, null];
