@@ -130,14 +130,16 @@ fuzz:
 	done
 
 # Long fuzzing, by hand or at night (CI keeps make fuzz's short budgets):
-# every target of fuzz/ for FUZZLONG each (10 minutes by default), with two
-# workers, the machine's two cores. Inputs that fail land in
-# fuzz/testdata/fuzz/<target>/: commit them with the fix, as seeds.
+# every target of FUZZPKGS for FUZZLONG each (10 minutes by default), with two
+# workers, the machine's two cores. Inputs that fail land in the package's
+# testdata/fuzz/<target>/: commit them with the fix, as seeds.
 FUZZLONG ?= 10m
 fuzz-long:
-	@set -e; for t in $$($(GO) test -list '^Fuzz' ./fuzz/ | grep '^Fuzz'); do \
-		echo "== $$t ($(FUZZLONG))"; \
-		$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZLONG) -parallel=2 ./fuzz/; \
+	@set -e; for p in $(FUZZPKGS); do \
+		for t in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+			echo "== $$p $$t ($(FUZZLONG))"; \
+			$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZLONG) -parallel=2 $$p; \
+		done; \
 	done
 
 # Regenerates testdata/corpus/ from internal/gencorpus (byte-identical;
