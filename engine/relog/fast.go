@@ -86,17 +86,38 @@ func (p *rowPlan) matches(s *blg.Sample, first bool) bool {
 
 // computePlanned computes a sample that matches the plan: the inputs of
 // every column it fills, one ComputeBatch, then the cells (all cleared
-// first), as fill would, or, with out set, out's Present and Result. When
-// the sample's values fill the first columns in order (the usual raw-record
-// log), the columns' series are the batch: nothing is gathered.
-func (c *Converter) computePlanned(s *blg.Sample, out []Cell) {
+// first), as fill would. With out set (a row of Write's batch), it only
+// gathers the inputs into out, in their columns, and marks them present:
+// the goroutine that prints the row computes it (batchRow.compute), which
+// takes that work off the one goroutine that reads the log.
+func (c *Converter) computePlanned(s *blg.Sample, out *batchRow) {
 	p := &c.plan
+	kept := int32(c.kept)
+	if out != nil {
+		for i := range out.cells {
+			out.cells[i].Present = false
+		}
+		for i, col := range p.cols {
+			if col < 0 {
+				continue
+			}
+			in := &out.ins[col]
+			in.Counter = c.counters[col]
+			in.HasOld = kept > 0 && c.last[col] == kept-1
+			in.Old = c.prev[col]
+			in.New = s.Values[i].Raw
+			c.prev[col] = in.New
+			c.last[col] = kept
+			out.cells[col].Present = true
+		}
+		*out.deferred = true
+		return
+	}
 	n := p.filled
 	if cap(p.ins) < n {
 		p.ins, p.res, p.insCol = make([]engine.Input, n), make([]engine.Result, n), make([]int32, n)
 	}
 	ins, res, insCol := p.ins[:n], p.res[:n], p.insCol[:n]
-	kept := int32(c.kept)
 	k := 0
 	for i, col := range p.cols {
 		if col < 0 {
@@ -112,16 +133,6 @@ func (c *Converter) computePlanned(s *blg.Sample, out []Cell) {
 		k++
 	}
 	engine.ComputeBatch(ins, 0, res)
-	if out != nil {
-		for i := range out {
-			out[i].Present = false
-		}
-		for k, col := range insCol {
-			out[col].Present, out[col].Result = true, res[k]
-			c.last[col] = kept
-		}
-		return
-	}
 	clear(c.row.Cells)
 	for k, col := range insCol {
 		// Field by field: a Cell literal is built aside, then copied.
@@ -131,39 +142,70 @@ func (c *Converter) computePlanned(s *blg.Sample, out []Cell) {
 	}
 }
 
-// rowBatch holds consecutive rows for Write's pipeline: each row's time
-// and cells (rows × columns, row-major; the text needs only each cell's
-// Present and Result), then their text.
+// batchRow is one row of a rowBatch as next fills it: its cells, its
+// inputs (for a planned row, whose values its printer computes), and
+// whether the row waits for that (deferred).
+type batchRow struct {
+	cells    []Cell
+	ins      []engine.Input
+	deferred *bool
+}
+
+// compute computes a deferred row's present cells from its inputs (res:
+// the caller's scratch, one per column).
+func (r *batchRow) compute(res []engine.Result) {
+	engine.ComputeBatch(r.ins, 0, res)
+	for i := range r.cells {
+		if r.cells[i].Present {
+			r.cells[i].Result = res[i]
+		}
+	}
+}
+
+// rowBatch holds consecutive rows for Write's pipeline: each row's time,
+// cells and inputs (rows × columns, row-major; the text needs only each
+// cell's Present and Result), whether each row's values are still to be
+// computed from its inputs, then their text.
 type rowBatch struct {
 	rows, cols int
 	times      []int64
 	cells      []Cell
+	ins        []engine.Input
+	deferred   []bool
 	text       []byte
 	done       chan struct{} // the text is ready
 }
 
-// batchValues is about how many values a batch holds: about 48 KiB of CSV
+// batchValues is about how many values a batch holds: about 24 KiB of CSV
 // at 20 digits.
-const batchValues = 2048
+const batchValues = 1024
 
 func newRowBatch(cols int) *rowBatch {
 	n := max(1, batchValues/max(cols, 1))
-	return &rowBatch{cols: cols, times: make([]int64, n), cells: make([]Cell, n*cols), done: make(chan struct{}, 1)}
+	return &rowBatch{cols: cols, times: make([]int64, n), cells: make([]Cell, n*cols), ins: make([]engine.Input, n*cols),
+		deferred: make([]bool, n), done: make(chan struct{}, 1)}
+}
+
+// row returns row r of b.
+func (b *rowBatch) row(r int) batchRow {
+	return batchRow{cells: b.cells[r*b.cols : (r+1)*b.cols], ins: b.ins[r*b.cols : (r+1)*b.cols], deferred: &b.deferred[r]}
 }
 
 // fillBatch fills b with the next rows, as many as it holds, and reports
-// whether it holds any. A planned row is computed straight into the batch
-// (next's direct path); another is Next's row, copied.
+// whether it holds any. A planned row goes straight into the batch, to be
+// computed where it is printed (next's direct path); another is Next's
+// row, copied.
 func (c *Converter) fillBatch(b *rowBatch) bool {
 	b.rows = 0
 	for b.rows < len(b.times) {
-		out := b.cells[b.rows*b.cols : (b.rows+1)*b.cols]
-		ok, direct := c.next(out)
+		row := b.row(b.rows)
+		*row.deferred = false
+		ok, direct := c.next(&row)
 		if !ok {
 			break
 		}
 		if !direct {
-			copy(out, c.row.Cells)
+			copy(row.cells, c.row.Cells)
 		}
 		b.times[b.rows] = c.row.Time
 		b.rows++
@@ -214,10 +256,15 @@ func (c *Converter) pipeline(t *text, w io.Writer) error {
 		go func() {
 			defer formatting.Done()
 			var day dayCache
+			res := make([]engine.Result, len(c.columns))
 			for b := range work {
 				b.text = b.text[:0]
 				for r := range b.rows {
-					b.text = t.appendRow(b.text, &day, b.times[r], b.cells[r*b.cols:(r+1)*b.cols])
+					row := b.row(r)
+					if *row.deferred {
+						row.compute(res)
+					}
+					b.text = t.appendRow(b.text, &day, b.times[r], row.cells)
 				}
 				b.done <- struct{}{}
 			}

@@ -447,10 +447,10 @@ func (c *Converter) Next() bool {
 	return ok
 }
 
-// next is Next. With out set, a raw-record sample laid out as the previous
-// one is computed straight into out, and its cells are left as they were:
-// next then reports direct (Write's path, which needs no cells).
-func (c *Converter) next(out []Cell) (ok, direct bool) {
+// next is Next. With out set (a row of Write's batch), a raw-record sample
+// laid out as the previous one goes straight into out, and the row's cells
+// are left as they were: next then reports direct.
+func (c *Converter) next(out *batchRow) (ok, direct bool) {
 	if c.err != nil {
 		return false, false
 	}

@@ -28,9 +28,9 @@ type defRef struct {
 // instance up, and computes the row with one engine.ComputeBatch.
 //
 // In the second pass, with out set (a row of Write's batch), a planned
-// sample is computed into out instead of the row's cells (Present and
-// Result only), and visit reports direct.
-func (c *Converter) visit(s *blg.Sample, first bool, out []Cell) (direct bool, err error) {
+// sample goes into out instead of the row's cells (computePlanned), and
+// visit reports direct.
+func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool, err error) {
 	c.scratch.g++
 	if fast && planRows && len(s.Blocks) == 0 && c.plan.matches(s, first) {
 		if !first {
