@@ -20,6 +20,10 @@ a file, one per line (blank lines and # comments ignored). Base counters,
 which only feed the counter before them, are not listed. Without --names,
 objects and counters are named by their index (\\HOST\#238(0)\#6).
 
+Any file may be "-", standard input (one of them at most). A capture over
+256 MiB, a name table or registration over 64 MiB is refused from its size,
+unread.
+
 Flags:
 `
 

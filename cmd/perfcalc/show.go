@@ -27,6 +27,10 @@ the time stamps and each block with its counters and instances (--reginfo
 adds the counters' types). Without --names, objects and counters show their
 index only. --json writes the same as one JSON document.
 
+Any file may be "-", standard input (one of them at most). A capture over
+256 MiB, a name table or registration over 64 MiB is refused from its size,
+unread.
+
 Flags:
 `
 

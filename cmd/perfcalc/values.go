@@ -56,11 +56,16 @@ Formats:
          (values without a valid status are left out)
 
 -o writes to a file, through a temporary file renamed at the end: the file
-is complete or absent.
+is complete, or left as it was when anything fails (/dev/null and pipes
+are written directly).
 
 Options (comma-separated), applied in this order: cap100 (clamp percentages
 at 100), scale (multiply by 10^DefaultScale), 1000, wrap32. The default is
 relog's: no cap, no scaling.
+
+Any file may be "-", standard input (one of them at most). A capture over
+256 MiB, a name table or registration over 64 MiB is refused from its size,
+unread. -o writes as perfcalc relog -o does: complete or left as it was.
 
 Flags:
 `
@@ -76,7 +81,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var counters counterFlags
 	counters.register(fs, "select the counters matching this path")
 	format := fs.String("f", "table", "output format: table, csv, tsv, json, parquet or openmetrics")
-	out := fs.String("o", "", "write to this file (complete or absent) instead of standard output")
+	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	pos, status, ok := parseCommandArgs(fs, valuesUsage, args, stdout, stderr)
