@@ -27,6 +27,13 @@ func TestCounterIdentifierBytes(t *testing.T) {
 		if uintptr(unsafe.Pointer(&b[0]))%8 != 0 {
 			t.Fatal("identifier not 8-byte aligned")
 		}
+		if st := identifierStatus(b); st != 0 {
+			t.Fatalf("status of a fresh identifier %#x, want 0", st)
+		}
+		id.Status = 0xC0000BB8 // what PerfAddCounters writes for an unknown counter
+		if st := identifierStatus(b); st != id.Status {
+			t.Fatalf("identifierStatus %#x, want the structure's Status %#x", st, id.Status)
+		}
 	}
 }
 
