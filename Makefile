@@ -181,9 +181,10 @@ wasm-check:
 	@cmp -s $(HOSTWASM) $(WASM) || { echo "$(HOSTWASM) (embedded by package host) differs from $(WASM): run make wasm and commit both"; exit 1; }
 	@cmp -s $(PYWASM) $(WASM) || { echo "$(PYWASM) (embedded by the Python package) differs from $(WASM): run make wasm and commit it"; exit 1; }
 
-# The module's own Go tests, run as wasip1 inside Node's WASI.
+# The module's own Go tests, run as wasip1 inside Node's WASI, on the debug
+# build (-tags perfcalcdebug: its mallocs export is tested too).
 wasm-test:
-	GOOS=wasip1 GOARCH=wasm $(GO) test -exec "node --no-warnings $(CURDIR)/wasm/go_wasip1_exec.mjs" ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) test -tags perfcalcdebug -exec "node --no-warnings $(CURDIR)/wasm/go_wasip1_exec.mjs" ./wasm
 
 # The JS package's tests (node --test), against the native command, and
 # the viewer model's unit tests.

@@ -42,7 +42,6 @@ const (
 	fnErrLen
 	fnLastStatus
 	fnLastDetail
-	fnMallocs
 	fnCompute
 	fnComputeBatch
 	fnDecodeV1
@@ -69,7 +68,6 @@ var exports = [numFn]string{
 	fnErrLen:       "err_len",
 	fnLastStatus:   "last_status",
 	fnLastDetail:   "last_detail",
-	fnMallocs:      "mallocs",
 	fnCompute:      "compute",
 	fnComputeBatch: "compute_batch",
 	fnDecodeV1:     "decode_v1",

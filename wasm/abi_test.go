@@ -187,17 +187,6 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-// TestMallocsExport checks that mallocs counts allocations.
-func TestMallocsExport(t *testing.T) {
-	before := mallocs()
-	sink = make([]byte, 100)
-	if after := mallocs(); after <= before {
-		t.Errorf("mallocs did not grow across an allocation: %d then %d", before, after)
-	}
-}
-
-var sink []byte
-
 // TestBufferExports checks the buffer exports against the buffers.
 func TestBufferExports(t *testing.T) {
 	if inCap() != uint32(len(inBuf)) || outCap() != uint32(len(outBuf)) || abiVersion() != abi.Version {

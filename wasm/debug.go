@@ -2,7 +2,11 @@
 
 package main
 
-import "github.com/perfcalc/perfcalc/internal/abi"
+import (
+	"runtime"
+
+	"github.com/perfcalc/perfcalc/internal/abi"
+)
 
 // This file is TEST-ONLY. It is compiled only with -tags perfcalcdebug and is
 // never part of the shipped perfcalc.wasm (make wasm and make wasm-check build
@@ -62,4 +66,21 @@ func debugFault(kind uint32) int32 {
 func debugRecoveredPanic() (rc int32) {
 	defer recovered(&rc)
 	panic("perfcalc debug: forced panic (debug_fault 1)")
+}
+
+// memStats is mallocs' runtime.MemStats (a package variable: reading it
+// allocates nothing).
+var memStats runtime.MemStats
+
+// mallocs returns the Go runtime's count of heap allocations so far
+// (runtime.MemStats.Mallocs), so that a host's tests can measure what a
+// call allocates in the guest (web/test's compute test does).
+//
+// TEST-ONLY: this export exists only in a build with -tags perfcalcdebug:
+// runtime.ReadMemStats costs the shipped module about 13.7 KB.
+//
+//go:wasmexport mallocs
+func mallocs() uint64 {
+	runtime.ReadMemStats(&memStats)
+	return memStats.Mallocs
 }

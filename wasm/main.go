@@ -65,13 +65,15 @@
 //     line: ~25 KB each);
 //   - error constructors and number formatters on error paths marked
 //     //go:noinline: inlined at hundreds of call sites they cost ~45 KB.
+//   - no runtime.ReadMemStats: the mallocs export that counts a call's
+//     allocations for the hosts' tests is in the debug build only
+//     (debug.go; 13.7 KB).
 //
 // wasm-opt -Oz (binaryen 108) would take another 4 % off the raw size but
 // only 0.4 % off the gzipped size; the build does not use it.
 package main
 
 import (
-	"runtime"
 	"unsafe"
 
 	"github.com/perfcalc/perfcalc/internal/abi"
@@ -95,8 +97,6 @@ var (
 	// lastDetail is a number that completes the last error code: the
 	// index of the offending request, or the bytes a result needs.
 	lastDetail uint32
-
-	memStats runtime.MemStats
 )
 
 // addr returns the linear-memory address of p (a 32-bit value in wasm; the
@@ -184,16 +184,6 @@ func lastStatusExport() uint32 { return lastStatus }
 //
 //go:wasmexport last_detail
 func lastDetailExport() uint32 { return lastDetail }
-
-// mallocs returns the Go runtime's count of heap allocations so far
-// (runtime.MemStats.Mallocs), so that a host can measure what a call
-// allocates in the guest.
-//
-//go:wasmexport mallocs
-func mallocs() uint64 {
-	runtime.ReadMemStats(&memStats)
-	return memStats.Mallocs
-}
 
 // setError records the text of the last error (cut to abi.ErrCap bytes).
 //

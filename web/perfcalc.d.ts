@@ -286,7 +286,7 @@ export class Perfcalc {
   stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
   /** The columns of a .blg log without computing a value (relog's selection options apply). */
   columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogColumns;
-  /** The guest's heap allocations so far (runtime.MemStats.Mallocs). */
+  /** The guest's heap allocations so far (runtime.MemStats.Mallocs); only a debug build of the module (-tags perfcalcdebug) has them: otherwise a PerfcalcError CODE_UNSUPPORTED. */
   mallocs(): bigint;
 }
 

@@ -277,8 +277,18 @@ export class Perfcalc {
     throw new PerfcalcError(code, this._errorText(), this.exports.last_detail() >>> 0);
   }
 
-  /** The Go runtime's count of heap allocations in the guest (runtime.MemStats.Mallocs). */
-  mallocs() { return BigInt.asUintN(64, this._call("mallocs")); }
+  /**
+   * The Go runtime's count of heap allocations in the guest
+   * (runtime.MemStats.Mallocs). Only a debug build of the module (-tags
+   * perfcalcdebug, for tests) exports it; the shipped one throws
+   * CODE_UNSUPPORTED.
+   */
+  mallocs() {
+    if (typeof this.exports.mallocs !== "function") {
+      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: mallocs: only a debug build of perfcalc.wasm (-tags perfcalcdebug) exports it");
+    }
+    return BigInt.asUintN(64, this._call("mallocs"));
+  }
 
   /**
    * Computes one value, as PDH's PdhFormatFromRawValue (PDH_FMT_DOUBLE) would.

@@ -23,7 +23,6 @@ var Exports = []Export{
 	{"err_len", "", "u32", "length of the last error's text; 0 after a call that succeeded"},
 	{"last_status", "", "u32", "the status of the last `compute`"},
 	{"last_detail", "", "u32", "completes the last error code (see Errors)"},
-	{"mallocs", "", "u64", "the Go runtime's heap allocation count (`runtime.MemStats.Mallocs`), to measure a call's allocations"},
 	{"compute", "type u32, flags u32, options u32, scale i32, timebase i64, old_cstatus u32, old_first u64, old_second u64, old_multi u32, new_cstatus u32, new_first u64, new_second u64, new_multi u32", "f64",
 		"one value; its status via `last_status`"},
 	{"compute_batch", "in_off u32, n u32, out_off u32", "i32",

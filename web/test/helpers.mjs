@@ -19,6 +19,23 @@ export function loadModule() {
   return load(new URL("file://" + WASM));
 }
 
+let debugWasm = null;
+/**
+ * Builds the debug module once per test process (./wasm with -tags
+ * perfcalcdebug and the flags of make wasm: the shipped exports plus
+ * mallocs and debug_fault), for the tests that count the guest's
+ * allocations, and loads a fresh instance of it.
+ */
+export function loadDebugModule() {
+  if (debugWasm === null) {
+    const dir = mkdtempSync(join(tmpdir(), "perfcalc-web-debug-"));
+    debugWasm = join(dir, "perfcalc-debug.wasm");
+    execFileSync("go", ["build", "-tags", "perfcalcdebug", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -buildid=", "-buildvcs=false", "-o", debugWasm, "./wasm"],
+      { cwd: ROOT, stdio: "inherit", env: { ...process.env, GOOS: "wasip1", GOARCH: "wasm", GOFLAGS: "" } });
+  }
+  return load(new URL("file://" + debugWasm));
+}
+
 let bin = null;
 /**
  * Builds the native programs once per test process: perfcalc (the command)

@@ -320,7 +320,6 @@ EXPORTS = {
     "err_len": ("", "u32"),
     "last_status": ("", "u32"),
     "last_detail": ("", "u32"),
-    "mallocs": ("", "u64"),
     "compute": ("type u32, flags u32, options u32, scale i32, timebase i64, old_cstatus u32, old_first u64, old_second u64, old_multi u32, new_cstatus u32, new_first u64, new_second u64, new_multi u32", "f64"),
     "compute_batch": ("in_off u32, n u32, out_off u32", "i32"),
     "decode_v1": ("off u32, len u32, names_off u32, names_len u32, options u32, first u32", "i32"),
