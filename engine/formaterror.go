@@ -24,13 +24,14 @@ var (
 //
 //	perfdata: PERF_OBJECT_TYPE 3 at 0x1a40: DefinitionLength 4096 exceeds TotalByteLength 2048
 type FormatError struct {
-	Format string // the decoder: "perfdata", "perflibv2", "nametable", "blg", …
-	Record string // the structure, e.g. "PERF_OBJECT_TYPE"
-	Index  int    // the record's index among records of its kind, or −1
-	Offset int64  // byte offset of the record (or of the field) in the input
-	Field  string // the field at fault, e.g. "DefinitionLength"; may be empty
-	Detail string // what is wrong with it, e.g. "4096 exceeds TotalByteLength 2048"
-	Err    error  // ErrTruncated, ErrMalformed or ErrUnsupported
+	_      [0]func() // not comparable: no equality function in the module
+	Format string    // the decoder: "perfdata", "perflibv2", "nametable", "blg", …
+	Record string    // the structure, e.g. "PERF_OBJECT_TYPE"
+	Index  int       // the record's index among records of its kind, or −1
+	Offset int64     // byte offset of the record (or of the field) in the input
+	Field  string    // the field at fault, e.g. "DefinitionLength"; may be empty
+	Detail string    // what is wrong with it, e.g. "4096 exceeds TotalByteLength 2048"
+	Err    error     // ErrTruncated, ErrMalformed or ErrUnsupported
 }
 
 // Error returns the error's text, built without fmt.

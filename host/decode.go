@@ -85,24 +85,65 @@ func logArgs(s []uint64, at []region, sel relog.Options, every, last uint64) {
 // cfg's parts parsed, and appends the values to dst. Paths are owned by the
 // values (not views).
 func (e *Engine) Query(dst []query.Value, cfg *QueryConfig, older, newer []byte) ([]query.Value, error) {
-	pats := abi.AppendPatterns(nil, cfg.Paths)
-	ids := abi.AppendU32s(nil, cfg.IDs)
-	// The regions, in the order of the descriptor's fields, then the
-	// descriptor.
-	fields := [...]int{abi.QueryOlder, abi.QueryNewer, abi.QueryNames, abi.QueryRegInfo, abi.QueryStrings, abi.QueryIDs, abi.QuerySet, abi.QueryPaths}
-	parts := [][]byte{older, newer, cfg.Names, cfg.RegInfo, cfg.Strings, ids, []byte(cfg.CounterSet), pats, make([]byte, abi.QuerySize)}
+	parts, fill := queryParts(cfg, older, newer)
 	opts := uint64(cfg.Options & optionsMask)
 	d, err := e.decode(fnQuery, parts, func(s []uint64, at []region, first uint32) {
-		s[0], s[1], s[2] = at[len(fields)].off, opts, uint64(first)
-	}, func(desc []byte, at []region) {
-		for i, f := range fields {
-			abi.PutRegion(desc, f, uint32(at[i].off), uint32(at[i].len))
-		}
-	})
+		s[0], s[1], s[2] = at[len(at)-1].off, opts, uint64(first)
+	}, fill)
 	if err != nil {
 		return dst, err
 	}
 	return appendValues(dst, d), nil
+}
+
+// queryParts returns the input of query and query_text: the regions, in
+// the order of the descriptor's fields, then the descriptor, and the fill
+// that writes the descriptor once they are placed.
+func queryParts(cfg *QueryConfig, older, newer []byte) ([][]byte, func([]byte, []region)) {
+	fields := [...]int{abi.QueryOlder, abi.QueryNewer, abi.QueryNames, abi.QueryRegInfo, abi.QueryStrings, abi.QueryIDs, abi.QuerySet, abi.QueryPaths}
+	parts := [][]byte{older, newer, cfg.Names, cfg.RegInfo, cfg.Strings, abi.AppendU32s(nil, cfg.IDs), []byte(cfg.CounterSet),
+		abi.AppendPatterns(nil, cfg.Paths), make([]byte, abi.QuerySize)}
+	return parts, func(desc []byte, at []region) {
+		for i, f := range fields {
+			abi.PutRegion(desc, f, uint32(at[i].off), uint32(at[i].len))
+		}
+	}
+}
+
+// QueryText returns relog's CSV (tsv: TSV) of every selected counter
+// between the captures older (nil: a first sample) and newer, with digits
+// significant digits (0: engine.DefaultDigits, 20; 17 as Windows before
+// 2020): what perfcalc values -f csv writes (query.WriteCSV). A module
+// without the export (older than this package) gives an *Error with
+// CodeUnsupported. A text longer than the module's output buffer gets a
+// larger buffer and a second query, as RelogText's does.
+func (e *Engine) QueryText(cfg *QueryConfig, older, newer []byte, tsv bool, digits int) ([]byte, error) {
+	f, err := queryTextFormat(tsv, digits)
+	if err != nil {
+		return nil, err
+	}
+	opts := uint64(cfg.Options & optionsMask)
+	parts, fill := queryParts(cfg, older, newer)
+	text, err := e.text(fnQueryText, parts, fill, func(s []uint64, at []region) {
+		s[0], s[1], s[2] = at[len(at)-1].off, opts, f
+	})
+	if err != nil {
+		return nil, err
+	}
+	return text, nil
+}
+
+// queryTextFormat returns query_text's format argument: CSV or TSV with
+// digits, which are 0 to abi.MaxDigits.
+func queryTextFormat(tsv bool, digits int) (uint64, error) {
+	if digits < 0 || digits > abi.MaxDigits {
+		return 0, &Error{Op: "query_text", Code: CodeArgument, Text: abi.ErrDigits.Error()}
+	}
+	f := uint64(abi.FormatCSV) | uint64(digits)<<abi.DigitsShift
+	if tsv {
+		f |= abi.FormatTSV
+	}
+	return f, nil
 }
 
 // RelogStats computes the statistics of every column of the .blg log, with
@@ -136,45 +177,57 @@ func (e *Engine) RelogText(log []byte, sel relog.Options, format relog.Format) (
 	if sel.Digits < 0 || sel.Digits > abi.MaxDigits {
 		return nil, &Error{Op: "relog_text", Code: CodeArgument, Text: abi.ErrDigits.Error()}
 	}
+	f := uint64(format) | uint64(sel.Digits)<<abi.DigitsShift
+	return e.text(fnRelogText, [][]byte{log, pats}, nil, func(s []uint64, at []region) {
+		logArgs(s, at, sel, every, f)
+	})
+}
+
+// text places parts and calls the text export f (relog_text, query_text),
+// whose parameters args sets, and returns the text it wrote; a text longer
+// than the output buffer gets a larger one (out_reserve) and a second
+// call. After a text, an error text the export left (a log damaged after
+// the rows written) is an *Error (Code 0) returned with the text.
+func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region)) ([]byte, error) {
+	op := exports[f]
 	inst, err := e.get()
 	if err != nil {
 		return nil, err
 	}
 	defer e.put(inst)
-	at, err := inst.place(e, [][]byte{log, pats}, nil)
+	at, err := inst.place(e, parts, fill)
 	if err != nil {
 		return nil, err
 	}
-	f := uint64(format) | uint64(sel.Digits)<<abi.DigitsShift
-	relogText := func() (int32, error) {
-		logArgs(inst.stack[:], at, sel, every, f)
-		err := e.call(inst, fnRelogText)
+	call := func() (int32, error) {
+		args(inst.stack[:], at)
+		err := e.call(inst, f)
 		return int32(uint32(inst.stack[0])), err
 	}
-	rc, err := relogText()
+	rc, err := call()
 	if err == nil && Code(rc) == CodeSpace {
 		// Longer than the output buffer: last_detail is its length.
 		if err := inst.reserve(e, fnOutReserve, inst.lastDetail(e)); err != nil {
 			return nil, err
 		}
-		rc, err = relogText()
+		rc, err = call()
 	}
 	if err != nil {
 		return nil, err
 	}
 	if rc < 0 {
-		return nil, inst.guestError(e, "relog_text", rc)
+		return nil, inst.guestError(e, op, rc)
 	}
 	if uint32(rc) > inst.outCap {
-		return nil, inst.violation("relog_text", "the text is longer than the output buffer")
+		return nil, inst.violation(op, "the text is longer than the output buffer")
 	}
 	b, ok := inst.mem.Read(inst.out, uint32(rc))
 	if !ok {
-		return nil, inst.violation("relog_text", "the output buffer lies outside memory")
+		return nil, inst.violation(op, "the output buffer lies outside memory")
 	}
 	text := append([]byte(nil), b...)
 	if msg := inst.errorText(e); msg != "" {
-		return text, &Error{Op: "relog_text", Text: msg}
+		return text, &Error{Op: op, Text: msg}
 	}
 	return text, nil
 }

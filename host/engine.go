@@ -53,6 +53,7 @@ const (
 	fnInReserve
 	fnOutReserve
 	fnRelogStats
+	fnQueryText
 	numFn
 )
 
@@ -79,12 +80,13 @@ var exports = [numFn]string{
 	fnInReserve:    "in_reserve",
 	fnOutReserve:   "out_reserve",
 	fnRelogStats:   "relog_stats",
+	fnQueryText:    "query_text",
 }
 
 // optional are the exports that a module of ABI version 1 may lack (they
 // came later): a call that needs a missing one returns an *Error with
 // CodeUnsupported.
-var optional = [numFn]bool{fnRelogStats: true}
+var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true}
 
 // Engine runs perfcalc's engine and decoders inside perfcalc.wasm, through
 // wazero: the module is compiled once, and each call runs on one of a pool

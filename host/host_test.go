@@ -285,6 +285,21 @@ func TestDecodeCorpusMatchesNative(t *testing.T) {
 		if !reflect.DeepEqual(have, want) {
 			t.Errorf("%s: have %d values, want %d; first differences: %v", tc.name, len(have), len(want), firstDiff(have, want))
 		}
+		// Their text, as perfcalc values -f csv and tsv write it.
+		for _, f := range []struct {
+			tsv    bool
+			digits int
+		}{{false, 0}, {false, 17}, {true, 20}} {
+			htext, herr := shared.QueryText(&tc.cfg, tc.older, tc.newer, f.tsv, f.digits)
+			wtext, werr := native.QueryText(&tc.cfg, tc.older, tc.newer, f.tsv, f.digits)
+			sameError(t, tc.name+" text", herr, werr)
+			if !bytes.Equal(htext, wtext) || (werr == nil) != (len(wtext) > 0) {
+				t.Errorf("%s: text (tsv %v, %d digits) of %d bytes, native %d", tc.name, f.tsv, f.digits, len(htext), len(wtext))
+			}
+		}
+	}
+	if _, err := shared.QueryText(&host.QueryConfig{}, nil, g1, false, 21); host.ErrorCode(err) != host.CodeArgument {
+		t.Errorf("QueryText with 21 digits: %v, want CodeArgument", err)
 	}
 	// The real captures, where present.
 	root := corpus.Root()

@@ -97,13 +97,32 @@ func (Native) RelogText(log []byte, sel relog.Options, format relog.Format) ([]b
 
 // Query is Engine.Query in the caller's process.
 func (Native) Query(dst []query.Value, cfg *QueryConfig, older, newer []byte) ([]query.Value, error) {
-	q := abi.Query{Names: cfg.Names, RegInfo: cfg.RegInfo, Strings: cfg.Strings, IDs: cfg.IDs,
-		CounterSet: cfg.CounterSet, Paths: cfg.Paths, Options: cfg.Options & optionsMask}
+	q := cfg.abi()
 	d, err := build("query", func(b *abi.Builder) error { return b.Query(older, newer, &q) })
 	if err != nil {
 		return dst, err
 	}
 	return appendValues(dst, d), nil
+}
+
+// QueryText is Engine.QueryText in the caller's process.
+func (Native) QueryText(cfg *QueryConfig, older, newer []byte, tsv bool, digits int) ([]byte, error) {
+	f, err := queryTextFormat(tsv, digits)
+	if err != nil {
+		return nil, err
+	}
+	q := cfg.abi()
+	var text bytes.Buffer
+	if err := abi.QueryText(&text, older, newer, &q, uint32(f)); err != nil {
+		return nil, nativeError("query_text", err)
+	}
+	return text.Bytes(), nil
+}
+
+// abi returns cfg as abi.Query.
+func (cfg *QueryConfig) abi() abi.Query {
+	return abi.Query{Names: cfg.Names, RegInfo: cfg.RegInfo, Strings: cfg.Strings, IDs: cfg.IDs,
+		CounterSet: cfg.CounterSet, Paths: cfg.Paths, Options: cfg.Options & optionsMask}
 }
 
 // ErrorCode returns the module's error code for an error of Native or

@@ -196,7 +196,7 @@ func appendValues(dst []query.Value, d *Decoded) []query.Value {
 		r := &d.Records[i]
 		dst = append(dst, query.Value{
 			Path: []byte(r.Path), Type: r.Type, Scale: r.Scale, DetailLevel: r.Aux,
-			Value: r.Value, Status: r.Status, HasOld: r.Column == 1,
+			Value: r.Value, Status: r.Status, HasOld: r.Column == 1, Raw: r.Raw,
 		})
 	}
 	return dst

@@ -258,18 +258,26 @@ func relogText(inOff, n, patOff, patLen uint32, begin, end int64, every, format 
 	}
 	tw := textWriter{buf: outBuf}
 	damage, err := abi.RelogText(&tw, data, opts, format)
+	return tw.finish(damage, err)
+}
+
+// finish ends the text that t wrote, or reports err: the bytes written;
+// CodeSpace when the text is longer than the buffer (last_detail is its
+// length); err's code. damage, the damage of a log after the rows
+// written, goes to err_ptr.
+func (t *textWriter) finish(damage, err error) int32 {
 	if err != nil {
 		return fail(abi.CodeOf(err), err)
 	}
-	if tw.total > len(tw.buf) {
-		lastDetail = uint32(min(tw.total, 1<<32-1))
-		setError("perfcalc: relog_text: the text does not fit the output buffer")
+	if t.total > len(t.buf) {
+		lastDetail = uint32(min(t.total, 1<<32-1))
+		setError("perfcalc: the text does not fit the output buffer")
 		return abi.CodeSpace
 	}
 	if damage != nil {
 		setError(damage.Error())
 	}
-	return int32(tw.n)
+	return int32(t.n)
 }
 
 // queryParts names the regions of the query descriptor, in the order of
@@ -281,6 +289,40 @@ var queryParts = [abi.QuerySize / 8]string{
 	abi.QuerySet / 8: "query counterset name", abi.QueryPaths / 8: "counter patterns",
 }
 
+// queryInput reads the arguments of query and query_text (op) into q: the
+// QuerySize-byte descriptor at descOff of the input buffer, whose regions
+// (abi.Query…) hold the captures and what pairs them, and the options. It
+// returns the captures.
+func queryInput(op string, descOff, options uint32, q *abi.Query) (older, newer []byte, code int32) {
+	if code := checkOptions(op, options); code != 0 {
+		return nil, nil, code
+	}
+	desc, code := inRegion("query descriptor", descOff, abi.QuerySize)
+	if code != 0 {
+		return nil, nil, code
+	}
+	var parts [len(queryParts)][]byte
+	for i := range parts {
+		off, n := abi.ReadRegion(desc, 8*i)
+		if parts[i], code = inRegion(queryParts[i], off, n); code != 0 {
+			return nil, nil, code
+		}
+	}
+	ids := parts[abi.QueryIDs/8]
+	if len(ids)%4 != 0 {
+		return nil, nil, refuse("perfcalc: " + op + ": the counter ids' length is not a multiple of 4")
+	}
+	*q = abi.Query{
+		Names: parts[abi.QueryNames/8], RegInfo: parts[abi.QueryRegInfo/8], Strings: parts[abi.QueryStrings/8],
+		IDs: abi.ReadU32s(ids), CounterSet: string(parts[abi.QuerySet/8]), Options: engine.Options(options),
+	}
+	var err error
+	if q.Paths, err = abi.ParsePatterns(parts[abi.QueryPaths/8]); err != nil {
+		return nil, nil, fail(abi.CodeInput, err)
+	}
+	return parts[abi.QueryOlder/8], parts[abi.QueryNewer/8], 0
+}
+
 // runQuery computes every selected counter between two captures, whose
 // inputs the QuerySize-byte descriptor at descOff of the input buffer names
 // (abi.Query…): abi.Builder.Query.
@@ -289,31 +331,29 @@ var queryParts = [abi.QuerySize / 8]string{
 func runQuery(descOff, options, first uint32) (rc int32) {
 	defer recovered(&rc)
 	clearError()
-	if code := checkOptions("query", options); code != 0 {
-		return code
-	}
-	desc, code := inRegion("query descriptor", descOff, abi.QuerySize)
+	var q abi.Query
+	older, newer, code := queryInput("query", descOff, options, &q)
 	if code != 0 {
 		return code
 	}
-	var parts [len(queryParts)][]byte
-	for i := range parts {
-		off, n := abi.ReadRegion(desc, 8*i)
-		if parts[i], code = inRegion(queryParts[i], off, n); code != 0 {
-			return code
-		}
+	return finish(start(first).Query(older, newer, &q))
+}
+
+// queryText writes relog's CSV or TSV of every selected counter between two
+// captures (the descriptor of query) into the output buffer, in format
+// (abi.FormatCSV or FormatTSV, digits in bits 8 to 15): abi.QueryText, what
+// perfcalc values -f csv writes. It returns the bytes written, or CodeSpace
+// when the text is longer than the buffer (last_detail is its length).
+//
+//go:wasmexport query_text
+func queryText(descOff, options, format uint32) (rc int32) {
+	defer recovered(&rc)
+	clearError()
+	var q abi.Query
+	older, newer, code := queryInput("query_text", descOff, options, &q)
+	if code != 0 {
+		return code
 	}
-	ids := parts[abi.QueryIDs/8]
-	if len(ids)%4 != 0 {
-		return refuse("perfcalc: query: the counter ids' length is not a multiple of 4")
-	}
-	q := abi.Query{
-		Names: parts[abi.QueryNames/8], RegInfo: parts[abi.QueryRegInfo/8], Strings: parts[abi.QueryStrings/8],
-		IDs: abi.ReadU32s(ids), CounterSet: string(parts[abi.QuerySet/8]), Options: engine.Options(options),
-	}
-	var err error
-	if q.Paths, err = abi.ParsePatterns(parts[abi.QueryPaths/8]); err != nil {
-		return fail(abi.CodeInput, err)
-	}
-	return finish(start(first).Query(parts[abi.QueryOlder/8], parts[abi.QueryNewer/8], &q))
+	tw := textWriter{buf: outBuf}
+	return tw.finish(nil, abi.QueryText(&tw, older, newer, &q, format))
 }

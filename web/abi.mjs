@@ -92,11 +92,11 @@ export const HDR_STR_LEN = 40; // u32 string area length
 export const HDR_NEEDED = 44; // u32 needed: bytes of a single page holding every record
 export const HDR_COLUMNS = 48; // u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
 export const HDR_ROWS = 52; // u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
-export const HDR_BIAS = 56; // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); else 0
+export const HDR_BIAS = 56; // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); query, the bias found between the newer capture's `SystemTime` and its UTC time stamp, rounded to the quarter hour (0 when none lies within 14 hours); else 0
 export const HDR_INFO_OFF = 60; // u32 info offset (in the string area)
 export const HDR_INFO_LEN = 64; // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 export const HDR_RESERVED0 = 68; // u32 0 (reserved)
-export const HDR_RESERVED1 = 72; // u64 0 (reserved)
+export const HDR_LOCAL = 72; // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
 
 // The record of a decode result (80 bytes): one counter value.
 export const RECORD_SIZE = 80;
@@ -110,7 +110,7 @@ export const REC_SECOND = 32; // u64 SecondValue (D or B); columns: the local ti
 export const REC_MULTI = 40; // u32 MultiCount
 export const REC_CSTATUS = 44; // u32 CStatus
 export const REC_TIME_BASE = 48; // i64 timebase F
-export const REC_TIME = 56; // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; blg: the sample's local time stamp)
+export const REC_TIME = 56; // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; query: the newer capture's; blg: the sample's local time stamp)
 export const REC_SCALE = 64; // i32 scale (DefaultScale)
 export const REC_AUX = 68; // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`; columns: the index of the log's counter-list entry that the column comes from
 export const REC_COLUMN = 72; // u32 column: V1 the object's index; V2 the block's index; blg and columns the column's index; query 1 when the instance was in the older capture
@@ -149,11 +149,12 @@ export const QUERY_IDS = 40; // region V2: the block counter ids, u32 each (the 
 export const QUERY_SET = 48; // region V2: the object name of paths, UTF-8 (absent: the GUID)
 export const QUERY_PATHS = 56; // region counter path patterns, UTF-8, one per line (absent: every counter)
 
-// relog_text's format argument: the format in bits 0 to 7, and in bits 8
-// to 15 the significant digits of CSV and TSV values (%.<digits>g): 0 is
-// the default, 20, as current Windows writes; 17 as Windows wrote before
-// about 2020; any of 1 to 20. A host of ABI version 1 that passes the
-// format alone gets the default. Other bits are reserved.
+// relog_text's and query_text's format argument: the format in bits 0 to
+// 7 (query_text: CSV or TSV), and in bits 8 to 15 the significant digits of
+// CSV and TSV values (%.<digits>g): 0 is the default, 20, as current
+// Windows writes; 17 as Windows wrote before about 2020; any of 1 to 20. A
+// host of ABI version 1 that passes the format alone gets the default.
+// Other bits are reserved.
 export const FORMAT_CSV = 0; // relog's CSV (PDH-CSV 4.0)
 export const FORMAT_TSV = 1; // relog's TSV
 export const FORMAT_JSON = 2; // JSON lines (shortest exact numbers: the digits do not apply)

@@ -56,14 +56,14 @@ func orderNote(vals []query.Value, names []string, older, newer []byte, kind cap
 			bad++
 		}
 	}
-	o, n := captureStamp(older, kind), captureStamp(newer, kind)
-	if bad == 0 || o.utc <= 0 || n.utc <= 0 {
+	o, n := query.CaptureStamp(older), query.CaptureStamp(newer)
+	if bad == 0 || o.UTC <= 0 || n.UTC <= 0 {
 		return ""
 	}
 	switch {
-	case n.utc < o.utc:
+	case n.UTC < o.UTC:
 		return fmt.Sprintf("%s was captured before %s, so the values that need two samples are NegativeDenominator: give the older capture first (perfcalc values %s %s)", names[1], names[0], names[1], names[0])
-	case n.utc == o.utc:
+	case n.UTC == o.UTC:
 		return fmt.Sprintf("%s and %s have the same time stamp (the same capture twice?), so the values that need two samples are NegativeDenominator", names[0], names[1])
 	}
 	return ""

@@ -80,19 +80,17 @@ func droppedNote(dropped int64) string {
 }
 
 // valuesTable is the long table of perfcalc values' results: one sample,
-// the newer capture's, whose local time is s.local and whose UTC time is
-// s.local plus the capture's bias. Its raw columns are null (NoRaw):
-// query.Value carries the results only.
-func valuesTable(vals []query.Value, s stamp) (*longform.Table, error) {
-	if !s.ok {
+// the newer capture's, whose local time is s.Local and whose UTC time is
+// s.Local plus the capture's bias, with each value's raw record.
+func valuesTable(vals []query.Value, s query.Stamp) (*longform.Table, error) {
+	if !s.OK {
 		return nil, errors.New("the newer capture's SystemTime is not a valid time: the long formats need the sample's time")
 	}
 	t := &longform.Table{
 		Series: make([]longform.Series, len(vals)),
-		Clock:  longform.FixedClock(int32(s.bias)),
-		NoRaw:  true,
+		Clock:  longform.FixedClock(s.Bias),
 	}
-	row := &valuesRows{row: relog.Row{Time: filetimeOf(s.local), Cells: make([]relog.Cell, len(vals))}}
+	row := &valuesRows{row: relog.Row{Time: s.Local, Cells: make([]relog.Cell, len(vals))}}
 	for i := range vals {
 		v := &vals[i]
 		t.Series[i] = longform.NewSeries(string(v.Path), v.Type)
@@ -100,6 +98,7 @@ func valuesTable(vals []query.Value, s stamp) (*longform.Table, error) {
 			Present: true,
 			Counter: engine.Counter{Type: v.Type, Scale: v.Scale},
 			Result:  engine.Result{Value: v.Value, Status: v.Status},
+			Raw:     v.Raw,
 		}
 	}
 	t.Rows = row

@@ -5,15 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/perfdata"
-	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
@@ -48,8 +45,8 @@ Formats:
   parquet
          relog's long table (perfcalc relog -h): one row per counter
          instance at the newer capture's time (UTC and local), its path's
-         parts, type, value (null unless the status is Valid) and status;
-         the raw columns are null (values keeps the results only)
+         parts, type, value (null unless the status is Valid), status and
+         the newer capture's raw values
   openmetrics
          one gauge family per counter, one sample per counter instance
          with the newer capture's UTC time stamp, as relog writes them
@@ -137,13 +134,13 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "perfcalc values: note: %s\n", note)
 	}
 
-	stamp := captureStamp(newer, kNew)
+	stamp := query.CaptureStamp(newer)
 	var long *longform.Table
 	if *format == formatParquet || *format == formatOpenMetrics {
 		if long, err = valuesTable(vals, stamp); err != nil {
 			return failCommand(stderr, "values", fmt.Errorf("%s: %w", pos[1], err))
 		}
-		if !stamp.hasBias {
+		if !stamp.HasBias {
 			fmt.Fprintf(stderr, "perfcalc values: note: %s has no UTC time stamp within 14 hours of its local time: the local time is written as UTC\n", pos[1])
 		}
 	}
@@ -157,7 +154,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "table":
 			writeValuesTable(w, vals)
 		case "csv", "tsv":
-			writeValuesCSV(w, vals, stamp, *format == "tsv", int(*digits))
+			query.WriteCSV(w, vals, stamp, *format == "tsv", int(*digits))
 		case "json":
 			var buf []byte
 			for i := range vals {
@@ -253,43 +250,6 @@ func appendSpaces(b []byte, n int) []byte {
 	return b
 }
 
-// stamp is the time of a capture for relog's CSV: the local time that
-// SYSTEMTIME holds, and the zone's bias (UTC − local, in minutes) derived
-// from the UTC time stamp PerfTime100nSec.
-type stamp struct {
-	local   time.Time
-	bias    int
-	hasBias bool
-	ok      bool
-	utc     int64 // PerfTime100nSec, the FILETIME in UTC
-}
-
-// captureStamp reads a capture's time.
-func captureStamp(data []byte, kind captureKind) stamp {
-	var st [8]uint16
-	var ft int64
-	switch kind {
-	case kindV1:
-		b, err := perfdata.Parse(data)
-		if err != nil {
-			return stamp{}
-		}
-		t := b.SystemTime
-		st = [8]uint16{t.Year, t.Month, t.DayOfWeek, t.Day, t.Hour, t.Minute, t.Second, t.Milliseconds}
-		ft = b.PerfTime100nSec
-	case kindV2:
-		var p perflibv2.Parser
-		h, err := p.Start(data)
-		if err != nil {
-			return stamp{}
-		}
-		t := h.SystemTime
-		st = [8]uint16{t.Year, t.Month, t.DayOfWeek, t.Day, t.Hour, t.Minute, t.Second, t.Milliseconds}
-		ft = h.PerfTime100NSec
-	}
-	return makeStamp(st, ft)
-}
-
 // unixFrom1601 is the number of seconds from 1601-01-01 to 1970-01-01.
 const unixFrom1601 = 11_644_473_600
 
@@ -303,91 +263,6 @@ func filetimeOf(t time.Time) int64 {
 // time.Time in UTC.
 func fileTime(ft int64) time.Time {
 	return time.Unix(ft/10_000_000-unixFrom1601, ft%10_000_000*100).UTC()
-}
-
-// makeStamp combines a SYSTEMTIME (local time) with the UTC FILETIME of the
-// same moment. The bias is rounded to the quarter hour (every zone's offset
-// is a multiple of 15 minutes) and kept only within ±14 hours.
-func makeStamp(st [8]uint16, ft int64) stamp {
-	year, month, day, hour, min, sec, ms := st[0], st[1], st[3], st[4], st[5], st[6], st[7]
-	if year < 1601 || year > 30827 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 59 || ms > 999 {
-		return stamp{}
-	}
-	local := time.Date(int(year), time.Month(month), int(day), int(hour), int(min), int(sec), int(ms)*1e6, time.UTC)
-	s := stamp{local: local, ok: true, utc: ft}
-	if ft > 0 {
-		utc := fileTime(ft)
-		q := math.Round(utc.Sub(local).Minutes()/15) * 15
-		if math.Abs(q) <= 14*60 {
-			s.bias, s.hasBias = int(q), true
-		}
-	}
-	return s
-}
-
-// appendHeader appends relog's first header cell, without quotes:
-// "(PDH-CSV 4.0) (UTC-08:00)(480)". V1 and V2 captures carry no zone name;
-// perfcalc writes the offset as the name. Without a usable time stamp the
-// cell is "(PDH-CSV 4.0)" alone.
-func (s stamp) appendHeader(dst []byte, tsv bool) []byte {
-	if tsv {
-		dst = append(dst, "(PDH-TSV 4.0)"...)
-	} else {
-		dst = append(dst, "(PDH-CSV 4.0)"...)
-	}
-	if !s.hasBias {
-		return dst
-	}
-	dst = append(dst, " (UTC"...)
-	if s.bias != 0 {
-		off := -s.bias
-		sign := byte('+')
-		if off < 0 {
-			sign, off = '-', -off
-		}
-		dst = append(dst, sign)
-		dst = appendTwo(dst, off/60)
-		dst = append(dst, ':')
-		dst = appendTwo(dst, off%60)
-	}
-	dst = append(dst, ")("...)
-	dst = strconv.AppendInt(dst, int64(s.bias), 10)
-	return append(dst, ')')
-}
-
-func appendTwo(dst []byte, v int) []byte {
-	return append(dst, byte('0'+v/10%10), byte('0'+v%10))
-}
-
-// writeValuesCSV writes relog's CSV (or TSV): the header row and one row of
-// values, every field quoted, lines ending in CR LF.
-func writeValuesCSV(w io.Writer, vals []query.Value, s stamp, tsv bool, digits int) {
-	sep := byte(',')
-	if tsv {
-		sep = '\t'
-	}
-	b := []byte{'"'}
-	b = append(s.appendHeader(b, tsv), '"')
-	for i := range vals {
-		b = append(b, sep)
-		b = appendCSVQuoted(b, vals[i].Path)
-	}
-	b = append(b, '\r', '\n', '"')
-	if s.ok {
-		b = s.local.AppendFormat(b, "01/02/2006 15:04:05.000")
-	}
-	b = append(b, '"')
-	for i := range vals {
-		b = append(b, sep, '"')
-		if vals[i].Status == engine.Valid {
-			b = engine.AppendFloat(b, vals[i].Value, digits)
-		} else {
-			b = append(b, ' ')
-		}
-		b = append(b, '"')
-	}
-	b = append(b, '\r', '\n')
-	w.Write(b)
 }
 
 // appendCSVQuoted appends s in double quotes, doubling the quotes inside.

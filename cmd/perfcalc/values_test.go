@@ -363,8 +363,9 @@ type longRow struct {
 // per column of values -f csv, in its order, with the CSV's path; every
 // value printed with 20 digits is the CSV's cell, null where the CSV has
 // " "; local_time is the CSV's time and time is it in UTC (the header's
-// bias); the type is the column's; the raw columns are null (values keeps
-// the results only: longform's documentation).
+// bias); the type is the column's; the raw columns hold the newer
+// capture's raw record (a 1-sample raw count recomputes from them to its
+// value).
 func TestValuesParquet(t *testing.T) {
 	dir := t.TempDir()
 	for name, pair := range valuesPairs(t) {
@@ -388,7 +389,7 @@ func TestValuesParquet(t *testing.T) {
 			}
 			bias := csvBias(t, head[0])
 			wantLocal := longform.UnixMicros(local)
-			nulls := 0
+			nulls, raws := 0, 0
 			types := valuesTypes(t, pair)
 			for i := range rows {
 				r := &rows[i]
@@ -410,14 +411,27 @@ func TestValuesParquet(t *testing.T) {
 				if (r.Value != nil) != (r.Status == "Valid") {
 					t.Errorf("%s: value %v with status %s", r.Path, r.Value, r.Status)
 				}
-				if r.RawFirst != nil || r.RawSecond != nil || r.RawMulti != nil || r.RawStatus != nil {
-					t.Fatalf("%s: raw values %v %v %v %v, want null", r.Path, r.RawFirst, r.RawSecond, r.RawMulti, r.RawStatus)
+				if r.RawFirst == nil || r.RawSecond == nil || r.RawMulti == nil || r.RawStatus == nil {
+					t.Fatalf("%s: raw values %v %v %v %v, want all four", r.Path, r.RawFirst, r.RawSecond, r.RawMulti, r.RawStatus)
+				}
+				if typ, err := engine.ParseCounterType(r.CounterType); err == nil && strings.Contains(r.CounterType, "RAW") && typ.Samples() == 1 {
+					// A 1-sample type's value is its formula over the raw
+					// record alone: the raw columns are the ones it came from.
+					raw := engine.RawCounter{CStatus: *r.RawStatus, FirstValue: *r.RawFirst, SecondValue: *r.RawSecond, MultiCount: *r.RawMulti}
+					res := engine.Compute(&engine.Input{Counter: engine.Counter{Type: typ}, New: raw}, 0)
+					if res.Status != engine.Valid || r.Value == nil || res.Value != *r.Value {
+						t.Errorf("%s: %s over the raw columns %+v is %v %v; the value is %v", r.Path, r.CounterType, raw, res.Value, res.Status, r.Value)
+					}
+					raws++
 				}
 				if r.CounterType != types[r.Path] {
 					t.Errorf("%s: counter_type %s, values -f json says %s", r.Path, r.CounterType, types[r.Path])
 				}
 			}
-			t.Logf("%d rows, %d null values", len(rows), nulls)
+			t.Logf("%d rows, %d null values, %d 1-sample values recomputed from their raw columns", len(rows), nulls, raws)
+			if raws == 0 {
+				t.Error("no 1-sample raw count to recompute from the raw columns")
+			}
 		})
 	}
 }

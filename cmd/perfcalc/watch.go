@@ -408,7 +408,7 @@ func (tw *watchWriter) header(t time.Time) {
 	if tw.log {
 		b = b[2:]
 		_, off := t.Zone()
-		b = stamp{local: t, bias: -off / 60, hasBias: true, ok: true}.appendHeader(b, tsv)
+		b = query.Stamp{Local: filetimeOf(t), Bias: int32(-off / 60), HasBias: true, OK: true}.AppendHeader(b, tsv)
 	} else if tsv {
 		b = append(b, "(PDH-TSV 4.0)"...)
 	} else {

@@ -3,6 +3,7 @@ package blg
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestHandMadeLog(t *testing.T) {
 		t.Errorf("have machine %q, name table %d bytes, trailer %v", r.Machine(), len(r.NameTable()), r.Trailer())
 	}
 	h := r.Header()
-	if h.LoggerName != "logger" || h.LogFileName != `C:\perflogs\test.blg` || h.TimeZone != pacific || h.BufferSize != 4096 {
+	if h.LoggerName != "logger" || h.LogFileName != `C:\perflogs\test.blg` || !reflect.DeepEqual(h.TimeZone, pacific) || h.BufferSize != 4096 {
 		t.Errorf("have header %+v", *h)
 	}
 }

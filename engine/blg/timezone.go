@@ -39,6 +39,7 @@ const timeZoneSize = 172
 // for the "(<standard name>)(<bias>)" of its CSV header. Biases are in
 // minutes, UTC = local time + bias.
 type TimeZone struct {
+	_            [0]func()  // not comparable: no equality function in the module
 	Bias         int32      // +0
 	StandardName string     // +4, WCHAR[32]; often a tzres.dll reference such as "@tzres.dll,-212"
 	StandardDate SystemTime // +68: when daylight time ends (in daylight local time)

@@ -45,9 +45,10 @@ type Path struct {
 // Error is a malformed counter path: what is wrong, and where (a byte
 // position in the path, 0-based).
 type Error struct {
-	Path string // the path as given
-	Pos  int    // byte position of the problem
-	Msg  string // what is wrong
+	_    [0]func() // not comparable: no equality function in the module
+	Path string    // the path as given
+	Pos  int       // byte position of the problem
+	Msg  string    // what is wrong
 }
 
 func (e *Error) Error() string {

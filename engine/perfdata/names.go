@@ -10,6 +10,7 @@ import (
 // InstanceName is the name PDH gives an instance in a counter path,
 // `parent/name#occurrence`, split into its parts.
 type InstanceName struct {
+	_ [0]func() // not comparable: no equality function in the module
 	// Parent is the name of the parent instance (without its own #n), or ""
 	// when the instance has no parent or the parent cannot be resolved.
 	Parent string

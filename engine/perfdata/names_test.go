@@ -1,6 +1,7 @@
 package perfdata_test
 
 import (
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -123,7 +124,7 @@ func TestNamesParts(t *testing.T) {
 		{Name: "2", ParentMissing: true},
 	}
 	for i := range want {
-		if names[i] != want[i] {
+		if !reflect.DeepEqual(names[i], want[i]) {
 			t.Errorf("instance %d: have %+v, want %+v", i, names[i], want[i])
 		}
 	}

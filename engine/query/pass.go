@@ -178,7 +178,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 					Parent: n.parent, Instance: n.name, Index: n.occurrence, Counter: q.cnames[k]}
 				dst = append(dst, Value{
 					Path: q.appendPath(&p), Type: typ, Scale: scale,
-					DetailLevel: detail, Value: r.Value, Status: r.Status, HasOld: in.HasOld,
+					DetailLevel: detail, Value: r.Value, Status: r.Status, HasOld: in.HasOld, Raw: in.New,
 				})
 			}
 		}

@@ -64,6 +64,10 @@ type Value struct {
 	Status engine.Status
 	// HasOld says whether the instance was found in the older capture.
 	HasOld bool
+	// Raw is the newer capture's raw record of the counter (FirstValue,
+	// SecondValue, MultiCount, CStatus and TimeStamp, as perfdata's and
+	// perflibv2's Fill give them), from which Value was computed.
+	Raw engine.RawCounter
 }
 
 // Suffix returns the display suffix of the counter's type ("/sec", "%", …).
@@ -80,9 +84,10 @@ var ErrNotV1 = errors.New("query: not a V1 PERF_DATA_BLOCK (a V2 capture needs C
 // machines, objects that only one of them has, or an object whose counter
 // definitions differ.
 type MismatchError struct {
-	What  string // "machine", "object", "counters of object", "format", "number of blocks", "block"
-	Older string // what the older capture has ("" when it lacks it)
-	Newer string // what the newer capture has
+	_     [0]func() // not comparable: no equality function in the module
+	What  string    // "machine", "object", "counters of object", "format", "number of blocks", "block"
+	Older string    // what the older capture has ("" when it lacks it)
+	Newer string    // what the newer capture has
 }
 
 // Error returns the error's text, for example

@@ -39,6 +39,7 @@ type Options struct {
 
 // Column is one column of the output: a counter of one instance.
 type Column struct {
+	_ [0]func() // not comparable: no equality function in the module
 	// Path is the counter path as relog prints it in the CSV header,
 	// \\MACHINE\Object(instance)\Counter.
 	Path string
@@ -55,6 +56,7 @@ type Column struct {
 
 // Cell is one column's value in one row.
 type Cell struct {
+	_ [0]func() // not comparable: no equality function in the module
 	// Present says whether the sample holds a raw value for the column; a
 	// column whose instance is not in the sample has no value at all (an
 	// empty field in CSV).

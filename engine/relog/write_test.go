@@ -3,6 +3,7 @@ package relog
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -145,7 +146,7 @@ func TestPlannedRows(t *testing.T) {
 				}
 				planRows = true
 				for i, cell := range planned.Row().Cells {
-					if cell != slow.Row().Cells[i] {
+					if !reflect.DeepEqual(cell, slow.Row().Cells[i]) {
 						t.Fatalf("%s %+v: row %d column %d: planned %+v, slow %+v", name, opts, planned.Row().Index, i, cell, slow.Row().Cells[i])
 					}
 				}

@@ -28,6 +28,8 @@ type Summary struct {
 	Keys          int
 	Columns, Rows uint32
 	Bias          int32
+	// Local is the header's local time (query).
+	Local int64
 	// Damage is why a log ends early (FlagDamaged): the records before it
 	// are valid.
 	Damage error
@@ -429,6 +431,23 @@ func (b *Builder) LogColumns(log []byte, opts relog.Options) error {
 	return nil
 }
 
+// textDigits checks the format argument of relog_text and query_text (a
+// format up to last, else bad; digits in bits 8 to 15) and returns its
+// digits, engine.DefaultDigits for 0.
+func textDigits(format, last uint32, bad error) (int, error) {
+	if format&FormatMask > last {
+		return 0, bad
+	}
+	digits := int(format >> DigitsShift)
+	if digits > MaxDigits {
+		return 0, ErrDigits
+	}
+	if digits == 0 {
+		digits = engine.DefaultDigits
+	}
+	return digits, nil
+}
+
 // RelogText writes relog's text of the .blg log with the selection opts
 // in format (Format…, with the digits in its bits 8 to 15; relog_text):
 // digits other than 0 replace opts.Digits. It returns the damage of a log
@@ -438,13 +457,15 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (dama
 	if opts.Every < 0 || opts.Every > MaxEvery {
 		return nil, ErrEvery
 	}
-	if format&FormatMask > FormatJSON {
-		return nil, ErrFormat
+	digits, err := textDigits(format, FormatJSON, ErrFormat)
+	if err != nil {
+		return nil, err
 	}
-	if digits := format >> DigitsShift; digits > MaxDigits || opts.Digits < 0 || opts.Digits > MaxDigits {
+	if opts.Digits < 0 || opts.Digits > MaxDigits {
 		return nil, ErrDigits
-	} else if digits > 0 {
-		opts.Digits = int(digits)
+	}
+	if format>>DigitsShift > 0 || opts.Digits == 0 {
+		opts.Digits = digits
 	}
 	format &= FormatMask
 	c, err := OpenLog(log, opts)
@@ -470,43 +491,53 @@ type Query struct {
 	Options engine.Options
 }
 
-// Query computes every selected counter between the captures older (nil: a
-// first sample) and newer with package query (query): one record per value
-// with its path, value, status, type and scale; Aux is the counter's
-// DetailLevel, Column 1 when the instance was in the older capture. Raw
-// values are not reported.
-func (b *Builder) Query(older, newer []byte, q *Query) error {
+// run computes every selected counter between the captures older (nil: a
+// first sample) and newer with package query.
+func (q *Query) run(older, newer []byte) ([]query.Value, error) {
 	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet}
 	var err error
 	if cfg.Names, err = nameTable(q.Names); err != nil {
-		return err
+		return nil, err
 	}
 	if len(q.RegInfo) > 0 {
 		reg, err := perflibv2.ParseRegInfo(q.RegInfo)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cfg.RegInfo = &reg
 	}
 	if len(q.Strings) > 0 {
 		s, err := perflibv2.ParseStrings(q.Strings)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cfg.Strings = &s
 	}
 	if len(older) == 0 {
 		older = nil
 	}
-	vals, err := query.New(cfg).Run(nil, older, newer)
+	return query.New(cfg).Run(nil, older, newer)
+}
+
+// Query computes every selected counter between the captures older (nil: a
+// first sample) and newer with package query (query): one record per value
+// with its path, value, status, type, scale and the newer capture's raw
+// values (Time: their time stamp); Aux is the counter's DetailLevel, Column
+// 1 when the instance was in the older capture. The header's Local is the
+// newer capture's local time (its SystemTime; 0 when that is not a valid
+// time) and Bias the zone's bias found between it and the capture's UTC
+// time stamp (query.Stamp; 0 when there is none within 14 hours).
+func (b *Builder) Query(older, newer []byte, q *Query) error {
+	vals, err := q.run(older, newer)
 	if err != nil {
 		return err
 	}
+	st := query.CaptureStamp(newer)
 	b.begin(KindQuery, "", 0)
-	b.Rows = 1
+	b.Rows, b.Bias, b.Local = 1, st.Bias, st.Local
 	for i := range vals {
 		v := &vals[i]
-		rec := Record{Value: v.Value, Status: v.Status, Type: v.Type, Scale: v.Scale, Aux: v.DetailLevel}
+		rec := Record{Value: v.Value, Status: v.Status, Type: v.Type, Raw: v.Raw, Time: v.Raw.TimeStamp, Scale: v.Scale, Aux: v.DetailLevel}
 		if v.HasOld {
 			rec.Column = 1
 		}
@@ -516,6 +547,22 @@ func (b *Builder) Query(older, newer []byte, q *Query) error {
 	}
 	b.Columns = uint32(len(vals))
 	return nil
+}
+
+// QueryText writes relog's text of every selected counter between the
+// captures older and newer (query_text), what perfcalc values -f csv or
+// -f tsv writes: format is FormatCSV or FormatTSV with the digits in its
+// bits 8 to 15 (0: DefaultDigits).
+func QueryText(w io.Writer, older, newer []byte, q *Query, format uint32) error {
+	digits, err := textDigits(format, FormatTSV, ErrQueryFormat)
+	if err != nil {
+		return err
+	}
+	vals, err := q.run(older, newer)
+	if err != nil {
+		return err
+	}
+	return query.WriteCSV(w, vals, query.CaptureStamp(newer), format&FormatMask == FormatTSV, digits)
 }
 
 // ParsePatterns reads counter path patterns, UTF-8, one per line; ASCII

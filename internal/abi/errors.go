@@ -26,9 +26,12 @@ var (
 	// ErrFormat refuses a relog_text format other than FormatCSV,
 	// FormatTSV and FormatJSON.
 	ErrFormat error = &Error{Code: CodeArgument, Text: "perfcalc: relog_text: format is 0 (CSV), 1 (TSV) or 2 (JSON)"}
+	// ErrQueryFormat refuses a query_text format other than FormatCSV and
+	// FormatTSV.
+	ErrQueryFormat error = &Error{Code: CodeArgument, Text: "perfcalc: query_text: format is 0 (CSV) or 1 (TSV)"}
 	// ErrDigits refuses digits above MaxDigits, and reserved bits of
-	// relog_text's format.
-	ErrDigits error = &Error{Code: CodeArgument, Text: "perfcalc: relog_text: digits (bits 8 to 15 of format) are 0 (the default, 20) or 1 to 20"}
+	// relog_text's and query_text's format.
+	ErrDigits error = &Error{Code: CodeArgument, Text: "perfcalc: digits (bits 8 to 15 of format) are 0 (the default, 20) or 1 to 20"}
 )
 
 // CodeOf returns the error code of an error of the builders: an *Error's

@@ -41,6 +41,8 @@ var Exports = []Export{
 		"count, min, max and mean of every column of a `.blg` log, as `perfcalc stats` (statistics records)"},
 	{"relog_columns", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32",
 		"the columns of a `.blg` log and its kept samples' count and range, as `relog -q` lists them, without computing a value (column records)"},
+	{"query_text", "desc_off u32, options u32, format u32", "i32",
+		"relog's CSV (0) or TSV (1) text of `query`'s counters, as `perfcalc values -f csv` writes it"},
 }
 
 // Signature returns e's parameter and result types as wasm value types,

@@ -114,11 +114,11 @@ const (
 	HdrNeeded    = 44 // u32 needed: bytes of a single page holding every record
 	HdrColumns   = 48 // u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
 	HdrRows      = 52 // u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
-	HdrBias      = 56 // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); else 0
+	HdrBias      = 56 // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); query, the bias found between the newer capture's `SystemTime` and its UTC time stamp, rounded to the quarter hour (0 when none lies within 14 hours); else 0
 	HdrInfoOff   = 60 // u32 info offset (in the string area)
 	HdrInfoLen   = 64 // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 	HdrReserved0 = 68 // u32 0 (reserved)
-	HdrReserved1 = 72 // u64 0 (reserved)
+	HdrLocal     = 72 // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
 )
 
 // The record of a decode result (80 bytes): one counter value.
@@ -135,7 +135,7 @@ const (
 	RecMulti    = 40 // u32 MultiCount
 	RecCStatus  = 44 // u32 CStatus
 	RecTimeBase = 48 // i64 timebase F
-	RecTime     = 56 // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; blg: the sample's local time stamp)
+	RecTime     = 56 // i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; query: the newer capture's; blg: the sample's local time stamp)
 	RecScale    = 64 // i32 scale (DefaultScale)
 	RecAux      = 68 // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`; columns: the index of the log's counter-list entry that the column comes from
 	RecColumn   = 72 // u32 column: V1 the object's index; V2 the block's index; blg and columns the column's index; query 1 when the instance was in the older capture
@@ -181,11 +181,12 @@ const (
 	QueryPaths   = 56 // region counter path patterns, UTF-8, one per line (absent: every counter)
 )
 
-// relog_text's format argument: the format in bits 0 to 7, and in bits 8
-// to 15 the significant digits of CSV and TSV values (%.<digits>g): 0 is
-// the default, 20, as current Windows writes; 17 as Windows wrote before
-// about 2020; any of 1 to 20. A host of ABI version 1 that passes the
-// format alone gets the default. Other bits are reserved.
+// relog_text's and query_text's format argument: the format in bits 0 to
+// 7 (query_text: CSV or TSV), and in bits 8 to 15 the significant digits of
+// CSV and TSV values (%.<digits>g): 0 is the default, 20, as current
+// Windows writes; 17 as Windows wrote before about 2020; any of 1 to 20. A
+// host of ABI version 1 that passes the format alone gets the default.
+// Other bits are reserved.
 const (
 	FormatCSV   = 0 // relog's CSV (PDH-CSV 4.0)
 	FormatTSV   = 1 // relog's TSV

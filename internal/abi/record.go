@@ -37,6 +37,7 @@ type Header struct {
 	StrOff, StrLen, Needed, Columns, Rows uint32
 	Bias                                  int32
 	InfoOff, InfoLen                      uint32
+	Local                                 int64
 }
 
 // ReadHeader reads the header at the start of b (at least HeaderSize
@@ -49,7 +50,7 @@ func ReadHeader(b []byte) Header {
 		RecSize: get32(b, HdrRecSize), RecOff: get32(b, HdrRecOff),
 		StrOff: get32(b, HdrStrOff), StrLen: get32(b, HdrStrLen), Needed: get32(b, HdrNeeded),
 		Columns: get32(b, HdrColumns), Rows: get32(b, HdrRows), Bias: int32(get32(b, HdrBias)),
-		InfoOff: get32(b, HdrInfoOff), InfoLen: get32(b, HdrInfoLen),
+		InfoOff: get32(b, HdrInfoOff), InfoLen: get32(b, HdrInfoLen), Local: int64(get64(b, HdrLocal)),
 	}
 }
 
@@ -74,7 +75,7 @@ func putHeader(b []byte, h *Header) {
 	put32(b, HdrInfoOff, h.InfoOff)
 	put32(b, HdrInfoLen, h.InfoLen)
 	put32(b, HdrReserved0, 0)
-	put64(b, HdrReserved1, 0)
+	put64(b, HdrLocal, uint64(h.Local))
 }
 
 // RecordPath returns the path offset (in the string area) and length of

@@ -165,7 +165,7 @@ func (w *Writer) Finish(s *Summary) (n int, more bool, needed uint32) {
 	h := Header{
 		Magic: Magic, Version: Version, Kind: w.kind, Total: w.total, First: w.first, Count: w.count,
 		RecSize: RecordSize, RecOff: HeaderSize, StrOff: uint32(w.recEnd), StrLen: uint32(strLen),
-		Needed: uint32(need), Columns: s.Columns, Rows: s.Rows, Bias: s.Bias, InfoLen: w.infoLen,
+		Needed: uint32(need), Columns: s.Columns, Rows: s.Rows, Bias: s.Bias, InfoLen: w.infoLen, Local: s.Local,
 	}
 	if s.Damage != nil {
 		h.Flags |= FlagDamaged

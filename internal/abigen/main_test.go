@@ -45,7 +45,7 @@ func TestLayoutValues(t *testing.T) {
 	}
 	for name, want := range map[string]int64{
 		"Version": abi.Version, "CodeAbsent": abi.CodeAbsent, "RecordSize": abi.RecordSize, "RecColumn": abi.RecColumn,
-		"HdrReserved1": abi.HdrReserved1, "ReqNewMulti": abi.ReqNewMulti, "QueryPaths": abi.QueryPaths,
+		"HdrLocal": abi.HdrLocal, "ReqNewMulti": abi.ReqNewMulti, "QueryPaths": abi.QueryPaths,
 		"Magic": abi.Magic, "MaxRecords": abi.MaxRecords, "StatSkipped": abi.StatSkipped, "OptionsMask": abi.OptionsMask,
 	} {
 		c := l.byName[name]

@@ -54,11 +54,9 @@
 //	raw_multi       uint32                 null      [INT32 INT(32, unsigned)]
 //	    PDH_RAW_COUNTER.MultiCount: the item count of the multi timers
 //
-// A .blg log fills the four raw columns in every row with the sample's raw
-// record. perfcalc values leaves them null (Table.NoRaw): it computes
-// between two captures with package query, whose values carry the results
-// only (query.Value has no raw values; adding them cost the WebAssembly
-// module more bytes than its size budget had left).
+// Every row fills the four raw columns with its sample's raw record: a
+// .blg log's, and for perfcalc values (and the Python package's values) the
+// newer capture's, from which the value was computed (query.Value.Raw).
 //
 // # Rows
 //

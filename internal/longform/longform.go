@@ -129,10 +129,6 @@ type Table struct {
 	Series []Series
 	Rows   Rows
 	Clock  *Clock
-	// NoRaw says that the cells carry no raw values (the raw_* columns
-	// are null): perfcalc values computes from two captures and keeps
-	// only the results.
-	NoRaw bool
 }
 
 // FromConverter returns the table of a relog converter: its columns, its

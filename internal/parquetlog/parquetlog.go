@@ -134,13 +134,13 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 				st.Valid++
 			}
 			if len(g.cells) == rg {
-				if err := g.write(pw, ss, !t.NoRaw, opts.TimeOrder); err != nil {
+				if err := g.write(pw, ss, opts.TimeOrder); err != nil {
 					return st, err
 				}
 			}
 		}
 	}
-	if err := g.write(pw, ss, !t.NoRaw, opts.TimeOrder); err != nil {
+	if err := g.write(pw, ss, opts.TimeOrder); err != nil {
 		return st, err
 	}
 	if err := pw.Close(); err != nil {
@@ -191,7 +191,7 @@ type group struct {
 // write writes the gathered rows as one row group and empties the group:
 // ordered by series (relog's column order) and, within a series, by time,
 // unless timeOrder keeps them as they came.
-func (g *group) write(pw *parquet.GenericWriter[record], ss []series, raw, timeOrder bool) error {
+func (g *group) write(pw *parquet.GenericWriter[record], ss []series, timeOrder bool) error {
 	if len(g.cells) == 0 {
 		return nil
 	}
@@ -235,11 +235,9 @@ func (g *group) write(pw *parquet.GenericWriter[record], ss []series, raw, timeO
 			g.values[k] = c.value
 			r.Value = &g.values[k]
 		}
-		if raw {
-			v := &g.raws[k]
-			v.status, v.first, v.second, v.multi = c.rawStatus, c.rawFirst, c.rawSecond, c.rawMulti
-			r.RawStatus, r.RawFirst, r.RawSecond, r.RawMulti = &v.status, &v.first, &v.second, &v.multi
-		}
+		v := &g.raws[k]
+		v.status, v.first, v.second, v.multi = c.rawStatus, c.rawFirst, c.rawSecond, c.rawMulti
+		r.RawStatus, r.RawFirst, r.RawSecond, r.RawMulti = &v.status, &v.first, &v.second, &v.multi
 		if len(g.recs) == batch {
 			if _, err := pw.Write(g.recs); err != nil {
 				return err

@@ -115,11 +115,11 @@ HDR_STR_LEN = 40  # u32 string area length
 HDR_NEEDED = 44  # u32 needed: bytes of a single page holding every record
 HDR_COLUMNS = 48  # u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
 HDR_ROWS = 52  # u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
-HDR_BIAS = 56  # i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); else 0
+HDR_BIAS = 56  # i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); query, the bias found between the newer capture's `SystemTime` and its UTC time stamp, rounded to the quarter hour (0 when none lies within 14 hours); else 0
 HDR_INFO_OFF = 60  # u32 info offset (in the string area)
 HDR_INFO_LEN = 64  # u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 HDR_RESERVED0 = 68  # u32 0 (reserved)
-HDR_RESERVED1 = 72  # u64 0 (reserved)
+HDR_LOCAL = 72  # i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
 HEADER_FIELDS = (
     ("HDR_MAGIC", 0, "u32"),
     ("HDR_VERSION", 4, "u32"),
@@ -139,7 +139,7 @@ HEADER_FIELDS = (
     ("HDR_INFO_OFF", 60, "u32"),
     ("HDR_INFO_LEN", 64, "u32"),
     ("HDR_RESERVED0", 68, "u32"),
-    ("HDR_RESERVED1", 72, "u64"),
+    ("HDR_LOCAL", 72, "i64"),
 )
 
 # The record of a decode result (80 bytes): one counter value.
@@ -154,7 +154,7 @@ REC_SECOND = 32  # u64 SecondValue (D or B); columns: the local time stamp of th
 REC_MULTI = 40  # u32 MultiCount
 REC_CSTATUS = 44  # u32 CStatus
 REC_TIME_BASE = 48  # i64 timebase F
-REC_TIME = 56  # i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; blg: the sample's local time stamp)
+REC_TIME = 56  # i64 time: a FILETIME (V1: `PerfTime100nSec`; V2: the header's `PerfTime100NSec`; query: the newer capture's; blg: the sample's local time stamp)
 REC_SCALE = 64  # i32 scale (DefaultScale)
 REC_AUX = 68  # u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId`; name table: the index; blg: the sample's index in the log; query: the counter's `DetailLevel`; columns: the index of the log's counter-list entry that the column comes from
 REC_COLUMN = 72  # u32 column: V1 the object's index; V2 the block's index; blg and columns the column's index; query 1 when the instance was in the older capture
@@ -236,11 +236,12 @@ QUERY_FIELDS = (
     ("QUERY_PATHS", 56, "region"),
 )
 
-# relog_text's format argument: the format in bits 0 to 7, and in bits 8
-# to 15 the significant digits of CSV and TSV values (%.<digits>g): 0 is
-# the default, 20, as current Windows writes; 17 as Windows wrote before
-# about 2020; any of 1 to 20. A host of ABI version 1 that passes the
-# format alone gets the default. Other bits are reserved.
+# relog_text's and query_text's format argument: the format in bits 0 to
+# 7 (query_text: CSV or TSV), and in bits 8 to 15 the significant digits of
+# CSV and TSV values (%.<digits>g): 0 is the default, 20, as current
+# Windows writes; 17 as Windows wrote before about 2020; any of 1 to 20. A
+# host of ABI version 1 that passes the format alone gets the default.
+# Other bits are reserved.
 FORMAT_CSV = 0  # relog's CSV (PDH-CSV 4.0)
 FORMAT_TSV = 1  # relog's TSV
 FORMAT_JSON = 2  # JSON lines (shortest exact numbers: the digits do not apply)
@@ -331,4 +332,5 @@ EXPORTS = {
     "sniff": ("off u32, len u32", "i32"),
     "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
     "relog_columns": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
+    "query_text": ("desc_off u32, options u32, format u32", "i32"),
 }
