@@ -135,6 +135,10 @@ export interface QueryOptions {
   /** Counter path patterns with wildcards; none: every counter. */
   counters?: string | string[];
   options?: Options;
+  /** relog's text instead of values: "csv" or "tsv", as perfcalc values -f csv writes it. */
+  format?: "csv" | "tsv";
+  /** Significant digits of the text's values: 20 (the default, current Windows) or 17 (before about 2020), 1 to 20. */
+  digits?: number;
 }
 
 export interface QueryValue {
@@ -146,6 +150,13 @@ export interface QueryValue {
   detailLevel: number;
   /** Whether the instance was in the older capture. */
   hasOld: boolean;
+  /** The newer capture's raw values: FirstValue (N), SecondValue (D or B), MultiCount, CStatus. */
+  first: bigint;
+  second: bigint;
+  multiCount: number;
+  cstatus: number;
+  /** Their time stamp: the capture's PerfTime100nSec (V1) or PerfTime100NSec (V2), a UTC FILETIME. */
+  time: bigint;
 }
 
 export interface RelogOptions {
@@ -277,6 +288,7 @@ export class Perfcalc {
   decode(bytes: BufferSource, opts: DecodeOptions & { kind: "names" }): DecodedNames;
   decode(bytes: BufferSource, opts: DecodeOptions & { kind: "blg" }): DecodedBlg;
   decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
+  query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
   query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
   relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
@@ -328,6 +340,7 @@ export function compute(req: Request): Result;
 export function computeBatch(reqs: Iterable<Request>, opts?: { options?: Options }): Result[];
 export function computeBatchArrays(words: BigUint64Array, out?: { values?: Float64Array; statuses?: Uint8Array }): BatchArrays;
 export function decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
+export function query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
 export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;

@@ -539,9 +539,23 @@ export class Perfcalc {
   /**
    * Computes every counter between two captures (package query): two V1
    * PERF_DATA_BLOCKs, or two PerfLib V2 results with opts.regInfo. Without
-   * opts.older the newer capture is a first sample.
+   * opts.older the newer capture is a first sample. Each value carries the
+   * newer capture's raw values (first, second, multiCount, cstatus and
+   * their time stamp, a UTC FILETIME). With opts.format "csv" or "tsv" it
+   * returns relog's text instead, byte for byte what perfcalc values -f
+   * csv writes, with opts.digits significant digits (20; 17 as Windows
+   * before about 2020).
    */
   query(newer, opts = {}) {
+    let format = null;
+    if (opts.format !== undefined) {
+      format = { csv: abi.FORMAT_CSV, tsv: abi.FORMAT_TSV }[String(opts.format).toLowerCase()];
+      if (format === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv or tsv)`);
+      format |= digitsBits(opts.digits);
+      if (typeof this.exports.query_text !== "function") {
+        throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks query_text (it is older than this package)");
+      }
+    }
     const ids = opts.ids ? new Uint8Array(Uint32Array.from(opts.ids, (x) => toU32(x, "ids[]")).buffer) : null;
     let pats = opts.counters ?? [];
     if (typeof pats === "string") pats = [pats];
@@ -559,8 +573,27 @@ export class Perfcalc {
       dv.setUint32(this.inPtr + descOff + field + 4, len, true);
     });
     const opt = options(opts.options);
+    if (format !== null) return this._text(() => this._call("query_text", descOff, opt, format));
     const res = this._pages((first) => this._call("query", descOff, opt, first));
-    return res.records.map((r) => ({ path: r.path, value: r.value, status: r.status, type: r.type, scale: r.scale, detailLevel: r.aux, hasOld: r.column === 1 }));
+    return res.records.map((r) => ({
+      path: r.path, value: r.value, status: r.status, type: r.type, scale: r.scale, detailLevel: r.aux, hasOld: r.column === 1,
+      first: r.first, second: r.second, multiCount: r.multiCount, cstatus: r.cstatus, time: r.time,
+    }));
+  }
+
+  // _text calls a text export (relog_text, query_text) and returns its
+  // text; a text longer than the output buffer gets a larger one and a
+  // second call.
+  _text(call) {
+    let rc = call();
+    if (rc === abi.CODE_SPACE) {
+      // The text is longer than the output buffer: last_detail is its length.
+      this._reserve("out", this.exports.last_detail() >>> 0);
+      rc = call();
+    }
+    if (rc < 0) this._throw(rc);
+    this._views();
+    return new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));
   }
 
   _relogArgs(data, opts) {
@@ -625,20 +658,10 @@ export class Perfcalc {
     if (opts.format !== undefined) {
       let f = FORMATS[String(opts.format).toLowerCase()];
       if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
-      const digits = opts.digits ?? 0;
-      if (!Number.isInteger(digits) || digits < 0 || digits > abi.MAX_DIGITS) throw new RangeError(`perfcalc: digits ${digits} is not 1 to ${abi.MAX_DIGITS} (0: the default, 20)`);
-      f |= digits << abi.DIGITS_SHIFT;
+      f |= digitsBits(opts.digits);
       const { parts, args } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
-      let rc = this._call("relog_text", d, dn, p, pn, ...args, f);
-      if (rc === abi.CODE_SPACE) {
-        // The text is longer than the output buffer: last_detail is its length.
-        this._reserve("out", this.exports.last_detail() >>> 0);
-        rc = this._call("relog_text", d, dn, p, pn, ...args, f);
-      }
-      if (rc < 0) this._throw(rc);
-      this._views();
-      const text = new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));
+      const text = this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f));
       const damage = this._errorText();
       if (damage && opts.strict) {
         // As perfcalc relog: the rows before the damage, and the damage's message.
@@ -663,6 +686,13 @@ export class Perfcalc {
     }
     return { timeZone: d.timeZone, bias: d.bias, columns, rows, damage: d.damage };
   }
+}
+
+// digitsBits returns the digits option of relog_text's and query_text's
+// format (bits 8 to 15): 1 to 20, or 0 (absent) for the default, 20.
+function digitsBits(digits = 0) {
+  if (!Number.isInteger(digits) || digits < 0 || digits > abi.MAX_DIGITS) throw new RangeError(`perfcalc: digits ${digits} is not 1 to ${abi.MAX_DIGITS} (0: the default, 20)`);
+  return digits << abi.DIGITS_SHIFT;
 }
 
 // record reads the record at r (its path read by the caller).

@@ -57,3 +57,47 @@ def test_values_of_captures_that_do_not_pair(native, tmp_path):
     with pytest.raises(perfcalc.Error) as e:
         perfcalc.values(bad, G2, NAMES)
     assert e.value.code < 0 and e.value.message in p.stderr.decode(), (e.value.message, p.stderr)
+
+
+V2 = TESTDATA / "v2-data-1.bin", TESTDATA / "v2-data-2.bin"
+V2_TABLES = {"registration": TESTDATA / "v2-reginfo.bin", "strings": TESTDATA / "v2-strings.bin"}
+V2_ARGS = ["--reginfo", TESTDATA / "v2-reginfo.bin", "--strings", TESTDATA / "v2-strings.bin"]
+
+
+@pytest.mark.parametrize("v2", [False, True], ids=["V1", "V2"])
+def test_values_equals_native_parquet(native, tmp_path, v2):
+    """Every column, times and raw values included, equals perfcalc values
+    -f parquet read back by pyarrow."""
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "values.parquet"
+    if v2:
+        run_native(native, "values", *V2, *V2_ARGS, "-f", "parquet", "-o", out)
+        have = perfcalc.values(*V2, **V2_TABLES)
+    else:
+        run_native(native, "values", G1, G2, "--names", NAMES, "-f", "parquet", "-o", out)
+        have = perfcalc.values(G1, G2, NAMES)
+    want = pq.read_table(out)
+    assert have.column_names == want.column_names
+    assert have.num_rows == want.num_rows > 0
+    for name in want.column_names:
+        assert have[name].to_pylist() == want[name].to_pylist(), name
+    assert have["local_time"].null_count == 0 and have["raw_first"].null_count == 0
+    assert any(v != 0 for v in have["raw_first"].to_pylist())
+
+
+@pytest.mark.parametrize("fmt, digits", [("csv", 20), ("csv", 17), ("tsv", 20)])
+def test_values_text_equals_native(native, fmt, digits):
+    """values_text is byte for byte perfcalc values -f csv / tsv."""
+    for have, args in [
+        (perfcalc.values_text(G1, G2, NAMES, format=fmt, digits=digits), [G1, G2, "--names", NAMES]),
+        (perfcalc.values_text(G1, G2, NAMES, [r"\Processor(*)\*"], format=fmt, digits=digits), [G1, G2, "--names", NAMES, "-c", r"\Processor(*)\*"]),
+        (perfcalc.values_text(*V2, format=fmt, digits=digits, **V2_TABLES), [*V2, *V2_ARGS]),
+    ]:
+        want = run_native(native, "values", *args, "-f", fmt, "--digits", str(digits)).stdout.decode()
+        assert have == want
+        assert have.count("\r\n") == 2
+    with pytest.raises(perfcalc.ArgumentError):
+        perfcalc.values_text(G1, G2, NAMES, format="json")
+    with pytest.raises(perfcalc.ArgumentError):
+        perfcalc.values_text(G1, G2, NAMES, digits=21)

@@ -298,6 +298,31 @@ try {
     await shot("02-pair.png");
   });
 
+  await step("relog CSV of a capture pair: copied and saved, 20 and 17 digits, and of a search, byte for byte as perfcalc values -f csv", async () => {
+    for (const digits of [20, 17]) {
+      await page.selectOption("#digits", String(digits));
+      const want = native("values", g1, g2, "--names", names, "-f", "csv", "--digits", String(digits));
+      await page.click("#copy-csv");
+      await page.waitForFunction(() => /Copied/.test(document.getElementById("export-status").textContent));
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), want, `copied, ${digits} digits`);
+      assert.match(await page.textContent("#export-status"), /perfcalc values -f csv/);
+      const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-csv")]);
+      assert.equal(dl.suggestedFilename(), `global-2.${digits}digits.csv`);
+      assert.equal(readFileSync(await dl.path(), "utf8"), want, `saved, ${digits} digits`);
+      assert.ok(!/e[+-]\d\d(?!\d)/.test(want));
+    }
+    // The values the search shows.
+    await page.fill("#search", "processor time");
+    await page.waitForTimeout(200);
+    await page.selectOption("#digits", "20");
+    const shown = jsonLines(native("values", g1, g2, "--names", names, "-f", "json")).map((v) => v.path).filter((p) => /processor/i.test(p) && /time/i.test(p));
+    assert.ok(shown.length > 0);
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-csv")]);
+    assert.equal(readFileSync(await dl.path(), "utf8"), native("values", g1, g2, "--names", names, ...cflags(shown), "-f", "csv"));
+    await page.fill("#search", "");
+    note(`pair CSV: copied and saved at 20 and 17 digits, and of a search (${shown.length} counters), identical to perfcalc values -f csv`);
+  });
+
   await step("the search filters the tree and the table, redrawing only what changes", async () => {
     // Mark the tree's nodes and the table's rows: a rebuild would lose the marks.
     await page.evaluate(() => {
@@ -611,6 +636,10 @@ try {
     assert.ok(named.length > want.length, "the ids add the blocks that do not name their counter");
     sameValues(await tableRows(), named);
     assert.equal(await page.textContent("#counterset"), "Processor Information");
+    // Its relog CSV, as perfcalc values -f csv with the same ids and object name.
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-csv")]);
+    assert.equal(readFileSync(await dl.path(), "utf8"),
+      native("values", v2[0], v2[1], "--reginfo", v2[2], "--strings", v2[3], "--ids", "*,0,*,10,0", "--counterset", "Processor Information", "-f", "csv", "--digits", await page.inputValue("#digits")));
     await page.fill("#search", "processor time");
     await page.waitForTimeout(100);
     await shot("15-v2-captures.png");

@@ -194,9 +194,33 @@ test("query: two real V1 captures equal the native query", async (t) => {
       assert.equal(bits(h.value), BigInt("0x" + want[i].bits), h.path);
       assert.equal(h.status, STATUS[want[i].status], h.path);
       assert.equal(h.hasOld, want[i].column === 1);
+      assert.deepEqual([h.first, h.second, h.multiCount, h.cstatus, h.time],
+        [BigInt(want[i].first), BigInt(want[i].second), want[i].multi, want[i].cstatus, BigInt(want[i].time)], `${h.path}: raw values`);
     });
     assert.ok(have.some((h) => h.status === "Valid" && h.value !== 0), `object ${obj}: no valid non-zero value`);
+    assert.ok(have.some((h) => h.first !== 0n), `object ${obj}: no raw value`);
   }
+});
+
+test("query's CSV and TSV are perfcalc values -f csv and tsv, byte for byte, at 20 and 17 digits", async () => {
+  const pc = await loadModule();
+  const f = (n) => join(ROOT, "testdata", "corpus", n);
+  const v2 = ["--reginfo", f("v2-reginfo.bin"), "--strings", f("v2-strings.bin")];
+  for (const [name, older, newer, opts, args] of [
+    ["V1", f("global-1.bin"), f("global-2.bin"), { names: readFileSync(f("counter-009.multisz")) }, ["--names", f("counter-009.multisz")]],
+    ["V1 selected", f("global-1.bin"), f("global-2.bin"), { names: readFileSync(f("counter-009.multisz")), counters: "\\Processor(*)\\*" },
+      ["--names", f("counter-009.multisz"), "-c", "\\Processor(*)\\*"]],
+    ["V2", f("v2-data-1.bin"), f("v2-data-2.bin"), { regInfo: readFileSync(f("v2-reginfo.bin")), strings: readFileSync(f("v2-strings.bin")) }, v2],
+  ]) {
+    for (const [format, digits] of [["csv", undefined], ["csv", 17], ["tsv", 20]]) {
+      const have = pc.query(readFileSync(newer), { ...opts, older: readFileSync(older), format, digits });
+      const want = runNative("perfcalc", ["values", older, newer, ...args, "-f", format, "--digits", String(digits ?? 20)]);
+      assert.equal(have, want, `${name} ${format} ${digits}`);
+      assert.ok(have.split("\r\n").length === 3 && have.includes("(UTC"), `${name}: a header with the zone and one row`);
+    }
+  }
+  assert.throws(() => pc.query(readFileSync(f("global-2.bin")), { format: "json" }), RangeError);
+  assert.throws(() => pc.query(readFileSync(f("global-2.bin")), { format: "csv", digits: 21 }), RangeError);
 });
 
 test("sniff tells captures, name tables and logs apart, as the command does", async () => {

@@ -244,9 +244,10 @@ async function openCaptures(plan) {
   let caps = orderCaptures(plan.captures.map((c, i) => ({ ...c, time: times[i] })));
   if (plan.swap) caps = caps.reverse();
   const newer = caps[caps.length - 1], older = caps.length === 2 ? caps[0] : null;
+  const query = { ...base, tableNames: undefined, older: older ? ref(older) : undefined };
   const run = async (name) => {
     try {
-      return await work.query(ref(newer), { ...base, older: older ? ref(older) : undefined, ...opts });
+      return await work.query(ref(newer), { ...query, ...opts });
     } catch (err) {
       if (err.name === "PerfcalcError" && err.kind !== "Input") err.message = `${name}: ${err.message}`;
       throw err;
@@ -258,6 +259,7 @@ async function openCaptures(plan) {
   view = {
     kind: older ? "pair" : "single", v2, source: plan, tree: t, values, names: plan.names?.name ?? null, tables: base.tableNames,
     newer: { name: newer.name, time: newer.time }, older: older ? { name: older.name, time: older.time } : null,
+    query: { newer: ref(newer), opts: query }, file: newer.name, // relog's CSV: query() with format "csv"
     selection: new Selection(), marked: -1,
   };
   render();
@@ -304,7 +306,7 @@ function render() {
   const blg = view.kind === "blg";
   $("chart-section").hidden = !blg;
   $("clear-selection").hidden = !blg;
-  $("export").hidden = !blg;
+  $("export").hidden = false;
   $("export-status").hidden = true;
   $("v2-panel").hidden = !view.v2;
   $("swap").hidden = !view.older;
@@ -475,15 +477,22 @@ let chartWidth = 0;
 
 // ---------------------------------------------------------------- relog CSV
 
-/** relog's CSV of what the chart shows (the selected counters; with none, those the search shows, or all). */
+/**
+ * relog's CSV of what is shown: a log's charted counters (with none, those
+ * the search shows, or all), or the values of captures that the search
+ * shows (perfcalc values -f csv).
+ */
 async function csv() {
   const v = view, digits = Number($("digits").value);
   let items = v.selection.items;
   if (items.length === 0 && $("search").value.trim() !== "") items = CounterTree.indexes(v.tree.match($("search").value).mask);
   const paths = items.map((i) => v.tree.paths[i]);
-  const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => work.call("csv", [v.ref, paths, digits], { signal }));
+  const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => v.kind === "blg"
+    ? work.call("csv", [v.ref, paths, digits], { signal })
+    : work.call("valuesCsv", [v.query.newer, v.query.opts, paths, digits], { signal }));
+  const command = v.kind === "blg" ? "perfcalc relog -f csv" : "perfcalc values -f csv";
   const status = $("export-status");
-  status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as perfcalc relog -f csv --digits ${digits}${paths.length ? " -c …" : ""})` +
+  status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as ${command} --digits ${digits}${paths.length ? " -c …" : ""})` +
     (r.extra > 0 ? `; it also holds ${r.extra} counter${r.extra > 1 ? "s" : ""} whose paths the selected ones' match (a wildcard or a case difference in a name)` : "") + ".";
   status.hidden = false;
   return { text: r.text, name: csvName(v.file, digits) };

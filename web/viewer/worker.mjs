@@ -40,6 +40,17 @@ await serve({
   },
 
   /**
+   * relog's CSV of the values between captures (query's options opts),
+   * these counters (all when none), with digits significant digits: what
+   * perfcalc values -f csv writes.
+   */
+  valuesCsv(pc, newer, opts, paths, digits) {
+    const text = pc.query(newer, { ...opts, counters: paths, format: "csv", digits });
+    const extra = paths.length === 0 ? 0 : pc.query(newer, { ...opts, counters: paths }).length - paths.length;
+    return { text, extra };
+  },
+
+  /**
    * A capture's time stamp (its PerfTime100nSec), for ordering a pair, or
    * null. V2 blocks that do not name their counter are left out unless ids
    * name them: the time is in every record.

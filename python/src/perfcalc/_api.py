@@ -12,7 +12,7 @@ import pyarrow as pa
 
 from . import _abi
 from ._compute import options_bits, type_name
-from ._long import SCHEMA, _dict_column, blg_table, split_path
+from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table, split_path
 from ._module import Instance, instance
 from ._records import RECORD, STAT, QUERY, decode
 from .errors import ArgumentError, DamagedError, LimitError
@@ -173,14 +173,7 @@ def relog(
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
     inst.reserve_out(min(4 * n + (1 << 20), _abi.MAX_RESERVE))
-    for _ in range(2):
-        rc = inst.call("relog_text", off, n, poff, plen, b, e, every, fmt)
-        if rc != _abi.CODE_SPACE:
-            break
-        inst.reserve_out(inst.call("last_detail"))
-    if rc < 0:
-        raise inst.error("relog_text", rc)
-    text = bytes(inst.view(inst.call("out_ptr"), rc)).decode("utf-8")
+    text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
     damage = inst.error_text()
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
@@ -232,6 +225,31 @@ def stats(source: Source, counters=None, begin=None, end=None, *, every: int = 0
     return table
 
 
+def _query(
+    older, newer, names, counters, options, registration, strings, ids, object_name
+) -> tuple[Instance, int, int]:
+    """Places query's regions and its descriptor in the input buffer of
+    this thread's instance; returns the instance, the descriptor's offset
+    and the option bits."""
+    regions = [
+        None if older is None else _bytes(older, "older capture"),
+        _bytes(newer, "newer capture"),
+        None if names is None else _bytes(names, "name table"),
+        None if registration is None else _bytes(registration, "registration"),
+        None if strings is None else _bytes(strings, "strings"),
+        None if ids is None else _bytes(ids, "ids"),
+        None if object_name is None else object_name.encode("utf-8"),
+        _patterns(counters),
+    ]
+    desc = np.zeros(1, QUERY)
+    placed = Instance.place([desc.view(np.uint8)] + regions)
+    for f, region in zip(QUERY.names, placed[1:]):
+        desc[f] = region
+    inst = instance()
+    inst.write_in([desc.view(np.uint8)] + regions)
+    return inst, int(placed[0][0]), options_bits(options)
+
+
 def values(
     older: Source | None,
     newer: Source,
@@ -252,29 +270,58 @@ def values(
     ``older`` None computes first samples. ``counters``: path patterns.
     ``options``: "cap100", "scale", "1000", "wrap32" (none: relog's values).
 
-    Returns a table of the long schema with one row per counter instance;
-    the captures carry no sample time here, so ``time`` and ``local_time``
-    are null, and so are the raw columns (the module returns values only).
+    Returns a table of the long schema with one row per counter instance,
+    the rows of ``perfcalc values -f parquet``: ``local_time`` is the newer
+    capture's SystemTime and ``time`` that in UTC (the zone's offset found
+    between it and the capture's UTC time stamp, as values' CSV header
+    prints it; both null when the SystemTime is not a valid time), and the
+    raw columns hold the newer capture's raw values.
     """
-    regions = [
-        None if older is None else _bytes(older, "older capture"),
-        _bytes(newer, "newer capture"),
-        None if names is None else _bytes(names, "name table"),
-        None if registration is None else _bytes(registration, "registration"),
-        None if strings is None else _bytes(strings, "strings"),
-        None if ids is None else _bytes(ids, "ids"),
-        None if object_name is None else object_name.encode("utf-8"),
-        _patterns(counters),
-    ]
-    desc = np.zeros(1, QUERY)
-    placed = Instance.place([desc.view(np.uint8)] + regions)
-    for f, region in zip(QUERY.names, placed[1:]):
-        desc[f] = region
-    inst = instance()
-    inst.write_in([desc.view(np.uint8)] + regions)
-    opts = options_bits(options)
-    d = decode(inst, "query", lambda first: (0, opts, first), RECORD)
+    inst, desc, opts = _query(older, newer, names, counters, options, registration, strings, ids, object_name)
+    d = decode(inst, "query", lambda first: (desc, opts, first), RECORD)
     return _values_table(d)
+
+
+def values_text(
+    older: Source | None,
+    newer: Source,
+    names: Source | None = None,
+    counters=None,
+    *,
+    format: str = "csv",
+    digits: int = 20,
+    options=None,
+    registration: Source | None = None,
+    strings: Source | None = None,
+    ids: Source | None = None,
+    object_name: str | None = None,
+) -> str:
+    """relog's text of the counters between two captures (``values``'
+    arguments): byte for byte what ``perfcalc values -f csv`` (``format``
+    ``"csv"``) or ``-f tsv`` (``"tsv"``) writes, a header with the paths and
+    one row of values with ``digits`` significant digits (20 as current
+    Windows writes them, 17 as Windows did before about 2020)."""
+    fmt = {"csv": _abi.FORMAT_CSV, "tsv": _abi.FORMAT_TSV}.get(format)
+    if fmt is None:
+        raise ArgumentError(f"perfcalc: format {format!r}: want csv or tsv")
+    if not isinstance(digits, int) or not 1 <= digits <= _abi.MAX_DIGITS:
+        raise ArgumentError(f"perfcalc: digits={digits!r}: want 1 to {_abi.MAX_DIGITS} (20 as current Windows, 17 as before about 2020)")
+    fmt |= digits << _abi.DIGITS_SHIFT
+    inst, desc, opts = _query(older, newer, names, counters, options, registration, strings, ids, object_name)
+    return _text(inst, "query_text", (desc, opts, fmt))
+
+
+def _text(inst: Instance, op: str, args) -> str:
+    """Calls a text export (relog_text, query_text) and returns its text; a
+    text longer than the output buffer gets a larger one and a second call."""
+    for _ in range(2):
+        rc = inst.call(op, *args)
+        if rc != _abi.CODE_SPACE:
+            break
+        inst.reserve_out(inst.call("last_detail"))
+    if rc < 0:
+        raise inst.error(op, rc)
+    return bytes(inst.view(inst.call("out_ptr"), rc)).decode("utf-8")
 
 
 def _values_table(d) -> pa.Table:
@@ -289,10 +336,14 @@ def _values_table(d) -> pa.Table:
 
     index = np.array([(-1 if p is None or p[4] is None else p[4]) for p in parts], np.int64)
     status = recs["status"].astype(np.int32)
-    null_ts = pa.nulls(n, pa.timestamp("us", tz="UTC"))
-    arrays = [
-        null_ts,
-        pa.nulls(n, pa.timestamp("us")),
+    local = int(d.header["local"])
+    if local == 0:
+        times = [pa.nulls(n, pa.timestamp("us", tz="UTC")), pa.nulls(n, pa.timestamp("us"))]
+    else:
+        us = _micros(np.full(n, local, np.int64))
+        utc = us + int(d.header["bias"]) * (_TICKS_PER_MINUTE // 10)
+        times = [pa.array(utc, pa.timestamp("us", tz="UTC")), pa.array(us, pa.timestamp("us"))]
+    arrays = times + [
         _dict_column(strings(0, lambda k: ""), rows),
         _dict_column(strings(1, lambda k: ""), rows),
         _dict_column(strings(2, lambda k: None), rows),
@@ -303,14 +354,14 @@ def _values_table(d) -> pa.Table:
         _dict_column([type_name(t) for t in recs["type"].tolist()], rows),
         pa.array(recs["value"], pa.float64(), mask=status != 0),
         pa.DictionaryArray.from_arrays(pa.array(status, pa.int32()), pa.array(list(_abi.STATUS_NAMES), pa.string())),
-        pa.nulls(n, pa.uint32()),
-        pa.nulls(n, pa.uint64()),
-        pa.nulls(n, pa.uint64()),
-        pa.nulls(n, pa.uint32()),
+        pa.array(recs["cstatus"], pa.uint32()),
+        pa.array(recs["first"], pa.uint64()),
+        pa.array(recs["second"], pa.uint64()),
+        pa.array(recs["multi"], pa.uint32()),
     ]
     return pa.Table.from_arrays(arrays, schema=VALUES_SCHEMA)
 
 
 #: The schema of values' tables: SCHEMA with time and local_time nullable
-#: (two captures carry no sample time the module reports).
+#: (null when the newer capture's SystemTime is not a valid time).
 VALUES_SCHEMA = SCHEMA.set(0, SCHEMA.field(0).with_nullable(True)).set(1, SCHEMA.field(1).with_nullable(True))
