@@ -502,6 +502,27 @@ func TestQuery(t *testing.T) {
 			t.Errorf("V1 abi.Record %d: %q %v, want %q %v", i, d.paths[i], d.recs[i].Value, w.Path, w.Value)
 		}
 	}
+	// query_text: perfcalc values' relog CSV and TSV, byte for byte.
+	for _, c := range []struct {
+		format uint32
+		digits int
+	}{{abi.FormatCSV, 20}, {abi.FormatCSV, 17}, {abi.FormatTSV, 20}, {abi.FormatCSV, 0}} {
+		var text bytes.Buffer
+		digits := c.digits
+		if digits == 0 {
+			digits = engine.DefaultDigits
+		}
+		if err := query.WriteCSV(&text, want, query.CaptureStamp(b1), c.format == abi.FormatTSV, digits); err != nil {
+			t.Fatal(err)
+		}
+		rc := queryText(offs[0], 0, c.format|uint32(c.digits)<<abi.DigitsShift)
+		if rc <= 0 || !bytes.Equal(outBuf[:rc], text.Bytes()) {
+			t.Errorf("query_text format %d, digits %d: %d bytes, want %d identical bytes", c.format, c.digits, rc, text.Len())
+		}
+	}
+	if rc := queryText(offs[0], 0, 2); rc != abi.CodeArgument { // JSON is not a query_text format
+		t.Errorf("query_text format 2: %d, want CodeArgument", rc)
+	}
 	// Swapped machines: a mismatch is abi.CodeInput.
 	abi.PutRegion(inBuf[offs[0]:], abi.QueryOlder, offs[0], abi.QuerySize) // the descriptor is not a V1 blob
 	if rc := runQuery(offs[0], 0, 0); rc >= 0 {
