@@ -58,6 +58,15 @@ func FuzzBLG(f *testing.F) {
 			n := 0
 			for r.Next() {
 				s := r.Sample()
+				if !stream {
+					// The reader's Sample decodes a sample that repeats the
+					// layout of the one before by its raw data alone: it
+					// holds what a full decode into a fresh Sample gives.
+					var full blg.Sample
+					if err := full.Decode(s.Record, len(cs)); err != nil || !sameDecode(s, &full) {
+						t.Fatalf("sample %d (Repeat %v): differs from its full decode (%v)", s.Index, s.Repeat, err)
+					}
+				}
 				for _, v := range s.Values {
 					if v.Counter < 0 || v.Counter >= len(cs) {
 						t.Fatalf("value of counter %d, have %d counters", v.Counter, len(cs))
@@ -101,6 +110,103 @@ func FuzzBLG(f *testing.F) {
 		}
 		_ = blg.ResolveName(string(data))
 	})
+}
+
+// FuzzSampleRepeat: a Sample that decodes a record and then another (the
+// second by its raw data alone when it repeats the first's layout) holds
+// what a full decode of the second into a fresh Sample gives: the same
+// error, or the same values and blocks; it decodes the second again (a
+// repeat of itself) the same way; and it says Repeat only after a record
+// that decoded, never for a sample with whole objects.
+func FuzzSampleRepeat(f *testing.F) {
+	for _, p := range blgRecordPairs() {
+		f.Add(p.prev, p.next, p.counters)
+	}
+	f.Fuzz(func(t *testing.T, prev, next []byte, counters uint8) {
+		n := int(counters)
+		var s blg.Sample
+		prevErr := s.Decode(prev, n)
+		for again := range 2 {
+			err := s.Decode(next, n)
+			var full blg.Sample
+			fullErr := full.Decode(next, n)
+			switch {
+			case (err == nil) != (fullErr == nil) || err != nil && err.Error() != fullErr.Error():
+				t.Fatalf("decode %d: have error %v, a full decode %v", again, err, fullErr)
+			case err == nil && !sameDecode(&s, &full):
+				t.Fatalf("decode %d (Repeat %v): differs from a full decode", again, s.Repeat)
+			case s.Repeat && (err != nil || len(s.Blocks) > 0 || again == 0 && prevErr != nil):
+				t.Fatalf("decode %d: Repeat with error %v, %d blocks, after %v", again, err, len(s.Blocks), prevErr)
+			}
+			prevErr = err
+		}
+	})
+}
+
+// sameDecode reports whether two decoded samples hold the same values
+// (counters, instance names, raw data) and blocks.
+func sameDecode(a, b *blg.Sample) bool {
+	if len(a.Values) != len(b.Values) || len(a.Blocks) != len(b.Blocks) {
+		return false
+	}
+	for i := range a.Values {
+		x, y := &a.Values[i], &b.Values[i]
+		if x.Counter != y.Counter || x.Raw != y.Raw || !bytes.Equal(x.Instance, y.Instance) || (x.Instance == nil) != (y.Instance == nil) {
+			return false
+		}
+	}
+	for i := range a.Blocks {
+		if a.Blocks[i].Counter != b.Blocks[i].Counter || !bytes.Equal(a.Blocks[i].Data, b.Blocks[i].Data) {
+			return false
+		}
+	}
+	return true
+}
+
+type recordPair struct {
+	prev, next []byte
+	counters   uint8
+}
+
+// blgRecordPairs returns pairs of consecutive sample records: of the
+// hand-made log, and, where ../shared/corpus is present, of the real logs,
+// with variants of the second whose layout (a name, a name offset, an item
+// count) or only a value differs.
+func blgRecordPairs() []recordPair {
+	var pairs []recordPair
+	logs := blgHandMadeSeeds()[:1]
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PowerShell_BadCounterSamples.blg", "PAL_SamplePerfmonLog.blg"} {
+		if root := corpus.Root(); root != "" {
+			if b, err := os.ReadFile(filepath.Join(filepath.Dir(root), "shared", "corpus", "blg", name)); err == nil {
+				logs = append(logs, b)
+			}
+		}
+	}
+	for _, log := range logs {
+		r, err := blg.NewReader(bytes.NewReader(log), int64(len(log)))
+		if err != nil {
+			continue
+		}
+		var recs [][]byte
+		for len(recs) < 3 && r.Next() {
+			recs = append(recs, bytes.Clone(r.Sample().Record))
+		}
+		n := uint8(len(r.Counters()))
+		for i := 1; i < len(recs); i++ {
+			pairs = append(pairs, recordPair{recs[i-1], recs[i], n})
+		}
+		if len(recs) < 2 {
+			continue
+		}
+		prev, next := recs[0], recs[1]
+		for _, at := range []int{len(next) - 3, len(next) / 2, 12, 4} {
+			v := bytes.Clone(next)
+			v[at] ^= 0x20
+			pairs = append(pairs, recordPair{prev, v, n})
+		}
+		pairs = append(pairs, recordPair{prev, next[:len(next)-8], n}, recordPair{prev, next, n + 1})
+	}
+	return pairs
 }
 
 // blgCorpusSeeds returns small slices of the real logs: their first two
@@ -324,5 +430,26 @@ func TestBLGSeeds(t *testing.T) {
 		if err == nil {
 			t.Errorf("broken seed %d: have no error", i)
 		}
+	}
+}
+
+// TestBLGRecordPairs: FuzzSampleRepeat's seeds hold pairs whose second
+// record repeats the first's layout and pairs whose second does not (where
+// the real logs are present; the hand-made log's pairs repeat).
+func TestBLGRecordPairs(t *testing.T) {
+	repeated, not := 0, 0
+	for _, p := range blgRecordPairs() {
+		var s blg.Sample
+		if s.Decode(p.prev, int(p.counters)) != nil {
+			continue
+		}
+		if err := s.Decode(p.next, int(p.counters)); err == nil && s.Repeat {
+			repeated++
+		} else {
+			not++
+		}
+	}
+	if repeated == 0 || not == 0 && corpus.Root() != "" {
+		t.Fatalf("%d seed pairs repeat, %d do not; want some of each", repeated, not)
 	}
 }

@@ -374,6 +374,7 @@ func (r *Reader) Rewind() error {
 	}
 	r.asm.active, r.pending, r.trailer, r.stopAt = false, false, nil, 0
 	r.nSamples, r.first, r.second = 0, 0, 0
+	r.sample.layoutN = 0 // the first sample repeats none
 	r.err, r.done = r.startErr, r.start < 0 && r.startErr == nil
 	if r.start < 0 {
 		return nil

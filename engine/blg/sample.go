@@ -43,9 +43,25 @@ type Sample struct {
 	// Blocks holds the whole-object sub-records (BL 03 05) of Vista-era
 	// logs: one PERF_DATA_BLOCK per object, for the perfdata decoder.
 	Blocks []Block
+	// Repeat reports that Values hold the same counters and instance names
+	// (Value.Counter and Value.Instance, the same bytes), in the same
+	// order, as they did for the sample decoded into this Sample before
+	// it (the previous one that Next yielded): only the raw data changed.
+	// Nearly every sample of a raw-record log repeats the one before it;
+	// a sample with whole-object sub-records never does. It is always false
+	// in the WebAssembly module.
+	Repeat bool
 
 	names []byte // UTF-8 instance names of Values
 	spans []nameSpan
+
+	// The layout of the sample last decoded, for the next one (repeat.go):
+	// its record's header, every sub-record's header and, for each multi-
+	// instance sub-record, its size and count, its items' name offsets and
+	// its name bytes, one after the other; valid when layoutN > 0 (the
+	// counter list's length then).
+	layout  []byte
+	layoutN int
 }
 
 type nameSpan struct {
@@ -75,6 +91,9 @@ type Block struct {
 // reassembled) of a log whose counter list has numCounters entries, into s,
 // reusing s's slices. Offsets in errors are relative to the record.
 // s.Record and s.Blocks alias record; the instance names live in s.
+// A record laid out as the one s decoded before it (Repeat) is decoded by
+// its raw data alone: the caller must leave s's Values, but for their Raw,
+// as that decode left them.
 func (s *Sample) Decode(record []byte, numCounters int) error {
 	return s.decode(record, numCounters, &locator{})
 }
@@ -82,6 +101,14 @@ func (s *Sample) Decode(record []byte, numCounters int) error {
 func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 	const rec = "sample record"
 	s.Record = b
+	if repeats && s.repeat(b, numCounters) {
+		s.Repeat = true
+		return nil
+	}
+	s.Repeat, s.layoutN = false, 0
+	if repeats {
+		s.layout = append(s.layout[:0], b[:min(len(b), recordHeaderSize)]...)
+	}
 	s.Values = s.Values[:0]
 	s.Blocks = s.Blocks[:0]
 	s.names = s.names[:0]
@@ -106,6 +133,9 @@ func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 		}
 		body := sub[recordHeaderSize:subSize]
 		bodyOff := p + recordHeaderSize
+		if repeats {
+			s.layout = append(s.layout, sub[:recordHeaderSize]...)
+		}
 		switch kind {
 		case kindRawCounter:
 			err = s.rawCounter(body, n, bodyOff, loc)
@@ -126,6 +156,9 @@ func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 	}
 	for _, sp := range s.spans {
 		s.Values[sp.value].Instance = s.names[sp.start:sp.end:sp.end]
+	}
+	if repeats && len(s.Blocks) == 0 {
+		s.layoutN = numCounters
 	}
 	return nil
 }
@@ -204,6 +237,14 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 	status := le.Uint32(b[8:])
 	ts := int64(le.Uint64(b[16:]))
 	namesStart := uint64(multiHeader + int(count)*multiItemSize)
+	if repeats {
+		s.layout = append(s.layout, b[:8]...)
+		for i := 0; i < int(count); i++ {
+			q := multiHeader + i*multiItemSize
+			s.layout = append(s.layout, b[q:q+4]...)
+		}
+		s.layout = append(s.layout, b[namesStart:]...)
+	}
 	nameBytes := uint64(0)
 	for i := 0; i < int(count); i++ {
 		q := multiHeader + i*multiItemSize
