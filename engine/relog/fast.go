@@ -32,6 +32,7 @@ func cpus() int { return runtime.GOMAXPROCS(0) }
 type rowPlan struct {
 	valid    bool
 	first    bool    // made in the first pass (no columns)
+	at       int     // the blg.Sample.Index of the last sample laid out so
 	counters []int   // per value: blg.Value.Counter
 	ends     []int   // per value: the end of its instance name in names
 	names    []byte  // the instance names, one after the other
@@ -45,8 +46,8 @@ type rowPlan struct {
 
 // start begins recording the layout of a sample of the given pass; a
 // sample with whole objects (keep false) is not planned.
-func (p *rowPlan) start(first, keep bool) {
-	p.valid, p.first = keep, first
+func (p *rowPlan) start(s *blg.Sample, first, keep bool) {
+	p.valid, p.first, p.at = keep, first, s.Index
 	p.counters, p.ends, p.names, p.cols = p.counters[:0], p.ends[:0], p.names[:0], p.cols[:0]
 	p.filled, p.inOrder = 0, true
 }
@@ -72,6 +73,12 @@ func (p *rowPlan) matches(s *blg.Sample, first bool) bool {
 	if !p.valid || p.first != first || len(s.Values) != len(p.counters) {
 		return false
 	}
+	if s.Repeat && s.Index == p.at+1 {
+		// The reader says so: the sample repeats the one before it, which
+		// was laid out so.
+		p.at = s.Index
+		return true
+	}
 	start := 0
 	for i := range s.Values {
 		v := &s.Values[i]
@@ -81,36 +88,43 @@ func (p *rowPlan) matches(s *blg.Sample, first bool) bool {
 		}
 		start = end
 	}
+	p.at = s.Index
 	return true
 }
 
 // computePlanned computes a sample that matches the plan: the inputs of
 // every column it fills, one ComputeBatch, then the cells (all cleared
 // first), as fill would. With out set (a row of Write's batch), it only
-// gathers the inputs into out, in their columns, and marks them present:
-// the goroutine that prints the row computes it (batchRow.compute), which
-// takes that work off the one goroutine that reads the log.
+// copies the raw values into out, in their columns, and marks them
+// present: the goroutine that prints the row computes it (rowBatch.text),
+// which takes that work off the one goroutine that reads the log.
 func (c *Converter) computePlanned(s *blg.Sample, out *batchRow) {
 	p := &c.plan
 	kept := int32(c.kept)
 	if out != nil {
-		for i := range out.cells {
-			out.cells[i].Present = false
+		*out.computed = false
+		if p.inOrder && p.filled == len(out.raws) {
+			// Value i fills column i, every column: the most common plan.
+			for i := range out.raws {
+				out.raws[i] = s.Values[i].Raw
+			}
+			copy(c.prev, out.raws)
+			for i := range out.present {
+				out.present[i] = true
+				c.last[i] = kept
+			}
+			return
 		}
+		clear(out.present)
 		for i, col := range p.cols {
 			if col < 0 {
 				continue
 			}
-			in := &out.ins[col]
-			in.Counter = c.counters[col]
-			in.HasOld = kept > 0 && c.last[col] == kept-1
-			in.Old = c.prev[col]
-			in.New = s.Values[i].Raw
-			c.prev[col] = in.New
+			out.raws[col] = s.Values[i].Raw
+			out.present[col] = true
+			c.prev[col] = s.Values[i].Raw
 			c.last[col] = kept
-			out.cells[col].Present = true
 		}
-		*out.deferred = true
 		return
 	}
 	n := p.filled
@@ -142,70 +156,76 @@ func (c *Converter) computePlanned(s *blg.Sample, out *batchRow) {
 	}
 }
 
-// batchRow is one row of a rowBatch as next fills it: its cells, its
-// inputs (for a planned row, whose values its printer computes), and
-// whether the row waits for that (deferred).
-type batchRow struct {
-	cells    []Cell
-	ins      []engine.Input
-	deferred *bool
-}
-
-// compute computes a deferred row's present cells from its inputs (res:
-// the caller's scratch, one per column).
-func (r *batchRow) compute(res []engine.Result) {
-	engine.ComputeBatch(r.ins, 0, res)
-	for i := range r.cells {
-		if r.cells[i].Present {
-			r.cells[i].Result = res[i]
-		}
-	}
-}
-
-// rowBatch holds consecutive rows for Write's pipeline: each row's time,
-// cells and inputs (rows × columns, row-major; the text needs only each
-// cell's Present and Result), whether each row's values are still to be
-// computed from its inputs, then their text.
+// rowBatch holds consecutive rows for Write's pipeline, as compact as the
+// text needs them (a batch stays in the CPU's caches between the goroutine
+// that fills it and the one that prints it): per row, its time and, per
+// column, whether the sample has it and its raw value; the rows that the
+// reading goroutine computed (not planned) also have their results. A
+// planned row is computed where it is printed, against the row before it:
+// the batch carries the raw values and presence of the row before its
+// first.
 type rowBatch struct {
 	rows, cols int
 	times      []int64
-	cells      []Cell
-	ins        []engine.Input
-	deferred   []bool
+	raws       []engine.RawCounter // rows × columns, row-major
+	present    []bool              // rows × columns
+	computed   []bool              // per row: res holds its results
+	res        []engine.Result     // rows × columns, for computed rows
+	carryRaw   []engine.RawCounter // the row before the first: its raw values
+	carryHas   []bool              // and whether it had each column
 	text       []byte
 	done       chan struct{} // the text is ready
 }
 
+// batchRow is one row of a rowBatch, as next fills it.
+type batchRow struct {
+	raws     []engine.RawCounter
+	present  []bool
+	res      []engine.Result
+	computed *bool
+}
+
 // batchValues is about how many values a batch holds: about 24 KiB of CSV
-// at 20 digits.
+// at 20 digits, 40 KiB of raw values.
 const batchValues = 1024
 
 func newRowBatch(cols int) *rowBatch {
 	n := max(1, batchValues/max(cols, 1))
-	return &rowBatch{cols: cols, times: make([]int64, n), cells: make([]Cell, n*cols), ins: make([]engine.Input, n*cols),
-		deferred: make([]bool, n), done: make(chan struct{}, 1)}
+	return &rowBatch{cols: cols, times: make([]int64, n), raws: make([]engine.RawCounter, n*cols),
+		present: make([]bool, n*cols), computed: make([]bool, n), res: make([]engine.Result, n*cols),
+		carryRaw: make([]engine.RawCounter, cols), carryHas: make([]bool, cols), done: make(chan struct{}, 1)}
 }
 
 // row returns row r of b.
 func (b *rowBatch) row(r int) batchRow {
-	return batchRow{cells: b.cells[r*b.cols : (r+1)*b.cols], ins: b.ins[r*b.cols : (r+1)*b.cols], deferred: &b.deferred[r]}
+	i, j := r*b.cols, (r+1)*b.cols
+	return batchRow{raws: b.raws[i:j:j], present: b.present[i:j:j], res: b.res[i:j:j], computed: &b.computed[r]}
 }
 
 // fillBatch fills b with the next rows, as many as it holds, and reports
 // whether it holds any. A planned row goes straight into the batch, to be
 // computed where it is printed (next's direct path); another is Next's
-// row, copied.
+// row, copied with its results.
 func (c *Converter) fillBatch(b *rowBatch) bool {
 	b.rows = 0
+	if c.merge == nil { // a merge's rows are never planned (next)
+		copy(b.carryRaw, c.prev)
+		for col := range b.carryHas {
+			b.carryHas[col] = c.kept > 0 && c.last[col] == int32(c.kept-1)
+		}
+	}
 	for b.rows < len(b.times) {
 		row := b.row(b.rows)
-		*row.deferred = false
 		ok, direct := c.next(&row)
 		if !ok {
 			break
 		}
 		if !direct {
-			copy(row.cells, c.row.Cells)
+			*row.computed = true
+			for i := range c.row.Cells {
+				cell := &c.row.Cells[i]
+				row.present[i], row.raws[i], row.res[i] = cell.Present, cell.Raw, cell.Result
+			}
 		}
 		b.times[b.rows] = c.row.Time
 		b.rows++
@@ -213,13 +233,59 @@ func (c *Converter) fillBatch(b *rowBatch) bool {
 	return b.rows > 0
 }
 
+// printer is what one formatting goroutine of the pipeline reuses: the
+// inputs and results of a planned row, and the results of a row by column.
+type printer struct {
+	ins    []engine.Input
+	res    []engine.Result
+	insCol []int32
+	rowRes []engine.Result
+	day    dayCache
+}
+
+// text computes the planned rows of b and prints every row into b.text.
+// The counters are those of the columns.
+func (pr *printer) text(t *text, b *rowBatch, counters []engine.Counter) {
+	b.text = b.text[:0]
+	for r := range b.rows {
+		row := b.row(r)
+		res := row.res
+		if !*row.computed {
+			oldRaws, oldHas := b.carryRaw, b.carryHas
+			if r > 0 {
+				prev := b.row(r - 1)
+				oldRaws, oldHas = prev.raws, prev.present
+			}
+			k := 0
+			for col, ok := range row.present {
+				if !ok {
+					continue
+				}
+				in := &pr.ins[k]
+				in.Counter = counters[col]
+				in.HasOld = oldHas[col]
+				in.Old = oldRaws[col]
+				in.New = row.raws[col]
+				pr.insCol[k] = int32(col)
+				k++
+			}
+			engine.ComputeBatch(pr.ins[:k], 0, pr.res[:k])
+			for j, col := range pr.insCol[:k] {
+				pr.rowRes[col] = pr.res[j]
+			}
+			res = pr.rowRes
+		}
+		b.text = t.appendRow(b.text, &pr.day, b.times[r], row.present, res)
+	}
+}
+
 // pipeline runs the second reading in a goroutine that fills batches,
-// formats the batches into text in goroutines of their own (one per other
-// CPU, at least one), and writes the texts to w in order in the caller's
-// goroutine. It returns w's first error, after every goroutine has
-// stopped.
+// formats the batches into text in goroutines of their own (one per CPU,
+// at most 4: the reading goroutine leaves most of its CPU to them), and
+// writes the texts to w in order in the caller's goroutine. It returns w's
+// first error, after every goroutine has stopped.
 func (c *Converter) pipeline(t *text, w io.Writer) error {
-	formatters := min(max(cpus()-1, 1), 4)
+	formatters := min(max(cpus(), 1), 4)
 	inFlight := 2 * (formatters + 1)
 	free := make(chan *rowBatch, inFlight)
 	work := make(chan *rowBatch, inFlight)  // to the formatters
@@ -255,17 +321,10 @@ func (c *Converter) pipeline(t *text, w io.Writer) error {
 		formatting.Add(1)
 		go func() {
 			defer formatting.Done()
-			var day dayCache
-			res := make([]engine.Result, len(c.columns))
+			n := len(c.columns)
+			pr := printer{ins: make([]engine.Input, n), res: make([]engine.Result, n), insCol: make([]int32, n), rowRes: make([]engine.Result, n)}
 			for b := range work {
-				b.text = b.text[:0]
-				for r := range b.rows {
-					row := b.row(r)
-					if *row.deferred {
-						row.compute(res)
-					}
-					b.text = t.appendRow(b.text, &day, b.times[r], row.cells)
-				}
+				pr.text(t, b, c.counters)
 				b.done <- struct{}{}
 			}
 		}()

@@ -18,7 +18,7 @@ func cpus() int { return 1 }
 
 type rowPlan struct{}
 
-func (*rowPlan) start(first, keep bool)                    {}
+func (*rowPlan) start(s *blg.Sample, first, keep bool)     {}
 func (*rowPlan) add(v *blg.Value, col int32)               {}
 func (*rowPlan) matches(s *blg.Sample, first bool) bool    { return false }
 func (*rowPlan) forget()                                   {}

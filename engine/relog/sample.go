@@ -42,7 +42,7 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 		clear(c.row.Cells)
 	}
 	if fast {
-		c.plan.start(first, len(s.Blocks) == 0)
+		c.plan.start(s, first, len(s.Blocks) == 0)
 	}
 	for i := range s.Values {
 		v := &s.Values[i]

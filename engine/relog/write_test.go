@@ -116,11 +116,23 @@ func TestWritePipelineError(t *testing.T) {
 // every real log, a long one, and hand-made logs whose instances come,
 // go, swap and repeat.
 func TestPlannedRows(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // Write's pipeline
+	}
+	// Runs of layouts long enough to span Write's batches (256 rows of 4
+	// columns), planned rows after rows that are not, in a batch and
+	// across batches.
+	patterns := [][]string{{"a", "b"}, {"b", "a"}, {"a", "b", "b", "c"}, {"c"}, {"a", "b", "b"}}
+	var long [][]string
+	for i := range 900 {
+		long = append(long, patterns[(i/(3+i%97/10))%len(patterns)])
+	}
 	logs := map[string][]byte{
-		"Tx":         readCorpus(t, "Tx_BasicPerfCounters.blg"),
-		"Tx x3":      newTxLog(t, 3).Bytes(),
-		"PowerShell": readCorpus(t, "PowerShell_BadCounterSamples.blg"),
-		"PAL":        readCorpus(t, "PAL_SamplePerfmonLog.blg"),
+		"instances, long": instanceLog(long...),
+		"Tx":              readCorpus(t, "Tx_BasicPerfCounters.blg"),
+		"Tx x3":           newTxLog(t, 3).Bytes(),
+		"PowerShell":      readCorpus(t, "PowerShell_BadCounterSamples.blg"),
+		"PAL":             readCorpus(t, "PAL_SamplePerfmonLog.blg"),
 		"instances": instanceLog([]string{"a", "b"}, []string{"a", "b"}, []string{"a", "b"}, []string{"b", "a"}, []string{"b", "a"},
 			[]string{"a"}, []string{"a"}, []string{"a", "b", "b"}, []string{"a", "b", "b"}, []string{"a", "b", "b", "c"}, []string{"a", "b", "b", "c"}),
 	}
