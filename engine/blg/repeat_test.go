@@ -191,3 +191,29 @@ func layoutMask(mark []bool, rec []byte) []byte {
 }
 
 func hex(i int) string { return "0x" + strconv.FormatInt(int64(i), 16) }
+
+// TestEmptyInstanceName: an item of a multi-instance counter whose name is
+// empty has an empty, non-nil Instance (nil is a single counter's), in a
+// fresh Sample as in one that decoded names before (FuzzSampleRepeat found
+// a fresh Sample giving nil when every name of the record was empty).
+func TestEmptyInstanceName(t *testing.T) {
+	rec := encodeSample(encodeRaw(0, 1, 1, 2, 1), encodeMulti(0, 1, itemSpec{"", 3, 4, 0}, itemSpec{"", 5, 6, 0}))
+	named := encodeSample(encodeRaw(0, 1, 1, 2, 1), encodeMulti(0, 1, itemSpec{"_Total", 3, 4, 0}))
+	var fresh, used Sample
+	if err := used.Decode(named, 2); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []*Sample{&fresh, &used} {
+		if err := s.Decode(rec, 2); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Values) != 3 || s.Values[0].Instance != nil {
+			t.Fatalf("%d values, single counter's Instance %q (nil %v)", len(s.Values), s.Values[0].Instance, s.Values[0].Instance == nil)
+		}
+		for _, v := range s.Values[1:] {
+			if v.Instance == nil || len(v.Instance) != 0 {
+				t.Errorf("an empty instance name decoded as %q (nil %v), want empty and not nil", v.Instance, v.Instance == nil)
+			}
+		}
+	}
+}

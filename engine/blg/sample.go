@@ -154,6 +154,11 @@ func (s *Sample) decode(b []byte, numCounters int, loc *locator) error {
 	if n != numCounters {
 		return errf(rec, s.Index, loc.at(0), "Size", engine.ErrMalformed, "holds %d sub-records for %d counter-list entries", int64(n), int64(numCounters))
 	}
+	if s.names == nil && len(s.spans) > 0 {
+		// Every name is empty: an empty name is still a name (nil is a
+		// single counter's), so the names need an array.
+		s.names = make([]byte, 0, 64)
+	}
 	for _, sp := range s.spans {
 		s.Values[sp.value].Instance = s.names[sp.start:sp.end:sp.end]
 	}
