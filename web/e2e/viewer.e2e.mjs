@@ -507,6 +507,9 @@ try {
         })).observe(count, { attributes: true, childList: true, characterData: true, subtree: true });
       });
       await page.type("#search", "processor");
+      // The search applies after the last key (debounced, drawn in a frame):
+      // wait for the five rows, then look at what the page said meanwhile.
+      await page.waitForFunction(() => window.__seen.some((x) => x.shown === "5"), null, { timeout: 60000 });
       const seen = await page.evaluate(() => window.__seen);
       assert.ok(seen.some((x) => x.shown === "5" && x.rows === "5" && x.stats === "pending" && x.state === "busy"),
         `the search was applied while the log decoded: ${JSON.stringify(seen)}`);
