@@ -291,12 +291,8 @@ func FuzzSubBlob(f *testing.F) {
 		}
 		b := &v1Backend{}
 		cur := blk.Objects()
-		for {
-			o, err := cur.Next()
-			if err != nil {
-				break
-			}
-			b.objBuf = append(b.objBuf, o)
+		for cur.Next() {
+			b.objBuf = append(b.objBuf, *cur.Object())
 		}
 		var sub []byte
 		for i := range b.objBuf {
@@ -307,17 +303,14 @@ func FuzzSubBlob(f *testing.F) {
 			}
 			c := sb.Objects()
 			found := 0
-			for {
-				o, err := c.Next()
-				if err == perfdata.ErrDone {
-					break
-				}
-				if err != nil {
-					t.Fatalf("object %d: an object of the cut block does not parse: %v", i, err)
-				}
+			for c.Next() {
+				o := c.Object()
 				if bytes.Equal(o.Bytes(), b.objBuf[i].Bytes()) {
 					found++
 				}
+			}
+			if err := c.Err(); err != nil {
+				t.Fatalf("object %d: an object of the cut block does not parse: %v", i, err)
 			}
 			if found == 0 {
 				t.Fatalf("object %d is not in its cut block", i)

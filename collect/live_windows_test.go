@@ -34,15 +34,11 @@ func TestLiveRegistryHeaderAndNames(t *testing.T) {
 		}
 		objs := blk.Objects()
 		n := 0
-		for {
-			_, err := objs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				t.Fatalf("Query(%q): object %d: %v", q, n, err)
-			}
+		for objs.Next() {
 			n++
+		}
+		if err := objs.Err(); err != nil {
+			t.Fatalf("Query(%q): object %d: %v", q, n, err)
 		}
 		t.Logf("Query(%q): %d bytes, PERF_DATA_BLOCK of %q, %d objects, PerfFreq %d", q, len(b), blk.SystemName(), n, blk.PerfFreq)
 	}

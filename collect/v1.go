@@ -282,18 +282,10 @@ func (b *v1Backend) collectBlob(s *Sample, blob []byte, only []uint32) {
 	// after it cannot be found.
 	b.objBuf = b.objBuf[:0]
 	cur := blk.Objects()
-	var walkErr error
-	for {
-		o, err := cur.Next()
-		if err == perfdata.ErrDone {
-			break
-		}
-		if err != nil {
-			walkErr = err
-			break
-		}
-		b.objBuf = append(b.objBuf, o)
+	for cur.Next() {
+		b.objBuf = append(b.objBuf, *cur.Object())
 	}
+	walkErr := cur.Err()
 	if b.occ == nil {
 		b.occ = map[uint32]int{}
 	}
@@ -420,11 +412,8 @@ func (b *v1Backend) subBlob(dst []byte, blk *perfdata.Block, i int) []byte {
 	b.parents = b.parents[:0]
 	if o.NumInstances > 0 {
 		c := o.Instances()
-		for {
-			in, err := c.Next()
-			if err != nil {
-				break // errors are reported by the query
-			}
+		for c.Next() { // errors are reported by the query
+			in := c.Instance()
 			if p := in.ParentObjectTitleIndex; p != 0 && p != o.ObjectNameTitleIndex && !slices.Contains(b.parents, p) {
 				b.parents = append(b.parents, p)
 			}

@@ -92,18 +92,11 @@ func v1Pairs(tb testing.TB) (pairs [][2][]byte, names []byte) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		for oc := blk.Objects(); ; {
-			o, err := oc.Next()
-			if err != nil {
-				break
-			}
+		for oc := blk.Objects(); oc.Next(); {
+			o := oc.Object()
 			used[o.ObjectNameTitleIndex] = true
-			for cc := o.Counters(); ; {
-				c, err := cc.Next()
-				if err != nil {
-					break
-				}
-				used[c.CounterNameTitleIndex] = true
+			for cc := o.Counters(); cc.Next(); {
+				used[cc.Counter().CounterNameTitleIndex] = true
 			}
 		}
 	}

@@ -97,9 +97,6 @@ func pdWalk(t *testing.T, data []byte) {
 		if !errors.As(err, &fe) || fe.Format != "perfdata" || !strings.Contains(err.Error(), " at 0x") {
 			t.Fatalf("error %T %q: want a perfdata *engine.FormatError naming an offset", err, err)
 		}
-		if errors.Is(err, perfdata.ErrDone) {
-			t.Fatalf("error %q wraps ErrDone", err)
-		}
 		return true
 	}
 	blk, err := perfdata.Parse(data)
@@ -114,29 +111,20 @@ func pdWalk(t *testing.T, data []byte) {
 	var planned []engine.Input
 	name := make([]byte, 0, 64)
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			break
-		}
-		if check(err) {
-			return
-		}
+	for objs.Next() {
+		o := objs.Object()
 		records++
 		defs = defs[:0]
 		cs := o.Counters()
-		for {
-			c, err := cs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if check(err) {
-				return
-			}
+		for cs.Next() {
+			c := cs.Counter()
 			records++
 			if len(defs) < 64 {
-				defs = append(defs, c)
+				defs = append(defs, *c)
 			}
+		}
+		if check(cs.Err()) {
+			return
 		}
 		// The object's definitions all decoded: a Plan of them must too,
 		// and fill what Fill fills, value by value.
@@ -144,14 +132,8 @@ func pdWalk(t *testing.T, data []byte) {
 			t.Fatalf("object %d: Plan: %v after its definitions decoded", o.Index, err)
 		}
 		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if check(err) {
-				return
-			}
+		for is.Next() {
+			in := is.Instance()
 			records++
 			if name, err = in.AppendName(name[:0]); check(err) {
 				return
@@ -186,7 +168,10 @@ func pdWalk(t *testing.T, data []byte) {
 				t.Fatalf("Plan.Fill error %q, Fill none", planErr)
 			}
 		}
-		if _, err := nm.Names(&blk, &o); check(err) {
+		if check(is.Err()) {
+			return
+		}
+		if _, err := nm.Names(&blk, o); check(err) {
 			return
 		}
 		// Each record takes at least 24 bytes (an instance definition and
@@ -195,6 +180,7 @@ func pdWalk(t *testing.T, data []byte) {
 			t.Fatalf("records: have %d in %d bytes, want at most one per 24 bytes", records, len(data))
 		}
 	}
+	check(objs.Err())
 }
 
 // FuzzPerfData: decoding any bytes, walking every object, counter,

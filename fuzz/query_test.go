@@ -81,10 +81,10 @@ func querySeedPairs(f testing.TB) [][2][]byte {
 	if blk, err := perfdata.Parse(bad); err == nil {
 		objs := blk.Objects()
 		objs.Next()
-		if o, err := objs.Next(); err == nil {
-			insts := o.Instances()
-			if in, err := insts.Next(); err == nil {
-				binary.LittleEndian.PutUint32(bad[in.Offset+20:], 0xFFFF)
+		if objs.Next() {
+			insts := objs.Object().Instances()
+			if insts.Next() {
+				binary.LittleEndian.PutUint32(bad[insts.Instance().Offset+20:], 0xFFFF)
 			}
 		}
 	}

@@ -194,14 +194,8 @@ func describeV1(data []byte, names *nametable.Table) (showCapture, error) {
 	}
 	var nm perfdata.Namer
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			break
-		}
-		if err != nil {
-			return c, err
-		}
+	for objs.Next() {
+		o := objs.Object()
 		so := showObject{
 			Index: o.ObjectNameTitleIndex, Name: tableName(names, o.ObjectNameTitleIndex),
 			DetailLevel: o.DetailLevel, NumInstances: o.NumInstances, DefaultCounter: o.DefaultCounter,
@@ -209,34 +203,25 @@ func describeV1(data []byte, names *nametable.Table) (showCapture, error) {
 			Counters: []showCounter{}, Instances: []showInstance{},
 		}
 		cs := o.Counters()
-		for {
-			d, err := cs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return c, err
-			}
+		for cs.Next() {
+			d := cs.Counter()
 			so.Counters = append(so.Counters, showCounter{
 				Index: d.CounterNameTitleIndex, Name: tableName(names, d.CounterNameTitleIndex),
 				Type: d.CounterType.String(), Size: d.CounterSize, Offset: d.CounterOffset,
 				Scale: d.DefaultScale, Detail: d.DetailLevel,
 			})
 		}
+		if err := cs.Err(); err != nil {
+			return c, err
+		}
 		if o.NumInstances > 0 {
-			pdh, err := nm.Names(&blk, &o)
+			pdh, err := nm.Names(&blk, o)
 			if err != nil {
 				return c, err
 			}
 			is := o.Instances()
-			for k := 0; ; k++ {
-				in, err := is.Next()
-				if err == perfdata.ErrDone {
-					break
-				}
-				if err != nil {
-					return c, err
-				}
+			for k := 0; is.Next(); k++ {
+				in := is.Instance()
 				si := showInstance{ParentObj: in.ParentObjectTitleIndex, ParentInst: in.ParentObjectInstance}
 				if k < len(pdh) {
 					si.Name = pdh[k].String()
@@ -247,8 +232,14 @@ func describeV1(data []byte, names *nametable.Table) (showCapture, error) {
 				}
 				so.Instances = append(so.Instances, si)
 			}
+			if err := is.Err(); err != nil {
+				return c, err
+			}
 		}
 		c.Objects = append(c.Objects, so)
+	}
+	if err := objs.Err(); err != nil {
+		return c, err
 	}
 	return c, nil
 }

@@ -25,36 +25,21 @@ func walkValues(data, name []byte, defs []perfdata.CounterDef) (sum uint64, n in
 	}
 	var x engine.Input
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			return sum, n, nil
-		}
-		if err != nil {
-			return sum, n, err
-		}
+	for objs.Next() {
+		o := objs.Object()
 		// The definitions, once per object, into the caller's slice.
 		defs = defs[:0]
 		cs := o.Counters()
-		for {
-			c, err := cs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return sum, n, err
-			}
-			defs = append(defs, c)
+		for cs.Next() {
+			c := cs.Counter()
+			defs = append(defs, *c)
+		}
+		if err := cs.Err(); err != nil {
+			return sum, n, err
 		}
 		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return sum, n, err
-			}
+		for is.Next() {
+			in := is.Instance()
 			if name, err = in.AppendName(name[:0]); err != nil {
 				return sum, n, err
 			}
@@ -68,7 +53,14 @@ func walkValues(data, name []byte, defs []perfdata.CounterDef) (sum uint64, n in
 				n++
 			}
 		}
+		if err := is.Err(); err != nil {
+			return sum, n, err
+		}
 	}
+	if err := objs.Err(); err != nil {
+		return sum, n, err
+	}
+	return sum, n, nil
 }
 
 // walkPlan is walkValues with a Plan per object: the fill walk.
@@ -78,28 +70,16 @@ func walkPlan(data, name []byte, p *perfdata.Plan, ins []engine.Input) (sum uint
 		return 0, 0, err
 	}
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			return sum, n, nil
-		}
-		if err != nil {
-			return sum, n, err
-		}
+	for objs.Next() {
+		o := objs.Object()
 		// The definitions and everything Fill works out from them, once
 		// per object.
 		if err := o.Plan(p); err != nil {
 			return sum, n, err
 		}
 		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return sum, n, err
-			}
+		for is.Next() {
+			in := is.Instance()
 			if name, err = in.AppendName(name[:0]); err != nil {
 				return sum, n, err
 			}
@@ -112,7 +92,14 @@ func walkPlan(data, name []byte, p *perfdata.Plan, ins []engine.Input) (sum uint
 			}
 			n += len(p.Defs)
 		}
+		if err := is.Err(); err != nil {
+			return sum, n, err
+		}
 	}
+	if err := objs.Err(); err != nil {
+		return sum, n, err
+	}
+	return sum, n, nil
 }
 
 // The records as existing Go exporters declare them for binary.Read.

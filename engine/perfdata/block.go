@@ -2,7 +2,6 @@ package perfdata
 
 import (
 	"encoding/binary"
-	"errors"
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -27,10 +26,6 @@ const (
 
 // NoUniqueID is PERF_NO_UNIQUE_ID, the UniqueID of instances known by name.
 const NoUniqueID = -1
-
-// ErrDone is returned by the cursors' Next methods when there are no more
-// records. It is not a decoding error.
-var ErrDone = errors.New("perfdata: no more records")
 
 // SystemTime mirrors winperf.h's SYSTEMTIME: the collection time. The
 // documentation says UTC; in the real captures it is the collecting
@@ -165,35 +160,44 @@ func (b *Block) times() blockTimes {
 	return blockTimes{b.PerfTime, b.PerfFreq, b.PerfTime100nSec}
 }
 
-// ObjectCursor walks the objects of a Block in order. It is a small value,
-// safe to copy; a copy walks independently.
+// ObjectCursor walks the objects of a Block in order, in the style of
+// bufio.Scanner: Next advances, Object returns the current object, Err the
+// error that stopped the walk. It is a value, safe to copy; a copy walks
+// independently.
 type ObjectCursor struct {
 	blk  blockTimes
 	data []byte
 	off  uint64
 	i, n int
 	err  error
+	cur  Object
 }
 
-// Next decodes the next PERF_OBJECT_TYPE and its counter definitions. It
-// returns ErrDone after the last object, and a *engine.FormatError when the
-// object is malformed; after an error it returns that error again.
-func (c *ObjectCursor) Next() (Object, error) {
-	if c.err != nil {
-		return Object{}, c.err
-	}
-	if c.i >= c.n {
-		return Object{}, ErrDone
+// Next decodes the next PERF_OBJECT_TYPE and its counter definitions, which
+// Object then returns. It returns false after the last object, and at the
+// first malformed one, which Err then reports; after that it returns false.
+func (c *ObjectCursor) Next() bool {
+	if c.err != nil || c.i >= c.n {
+		return false
 	}
 	o, err := decodeObject(c.data, c.off, c.i, c.blk)
 	if err != nil {
 		c.err = err
-		return Object{}, err
+		return false
 	}
+	c.cur = o
 	c.i++
 	c.off += uint64(o.TotalByteLength)
-	return o, nil
+	return true
 }
+
+// Object returns the current object, held by the cursor: it is valid until
+// the next call to Next (copy *Object to keep it).
+func (c *ObjectCursor) Object() *Object { return &c.cur }
+
+// Err returns the *engine.FormatError that stopped Next, or nil after the
+// last object.
+func (c *ObjectCursor) Err() error { return c.err }
 
 // errAt builds the decoders' error.
 //

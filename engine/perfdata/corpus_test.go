@@ -124,12 +124,12 @@ func TestCorpusManifest(t *testing.T) {
 				t.Errorf("header: have %d objects, TotalByteLength %d, version %d.%d; want 1, %d, 1.1", blk.NumObjectTypes, blk.TotalByteLength, blk.Version, blk.Revision, len(data))
 			}
 			objs := blk.Objects()
-			o, err := objs.Next()
-			if err != nil {
-				t.Fatal(err)
+			if !objs.Next() {
+				t.Fatal(objs.Err())
 			}
-			if _, err := objs.Next(); err != perfdata.ErrDone {
-				t.Errorf("after the object: have %v, want ErrDone", err)
+			o := objs.Object()
+			if objs.Next() || objs.Err() != nil {
+				t.Errorf("after the object: have another object or %v, want the end", objs.Err())
 			}
 			mo := m.Object
 			if o.ObjectNameTitleIndex != mo.Index || names[o.ObjectNameTitleIndex] != mo.Name || o.NumCounters != mo.NumCounters ||
@@ -139,15 +139,12 @@ func TestCorpusManifest(t *testing.T) {
 			}
 			var defs []perfdata.CounterDef
 			cs := o.Counters()
-			for {
-				c, err := cs.Next()
-				if err == perfdata.ErrDone {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				defs = append(defs, c)
+			for cs.Next() {
+				c := cs.Counter()
+				defs = append(defs, *c)
+			}
+			if err := cs.Err(); err != nil {
+				t.Fatal(err)
 			}
 			if len(defs) != len(m.Counters) {
 				t.Fatalf("counters: have %d, want %d", len(defs), len(m.Counters))
@@ -165,14 +162,8 @@ func TestCorpusManifest(t *testing.T) {
 			}
 			is := o.Instances()
 			j := 0
-			for ; ; j++ {
-				in, err := is.Next()
-				if err == perfdata.ErrDone {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			for ; is.Next(); j++ {
+				in := is.Instance()
 				if j >= len(m.Instances) {
 					t.Fatalf("instances: have more than %d", len(m.Instances))
 				}
@@ -202,6 +193,9 @@ func TestCorpusManifest(t *testing.T) {
 					values++
 				}
 			}
+			if err := is.Err(); err != nil {
+				t.Fatal(err)
+			}
 			if j != len(m.Instances) {
 				t.Errorf("instances: have %d, want %d", j, len(m.Instances))
 			}
@@ -219,10 +213,10 @@ func TestCorpusSystemUpTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs := blk.Objects()
-	o, err := objs.Next()
-	if err != nil {
-		t.Fatal(err)
+	if !objs.Next() {
+		t.Fatal(objs.Err())
 	}
+	o := objs.Object()
 	cb, err := o.SingleCounterBlock()
 	if err != nil {
 		t.Fatal(err)
@@ -230,16 +224,16 @@ func TestCorpusSystemUpTime(t *testing.T) {
 	found := false
 	cs := o.Counters()
 	for {
-		c, err := cs.Next()
-		if err != nil {
+		if !cs.Next() {
 			break
 		}
+		c := cs.Counter()
 		if c.CounterType != engine.ElapsedTime {
 			continue
 		}
 		found = true
 		var in engine.Input
-		if err := o.Fill(&in, &c, cb); err != nil {
+		if err := o.Fill(&in, c, cb); err != nil {
 			t.Fatal(err)
 		}
 		if in.New.SecondValue != uint64(o.PerfTime) || in.TimeBase != o.PerfFreq {

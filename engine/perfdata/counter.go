@@ -61,33 +61,41 @@ func decodeCounterDef(data []byte, p, end uint64, index int) (CounterDef, error)
 	}, nil
 }
 
-// CounterCursor walks an object's counter definitions in order. It is a
-// small value, safe to copy.
+// CounterCursor walks an object's counter definitions in order, in the
+// style of bufio.Scanner (see ObjectCursor). It is a value, safe to copy.
 type CounterCursor struct {
 	data     []byte
 	off, end uint64
 	i, n     int
 	err      error
+	cur      CounterDef
 }
 
-// Next decodes the next counter definition. It returns ErrDone after the
-// last one, and a *engine.FormatError when the definition is malformed.
-func (c *CounterCursor) Next() (CounterDef, error) {
-	if c.err != nil {
-		return CounterDef{}, c.err
-	}
-	if c.i >= c.n {
-		return CounterDef{}, ErrDone
+// Next decodes the next counter definition, which Counter then returns. It
+// returns false after the last one, and at the first malformed one, which
+// Err then reports; after that it returns false.
+func (c *CounterCursor) Next() bool {
+	if c.err != nil || c.i >= c.n {
+		return false
 	}
 	d, err := decodeCounterDef(c.data, c.off, c.end, c.i)
 	if err != nil {
 		c.err = err
-		return CounterDef{}, err
+		return false
 	}
+	c.cur = d
 	c.i++
 	c.off += uint64(d.ByteLength)
-	return d, nil
+	return true
 }
+
+// Counter returns the current counter definition, held by the cursor: it
+// is valid until the next call to Next (copy *CounterDef to keep it).
+func (c *CounterCursor) Counter() *CounterDef { return &c.cur }
+
+// Err returns the *engine.FormatError that stopped Next, or nil after the
+// last definition.
+func (c *CounterCursor) Err() error { return c.err }
 
 // CounterBlock is a view of a PERF_COUNTER_BLOCK: the raw values of one
 // instance (or of a PERF_NO_INSTANCES object). It aliases the caller's bytes

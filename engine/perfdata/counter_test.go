@@ -19,16 +19,16 @@ func firstObject(t *testing.T, data []byte) (perfdata.Object, perfdata.CounterBl
 		t.Fatal(err)
 	}
 	objs := blk.Objects()
-	o, err := objs.Next()
-	if err != nil {
-		t.Fatal(err)
+	if !objs.Next() {
+		t.Fatal(objs.Err())
 	}
+	o := objs.Object()
 	is := o.Instances()
-	in, err := is.Next()
-	if err != nil {
-		t.Fatal(err)
+	if !is.Next() {
+		t.Fatal(is.Err())
 	}
-	return o, in.CounterBlock
+	in := is.Instance()
+	return *o, in.CounterBlock
 }
 
 // TestFill checks the engine input of each kind of counter: time bases,
@@ -223,7 +223,8 @@ func TestCounterNonUniform(t *testing.T) {
 	// Rebuild the object with an 8-byte tail after the first definition.
 	blk, _ := perfdata.Parse(data)
 	objs := blk.Objects()
-	o, _ := objs.Next()
+	objs.Next()
+	o := objs.Object()
 	d0 := o.Offset + int(o.HeaderLength)
 	b := append([]byte(nil), data[:d0+40]...)
 	b = append(b, make([]byte, 8)...)
@@ -238,10 +239,10 @@ func TestCounterNonUniform(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs = blk.Objects()
-	o, err = objs.Next()
-	if err != nil {
-		t.Fatal(err)
+	if !objs.Next() {
+		t.Fatal(objs.Err())
 	}
+	o = objs.Object()
 	for i, want := range []uint32{10, 12, 14} {
 		c, err := o.Counter(i)
 		if err != nil || c.CounterNameTitleIndex != want {

@@ -10,13 +10,25 @@
 // field names.
 //
 // Decoding is zero-copy, in the style of golang.org/x/net/dns/dnsmessage:
-// the cursors (ObjectCursor, CounterCursor, InstanceCursor) are small
-// values that walk forward and end with ErrDone, the records they return are
-// views of the caller's bytes, valid while the input is, and walking every
-// object, counter, instance and raw value allocates nothing. Instance names
-// are raw views (Instance.NameBytes) decoded on demand into a caller's
-// buffer (Instance.AppendName) or a string (Instance.Name), from UTF-16LE or
-// from the object's code page (see SupportedCodePage).
+// the cursors (ObjectCursor, CounterCursor, InstanceCursor) are values that
+// walk forward in the style of bufio.Scanner — Next advances, Object,
+// Counter or Instance returns the current record, Err the error that
+// stopped the walk —, the records are views of the caller's bytes, valid
+// while the input is, and walking every object, counter, instance and raw
+// value allocates nothing:
+//
+//	objs := blk.Objects()
+//	for objs.Next() {
+//		o := objs.Object()
+//		…
+//	}
+//	if err := objs.Err(); err != nil {
+//		…
+//	}
+//
+// Instance names are raw views (Instance.NameBytes) decoded on demand into a
+// caller's buffer (Instance.AppendName) or a string (Instance.Name), from
+// UTF-16LE or from the object's code page (see SupportedCodePage).
 //
 // Object.Fill turns a counter definition and an instance's counter block
 // into the engine's input: the raw value, its base (the next definition, or

@@ -39,35 +39,29 @@ func Example() {
 	}
 	fmt.Println("system:", blk.SystemName())
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			break
-		} else if err != nil {
-			panic(err)
-		}
+	for objs.Next() {
+		o := objs.Object()
 		fmt.Println("object", o.ObjectNameTitleIndex, "instances:", o.NumInstances)
 		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			} else if err != nil {
-				panic(err)
-			}
+		for is.Next() {
+			in := is.Instance()
 			name, _ := in.Name()
 			cs := o.Counters()
-			for {
-				c, err := cs.Next()
-				if err == perfdata.ErrDone {
-					break
-				} else if err != nil {
-					panic(err)
-				}
-				v, _ := in.CounterBlock.Value(&c)
+			for cs.Next() {
+				c := cs.Counter()
+				v, _ := in.CounterBlock.Value(c)
 				fmt.Printf("  %-6s counter %3d %-24v %d\n", name, c.CounterNameTitleIndex, c.CounterType, v)
 			}
+			if err := cs.Err(); err != nil {
+				panic(err)
+			}
 		}
+		if err := is.Err(); err != nil {
+			panic(err)
+		}
+	}
+	if err := objs.Err(); err != nil {
+		panic(err)
 	}
 	// Output:
 	// system: HOST
@@ -92,20 +86,20 @@ func ExampleObject_Fill() {
 			return in, err
 		}
 		objs := blk.Objects()
-		o, err := objs.Next()
-		if err != nil {
-			return in, err
+		if !objs.Next() {
+			return in, objs.Err()
 		}
+		o := objs.Object()
 		def, err := o.Counter(0)
 		if err != nil {
 			return in, err
 		}
 		is := o.Instances()
 		for k := 0; ; k++ {
-			inst, err := is.Next()
-			if err != nil {
-				return in, err
+			if !is.Next() {
+				return in, is.Err()
 			}
+			inst := is.Instance()
 			if k == j {
 				return in, o.Fill(&in, &def, inst.CounterBlock)
 			}
@@ -144,27 +138,26 @@ func ExampleObject_Plan() {
 			return dst, err
 		}
 		objs := blk.Objects()
-		o, err := objs.Next()
-		if err != nil {
-			return dst, err
+		if !objs.Next() {
+			return dst, objs.Err()
 		}
+		o := objs.Object()
 		if err := o.Plan(p); err != nil {
 			return dst, err
 		}
 		is := o.Instances()
-		for {
-			inst, err := is.Next()
-			if err == perfdata.ErrDone {
-				return dst, nil
-			} else if err != nil {
-				return dst, err
-			}
+		for is.Next() {
+			inst := is.Instance()
 			n := len(dst)
 			dst = append(dst, make([]engine.Input, len(p.Defs))...)
 			if err := p.Fill(dst[n:], inst.CounterBlock); err != nil {
 				return dst, err
 			}
 		}
+		if err := is.Err(); err != nil {
+			return dst, err
+		}
+		return dst, nil
 	}
 	var p perfdata.Plan
 	old, err := fill(older, &p, nil)
@@ -209,11 +202,11 @@ func ExampleNamer_Names() {
 	var nm perfdata.Namer
 	objs := blk.Objects()
 	for {
-		o, err := objs.Next()
-		if err != nil {
+		if !objs.Next() {
 			break
 		}
-		names, _ := nm.Names(&blk, &o)
+		o := objs.Object()
+		names, _ := nm.Names(&blk, o)
 		for _, n := range names {
 			fmt.Println(o.ObjectNameTitleIndex, n)
 		}
@@ -237,8 +230,9 @@ func ExampleParse_error() {
 		panic(err)
 	}
 	objs := blk.Objects()
-	_, err = objs.Next()
-	fmt.Println(err)
+	for objs.Next() {
+	}
+	fmt.Println(objs.Err())
 	// Output:
 	// perfdata: PERF_OBJECT_TYPE 0 at 0x68: DefinitionLength 4096 exceeds TotalByteLength 320
 }

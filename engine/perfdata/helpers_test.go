@@ -25,41 +25,26 @@ func walkAll(data []byte) (values int, err error) {
 	var nm perfdata.Namer
 	var defs [64]perfdata.CounterDef
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			return values, nil
-		}
-		if err != nil {
-			return values, err
-		}
+	for objs.Next() {
+		o := objs.Object()
 		cs := o.Counters()
 		n := 0
-		for {
-			c, err := cs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return values, err
-			}
+		for cs.Next() {
+			c := cs.Counter()
 			if n < len(defs) {
-				defs[n] = c
+				defs[n] = *c
 				n++
 			}
 			if _, err := o.Counter(c.Index); err != nil {
 				return values, err
 			}
 		}
+		if err := cs.Err(); err != nil {
+			return values, err
+		}
 		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return values, err
-			}
+		for is.Next() {
+			in := is.Instance()
 			if _, err := in.Name(); err != nil {
 				return values, err
 			}
@@ -72,10 +57,17 @@ func walkAll(data []byte) (values int, err error) {
 				values++
 			}
 		}
-		if _, err := nm.Names(&blk, &o); err != nil {
+		if err := is.Err(); err != nil {
+			return values, err
+		}
+		if _, err := nm.Names(&blk, o); err != nil {
 			return values, err
 		}
 	}
+	if err := objs.Err(); err != nil {
+		return values, err
+	}
+	return values, nil
 }
 
 // checkFormatError fails unless err is a *engine.FormatError of perfdata

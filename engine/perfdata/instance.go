@@ -41,8 +41,8 @@ type Instance struct {
 // the input.
 func (in *Instance) NameBytes() []byte { return in.name }
 
-// InstanceCursor walks an object's instances in order. It is a small value,
-// safe to copy.
+// InstanceCursor walks an object's instances in order, in the style of
+// bufio.Scanner (see ObjectCursor). It is a value, safe to copy.
 type InstanceCursor struct {
 	data     []byte
 	off, end uint64
@@ -52,17 +52,15 @@ type InstanceCursor struct {
 	i, n     int
 	single   bool
 	err      error
+	cur      Instance
 }
 
-// Next decodes the next instance and its counter block. It returns ErrDone
-// after the last one, and a *engine.FormatError when the instance is
-// malformed; after an error it returns that error again.
-func (c *InstanceCursor) Next() (Instance, error) {
-	if c.err != nil {
-		return Instance{}, c.err
-	}
-	if c.i >= c.n {
-		return Instance{}, ErrDone
+// Next decodes the next instance and its counter block, which Instance
+// then returns. It returns false after the last one, and at the first
+// malformed one, which Err then reports; after that it returns false.
+func (c *InstanceCursor) Next() bool {
+	if c.err != nil || c.i >= c.n {
+		return false
 	}
 	var in Instance
 	var err error
@@ -78,12 +76,21 @@ func (c *InstanceCursor) Next() (Instance, error) {
 	}
 	if err != nil {
 		c.err = err
-		return Instance{}, err
+		return false
 	}
+	c.cur = in
 	c.i++
 	c.off = uint64(in.CounterBlock.Offset) + uint64(in.CounterBlock.ByteLength)
-	return in, nil
+	return true
 }
+
+// Instance returns the current instance, held by the cursor: it is valid
+// until the next call to Next (copy *Instance to keep it).
+func (c *InstanceCursor) Instance() *Instance { return &c.cur }
+
+// Err returns the *engine.FormatError that stopped Next, or nil after the
+// last instance.
+func (c *InstanceCursor) Err() error { return c.err }
 
 // decodeInstance checks and decodes the instance at p and its counter
 // block; both must end by end.

@@ -25,12 +25,13 @@ func TestInstanceNameCap(t *testing.T) {
 			t.Fatal(err)
 		}
 		objs := b.Objects()
-		o, err := objs.Next()
-		if err != nil {
-			t.Fatal(err)
+		if !objs.Next() {
+			t.Fatal(objs.Err())
 		}
+		o := objs.Object()
 		insts := o.Instances()
-		in, err := insts.Next()
+		insts.Next()
+		in, err := insts.Instance(), insts.Err()
 		if n <= counterpath.MaxInstanceName {
 			if name, nerr := in.Name(); err != nil || nerr != nil || len(name) != n {
 				t.Errorf("%d characters: %v, %v", n, err, nerr)

@@ -92,15 +92,10 @@ func (nm *Namer) Names(blk *Block, obj *Object) ([]InstanceName, error) {
 		clear(nm.counts)
 	}
 	c := obj.Instances()
-	for {
-		in, err := c.Next()
-		if err == ErrDone {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		nm.buf, err = appendPDHName(nm.buf[:0], &in)
+	for c.Next() {
+		in := c.Instance()
+		var err error
+		nm.buf, err = appendPDHName(nm.buf[:0], in)
 		if err != nil {
 			return nil, err
 		}
@@ -122,6 +117,9 @@ func (nm *Namer) Names(blk *Block, obj *Object) ([]InstanceName, error) {
 		nm.counts[key] = n.Occurrence + 1
 		nm.names = append(nm.names, n)
 	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
 	return nm.names, nil
 }
 
@@ -139,18 +137,13 @@ func (nm *Namer) parent(blk *Block, title, inst uint32) (string, bool, error) {
 		clear(nm.parents)
 		nm.walkErr = nil
 		c := blk.Objects()
-		for {
-			o, err := c.Next()
-			if err != nil {
-				if err != ErrDone {
-					nm.walkErr = err
-				}
-				break
-			}
+		for c.Next() {
+			o := c.Object()
 			if _, dup := nm.objects[o.ObjectNameTitleIndex]; !dup {
-				nm.objects[o.ObjectNameTitleIndex] = o
+				nm.objects[o.ObjectNameTitleIndex] = *o
 			}
 		}
+		nm.walkErr = c.Err()
 	}
 	po, ok := nm.objects[title]
 	if !ok {
@@ -162,18 +155,15 @@ func (nm *Namer) parent(blk *Block, title, inst uint32) (string, bool, error) {
 			// Grown by append, not sized by the untrusted NumInstances.
 			c := po.Instances()
 			buf := nm.buf[:0]
-			for {
-				in, err := c.Next()
-				if err == ErrDone {
-					break
-				}
-				if err != nil {
-					return "", false, err
-				}
-				if buf, err = appendPDHName(buf[:0], &in); err != nil {
+			for c.Next() {
+				var err error
+				if buf, err = appendPDHName(buf[:0], c.Instance()); err != nil {
 					return "", false, err
 				}
 				names = append(names, nm.intern.String(buf))
+			}
+			if err := c.Err(); err != nil {
+				return "", false, err
 			}
 		}
 		nm.parents[po.Offset] = names

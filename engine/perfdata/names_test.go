@@ -22,15 +22,9 @@ func allNames(t *testing.T, data []byte) [][]string {
 	var nm perfdata.Namer
 	var out [][]string
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		names, err := nm.Names(&blk, &o)
+	for objs.Next() {
+		o := objs.Object()
+		names, err := nm.Names(&blk, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,6 +34,10 @@ func allNames(t *testing.T, data []byte) [][]string {
 		}
 		out = append(out, s)
 	}
+	if err := objs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestNames(t *testing.T) {
@@ -108,12 +106,12 @@ func TestNamesParts(t *testing.T) {
 	blk, _ := perfdata.Parse(data)
 	objs := blk.Objects()
 	objs.Next()
-	o, err := objs.Next()
-	if err != nil {
-		t.Fatal(err)
+	if !objs.Next() {
+		t.Fatal(objs.Err())
 	}
+	o := objs.Object()
 	var nm perfdata.Namer
-	names, err := nm.Names(&blk, &o)
+	names, err := nm.Names(&blk, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,11 +199,11 @@ func TestNamerReusedBuffer(t *testing.T) {
 		}
 		objs := blk.Objects()
 		objs.Next()
-		o, err := objs.Next()
-		if err != nil {
-			t.Fatal(err)
+		if !objs.Next() {
+			t.Fatal(objs.Err())
 		}
-		names, err := nm.Names(&blk, &o)
+		o := objs.Object()
+		names, err := nm.Names(&blk, o)
 		if err != nil {
 			t.Fatal(err)
 		}

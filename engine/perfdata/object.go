@@ -149,12 +149,12 @@ func (o *Object) Counter(i int) (CounterDef, error) {
 		return decodeCounterDef(o.data, start+uint64(i)*CounterDefSize, end, i)
 	}
 	c := CounterCursor{data: o.data, off: start, end: end, n: int(o.NumCounters)}
-	for {
-		d, err := c.Next()
-		if err != nil || d.Index == i {
-			return d, err
+	for c.Next() {
+		if d := c.Counter(); d.Index == i {
+			return *d, nil
 		}
 	}
+	return CounterDef{}, c.Err()
 }
 
 // Instances returns a cursor over the object's instances: NumInstances of

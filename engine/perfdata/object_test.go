@@ -58,23 +58,17 @@ func TestNumInstances(t *testing.T) {
 				t.Fatal(err)
 			}
 			objs := blk.Objects()
-			o, err := objs.Next()
-			if err != nil {
-				t.Fatal(err)
+			if !objs.Next() {
+				t.Fatal(objs.Err())
 			}
+			o := objs.Object()
 			if o.NumInstances != tc.n {
 				t.Errorf("NumInstances: have %d, want %d", o.NumInstances, tc.n)
 			}
 			var have []uint64
 			is := o.Instances()
-			for {
-				in, err := is.Next()
-				if err == perfdata.ErrDone {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			for is.Next() {
+				in := is.Instance()
 				if in.Defined != tc.defined {
 					t.Errorf("Defined: have %v, want %v", in.Defined, tc.defined)
 				}
@@ -85,6 +79,9 @@ func TestNumInstances(t *testing.T) {
 				}
 				have = append(have, v)
 			}
+			if err := is.Err(); err != nil {
+				t.Fatal(err)
+			}
 			if len(have) != len(tc.want) || (len(have) > 0 && have[len(have)-1] != tc.want[len(tc.want)-1]) {
 				t.Errorf("values: have %v, want %v", have, tc.want)
 			}
@@ -92,12 +89,11 @@ func TestNumInstances(t *testing.T) {
 			if (err == nil) != (tc.n == -1) {
 				t.Errorf("SingleCounterBlock: have error %v, want one only when NumInstances is not -1", err)
 			}
-			o2, err := objs.Next()
-			if err != nil || o2.ObjectNameTitleIndex != 4 {
-				t.Fatalf("second object: have %d, %v; want 4", o2.ObjectNameTitleIndex, err)
+			if !objs.Next() || objs.Object().ObjectNameTitleIndex != 4 {
+				t.Fatalf("second object: have %d, %v; want 4", objs.Object().ObjectNameTitleIndex, objs.Err())
 			}
-			if _, err := objs.Next(); err != perfdata.ErrDone {
-				t.Errorf("after the last object: have %v, want ErrDone", err)
+			if objs.Next() || objs.Err() != nil {
+				t.Errorf("after the last object: have another object or %v, want the end", objs.Err())
 			}
 		})
 	}
@@ -115,21 +111,21 @@ func sampleLayout(t *testing.T, data []byte) sampleOffsets {
 		t.Fatal(err)
 	}
 	objs := blk.Objects()
-	o0, err := objs.Next()
-	if err != nil {
-		t.Fatal(err)
+	if !objs.Next() {
+		t.Fatal(objs.Err())
 	}
-	o1, err := objs.Next()
-	if err != nil {
-		t.Fatal(err)
+	o0 := *objs.Object()
+	if !objs.Next() {
+		t.Fatal(objs.Err())
 	}
+	o1 := *objs.Object()
 	d0, _ := o0.Counter(0)
 	d1, _ := o0.Counter(1)
 	is := o0.Instances()
-	in, err := is.Next()
-	if err != nil {
-		t.Fatal(err)
+	if !is.Next() {
+		t.Fatal(is.Err())
 	}
+	in := is.Instance()
 	return sampleOffsets{obj0: o0.Offset, obj1: o1.Offset, def0: d0.Offset, def1: d1.Offset, inst0: in.Offset, cb0: in.CounterBlock.Offset, name0: in.Offset + int(in.NameOffset)}
 }
 
@@ -271,14 +267,14 @@ func TestHostileCounts(t *testing.T) {
 func TestHandMadeRecords(t *testing.T) {
 	o := perfdata.Object{NumCounters: 3, HeaderLength: 64, DefinitionLength: 4000, TotalByteLength: 8000, NumInstances: 5}
 	cs := o.Counters()
-	if _, err := cs.Next(); err == nil {
+	if cs.Next() || cs.Err() == nil {
 		t.Error("counters of a hand-made object: have no error, want one")
 	}
 	if _, err := o.Counter(1); err == nil {
 		t.Error("Counter(1) of a hand-made object: have no error, want one")
 	}
 	is := o.Instances()
-	if _, err := is.Next(); err == nil {
+	if is.Next() || is.Err() == nil {
 		t.Error("instances of a hand-made object: have no error, want one")
 	}
 	var in engine.Input
@@ -288,8 +284,8 @@ func TestHandMadeRecords(t *testing.T) {
 	}
 	var blk perfdata.Block
 	objs := blk.Objects()
-	if _, err := objs.Next(); err != perfdata.ErrDone {
-		t.Errorf("objects of a zero Block: have %v, want ErrDone", err)
+	if objs.Next() || objs.Err() != nil {
+		t.Errorf("objects of a zero Block: have an object or %v, want none", objs.Err())
 	}
 	if blk.SystemName() != "" {
 		t.Error("system name of a zero Block: want empty")

@@ -92,14 +92,11 @@ func (o *Object) Plan(p *Plan) error {
 	p.obj, p.stamp, p.need = *o, o.blk.perfTime100nSec, CounterBlockSize
 	p.Defs, p.slots = p.Defs[:0], p.slots[:0]
 	cs := o.Counters()
-	for {
-		d, err := cs.Next()
-		if err == ErrDone {
-			break
-		} else if err != nil {
-			return err
-		}
-		p.Defs = append(p.Defs, d)
+	for cs.Next() {
+		p.Defs = append(p.Defs, *cs.Counter())
+	}
+	if err := cs.Err(); err != nil {
+		return err
 	}
 	for i := range p.Defs {
 		s := o.slotOf(&p.Defs[i])

@@ -25,10 +25,10 @@ func planMatchesFill(t *testing.T, data []byte) (values int) {
 	var have, want []engine.Input
 	objs := blk.Objects()
 	for {
-		o, err := objs.Next()
-		if err != nil {
+		if !objs.Next() {
 			return values
 		}
+		o := objs.Object()
 		if err := o.Plan(&p); err != nil {
 			t.Fatalf("object %d: Plan: %v", o.Index, err)
 		}
@@ -38,10 +38,10 @@ func planMatchesFill(t *testing.T, data []byte) (values int) {
 		have, want = make([]engine.Input, len(p.Defs)), make([]engine.Input, len(p.Defs))
 		is := o.Instances()
 		for {
-			in, err := is.Next()
-			if err != nil {
+			if !is.Next() {
 				break
 			}
+			in := is.Instance()
 			var wantErr error
 			k := 0
 			for ; k < len(p.Defs); k++ {
@@ -174,19 +174,19 @@ func TestPlanAllocs(t *testing.T) {
 	walk := func() {
 		objs := blk.Objects()
 		for {
-			o, err := objs.Next()
-			if err != nil {
+			if !objs.Next() {
 				return
 			}
+			o := objs.Object()
 			if err := o.Plan(&p); err != nil {
 				t.Fatal(err)
 			}
 			is := o.Instances()
 			for {
-				in, err := is.Next()
-				if err != nil {
+				if !is.Next() {
 					break
 				}
+				in := is.Instance()
 				if err := p.Fill(dst, in.CounterBlock); err != nil {
 					t.Fatal(err)
 				}

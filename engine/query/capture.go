@@ -76,16 +76,11 @@ func (c *capture) open(q *Query, data []byte) error {
 	}
 	c.objs = c.objs[:0]
 	objs := c.blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		c.objs = append(c.objs, o)
+	for objs.Next() {
+		o := objs.Object()
+		c.objs = append(c.objs, *o)
 	}
+	return objs.Err()
 }
 
 // len returns the number of objects.
@@ -131,16 +126,14 @@ func (c *capture) numCounters() int {
 // appendDefs appends the counter definitions of o to dst.
 func appendDefs(dst []perfdata.CounterDef, o *perfdata.Object) ([]perfdata.CounterDef, error) {
 	defs := o.Counters()
-	for {
-		d, err := defs.Next()
-		if err == perfdata.ErrDone {
-			return dst, nil
-		}
-		if err != nil {
-			return dst, err
-		}
-		dst = append(dst, d)
+	for defs.Next() {
+		d := defs.Counter()
+		dst = append(dst, *d)
 	}
+	if err := defs.Err(); err != nil {
+		return dst, err
+	}
+	return dst, nil
 }
 
 // sameCounters reports whether the counters that counters listed for
@@ -203,16 +196,11 @@ func (c *capture) instances(q *Query, o int) error {
 	}
 	c.cbs = c.cbs[:0]
 	insts := obj.Instances()
-	for {
-		in, err := insts.Next()
-		if err == perfdata.ErrDone {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	for insts.Next() {
+		in := insts.Instance()
 		c.cbs = append(c.cbs, in.CounterBlock)
 	}
+	return insts.Err()
 }
 
 // fill reads counter k of instance i of object o into in (its counter and

@@ -476,24 +476,21 @@ func TestNamesAgreeWithNamer(t *testing.T) {
 			var want []string
 			var nm perfdata.Namer
 			objs := blk.Objects()
-			for {
-				o, err := objs.Next()
-				if err == perfdata.ErrDone {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			for objs.Next() {
+				o := objs.Object()
 				if o.NumInstances <= 0 {
 					continue
 				}
-				ns, err := nm.Names(&blk, &o)
+				ns, err := nm.Names(&blk, o)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, n := range ns {
 					want = append(want, n.String())
 				}
+			}
+			if err := objs.Err(); err != nil {
+				t.Fatal(err)
 			}
 			// One counter per instance: the first of each object.
 			vals, err := query.New(query.Config{}).Run(nil, nil, data)

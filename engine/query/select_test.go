@@ -37,12 +37,15 @@ func TestSelectionDoesNotHideDamage(t *testing.T) {
 	b, _ := perfdata.Parse(good)
 	objs := b.Objects()
 	objs.Next()
-	o2, _ := objs.Next()
+	objs.Next()
+	o2 := objs.Object()
 	insts := o2.Instances()
 	insts.Next()
-	in2, _ := insts.Next()
+	insts.Next()
+	in2 := insts.Instance()
 	defs := o2.Counters()
-	d, _ := defs.Next()
+	defs.Next()
+	d := defs.Counter()
 	le := binary.LittleEndian
 	for _, tc := range []struct {
 		name  string

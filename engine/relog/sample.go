@@ -100,29 +100,20 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 	}
 	defs := c.scratch.defs[:0]
 	cur := obj.Counters()
-	for {
-		def, err := cur.Next()
-		if err == perfdata.ErrDone {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	for cur.Next() {
+		def := cur.Counter()
 		if !def.CounterType.Displayable() {
 			continue
 		}
-		defs = append(defs, defRef{def: def, ci: c.counter(e, &def, first)})
+		defs = append(defs, defRef{def: *def, ci: c.counter(e, def, first)})
+	}
+	if err := cur.Err(); err != nil {
+		return err
 	}
 	c.scratch.defs = defs
 	insts := obj.Instances()
-	for k := 0; ; k++ {
-		inst, err := insts.Next()
-		if err == perfdata.ErrDone {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	for k := 0; insts.Next(); k++ {
+		inst := insts.Instance()
 		name := c.scratch.name[:0]
 		if obj.NumInstances == perfdata.NoInstances {
 			name = append(name, noInstance...)
@@ -152,6 +143,7 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 			c.fill(e, d.ci, ii, &in)
 		}
 	}
+	return insts.Err()
 }
 
 // object returns the object of a whole-object block that entry e logs: the
@@ -161,23 +153,21 @@ func (c *Converter) object(blk *perfdata.Block, e *entry) (perfdata.Object, bool
 	var firstObj perfdata.Object
 	found := false
 	cur := blk.Objects()
-	for {
-		obj, err := cur.Next()
-		if err == perfdata.ErrDone {
-			return firstObj, found, nil
-		}
-		if err != nil {
-			return obj, false, err
-		}
+	for cur.Next() {
+		obj := cur.Object()
 		if c.names != nil {
 			if t, ok := c.names.Lookup(obj.ObjectNameTitleIndex); ok && t.EqualFold(e.info.Object) {
-				return obj, true, nil
+				return *obj, true, nil
 			}
 		}
 		if !found {
-			firstObj, found = obj, true
+			firstObj, found = *obj, true
 		}
 	}
+	if err := cur.Err(); err != nil {
+		return perfdata.Object{}, false, err
+	}
+	return firstObj, found, nil
 }
 
 // counter returns the index of a whole object's counter definition in the

@@ -96,48 +96,30 @@ func (b *Builder) V1(data, names []byte, opts engine.Options) error {
 		in   engine.Input
 	)
 	objs := blk.Objects()
-	for {
-		obj, err := objs.Next()
-		if err == perfdata.ErrDone {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	for objs.Next() {
+		obj := objs.Object()
 		b.Columns++
 		tmp = t.AppendName(tmp[:0], obj.ObjectNameTitleIndex)
 		objName := string(tmp)
-		instNames, err := nm.Names(&blk, &obj)
+		instNames, err := nm.Names(&blk, obj)
 		if err != nil {
 			return err
 		}
 		insts := obj.Instances()
-		for i := 0; ; i++ {
-			inst, err := insts.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return err
-			}
+		for i := 0; insts.Next(); i++ {
+			inst := insts.Instance()
 			p := counterpath.Path{Machine: strings.TrimPrefix(machine, `\\`), Object: objName, HasInstance: inst.Defined}
 			if inst.Defined && i < len(instNames) {
 				p.Parent, p.Instance, p.Index = instNames[i].Parent, instNames[i].Name, instNames[i].Occurrence
 			}
 			defs := obj.Counters()
-			for {
-				def, err := defs.Next()
-				if err == perfdata.ErrDone {
-					break
-				}
-				if err != nil {
-					return err
-				}
+			for defs.Next() {
+				def := defs.Counter()
 				if def.CounterType.IsBase() {
 					continue
 				}
 				in = engine.Input{}
-				if err := obj.Fill(&in, &def, inst.CounterBlock); err != nil {
+				if err := obj.Fill(&in, def, inst.CounterBlock); err != nil {
 					return err
 				}
 				tmp = t.AppendName(tmp[:0], def.CounterNameTitleIndex)
@@ -153,9 +135,15 @@ func (b *Builder) V1(data, names []byte, opts engine.Options) error {
 					return err
 				}
 			}
+			if err := defs.Err(); err != nil {
+				return err
+			}
+		}
+		if err := insts.Err(); err != nil {
+			return err
 		}
 	}
-	return nil
+	return objs.Err()
 }
 
 // nameTable parses an optional name table (nil for none).

@@ -24,14 +24,8 @@ func V1(data []byte) (encode.V1Blob, error) {
 	d.SystemTime = encode.V1SystemTime{Year: st.Year, Month: st.Month, DayOfWeek: st.DayOfWeek, Day: st.Day, Hour: st.Hour, Minute: st.Minute, Second: st.Second, Milliseconds: st.Milliseconds}
 	d.DefaultObject, d.PerfTime, d.PerfFreq, d.PerfTime100nSec = blk.DefaultObject, blk.PerfTime, blk.PerfFreq, blk.PerfTime100nSec
 	objs := blk.Objects()
-	for {
-		o, err := objs.Next()
-		if err == perfdata.ErrDone {
-			break
-		}
-		if err != nil {
-			return d, err
-		}
+	for objs.Next() {
+		o := objs.Object()
 		eo := encode.V1Object{
 			ObjectNameTitleIndex: o.ObjectNameTitleIndex, ObjectHelpTitleIndex: o.ObjectHelpTitleIndex,
 			DetailLevel: o.DetailLevel, DefaultCounter: o.DefaultCounter, NumInstances: o.NumInstances,
@@ -39,34 +33,25 @@ func V1(data []byte) (encode.V1Blob, error) {
 		}
 		var defs []perfdata.CounterDef
 		cs := o.Counters()
-		for {
-			c, err := cs.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return d, err
-			}
-			defs = append(defs, c)
+		for cs.Next() {
+			c := cs.Counter()
+			defs = append(defs, *c)
 			eo.Counters = append(eo.Counters, encode.V1Counter{
 				CounterNameTitleIndex: c.CounterNameTitleIndex, CounterHelpTitleIndex: c.CounterHelpTitleIndex,
 				DefaultScale: c.DefaultScale, DetailLevel: c.DetailLevel, CounterType: c.CounterType,
 				CounterSize: c.CounterSize, CounterOffset: c.CounterOffset,
 			})
 		}
+		if err := cs.Err(); err != nil {
+			return d, err
+		}
 		trailing := false
 		for i := range eo.Counters {
 			trailing = trailing || encode.V1TrailingCount(eo.Counters, i)
 		}
 		is := o.Instances()
-		for {
-			in, err := is.Next()
-			if err == perfdata.ErrDone {
-				break
-			}
-			if err != nil {
-				return d, err
-			}
+		for is.Next() {
+			in := is.Instance()
 			name, err := in.Name()
 			if err != nil {
 				return d, err
@@ -96,7 +81,13 @@ func V1(data []byte) (encode.V1Blob, error) {
 			}
 			eo.Instances = append(eo.Instances, ei)
 		}
+		if err := is.Err(); err != nil {
+			return d, err
+		}
 		d.Objects = append(d.Objects, eo)
+	}
+	if err := objs.Err(); err != nil {
+		return d, err
 	}
 	return d, nil
 }

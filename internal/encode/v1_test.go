@@ -357,14 +357,11 @@ func ExampleEncodeV1() {
 		panic(err)
 	}
 	objs := blk.Objects()
-	o, _ := objs.Next()
+	objs.Next()
+	o := objs.Object()
 	is := o.Instances()
-	for {
-		in, err := is.Next()
-		if err != nil {
-			break
-		}
-		name, _ := in.Name()
+	for is.Next() {
+		name, _ := is.Instance().Name()
 		fmt.Println(blk.SystemName(), o.ObjectNameTitleIndex, name)
 	}
 	// Output:

@@ -1,7 +1,6 @@
 package gencorpus
 
 import (
-	"errors"
 	"strconv"
 	"testing"
 
@@ -43,16 +42,10 @@ func v1Pair(t *testing.T, files map[string][]byte) ([]cell, map[uint32]map[strin
 		found[s] = map[string]inst{}
 		var nm perfdata.Namer
 		oc := blocks[s].Objects()
-		for {
-			o, err := oc.Next()
-			if errors.Is(err, perfdata.ErrDone) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
+		for oc.Next() {
+			o := oc.Object()
 			objs[s] = append(objs[s], o.ObjectNameTitleIndex)
-			pdh, err := nm.Names(&blocks[s], &o)
+			pdh, err := nm.Names(&blocks[s], o)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -64,19 +57,13 @@ func v1Pair(t *testing.T, files map[string][]byte) ([]cell, map[uint32]map[strin
 				full[i] = n.String()
 			}
 			ic := o.Instances()
-			for i := 0; ; i++ {
-				in, err := ic.Next()
-				if errors.Is(err, perfdata.ErrDone) {
-					break
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
+			for i := 0; ic.Next(); i++ {
+				in := ic.Instance()
 				key := strconv.Itoa(int(o.ObjectNameTitleIndex)) + "|" + full[i]
 				if _, dup := found[s][key]; dup {
 					t.Errorf("%s: two instances named %q", name, key)
 				}
-				found[s][key] = inst{o, in}
+				found[s][key] = inst{*o, *in}
 				if s == 0 {
 					if names[o.ObjectNameTitleIndex] == nil {
 						names[o.ObjectNameTitleIndex] = map[string]bool{}
@@ -84,6 +71,12 @@ func v1Pair(t *testing.T, files map[string][]byte) ([]cell, map[uint32]map[strin
 					names[o.ObjectNameTitleIndex][full[i]] = true
 				}
 			}
+			if err := ic.Err(); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if err := oc.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
 	}
 	if strconv.Quote(blocks[1].SystemName()) != strconv.Quote(MachineName) {
@@ -96,16 +89,10 @@ func v1Pair(t *testing.T, files map[string][]byte) ([]cell, map[uint32]map[strin
 	for key, n := range found[1] {
 		o, hasOld := found[0][key]
 		cc := n.obj.Counters()
-		for i := 0; ; i++ {
-			def, err := cc.Next()
-			if errors.Is(err, perfdata.ErrDone) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for i := 0; cc.Next(); i++ {
+			def := cc.Counter()
 			var in engine.Input
-			if err := n.obj.Fill(&in, &def, n.in.CounterBlock); err != nil {
+			if err := n.obj.Fill(&in, def, n.in.CounterBlock); err != nil {
 				t.Fatalf("%s counter %d: %v", key, i, err)
 			}
 			if hasOld {
@@ -126,6 +113,9 @@ func v1Pair(t *testing.T, files map[string][]byte) ([]cell, map[uint32]map[strin
 				typ: def.CounterType, old: hasOld, res: engine.Compute(&in, 0)}
 			c.inst = key[len(strconv.Itoa(int(c.obj)))+1:]
 			cells = append(cells, c)
+		}
+		if err := cc.Err(); err != nil {
+			t.Fatal(err)
 		}
 	}
 	return cells, names
@@ -390,14 +380,8 @@ func TestNameTables(t *testing.T) {
 			t.Fatal(err)
 		}
 		oc := blk.Objects()
-		for {
-			o, err := oc.Next()
-			if errors.Is(err, perfdata.ErrDone) {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+		for oc.Next() {
+			o := oc.Object()
 			check := func(n, h uint32) {
 				if _, ok := ct.Lookup(n); !ok {
 					t.Errorf("%s: no name for index %d", name, n)
@@ -408,19 +392,19 @@ func TestNameTables(t *testing.T) {
 			}
 			check(o.ObjectNameTitleIndex, o.ObjectHelpTitleIndex)
 			cc := o.Counters()
-			for {
-				d, err := cc.Next()
-				if errors.Is(err, perfdata.ErrDone) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			for cc.Next() {
+				d := cc.Counter()
 				check(d.CounterNameTitleIndex, d.CounterHelpTitleIndex)
 				if d.CounterNameTitleIndex == 696 && d.CounterHelpTitleIndex != 339 {
 					t.Errorf("%% DPC Time: help index %d, want 339", d.CounterHelpTitleIndex)
 				}
 			}
+			if err := cc.Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := oc.Err(); err != nil {
+			t.Fatal(err)
 		}
 	}
 	for _, tc := range []struct {

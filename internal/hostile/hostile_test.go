@@ -21,10 +21,11 @@ func TestInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	objs := b.Objects()
-	o, _ := objs.Next()
-	insts := o.Instances()
+	objs.Next()
+	insts := objs.Object().Instances()
 	for i := range 3 {
-		in, err := insts.Next()
+		insts.Next()
+		in, err := insts.Instance(), insts.Err()
 		name, nerr := in.Name()
 		if err != nil || nerr != nil || len(name) != 100 || name[99] != byte('0'+i) {
 			t.Fatalf("instance %d: %q, %v, %v", i, name, err, nerr)
