@@ -77,29 +77,21 @@ func FuzzV2Data(f *testing.F) {
 			return
 		}
 		blocks := 0
-		var blk perflibv2.Block
-		for {
-			ok, err := p.Next(&blk)
-			if err != nil {
-				ntCheckErr(t, err, "perflibv2")
-				break
-			}
-			if !ok {
-				break
-			}
+		for p.Next() {
+			blk := p.Block()
 			blocks++
 			if blk.Size%8 != 0 || blk.Size < 16 || blk.Offset+int(blk.Size) > len(b) {
 				t.Fatalf("block %d: Size %d at %d in %d bytes", blk.Index, blk.Size, blk.Offset, len(b))
 			}
 			rows := blk.Rows()
-			var r perflibv2.Row
 			n := 0
-			for rows.Next(&r) {
+			for rows.Next() {
+				r := rows.Row()
 				n++
 				vs := r.Values()
-				var v perflibv2.Value
 				m := 0
-				for vs.Next(&v) {
+				for vs.Next() {
+					v := vs.Value()
 					m++
 					v.Uint64()
 				}
@@ -110,6 +102,9 @@ func FuzzV2Data(f *testing.F) {
 			if n != blk.NumRows() {
 				t.Fatalf("block %d: %d rows, want %d", blk.Index, n, blk.NumRows())
 			}
+		}
+		if err := p.Err(); err != nil {
+			ntCheckErr(t, err, "perflibv2")
 		}
 		ids := []uint32{0, 1, 2, 3, 4}
 		for bi := range min(blocks, 4) {
@@ -162,21 +157,17 @@ func FuzzV2Instances(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var p perflibv2.InstanceParser
 		p.Start(b)
-		var inst perflibv2.Instance
 		end := 0
-		for {
-			ok, err := p.Next(&inst)
-			if err != nil {
-				ntCheckErr(t, err, "perflibv2")
-				return
-			}
-			if !ok {
-				break
-			}
+		for p.Next() {
+			inst := p.Instance()
 			if inst.Offset != end || inst.Size < 8 || inst.Size%8 != 0 || 2*inst.Name.Len()+8 > int(inst.Size) {
 				t.Fatalf("instance %d: %+v after %d", inst.Index, inst, end)
 			}
 			end += int(inst.Size)
+		}
+		if err := p.Err(); err != nil {
+			ntCheckErr(t, err, "perflibv2")
+			return
 		}
 		if end != len(b) {
 			t.Fatalf("walk ended at %d of %d bytes without an error", end, len(b))
@@ -369,21 +360,18 @@ func FuzzEncodeV2RoundTrip(f *testing.F) {
 		}
 		var ip perflibv2.InstanceParser
 		ip.Start(ib)
-		var inst perflibv2.Instance
-		for i := 0; ; i++ {
-			ok, err := ip.Next(&inst)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				if i != len(insts) {
-					t.Fatalf("instances: have %d, want %d", i, len(insts))
-				}
-				break
-			}
+		i := 0
+		for ; ip.Next(); i++ {
+			inst := ip.Instance()
 			if i >= len(insts) || inst.InstanceID != insts[i].InstanceID || inst.Name.String() != insts[i].Name {
-				t.Fatalf("instance %d: have %+v", i, inst)
+				t.Fatalf("instance %d: have %+v", i, *inst)
 			}
+		}
+		if err := ip.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if i != len(insts) {
+			t.Fatalf("instances: have %d, want %d", i, len(insts))
 		}
 		rb, err := encode.EncodeV2RegInfo(cs)
 		if err != nil {

@@ -264,15 +264,8 @@ func describeV2(data []byte, cfg *query.Config) (showCapture, error) {
 			c.CounterSet = cfg.RegInfo.Header.CounterSetGUID.String()
 		}
 	}
-	for {
-		var b perflibv2.Block
-		ok, err := p.Next(&b)
-		if err != nil {
-			return c, err
-		}
-		if !ok {
-			break
-		}
+	for p.Next() {
+		b := p.Block()
 		idx := b.Index
 		so := showObject{Block: &idx, BlockType: b.Type.String(), Status: b.Status,
 			NumInstances: int32(b.NumRows()), Counters: []showCounter{}, Instances: []showInstance{}}
@@ -302,13 +295,16 @@ func describeV2(data []byte, cfg *query.Config) (showCapture, error) {
 		}
 		if b.HasInstances() {
 			rs := b.Rows()
-			var r perflibv2.Row
-			for rs.Next(&r) {
+			for rs.Next() {
+				r := rs.Row()
 				id := int64(r.InstanceID)
 				so.Instances = append(so.Instances, showInstance{Name: r.Name.String(), ID: &id})
 			}
 		}
 		c.Objects = append(c.Objects, so)
+	}
+	if err := p.Err(); err != nil {
+		return c, err
 	}
 	return c, nil
 }

@@ -42,25 +42,21 @@ func BenchmarkWalkCounterset(b *testing.B) {
 		if _, err := p.Start(data); err != nil {
 			b.Fatal(err)
 		}
-		var blk perflibv2.Block
-		for {
-			ok, err := p.Next(&blk)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !ok {
-				break
-			}
+		for p.Next() {
+			blk := p.Block()
 			rows := blk.Rows()
-			var r perflibv2.Row
-			for rows.Next(&r) {
+			for rows.Next() {
+				r := rows.Row()
 				vs := r.Values()
-				var v perflibv2.Value
-				for vs.Next(&v) {
+				for vs.Next() {
+					v := vs.Value()
 					x, _ := v.Uint64()
 					sum += x
 				}
 			}
+		}
+		if err := p.Err(); err != nil {
+			b.Fatal(err)
 		}
 	}
 	_ = sum

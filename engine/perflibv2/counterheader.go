@@ -47,28 +47,24 @@ func IsData(data []byte) bool {
 	if err != nil || h.NumCounters == 0 {
 		return false
 	}
-	var b Block
-	for {
-		ok, err := p.Next(&b)
-		if err != nil {
-			return false
-		}
-		if !ok {
-			return true
-		}
+	for p.Next() {
 	}
+	return p.Err() == nil
 }
 
-// Parser walks a PerfQueryCounterData result block by block, like
-// dnsmessage.Parser: Start reads the PERF_DATA_HEADER, each Next decodes
-// and checks one PERF_COUNTER_HEADER block in place. A Parser is a small
-// value, safe to copy (a copy resumes from the same block); it allocates
-// nothing. The views it returns alias the input and are valid while it is.
+// Parser walks a PerfQueryCounterData result block by block, in the style
+// of bufio.Scanner: Start reads the PERF_DATA_HEADER, each Next decodes and
+// checks one PERF_COUNTER_HEADER block in place, Block returns it and Err
+// reports the error that stopped the walk. A Parser is a value, safe to
+// copy (a copy resumes from the same block); it allocates nothing. The
+// views it returns alias the input and are valid while it is.
 type Parser struct {
 	buf []byte // the input up to dwTotalSize
 	off int    // offset of the next block
 	i   int    // index of the next block
 	n   int    // dwNumCounters
+	err error  // what stopped Next
+	cur Block  // the current block
 }
 
 // Start checks the PERF_DATA_HEADER at the start of b and returns it. A
@@ -84,23 +80,32 @@ func (p *Parser) Start(b []byte) (DataHeader, error) {
 	return h, nil
 }
 
-// Next decodes the next PERF_COUNTER_HEADER block into blk, checking its
-// whole structure (every size, count and instance name), and reports
-// whether there was one. It returns false, nil after dwNumCounters blocks.
+// Next decodes the next PERF_COUNTER_HEADER block, which Block then
+// returns, checking its whole structure (every size, count and instance
+// name). It returns false after dwNumCounters blocks, and at the first
+// malformed one, which Err then reports; after that it returns false.
 // Blocks are 8-aligned and advanced by their own dwSize; bytes after the
 // last block, up to dwTotalSize, are ignored.
-func (p *Parser) Next(blk *Block) (bool, error) {
-	if p.i >= p.n {
-		return false, nil
+func (p *Parser) Next() bool {
+	if p.err != nil || p.i >= p.n {
+		return false
 	}
-	if err := parseBlock(p.buf, p.off, p.i, blk); err != nil {
-		p.n = p.i // stop: later calls report the end
-		return false, err
+	if err := parseBlock(p.buf, p.off, p.i, &p.cur); err != nil {
+		p.err = err
+		return false
 	}
-	p.off += int(blk.Size)
+	p.off += int(p.cur.Size)
 	p.i++
-	return true, nil
+	return true
 }
+
+// Block returns the current block, held by the parser: it is valid until
+// the next call to Next or Start (copy *Block to keep it).
+func (p *Parser) Block() *Block { return &p.cur }
+
+// Err returns the *engine.FormatError that stopped Next, or nil after the
+// last block.
+func (p *Parser) Err() error { return p.err }
 
 // Block is one PERF_COUNTER_HEADER block, decoded in place by Parser.Next.
 // Its views alias the input.
@@ -163,21 +168,30 @@ func (b *Block) Rows() Rows {
 	return Rows{data: b.data, base: b.dataOff, n: b.rows, counters: b.counters, inst: b.inst}
 }
 
-// Rows is a cursor over the rows of a Block. The block was checked by
-// Parser.Next, so the cursor reports no errors.
+// Rows is a cursor over the rows of a Block, in the style of
+// bufio.Scanner without Err: the block was checked by Parser.Next, so the
+// cursor cannot fail (on a hand-made Block whose rows do not fit, Next
+// stops early).
 type Rows struct {
 	data      []byte
 	base, off int
 	i, n      int
 	counters  int
 	inst      bool
+	cur       Row
 }
 
-// Next decodes the next row into r and reports whether there was one.
-func (rs *Rows) Next(r *Row) bool {
+// Row returns the current row, held by the cursor: it is valid until the
+// next call to Next.
+func (rs *Rows) Row() *Row { return &rs.cur }
+
+// Next decodes the next row, which Row then returns, and reports whether
+// there was one.
+func (rs *Rows) Next() bool {
 	if rs.i >= rs.n {
 		return false
 	}
+	r := &rs.cur
 	*r = Row{Index: rs.i, Offset: rs.base + rs.off, n: rs.counters}
 	off := rs.off
 	if rs.inst {
@@ -239,24 +253,30 @@ func (r *Row) Values() Values { return Values{data: r.values, base: r.valuesOff,
 // Value returns the i-th value of the row (walking the i values before it).
 func (r *Row) Value(i int) (Value, bool) {
 	vs := r.Values()
-	var v Value
-	for vs.Next(&v) {
-		if v.Index == i {
-			return v, true
+	for vs.Next() {
+		if v := vs.Value(); v.Index == i {
+			return *v, true
 		}
 	}
 	return Value{}, false
 }
 
-// Values is a cursor over the PERF_COUNTER_DATA records of a Row.
+// Values is a cursor over the PERF_COUNTER_DATA records of a Row, in the
+// style of bufio.Scanner without Err: like Rows, it cannot fail.
 type Values struct {
 	data      []byte
 	base, off int
 	i, n      int
+	cur       Value
 }
 
-// Next decodes the next value into v and reports whether there was one.
-func (vs *Values) Next(v *Value) bool {
+// Value returns the current value, held by the cursor: it is valid until
+// the next call to Next.
+func (vs *Values) Value() *Value { return &vs.cur }
+
+// Next decodes the next value, which Value then returns, and reports
+// whether there was one.
+func (vs *Values) Next() bool {
 	if vs.i >= vs.n || vs.off+CounterDataSize > len(vs.data) {
 		return false
 	}
@@ -266,7 +286,7 @@ func (vs *Values) Next(v *Value) bool {
 		vs.n = vs.i
 		return false
 	}
-	*v = Value{Index: vs.i, Offset: vs.base + vs.off, Data: vs.data[vs.off+CounterDataSize : vs.off+CounterDataSize+ds : vs.off+CounterDataSize+ds]}
+	vs.cur = Value{Index: vs.i, Offset: vs.base + vs.off, Data: vs.data[vs.off+CounterDataSize : vs.off+CounterDataSize+ds : vs.off+CounterDataSize+ds]}
 	vs.off += size
 	vs.i++
 	return true

@@ -69,11 +69,10 @@ func TestBlockKinds(t *testing.T) {
 		{perflibv2.MultipleInstances, "PERF_MULTIPLE_INSTANCES", 0, 1, 0, false, true},
 		{perflibv2.SingleCounter, "PERF_SINGLE_COUNTER", 5, 1, 1, false, false},
 	} {
-		var blk perflibv2.Block
-		ok, err := p.Next(&blk)
-		if !ok || err != nil {
-			t.Fatalf("Next: have %v, %v; want a block", ok, err)
+		if !p.Next() {
+			t.Fatalf("Next: have false, %v; want a block", p.Err())
 		}
+		blk := p.Block()
 		if blk.Type != tc.typ || blk.Type.String() != tc.name || blk.Status != tc.status || blk.NumCounters() != tc.counters ||
 			blk.NumRows() != tc.rows || blk.HasCounterIDs() != tc.ids || blk.HasInstances() != tc.inst || blk.Size%8 != 0 {
 			t.Errorf("block %d: have %v %s status %d counters %d rows %d ids %v inst %v size %d; want %+v",
@@ -89,10 +88,10 @@ func TestRowAccessors(t *testing.T) {
 	b := mustEncode(t, allKinds())
 	var p perflibv2.Parser
 	p.Start(b)
-	var blk perflibv2.Block
 	for range 5 {
-		p.Next(&blk)
+		p.Next()
 	}
+	blk := p.Block()
 	if blk.Type != perflibv2.Counterset {
 		t.Fatalf("block 4: have %v, want PERF_COUNTERSET", blk.Type)
 	}
@@ -106,9 +105,9 @@ func TestRowAccessors(t *testing.T) {
 		t.Error("CounterID(-1): have ok, want false")
 	}
 	rows := blk.Rows()
-	var r perflibv2.Row
-	rows.Next(&r)
-	rows.Next(&r)
+	rows.Next()
+	rows.Next()
+	r := rows.Row()
 	if r.Index != 1 || !r.HasInstance || r.InstanceID != 9 || r.Name.String() != "Intel(R) Ethernet ünïcødé \U0001F600" || r.NumValues() != 2 {
 		t.Errorf("row 1: have %+v %q", r, r.Name.String())
 	}
@@ -153,22 +152,16 @@ func walk(b []byte) (int, error) {
 		return 0, err
 	}
 	n := 0
-	var blk perflibv2.Block
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil || !ok {
-			return n, err
-		}
-		rows := blk.Rows()
-		var r perflibv2.Row
-		for rows.Next(&r) {
-			vs := r.Values()
-			var v perflibv2.Value
-			for vs.Next(&v) {
+	for p.Next() {
+		rows := p.Block().Rows()
+		for rows.Next() {
+			vs := rows.Row().Values()
+			for vs.Next() {
 				n++
 			}
 		}
 	}
+	return n, p.Err()
 }
 
 func TestBlockErrors(t *testing.T) {
@@ -237,15 +230,15 @@ func TestBlockErrors(t *testing.T) {
 			}
 		})
 	}
-	// After an error, Next reports the end.
+	// After an error, Next reports the end and Err keeps the error.
 	var p perflibv2.Parser
 	p.Start(put32(b, 0x30+8, 0))
-	var blk perflibv2.Block
-	if ok, err := p.Next(&blk); ok || err == nil {
-		t.Fatalf("Next: have %v, %v; want an error", ok, err)
+	if p.Next() || p.Err() == nil {
+		t.Fatalf("Next: have a block or no error (%v), want an error", p.Err())
 	}
-	if ok, err := p.Next(&blk); ok || err != nil {
-		t.Errorf("Next after an error: have %v, %v; want false, nil", ok, err)
+	first := p.Err()
+	if p.Next() || p.Err() != first {
+		t.Errorf("Next after an error: have a block or %v, want false and %v", p.Err(), first)
 	}
 }
 
@@ -300,28 +293,24 @@ func TestWalkAllocs(t *testing.T) {
 		if _, err := p.Start(b); err != nil {
 			panic(err)
 		}
-		var blk perflibv2.Block
-		for {
-			ok, err := p.Next(&blk)
-			if err != nil {
-				panic(err)
-			}
-			if !ok {
-				break
-			}
+		for p.Next() {
+			blk := p.Block()
 			id, _ := blk.CounterID(0)
 			sum += uint64(id)
 			rows := blk.Rows()
-			var r perflibv2.Row
-			for rows.Next(&r) {
+			for rows.Next() {
+				r := rows.Row()
 				sum += uint64(r.InstanceID) + uint64(r.Name.Len())
 				vs := r.Values()
-				var v perflibv2.Value
-				for vs.Next(&v) {
+				for vs.Next() {
+					v := vs.Value()
 					x, _ := v.Uint64()
 					sum += x
 				}
 			}
+		}
+		if err := p.Err(); err != nil {
+			panic(err)
 		}
 	})
 	if allocs != 0 {

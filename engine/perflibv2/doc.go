@@ -20,11 +20,30 @@
 // walks it once and then fills each value in O(log n), with the same
 // results, for callers that fill many values of one result.
 //
-// Decoding happens in place, in the style of dnsmessage: cursors are small
-// values that walk forward through the caller's bytes and decode into
-// structs the caller owns; names are Text views of the input. Views are
-// valid while the input is. Walking blocks, rows, values, instances and
-// strings allocates nothing.
+// Decoding happens in place. The cursors (Parser, InstanceParser, Rows,
+// Values) walk forward through the caller's bytes in the style of
+// bufio.Scanner, like perfdata's and blg's: Next advances, Block,
+// Instance, Row or Value returns a pointer to the current record (held by
+// the cursor, valid until the next Next), and Err reports the error that
+// stopped the walk. Rows and Values have no Err: they walk a block that
+// Parser.Next has already checked, so they cannot fail.
+//
+//	for p.Next() {
+//		rows := p.Block().Rows()
+//		for rows.Next() {
+//			vals := rows.Row().Values()
+//			for vals.Next() {
+//				v := vals.Value()
+//				…
+//			}
+//		}
+//	}
+//	if err := p.Err(); err != nil {
+//		…
+//	}
+//
+// Names are Text views of the input. Views are valid while the input is.
+// Walking blocks, rows, values, instances and strings allocates nothing.
 //
 // # Decisions
 //

@@ -27,26 +27,22 @@ func ExampleParser() {
 		panic(err)
 	}
 	fmt.Println("blocks:", h.NumCounters, "freq:", h.PerfFreq)
-	var blk perflibv2.Block
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil {
-			panic(err)
-		}
-		if !ok {
-			break
-		}
+	for p.Next() {
+		blk := p.Block()
 		rows := blk.Rows()
-		var r perflibv2.Row
-		for rows.Next(&r) {
+		for rows.Next() {
+			r := rows.Row()
 			vs := r.Values()
-			var v perflibv2.Value
-			for vs.Next(&v) {
+			for vs.Next() {
+				v := vs.Value()
 				id, _ := blk.CounterID(v.Index)
 				x, _ := v.Uint64()
 				fmt.Printf("%s %s counter %d = %d\n", blk.Type, r.Name, id, x)
 			}
 		}
+	}
+	if err := p.Err(); err != nil {
+		panic(err)
 	}
 	// Output:
 	// blocks: 1 freq: 10000000
@@ -81,16 +77,12 @@ func ExampleInstanceParser() {
 	b, _ := encode.EncodeV2Instances([]encode.V2Instance{{InstanceID: 0, Name: "0"}, {InstanceID: 1, Name: "_Total"}})
 	var p perflibv2.InstanceParser
 	p.Start(b)
-	var inst perflibv2.Instance
-	for {
-		ok, err := p.Next(&inst)
-		if err != nil {
-			panic(err)
-		}
-		if !ok {
-			break
-		}
+	for p.Next() {
+		inst := p.Instance()
 		fmt.Println(inst.InstanceID, inst.Name, inst.Size)
+	}
+	if err := p.Err(); err != nil {
+		panic(err)
 	}
 	// Output:
 	// 0 0 16

@@ -57,9 +57,8 @@ func TestDataHeader(t *testing.T) {
 	if h != want {
 		t.Errorf("have %+v, want %+v", h, want)
 	}
-	var blk perflibv2.Block
-	if ok, err := p.Next(&blk); ok || err != nil {
-		t.Errorf("Next on an empty result: have %v, %v; want false, nil", ok, err)
+	if p.Next() || p.Err() != nil {
+		t.Errorf("Next on an empty result: have a block or %v; want none", p.Err())
 	}
 	// A longer buffer than dwTotalSize is accepted.
 	if _, err := p.Start(append(b, 0xFF, 0xFF, 0xFF)); err != nil {
@@ -109,8 +108,8 @@ func TestSizes(t *testing.T) {
 	data := mustEncode(t, &encode.V2Data{Blocks: []encode.V2CounterBlock{{Type: encode.V2ErrorReturn}}})
 	var p perflibv2.Parser
 	p.Start(data)
-	var blk perflibv2.Block
-	p.Next(&blk)
+	p.Next()
+	blk := p.Block()
 	inst, _ := encode.EncodeV2Instances([]encode.V2Instance{{Name: ""}})
 	reg0, _ := encode.EncodeV2RegInfo(&encode.V2CounterSet{})
 	reg1, _ := encode.EncodeV2RegInfo(&encode.V2CounterSet{Counters: make([]encode.V2CounterRegInfo, 1)})

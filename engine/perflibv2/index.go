@@ -106,29 +106,22 @@ func (x *Index) Reset(data []byte, reg *RegInfo, ids []uint32) error {
 	// Check the blocks first, then size the storage from what they hold,
 	// then walk them again to record it.
 	p0 := p
-	var blk Block
 	nblocks, nrows, nvals, nids := 0, 0, 0, 0
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil {
-			x.err = err
-			break
-		}
-		if !ok {
-			break
-		}
+	for p.Next() {
+		blk := p.Block()
 		nblocks++
 		nrows += blk.NumRows()
 		nvals += blk.NumRows() * blk.NumCounters()
 		nids += len(blk.ids) / 4
 	}
+	x.err = p.Err()
 	x.blocks = slices.Grow(x.blocks, nblocks)
 	x.rows = slices.Grow(x.rows, nrows)
 	x.vals = slices.Grow(x.vals, nvals)
 	x.cpos = slices.Grow(x.cpos, nids)
 	for range nblocks {
-		p0.Next(&blk) // checked above
-		x.addBlock(&blk)
+		p0.Next() // checked above
+		x.addBlock(p0.Block())
 	}
 	x.indexHelpers()
 	return x.err
@@ -244,17 +237,16 @@ func (x *Index) addBlock(blk *Block) {
 	b.ncpo = uint32(len(s))
 	x.blocks = append(x.blocks, b)
 	rs := blk.Rows()
-	var r Row
-	for rs.Next(&r) {
+	for rs.Next() {
+		r := rs.Row()
 		ir := indexRow{id: r.InstanceID, inst: r.HasInstance}
 		if r.HasInstance {
 			ir.nameOff, ir.nameLen = uint32(r.Offset+InstanceHeaderSize), uint32(len(r.Name))
 		}
 		x.rows = append(x.rows, ir)
 		vs := r.Values()
-		var v Value
-		for vs.Next(&v) {
-			x.vals = append(x.vals, uint32(v.Offset))
+		for vs.Next() {
+			x.vals = append(x.vals, uint32(vs.Value().Offset))
 		}
 	}
 }

@@ -36,17 +36,8 @@ func sameAsFill(t *testing.T, x *perflibv2.Index, data []byte, reg *perflibv2.Re
 	if _, err := p.Start(data); err != nil {
 		walkErr = err
 	} else {
-		var b perflibv2.Block
-		for {
-			ok, err := p.Next(&b)
-			if err != nil {
-				walkErr = err
-				blocks = append(blocks, blockInfo{rows: 2})
-				break
-			}
-			if !ok {
-				break
-			}
+		for p.Next() {
+			b := p.Block()
 			bi := blockInfo{rows: b.NumRows()}
 			for k := range b.NumCounters() {
 				if id, ok := b.CounterID(k); ok {
@@ -54,6 +45,10 @@ func sameAsFill(t *testing.T, x *perflibv2.Index, data []byte, reg *perflibv2.Re
 				}
 			}
 			blocks = append(blocks, bi)
+		}
+		if err := p.Err(); err != nil {
+			walkErr = err
+			blocks = append(blocks, blockInfo{rows: 2})
 		}
 	}
 	if (buildErr == nil) != (walkErr == nil) || buildErr != nil && buildErr.Error() != walkErr.Error() {
@@ -106,12 +101,8 @@ func TestIndexFixtures(t *testing.T) {
 		sameAsFill(t, &x, put32(data, 0, 7), &reg, ids)
 		var p perflibv2.Parser
 		p.Start(data)
-		var b perflibv2.Block
-		for {
-			ok, _ := p.Next(&b)
-			if !ok {
-				break
-			}
+		for p.Next() {
+			b := p.Block()
 			sameAsFill(t, &x, put32(data, b.Offset+8, 8), &reg, ids)
 			sameAsFill(t, &x, put32(data, b.Offset+4, 3), &reg, ids)
 		}

@@ -18,37 +18,50 @@ type Instance struct {
 // InstanceParser walks an array of PERF_INSTANCE_HEADER records, as
 // PerfEnumerateCounterSetInstances returns (its pcbReturned bytes): records
 // follow each other, each advanced by its own Size, up to the end of the
-// input. It is a small value, safe to copy, and allocates nothing.
+// input, in the style of bufio.Scanner: Next advances, Instance returns
+// the current record, Err the error that stopped the walk. It is a value,
+// safe to copy, and allocates nothing.
 type InstanceParser struct {
 	buf []byte
 	off int
 	i   int
-	err bool
+	err error
+	cur Instance
 }
 
 // Start makes the parser walk b from its first record.
 func (p *InstanceParser) Start(b []byte) { *p = InstanceParser{buf: b} }
 
-// Next decodes the next record into inst and reports whether there was
-// one; it returns false, nil at the end of the input. Size must be at
-// least 8, a multiple of 8 and within the input; a Size above 8 must hold
-// a NUL-terminated name. Duplicate (name, id) pairs are allowed: Windows
-// does not enforce uniqueness.
-func (p *InstanceParser) Next(inst *Instance) (bool, error) {
-	if p.err || p.off >= len(p.buf) {
-		return false, nil
+// Next decodes the next record, which Instance then returns, and reports
+// whether there was one: it returns false at the end of the input, and at
+// the first malformed record, which Err then reports; after that it
+// returns false. Size must be at least 8, a multiple of 8 and within the
+// input; a Size above 8 must hold a NUL-terminated name. Duplicate (name,
+// id) pairs are allowed: Windows does not enforce uniqueness.
+func (p *InstanceParser) Next() bool {
+	if p.err != nil || p.off >= len(p.buf) {
+		return false
 	}
 	size, err := checkInstanceHeader(p.buf, p.off, p.i, "")
 	if err != nil {
-		p.err = true
-		return false, err
+		p.err = err
+		return false
 	}
+	inst := &p.cur
 	*inst = Instance{Index: p.i, Offset: p.off, Size: uint32(size), InstanceID: le32(p.buf, p.off+4)}
 	inst.Name, _ = cstring(p.buf[p.off+InstanceHeaderSize : p.off+size])
 	p.off += size
 	p.i++
-	return true, nil
+	return true
 }
+
+// Instance returns the current record, held by the parser: it is valid
+// until the next call to Next or Start (copy *Instance to keep it).
+func (p *InstanceParser) Instance() *Instance { return &p.cur }
+
+// Err returns the *engine.FormatError that stopped Next, or nil at the end
+// of the input.
+func (p *InstanceParser) Err() error { return p.err }
 
 // checkInstanceHeader checks the PERF_INSTANCE_HEADER at off (within b)
 // and returns its Size. parent names the enclosing record for the

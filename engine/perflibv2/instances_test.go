@@ -16,25 +16,24 @@ func TestInstances(t *testing.T) {
 	}
 	var p perflibv2.InstanceParser
 	p.Start(b)
-	var inst perflibv2.Instance
 	off := 0
 	for i, w := range want {
-		ok, err := p.Next(&inst)
-		if !ok || err != nil {
-			t.Fatalf("Next %d: have %v, %v; want an instance", i, ok, err)
+		if !p.Next() {
+			t.Fatalf("Next %d: have false, %v; want an instance", i, p.Err())
 		}
+		inst := p.Instance()
 		if inst.Index != i || inst.Offset != off || inst.InstanceID != w.InstanceID || inst.Name.String() != w.Name || inst.Size%8 != 0 || inst.Size < 16 {
 			t.Errorf("instance %d: have %+v %q, want %+v at %d", i, inst, inst.Name.String(), w, off)
 		}
 		off += int(inst.Size)
 	}
-	if ok, err := p.Next(&inst); ok || err != nil {
-		t.Errorf("Next at the end: have %v, %v; want false, nil", ok, err)
+	if p.Next() || p.Err() != nil {
+		t.Errorf("Next at the end: have an instance or %v; want none", p.Err())
 	}
 	// An instance of Size 8 has an empty name.
 	p.Start([]byte{8, 0, 0, 0, 5, 0, 0, 0})
-	if ok, err := p.Next(&inst); !ok || err != nil || inst.InstanceID != 5 || inst.Name.Len() != 0 {
-		t.Errorf("Size 8: have %v %v %+v, want instance 5 without a name", ok, err, inst)
+	if ok := p.Next(); !ok || p.Err() != nil || p.Instance().InstanceID != 5 || p.Instance().Name.Len() != 0 {
+		t.Errorf("Size 8: have %v %v %+v, want instance 5 without a name", ok, p.Err(), *p.Instance())
 	}
 }
 
@@ -63,28 +62,24 @@ func TestInstanceErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var p perflibv2.InstanceParser
 			p.Start(tc.in)
-			var inst perflibv2.Instance
-			var err error
-			for ok := true; ok && err == nil; {
-				ok, err = p.Next(&inst)
+			for p.Next() {
 			}
+			err := p.Err()
 			wantFormatError(t, err, "PERF_INSTANCE_HEADER", tc.offset, tc.field, tc.err)
 			if fe := err.(*engine.FormatError); fe.Index != tc.index {
 				t.Errorf("Index: have %d, want %d", fe.Index, tc.index)
 			}
-			if ok, err := p.Next(&inst); ok || err != nil {
-				t.Errorf("Next after an error: have %v, %v; want false, nil", ok, err)
+			if p.Next() || p.Err() != err {
+				t.Errorf("Next after an error: have an instance or %v; want false and %v", p.Err(), err)
 			}
 		})
 	}
 	for n := range len(b) {
 		var p perflibv2.InstanceParser
 		p.Start(b[:n])
-		var inst perflibv2.Instance
-		var err error
-		for ok := true; ok && err == nil; {
-			ok, err = p.Next(&inst)
+		for p.Next() {
 		}
+		err := p.Err()
 		if n != 0 && n != 16 && !isFormatError(err) {
 			t.Errorf("cut at %d: have %v, want a FormatError", n, err)
 		}
@@ -98,17 +93,13 @@ func TestInstanceAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		var p perflibv2.InstanceParser
 		p.Start(b)
-		var inst perflibv2.Instance
-		for {
-			ok, err := p.Next(&inst)
-			if err != nil {
-				panic(err)
-			}
-			if !ok {
-				break
-			}
+		for p.Next() {
+			inst := p.Instance()
 			buf = inst.Name.AppendUTF8(buf[:0])
 			n += len(buf)
+		}
+		if err := p.Err(); err != nil {
+			panic(err)
 		}
 	})
 	if allocs != 0 {

@@ -21,8 +21,8 @@ func TestInstanceNameCap(t *testing.T) {
 		}
 		var p perflibv2.InstanceParser
 		p.Start(b)
-		var inst perflibv2.Instance
-		ok, err := p.Next(&inst)
+		ok := p.Next()
+		inst, err := p.Instance(), p.Err()
 		if n <= counterpath.MaxInstanceName {
 			if !ok || err != nil || inst.Name.Len() != n {
 				t.Errorf("%d characters: %v, %v", n, ok, err)

@@ -73,19 +73,14 @@ func Fill(in *engine.Input, data []byte, reg *RegInfo, sel Selector) (bool, erro
 	if err != nil {
 		return false, err
 	}
-	var blk Block
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil {
-			return false, err
-		}
-		if !ok {
-			return false, nil
-		}
-		if blk.Index == sel.Block {
-			break
-		}
+	found := false
+	for !found && p.Next() {
+		found = p.Block().Index == sel.Block
 	}
+	if !found {
+		return false, p.Err()
+	}
+	blk := p.Block()
 	ci, ok := reg.Lookup(sel.CounterID)
 	if !ok {
 		return false, nil
@@ -97,7 +92,7 @@ func Fill(in *engine.Input, data []byte, reg *RegInfo, sel Selector) (bool, erro
 		return false, nil // the block holds another counter
 	}
 	if blk.Type != ErrorReturn {
-		if !rowAt(&blk, sel.Row, &row) {
+		if !rowAt(blk, sel.Row, &row) {
 			return false, nil
 		}
 		pos := 0
@@ -112,7 +107,7 @@ func Fill(in *engine.Input, data []byte, reg *RegInfo, sel Selector) (bool, erro
 		first, okv = v.Uint64()
 		bad = bad || !okv
 	}
-	pair(in, &h, &ci, bad, first, func(id uint32) (uint64, bool) { return helper(data, &blk, &row, sel, id) })
+	pair(in, &h, &ci, bad, first, func(id uint32) (uint64, bool) { return helper(data, blk, &row, sel, id) })
 	return true, nil
 }
 
@@ -168,8 +163,9 @@ func rowAt(blk *Block, i int, r *Row) bool {
 		return false
 	}
 	rs := blk.Rows()
-	for rs.Next(r) {
-		if r.Index == i {
+	for rs.Next() {
+		if rs.Row().Index == i {
+			*r = *rs.Row()
 			return true
 		}
 	}
@@ -192,12 +188,8 @@ func helper(data []byte, blk *Block, row *Row, sel Selector, id uint32) (uint64,
 	if _, err := p.Start(data); err != nil {
 		return 0, false
 	}
-	var b Block
-	for {
-		ok, err := p.Next(&b)
-		if err != nil || !ok {
-			return 0, false
-		}
+	for p.Next() {
+		b := p.Block()
 		if b.Index == blk.Index || b.Type == ErrorReturn || b.HasInstances() != row.HasInstance {
 			continue
 		}
@@ -210,9 +202,9 @@ func helper(data []byte, blk *Block, row *Row, sel Selector, id uint32) (uint64,
 		if pos < 0 {
 			continue
 		}
-		var r Row
 		rs := b.Rows()
-		for rs.Next(&r) {
+		for rs.Next() {
+			r := rs.Row()
 			if row.HasInstance && (r.InstanceID != row.InstanceID || string(r.Name) != string(row.Name)) {
 				continue
 			}
@@ -223,4 +215,5 @@ func helper(data []byte, blk *Block, row *Row, sel Selector, id uint32) (uint64,
 			return v.Uint64()
 		}
 	}
+	return 0, false
 }

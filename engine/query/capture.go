@@ -54,17 +54,10 @@ func (c *capture) open(q *Query, data []byte) error {
 			return err
 		}
 		c.blocks = c.blocks[:0]
-		for {
-			var b perflibv2.Block
-			ok, err := p.Next(&b)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return nil
-			}
-			c.blocks = append(c.blocks, b)
+		for p.Next() {
+			c.blocks = append(c.blocks, *p.Block())
 		}
+		return p.Err()
 	}
 	var err error
 	if c.blk, err = perfdata.Parse(data); err != nil {
@@ -259,8 +252,8 @@ func (q *Query) v2Rows(dst []instName, b *perflibv2.Block) []instName {
 		clear(q.counts)
 	}
 	rs := b.Rows()
-	var row perflibv2.Row
-	for rs.Next(&row) {
+	for rs.Next() {
+		row := rs.Row()
 		q.nameBuf = row.Name.AppendUTF8(q.nameBuf[:0])
 		full := q.intern.String(q.nameBuf)
 		r := instName{name: full}

@@ -200,9 +200,6 @@ func (b *Builder) V2(data []byte, cs *V2, opts engine.Options) error {
 	b.begin(KindV2, set, 0)
 	b.Rows = 1
 	var (
-		blk  perflibv2.Block
-		row  perflibv2.Row
-		val  perflibv2.Value
 		in   engine.Input
 		path []byte
 		tmp  []byte
@@ -229,14 +226,8 @@ func (b *Builder) V2(data []byte, cs *V2, opts engine.Options) error {
 		}
 		return b.record(&rec, path, -1)
 	}
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
+	for p.Next() {
+		blk := p.Block()
 		b.Columns++
 		if blk.Type == perflibv2.ErrorReturn {
 			// No values; with the consumer's ids it still names a counter,
@@ -250,13 +241,15 @@ func (b *Builder) V2(data []byte, cs *V2, opts engine.Options) error {
 			continue
 		}
 		rows := blk.Rows()
-		for rows.Next(&row) {
+		for rows.Next() {
+			row := rows.Row()
 			p := counterpath.Path{Object: set, HasInstance: row.HasInstance}
 			if row.HasInstance {
 				p.Instance = row.Name.String()
 			}
 			vals := row.Values()
-			for vals.Next(&val) {
+			for vals.Next() {
+				val := vals.Value()
 				var id uint32
 				switch {
 				case blk.HasCounterIDs():
@@ -273,7 +266,7 @@ func (b *Builder) V2(data []byte, cs *V2, opts engine.Options) error {
 			}
 		}
 	}
-	return nil
+	return p.Err()
 }
 
 // Names decodes the name table ("Counter <lang>" or "Help <lang>",

@@ -16,15 +16,8 @@ func V2Data(b []byte) (*encode.V2Data, error) {
 	}
 	d := &encode.V2Data{PerfTimeStamp: h.PerfTimeStamp, PerfTime100NSec: h.PerfTime100NSec, PerfFreq: h.PerfFreq,
 		SystemTime: encode.V2SystemTime(h.SystemTime)}
-	var blk perflibv2.Block
-	for {
-		ok, err := p.Next(&blk)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return d, nil
-		}
+	for p.Next() {
+		blk := p.Block()
 		eb := encode.V2CounterBlock{Status: blk.Status, Type: uint32(blk.Type)}
 		if blk.HasCounterIDs() {
 			eb.CounterIDs = []uint32{}
@@ -34,12 +27,12 @@ func V2Data(b []byte) (*encode.V2Data, error) {
 			}
 		}
 		rows := blk.Rows()
-		var r perflibv2.Row
-		for rows.Next(&r) {
+		for rows.Next() {
+			r := rows.Row()
 			er := encode.V2Row{InstanceID: r.InstanceID, Name: r.Name.String()}
 			vs := r.Values()
-			var v perflibv2.Value
-			for vs.Next(&v) {
+			for vs.Next() {
+				v := vs.Value()
 				x, _ := v.Uint64()
 				er.Values = append(er.Values, encode.V2Value{Size: uint32(len(v.Data)), Value: x})
 			}
@@ -47,4 +40,8 @@ func V2Data(b []byte) (*encode.V2Data, error) {
 		}
 		d.Blocks = append(d.Blocks, eb)
 	}
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	return d, nil
 }

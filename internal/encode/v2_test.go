@@ -239,16 +239,12 @@ func TestV2InstancesRandomRoundTrip(t *testing.T) {
 		var p perflibv2.InstanceParser
 		p.Start(b)
 		var have []encode.V2Instance
-		var inst perflibv2.Instance
-		for {
-			ok, err := p.Next(&inst)
-			if err != nil {
-				t.Fatalf("iteration %d: %v", iter, err)
-			}
-			if !ok {
-				break
-			}
+		for p.Next() {
+			inst := p.Instance()
 			have = append(have, encode.V2Instance{InstanceID: inst.InstanceID, Name: inst.Name.String()})
+		}
+		if err := p.Err(); err != nil {
+			t.Fatalf("iteration %d: %v", iter, err)
 		}
 		if !slices.Equal(have, want) {
 			t.Fatalf("iteration %d: round trip:\nhave %+v\nwant %+v", iter, have, want)
@@ -349,11 +345,9 @@ func TestV2EncodedTruncation(t *testing.T) {
 	for n := range len(insts) {
 		var p perflibv2.InstanceParser
 		p.Start(insts[:n])
-		var inst perflibv2.Instance
-		var err error
-		for ok := true; ok && err == nil; {
-			ok, err = p.Next(&inst)
+		for p.Next() {
 		}
+		err := p.Err()
 		if n%16 != 0 && !isFE(err) || n == 16 && err != nil {
 			t.Errorf("instances cut at %d: have %v", n, err)
 		}
@@ -373,8 +367,8 @@ func ExampleEncodeV2Data() {
 	}
 	var p perflibv2.Parser
 	h, _ := p.Start(b)
-	var blk perflibv2.Block
-	p.Next(&blk)
+	p.Next()
+	blk := p.Block()
 	fmt.Println(len(b), h.TotalSize, blk.Type, blk.Size)
 	// Output:
 	// 112 112 PERF_MULTIPLE_INSTANCES 64

@@ -59,19 +59,15 @@ func TestV2RegInfoStringsInstances(t *testing.T) {
 	var p perflibv2.InstanceParser
 	p.Start(files[NameV2Instances])
 	var names []string
-	for {
-		var in perflibv2.Instance
-		ok, err := p.Next(&in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			break
-		}
+	for p.Next() {
+		in := p.Instance()
 		if in.InstanceID != uint32(len(names)) {
 			t.Errorf("instance %q: id %d", in.Name.String(), in.InstanceID)
 		}
 		names = append(names, in.Name.String())
+	}
+	if err := p.Err(); err != nil {
+		t.Fatal(err)
 	}
 	if len(names) != 4 || names[0] != "0,0" || names[1] != "0,1" || names[2] != "0,_Total" || names[3] != "_Total" {
 		t.Errorf("instances %q", names)
@@ -109,15 +105,8 @@ func v2Pair(t *testing.T) []v2Cell {
 	}
 	var cells []v2Cell
 	var kinds []perflibv2.DataType
-	for {
-		var blk perflibv2.Block
-		ok, err := p.Next(&blk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			break
-		}
+	for p.Next() {
+		blk := p.Block()
 		kinds = append(kinds, blk.Type)
 		fill := func(row, k int, inst string) {
 			id := V2BlockIDs[blk.Index]
@@ -142,12 +131,15 @@ func v2Pair(t *testing.T) []v2Cell {
 			continue
 		}
 		rows := blk.Rows()
-		var r perflibv2.Row
-		for rows.Next(&r) {
+		for rows.Next() {
+			r := rows.Row()
 			for k := 0; k < r.NumValues(); k++ {
 				fill(r.Index, k, r.Name.String())
 			}
 		}
+	}
+	if err := p.Err(); err != nil {
+		t.Fatal(err)
 	}
 	want := []perflibv2.DataType{perflibv2.Counterset, perflibv2.SingleCounter, perflibv2.MultipleCounters,
 		perflibv2.MultipleInstances, perflibv2.ErrorReturn}
