@@ -180,14 +180,13 @@ func (c *ObjectCursor) Next() bool {
 	if c.err != nil || c.i >= c.n {
 		return false
 	}
-	o, err := decodeObject(c.data, c.off, c.i, c.blk)
-	if err != nil {
+	var err error
+	if c.cur, err = decodeObject(c.data, c.off, c.i, c.blk); err != nil {
 		c.err = err
 		return false
 	}
-	c.cur = o
 	c.i++
-	c.off += uint64(o.TotalByteLength)
+	c.off += uint64(c.cur.TotalByteLength)
 	return true
 }
 

@@ -78,14 +78,13 @@ func (c *CounterCursor) Next() bool {
 	if c.err != nil || c.i >= c.n {
 		return false
 	}
-	d, err := decodeCounterDef(c.data, c.off, c.end, c.i)
-	if err != nil {
+	var err error
+	if c.cur, err = decodeCounterDef(c.data, c.off, c.end, c.i); err != nil {
 		c.err = err
 		return false
 	}
-	c.cur = d
 	c.i++
-	c.off += uint64(d.ByteLength)
+	c.off += uint64(c.cur.ByteLength)
 	return true
 }
 

@@ -62,13 +62,13 @@ func (c *InstanceCursor) Next() bool {
 	if c.err != nil || c.i >= c.n {
 		return false
 	}
-	var in Instance
+	in := &c.cur
 	var err error
 	if c.single {
-		in = Instance{Offset: int(c.off), UniqueID: NoUniqueID, CodePage: c.codePage, objOff: c.objOff, obj: c.obj}
+		*in = Instance{Offset: int(c.off), UniqueID: NoUniqueID, CodePage: c.codePage, objOff: c.objOff, obj: c.obj}
 		in.CounterBlock, err = checkCounterBlock(c.data, c.off, c.end, 0)
 	} else {
-		in, err = decodeInstance(c.data, c.off, c.end, c.i)
+		*in, err = decodeInstance(c.data, c.off, c.end, c.i)
 		in.CodePage, in.objOff, in.obj = c.codePage, c.objOff, c.obj
 		if err == nil && (c.codePage == CodePageUTF16 || c.codePage == CodePageUTF16LE) && in.NameLength%2 != 0 {
 			err = errAt("PERF_INSTANCE_DEFINITION", c.i, c.off+20, "NameLength", u64(uint64(in.NameLength))+" is odd (CodePage "+u64(uint64(c.codePage))+": the name is UTF-16LE)", engine.ErrMalformed)
@@ -78,7 +78,6 @@ func (c *InstanceCursor) Next() bool {
 		c.err = err
 		return false
 	}
-	c.cur = in
 	c.i++
 	c.off = uint64(in.CounterBlock.Offset) + uint64(in.CounterBlock.ByteLength)
 	return true
