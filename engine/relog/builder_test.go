@@ -2,37 +2,25 @@ package relog
 
 import (
 	"encoding/binary"
-	"unicode/utf16"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/internal/blgbuild"
 )
 
-// This file builds small .blg logs by hand, with the layouts that package
-// blg documents (the approach of blg's own test builder): one 32-bit
-// system header with a TRACE_LOGFILE_HEADER, then PDH events (counter
-// list, name-table chunks, samples) in 64 KiB buffers.
+// This file builds small .blg logs by hand: internal/blgbuild frames them
+// (a 32-bit system header with a TRACE_LOGFILE_HEADER, then PDH events in
+// 64 KiB buffers); the records (counter list, name-table chunks, samples)
+// are made here.
 
 const (
-	bufSize      = 0x10000
-	bufHeader    = 0x48
-	eventHeader  = 48
-	partHeader   = 24
-	sysHeader    = 32
-	logFileFixed = 0x110
+	bufSize   = 0x10000
+	bufHeader = 0x48 // WMI_BUFFER_HEADER
 )
-
-var pdhProvider = [16]byte{0xb3, 0x3b, 0x3f, 0x93, 0x3e, 0x94, 0x0d, 0x49, 0x9c, 0xed, 0x3c, 0xbb, 0x14, 0xc1, 0x44, 0x79}
 
 var le = binary.LittleEndian
 
-func utf16z(s string) []byte {
-	var b []byte
-	for _, r := range utf16.Encode([]rune(s)) {
-		b = le.AppendUint16(b, r)
-	}
-	return append(b, 0, 0)
-}
+func utf16z(s string) []byte { return blgbuild.UTF16Z(s) }
 
 // zone is a TIME_ZONE_INFORMATION; the default is Pacific with its 2007
 // rules, as in Tx_BasicPerfCounters.blg.
@@ -80,10 +68,9 @@ func encodeTimeZone(tz *blg.TimeZone) []byte {
 	return b
 }
 
-type logBuilder struct {
-	bufs [][]byte
-	cur  []byte
-}
+// logBuilder is a log being written; its records are split into parts of
+// at most 8000 bytes.
+type logBuilder struct{ log *blgbuild.Log }
 
 // newLog starts a log whose header holds the zone z and the UTC start time
 // start (a FILETIME).
@@ -92,82 +79,14 @@ func newLog(z zone, start int64) *logBuilder { return newLogTZ(z.encode(), start
 // newLogTZ starts a log whose header holds the TIME_ZONE_INFORMATION tz
 // (172 bytes) and the UTC start time start.
 func newLogTZ(tz []byte, start int64) *logBuilder {
-	l := &logBuilder{cur: make([]byte, bufHeader, bufSize)}
-	ev := make([]byte, sysHeader+logFileFixed)
-	copy(ev, []byte{2, 0, 1, 0xC0})
-	h := ev[sysHeader:]
-	le.PutUint32(h[0:], bufSize)
-	le.PutUint32(h[4:], 0x04010006)
-	le.PutUint32(h[8:], 6000)
-	le.PutUint32(h[12:], 1)
-	le.PutUint64(h[16:], uint64(start+36000000000))
-	le.PutUint32(h[44:], 4)
-	copy(h[64:], tz)
-	le.PutUint64(h[248:], 3579545)
-	le.PutUint64(h[256:], uint64(start))
-	ev = append(ev, utf16z("logger")...)
-	ev = append(ev, utf16z(`C:\perflogs\test.blg`)...)
-	le.PutUint16(ev[4:], uint16(len(ev)))
-	l.put(ev)
-	return l
+	return &logBuilder{blgbuild.NewTZ(bufSize, start, tz)}
 }
 
-func (l *logBuilder) put(ev []byte) {
-	if len(l.cur)+(len(ev)+7)&^7 > bufSize {
-		l.flush()
-	}
-	l.cur = append(l.cur, ev...)
-	for len(l.cur)%8 != 0 {
-		l.cur = append(l.cur, 0)
-	}
-}
+// record appends a PDH record of event type typ.
+func (l *logBuilder) record(typ byte, ts int64, data []byte) { l.log.Record(typ, ts, data, 8000) }
 
-func (l *logBuilder) flush() {
-	b := make([]byte, bufSize)
-	for i := range b {
-		b[i] = 0xFF
-	}
-	copy(b, l.cur)
-	for i := 4; i < bufHeader; i++ {
-		b[i] = 0
-	}
-	le.PutUint32(b[0:], bufSize)
-	le.PutUint64(b[0x18:], uint64(len(l.bufs)))
-	le.PutUint32(b[0x30:], uint32(len(l.cur)))
-	l.bufs = append(l.bufs, b)
-	l.cur = make([]byte, bufHeader, bufSize)
-}
-
-// record appends a PDH record of event type typ, split into parts of at
-// most 8000 bytes.
-func (l *logBuilder) record(typ byte, ts int64, data []byte) {
-	const maxPart = 8000
-	count := max(1, (len(data)+maxPart-1)/maxPart)
-	for i := 0; i < count; i++ {
-		part := data[i*maxPart : min((i+1)*maxPart, len(data))]
-		ev := make([]byte, eventHeader+partHeader, eventHeader+partHeader+len(part))
-		le.PutUint16(ev[0:], uint16(eventHeader+partHeader+len(part)))
-		ev[2], ev[3], ev[4] = 0x0A, 0xC0, typ
-		le.PutUint16(ev[6:], 0x3C)
-		le.PutUint64(ev[16:], uint64(ts))
-		copy(ev[24:], pdhProvider[:])
-		copy(ev[48:], "perfcalc-test-01")
-		le.PutUint32(ev[64:], uint32(i+1))
-		le.PutUint32(ev[68:], uint32(count))
-		l.put(append(ev, part...))
-	}
-}
-
-func (l *logBuilder) bytes() []byte {
-	if len(l.cur) > bufHeader || len(l.bufs) == 0 {
-		l.flush()
-	}
-	var out []byte
-	for _, b := range l.bufs {
-		out = append(out, b...)
-	}
-	return out
-}
+// bytes ends the log and returns it.
+func (l *logBuilder) bytes() []byte { return l.log.Bytes() }
 
 // counterSpec is one counter-list entry.
 type counterSpec struct {

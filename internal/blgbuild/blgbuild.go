@@ -44,8 +44,12 @@ type Log struct {
 
 // New starts a log of bufSize-byte buffers (a multiple of 1024; real logs
 // use 64 KiB) whose header holds the UTC start time start (a FILETIME) and
-// the Pacific time zone.
-func New(bufSize int, start int64) *Log {
+// the Pacific time zone (PacificTimeZone).
+func New(bufSize int, start int64) *Log { return NewTZ(bufSize, start, PacificTimeZone()) }
+
+// NewTZ is New with the time zone of the header given as the 172 bytes of
+// its TIME_ZONE_INFORMATION.
+func NewTZ(bufSize int, start int64, tz []byte) *Log {
 	l := &Log{bufSize: bufSize, cur: make([]byte, bufHeader, bufSize)}
 	ev := make([]byte, sysHeader+logFileFixed)
 	copy(ev, []byte{2, 0, 1, 0xC0})
@@ -56,23 +60,36 @@ func New(bufSize int, start int64) *Log {
 	le.PutUint32(h[12:], 1)
 	le.PutUint64(h[16:], uint64(start+36000000000)) // EndTime
 	le.PutUint32(h[44:], 4)                         // PointerSize
-	le.PutUint32(h[64:], 480)                       // Bias: Pacific
-	copy(h[68:132], UTF16Z("@tzres.dll,-212"))
-	le.PutUint16(h[132+2:], 11) // StandardDate: November, first Sunday, 02:00
-	le.PutUint16(h[132+6:], 1)
-	le.PutUint16(h[132+8:], 2)
-	copy(h[152:216], UTF16Z("@tzres.dll,-211"))
-	le.PutUint16(h[216+2:], 3) // DaylightDate: March, second Sunday, 02:00
-	le.PutUint16(h[216+6:], 2)
-	le.PutUint16(h[216+8:], 2)
-	le.PutUint32(h[232:], 0xFFFFFFC4) // DaylightBias −60
-	le.PutUint64(h[248:], 3579545)    // PerfFreq
+	copy(h[64:64+timeZoneSize], tz)
+	le.PutUint64(h[248:], 3579545) // PerfFreq
 	le.PutUint64(h[256:], uint64(start))
 	ev = append(ev, UTF16Z("logger")...)
 	ev = append(ev, UTF16Z(`C:\perflogs\test.blg`)...)
 	le.PutUint16(ev[4:], uint16(len(ev)))
 	l.put(ev)
 	return l
+}
+
+// timeZoneSize is the size of a TIME_ZONE_INFORMATION.
+const timeZoneSize = 172
+
+// PacificTimeZone returns the TIME_ZONE_INFORMATION of US Pacific time
+// with its 2007 rules (the zone of the real Tx log): bias 480 minutes,
+// standard time from the first Sunday of November at 02:00, daylight time
+// (bias −60) from the second Sunday of March at 02:00.
+func PacificTimeZone() []byte {
+	tz := make([]byte, timeZoneSize)
+	le.PutUint32(tz[0:], 480)
+	copy(tz[4:68], UTF16Z("@tzres.dll,-212"))
+	le.PutUint16(tz[68+2:], 11) // StandardDate: November, first Sunday, 02:00
+	le.PutUint16(tz[68+6:], 1)
+	le.PutUint16(tz[68+8:], 2)
+	copy(tz[88:152], UTF16Z("@tzres.dll,-211"))
+	le.PutUint16(tz[152+2:], 3) // DaylightDate: March, second Sunday, 02:00
+	le.PutUint16(tz[152+6:], 2)
+	le.PutUint16(tz[152+8:], 2)
+	le.PutUint32(tz[168:], 0xFFFFFFC4) // DaylightBias −60
+	return tz
 }
 
 // UTF16Z returns s as NUL-terminated UTF-16LE.
