@@ -89,47 +89,10 @@ func (l *logBuilder) record(typ byte, ts int64, data []byte) { l.log.Record(typ,
 func (l *logBuilder) bytes() []byte { return l.log.Bytes() }
 
 // counterSpec is one counter-list entry.
-type counterSpec struct {
-	flags                              uint32 // 1 wildcard, 0x10 whole object
-	typ                                uint32
-	timeBase                           int64
-	scale                              int32
-	machine, object, instance, counter string
-	parent                             string
-	index                              uint32
-}
+type counterSpec = blgbuild.Counter
 
-func counterList(cs ...counterSpec) []byte {
-	b := []byte{0xFF, 0x06, 0, 0, 8, 0, 2, 0}
-	for _, c := range cs {
-		var strs []byte
-		str := func(s string, optional bool) uint32 {
-			if optional && s == "" {
-				return 0xFFFFFFFF
-			}
-			o := uint32(len(strs))
-			strs = append(strs, utf16z(s)...)
-			return o
-		}
-		h := make([]byte, 52)
-		le.PutUint32(h[4:], c.flags)
-		le.PutUint32(h[12:], c.typ)
-		le.PutUint64(h[16:], uint64(c.timeBase))
-		le.PutUint32(h[24:], uint32(c.scale))
-		le.PutUint32(h[28:], str(c.machine, false))
-		le.PutUint32(h[32:], str(c.object, false))
-		le.PutUint32(h[36:], str(c.instance, true))
-		le.PutUint32(h[40:], str(c.parent, true))
-		le.PutUint32(h[44:], c.index)
-		le.PutUint32(h[48:], str(c.counter, false))
-		for len(strs)%8 != 4 {
-			strs = append(strs, 0)
-		}
-		le.PutUint32(h[0:], uint32(len(h)+len(strs)))
-		b = append(append(b, h...), strs...)
-	}
-	return b
-}
+// counterList is the counter-list record of the entries.
+func counterList(cs ...counterSpec) []byte { return blgbuild.AppendCounterList(nil, cs...) }
 
 func bl(kind byte, size int) []byte {
 	b := []byte{'B', 'L', 3, kind, 0, 0, 0, 0}

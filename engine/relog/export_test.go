@@ -25,8 +25,8 @@ func exampleLogRange(from, to int) []byte {
 	const utc = local + 8*3600*ticksPerSecond
 	l := newLog(pacific, utc)
 	l.record(0x20, local, counterList(
-		counterSpec{typ: 0x00550500, timeBase: 10_000_000, machine: `\\HOST`, object: "PhysicalDisk", instance: "0 C:", counter: "Avg. Disk Queue Length"},
-		counterSpec{flags: 1, typ: 0x21510500, timeBase: 10_000_000, machine: `\\HOST`, object: "Processor", instance: "*", counter: "% Processor Time"},
+		counterSpec{Type: 0x00550500, TimeBase: 10_000_000, Machine: `\\HOST`, Object: "PhysicalDisk", Instance: "0 C:", Counter: "Avg. Disk Queue Length"},
+		counterSpec{Flags: 1, Type: 0x21510500, TimeBase: 10_000_000, Machine: `\\HOST`, Object: "Processor", Instance: "*", Counter: "% Processor Time"},
 	))
 	for i := from; i < to; i++ {
 		ts := int64(local + i*ticksPerSecond)

@@ -139,8 +139,8 @@ func rebuild(t *testing.T, log []byte, from, to int) []byte {
 	l := newLogTZ(encodeTimeZone(&h.TimeZone), h.StartTime)
 	var specs []counterSpec
 	for _, ci := range r.Counters() {
-		specs = append(specs, counterSpec{flags: ci.Flags, typ: uint32(ci.Type), timeBase: ci.TimeBase, scale: ci.DefaultScale,
-			machine: ci.Machine, object: ci.Object, instance: ci.Instance, counter: ci.Counter, parent: ci.Parent, index: ci.InstanceIndex})
+		specs = append(specs, counterSpec{Flags: ci.Flags, Type: uint32(ci.Type), TimeBase: ci.TimeBase, Scale: ci.DefaultScale,
+			Machine: ci.Machine, Object: ci.Object, Instance: ci.Instance, Counter: ci.Counter, Parent: ci.Parent, Index: ci.InstanceIndex})
 	}
 	l.record(0x20, h.StartTime, counterList(specs...))
 	named := false
@@ -323,8 +323,8 @@ func shiftTime(t *testing.T, s string, h int64) string {
 func interleaved(m string, n, off int) []byte {
 	l := newLog(pacific, testUTC)
 	l.record(0x20, testLocal, counterList(
-		counterSpec{typ: 0x10410500, timeBase: 10_000_000, machine: m, object: "System", counter: "File Read Operations/sec"},
-		counterSpec{flags: 1, typ: 0x21510500, timeBase: 10_000_000, machine: m, object: "Processor", instance: "*", counter: "% Processor Time"},
+		counterSpec{Type: 0x10410500, TimeBase: 10_000_000, Machine: m, Object: "System", Counter: "File Read Operations/sec"},
+		counterSpec{Flags: 1, Type: 0x21510500, TimeBase: 10_000_000, Machine: m, Object: "Processor", Instance: "*", Counter: "% Processor Time"},
 	))
 	for i := 0; i < n; i++ {
 		s := int64(off + 2*i)

@@ -189,7 +189,7 @@ func equalInts(a, b []int) bool {
 func instanceLog(samples ...[]string) []byte {
 	l := newLog(pacific, testUTC)
 	l.record(0x20, testLocal, counterList(
-		counterSpec{flags: 1, typ: 0x10410500, timeBase: 1000, machine: `\\H`, object: "Process", instance: "*", counter: "IO/sec"},
+		counterSpec{Flags: 1, Type: 0x10410500, TimeBase: 1000, Machine: `\\H`, Object: "Process", Instance: "*", Counter: "IO/sec"},
 	))
 	for i, names := range samples {
 		ts := int64(testLocal + i*ticksPerSecond)
@@ -274,7 +274,7 @@ func TestFilters(t *testing.T) {
 func TestBadStatus(t *testing.T) {
 	l := newLog(pacific, testUTC)
 	l.record(0x20, testLocal, counterList(
-		counterSpec{typ: 0x21510500, timeBase: 10_000_000, machine: `\\M`, object: "Processor", instance: "_Total", counter: "% Processor Time"},
+		counterSpec{Type: 0x21510500, TimeBase: 10_000_000, Machine: `\\M`, Object: "Processor", Instance: "_Total", Counter: "% Processor Time"},
 	))
 	statuses := []uint32{0, 0, 0x800007D0, 0, 0}
 	for i, st := range statuses {
@@ -378,8 +378,8 @@ func TestWholeObjects(t *testing.T) {
 	}
 	l := newLog(pacific, testUTC)
 	l.record(0x20, testLocal, counterList(
-		counterSpec{flags: 0x10, typ: 0x10, machine: `\\BOX`, object: "Memory", counter: "*"},
-		counterSpec{flags: 0x10, typ: 0x10, machine: `\\BOX`, object: "Process", instance: "*", counter: "*"},
+		counterSpec{Flags: 0x10, Type: 0x10, Machine: `\\BOX`, Object: "Memory", Counter: "*"},
+		counterSpec{Flags: 0x10, Type: 0x10, Machine: `\\BOX`, Object: "Process", Instance: "*", Counter: "*"},
 	))
 	l.record(0x24, testLocal, nameChunk(`\\BOX`, names...))
 	for i, insts := range [][]string{{"a", "a"}, {"a", "a", "b"}, {"a"}, {"a", "a", "b"}} {

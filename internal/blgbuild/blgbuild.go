@@ -164,7 +164,10 @@ type Counter struct {
 	Flags                              uint32 // 0 one counter, 1 wildcard instance, 0x10 whole object
 	Type                               uint32 // winperf.h counter type
 	TimeBase                           int64
+	Scale                              int32  // the default scale
 	Machine, Object, Instance, Counter string // Instance "" for none
+	Parent                             string // "" for none
+	Index                              uint32 // the instance index (#n)
 }
 
 // AppendCounterList appends the counter-list record of the entries to dst
@@ -188,10 +191,12 @@ func AppendCounterList(dst []byte, cs ...Counter) []byte {
 		le.PutUint32(h[4:], c.Flags)
 		le.PutUint32(h[12:], c.Type)
 		le.PutUint64(h[16:], uint64(c.TimeBase))
+		le.PutUint32(h[24:], uint32(c.Scale))
 		le.PutUint32(h[28:], str(c.Machine, false))
 		le.PutUint32(h[32:], str(c.Object, false))
 		le.PutUint32(h[36:], str(c.Instance, true))
-		le.PutUint32(h[40:], 0xFFFFFFFF)
+		le.PutUint32(h[40:], str(c.Parent, true))
+		le.PutUint32(h[44:], c.Index)
 		le.PutUint32(h[48:], str(c.Counter, false))
 		for len(strs)%8 != 4 {
 			strs = append(strs, 0)
