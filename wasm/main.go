@@ -19,9 +19,10 @@
 // The exported functions also compile natively, where //go:wasmexport is
 // ignored: the package's tests call them directly, and the native build's
 // main (native.go) runs them on files, as a reference for the hosts' tests.
-// The tests also run as WebAssembly, in Node's WASI:
+// The tests also run as WebAssembly, in wazero (make wasm-test):
 //
-//	GOOS=wasip1 GOARCH=wasm go test -exec "node --no-warnings $PWD/wasm/go_wasip1_exec.mjs" ./wasm
+//	go build -o /tmp/wasip1exec ./tools/wasip1exec
+//	GOOS=wasip1 GOARCH=wasm go test -exec /tmp/wasip1exec ./wasm
 //
 // # Memory
 //
