@@ -101,7 +101,7 @@ FORMATVALUES ?= 100000000
 format-check:
 	PERFCALC_FORMAT_VALUES=$(FORMATVALUES) $(GO) test -count=1 -timeout 0 -run '^TestAppendFloatRandom$$' -v ./engine
 
-# Growth (the README's performance table): ComputeBatch per counter at 100,
+# Growth (doc/PERFORMANCE.md's table): ComputeBatch per counter at 100,
 # 10^4 and 10^6 counters; perfcalc relog of the 42 MB and the 420 MB logs
 # (MB/s and peak RSS). Linear costs keep ns/counter and MB/s put.
 bench-growth:

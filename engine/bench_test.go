@@ -200,8 +200,8 @@ func BenchmarkComputeBatch(b *testing.B) {
 }
 
 // BenchmarkComputeBatchGrowth is ComputeBatch's cost per counter at 100,
-// 10^4 and 10^6 counters, one type and a random mix (the README's growth
-// table): the cost is linear when ns/counter stays put.
+// 10^4 and 10^6 counters, one type and a random mix (doc/PERFORMANCE.md's
+// growth rows): the cost is linear when ns/counter stays put.
 //
 //	go test -run '^$' -bench ComputeBatchGrowth -count 6 ./engine | benchstat -col /n -
 func BenchmarkComputeBatchGrowth(b *testing.B) {

@@ -7,8 +7,8 @@ import (
 )
 
 // Designs of ComputeBatch that were measured and not kept, for
-// BenchmarkComputeBatch to compare against (see the README's performance
-// section for the figures).
+// BenchmarkComputeBatch to compare against (see doc/PERFORMANCE.md for the
+// figures).
 
 // computeBatchGeneric is the first ComputeBatch: the reference straight-line
 // compute on every value, whatever its type (formula as masks: every type

@@ -33,7 +33,7 @@
 // does only that formula's arithmetic, in the same order. ComputeBatch
 // costs about what a plain hand-written loop for the type does: a run of
 // one type a few nanoseconds per counter, a random mix of types about
-// three times that (the README's performance section has the figures).
+// three times that (doc/PERFORMANCE.md has the figures).
 // AppendFloat computes the correctly rounded digits of %.17g and %.20g with
 // 128-bit integer arithmetic (formatdigits.go), exactly, in about a
 // quarter of strconv's time at 20 digits.

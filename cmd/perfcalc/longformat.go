@@ -24,9 +24,6 @@ const (
 // logFormats names every format relog and convert write, for messages.
 const logFormats = "csv, tsv, json, parquet or openmetrics"
 
-// version is written into Parquet files' created_by.
-var version = "(devel)"
-
 // checkLogFormat reports whether name is a format relog and convert write.
 func checkLogFormat(name string) bool {
 	switch name {
@@ -57,7 +54,7 @@ func writeLog(w io.Writer, c *relog.Converter, format string) (dropped int64, er
 // time stamp was not after the previous sample of their metric.
 func writeTable(w io.Writer, t *longform.Table, format string) (dropped int64, err error) {
 	if format == formatParquet {
-		_, err := parquetlog.Write(w, t, parquetlog.Options{Version: version})
+		_, err := parquetlog.Write(w, t, parquetlog.Options{Version: currentVersion().Version})
 		return 0, err
 	}
 	st, err := openmetrics.Write(w, t, openmetrics.Options{})

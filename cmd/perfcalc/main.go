@@ -17,6 +17,7 @@
 //	perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17]
 //	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR]
 //	perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
+//	perfcalc version [--json]
 //
 // Run "perfcalc help" or "perfcalc COMMAND -h" for details.
 package main
@@ -64,6 +65,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
+	case "-version", "--version":
+		return runVersion(args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands {
 		if c.name == args[0] {

@@ -29,8 +29,8 @@
 // in one goroutine while others print them; the output is byte for byte
 // the one of a single CPU. The WebAssembly module leaves these paths out
 // (fast.go) to keep within its size budget. make bench-compare measures
-// perfcalc relog against an earlier build on the 42 MB log of the README's
-// performance section.
+// perfcalc relog against an earlier build on the 42 MB log of
+// doc/PERFORMANCE.md.
 //
 // # Columns
 //
