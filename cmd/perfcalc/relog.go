@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
@@ -88,7 +89,7 @@ func (t *timeFlag) String() string {
 	if t.ft == 0 {
 		return ""
 	}
-	return string(relog.AppendTime(nil, t.ft))
+	return string(logtext.AppendTime(nil, t.ft))
 }
 
 func (t *timeFlag) Set(v string) error {
@@ -246,11 +247,11 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 	switch {
 	case opts.Begin > last:
 		b = append(b, "-b "...)
-		b = relog.AppendTime(b, opts.Begin)
+		b = logtext.AppendTime(b, opts.Begin)
 		b = append(b, " is after the last sample"...)
 	case opts.End != 0 && opts.End < first:
 		b = append(b, "-e "...)
-		b = relog.AppendTime(b, opts.End)
+		b = logtext.AppendTime(b, opts.End)
 		b = append(b, " is before the first sample"...)
 	default:
 		b = append(b, "no sample lies between -b and -e"...)
@@ -258,9 +259,9 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 	b = append(b, " ("...)
 	b = append(b, logs...)
 	b = append(b, " runs from "...)
-	b = relog.AppendTime(b, first)
+	b = logtext.AppendTime(b, first)
 	b = append(b, " to "...)
-	b = relog.AppendTime(b, last)
+	b = logtext.AppendTime(b, last)
 	b = append(b, ')')
 	return errors.New(string(b))
 }
@@ -286,11 +287,11 @@ func writeQuery(w io.Writer, c *relog.Converter) error {
 	n, begin, end := c.Samples()
 	b = append(b, "\nTime Begin: "...)
 	if n > 0 {
-		b = relog.AppendTime(b, begin)
+		b = logtext.AppendTime(b, begin)
 	}
 	b = append(b, "\nTime End:   "...)
 	if n > 0 {
-		b = relog.AppendTime(b, end)
+		b = logtext.AppendTime(b, end)
 	}
 	b = append(b, "\nSamples:    "...)
 	b = strconv.AppendInt(b, int64(n), 10)
