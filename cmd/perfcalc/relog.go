@@ -13,8 +13,11 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
-const relogUsage = `Usage:
-  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
+// relogFormats lists relog's formats for its usage.
+var relogFormats = formatNames(forRelog, formatCSV, "|")
+
+var relogUsage = `Usage:
+  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
   perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
@@ -106,7 +109,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var counters counterFlags
 	var begin, end timeFlag
 	counters.register(fs, "keep the counters matching this path")
-	format := fs.String("f", "csv", "output format: "+logFormats)
+	format := addFormatFlag(fs, forRelog, formatCSV)
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	keepPartial := fs.Bool("keep-partial", false, "when the output to -o FILE fails half-way (a damaged log), keep what was written in FILE.partial")
 	fs.Var(&begin, "b", "first time to keep, local time of the log (MM/DD/YYYY HH:MM:SS[.mmm] or ISO 8601)")
@@ -121,8 +124,13 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "relog", &usageError{"give one to 32 input logs (perfcalc relog IN.blg [IN.blg ...] [flags]; see perfcalc relog -h)"})
 	}
-	if !checkLogFormat(*format) {
-		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-f: %q is not %s", *format, logFormats)})
+	formatOut := *out
+	if *query {
+		formatOut = "" // -q lists the counters in its own text
+	}
+	f, err := format.format(formatOut)
+	if err != nil {
+		return failCommand(stderr, "relog", err)
 	}
 	if *every < 1 {
 		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-t: %d is not a positive number of samples", *every)})
@@ -152,7 +160,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return convErr
 		}
 		var err error
-		dropped, err = writeLog(w, c, *format)
+		dropped, err = writeLog(w, c, f)
 		if err != nil && err == c.Err() {
 			convErr = err
 		}
@@ -208,7 +216,7 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		closeAll()
 		var ie *relog.InputError
 		if errors.As(err, &ie) {
-			err = fmt.Errorf("%s: not a readable .blg log: %v", ie.Name, ie.Err)
+			err = &fileError{ie.Name, fmt.Errorf("not a readable .blg log: %w", ie.Err)}
 		}
 		return nil, nil, err
 	}
