@@ -100,6 +100,17 @@ func formatNames(cmds commandSet, def outputFormat, sep string) string {
 	return choices(names, sep)
 }
 
+// extensionHelp is the paragraph of a command's help on -o FILE's
+// extension, ending with an empty line.
+func extensionHelp(cmds commandSet, def outputFormat) string {
+	var exts []string
+	for _, f := range commandFormats(cmds, def) {
+		exts = append(exts, formats[f].exts...)
+	}
+	return "Without -f, the extension of -o FILE picks the format, one of\n  " + strings.Join(exts, " ") +
+		"\n(another is refused); standard output, /dev/null, a pipe, .txt and a\nname without an extension get the default, " + def.String() + ".\n\n"
+}
+
 // formatFlag is a command's -f flag, read once by format.
 type formatFlag struct {
 	fs   *flag.FlagSet

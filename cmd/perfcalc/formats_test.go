@@ -48,6 +48,18 @@ func TestFormatTable(t *testing.T) {
 			t.Errorf("formatNames(%b, %v): have %q, want %q", tc.cmds, tc.def, have, tc.want)
 		}
 	}
+	for _, tc := range []struct {
+		cmd, want, not string
+	}{
+		{"relog", "\n  .csv .tsv .jsonl .json .parquet .om\n", ""},
+		{"values", "\n  .txt .csv .tsv .jsonl .json .parquet .om\n", ""},
+		{"watch", "\n  .csv .tsv .jsonl .json\n", ".parquet"},
+	} {
+		_, help, _ := runCapture(tc.cmd, "-h")
+		if !strings.Contains(help, "Without -f, the extension of -o FILE picks the format, one of"+tc.want) || tc.not != "" && strings.Contains(help, tc.not) {
+			t.Errorf("%s -h does not list its extensions %q", tc.cmd, tc.want)
+		}
+	}
 	if formatJSON.ext() != ".jsonl" || formatOpenMetrics.ext() != ".om" || formatParquet.ext() != ".parquet" {
 		t.Errorf("convert's extensions: %s %s %s", formatJSON.ext(), formatOpenMetrics.ext(), formatParquet.ext())
 	}

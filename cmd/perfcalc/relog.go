@@ -78,7 +78,7 @@ damage and exits with status 1: on standard output the rows before the
 damage are written; -o FILE is left as it was, and --keep-partial keeps
 those rows in FILE.partial.
 
-Flags:
+` + extensionHelp(forRelog, formatCSV) + `Flags:
 `
 
 func init() {

@@ -57,7 +57,7 @@ Formats:
 is complete, or left as it was when anything fails (/dev/null and pipes
 are written directly).
 
-Options (comma-separated), applied in this order: cap100 (clamp percentages
+` + extensionHelp(forValues, formatTable) + `Options (comma-separated), applied in this order: cap100 (clamp percentages
 at 100), scale (multiply by 10^DefaultScale), 1000, wrap32. The default is
 relog's: no cap, no scaling.
 

@@ -50,7 +50,7 @@ run cleanly with every row written). -o writes the rows to a file as they
 come, instead of standard output. --save DIR keeps every raw capture there,
 so that any value can be computed again with perfcalc values or calc.
 
--q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
+` + extensionHelp(forWatch, formatCSV) + `-q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
 -qx lists them with their instances.
 
 Sources: registry (V1, RegQueryValueEx on HKEY_PERFORMANCE_DATA, the
