@@ -208,28 +208,28 @@ var ErrTime = errors.New("relog: bad time")
 func ParseTime(s string) (int64, error) {
 	p := timeParser{s: s}
 	var y, mo, d int
-	if p.digitsUpTo(4) == 4 && !p.done() && p.peek() == '-' {
-		p.pos = 0
-		y = p.num(4, 4)
-		p.expect('-')
-		mo = p.num(2, 2)
-		p.expect('-')
-		d = p.num(2, 2)
-		if !p.done() && (p.peek() == 'T' || p.peek() == ' ') {
-			p.pos++
+	iso := p.digitsUpTo(4) == 4 && !p.done() && p.peek() == '-'
+	p.pos = 0
+	// The date's fields in their order, each with its digits (at least,
+	// at most) and the separator after it.
+	fields, lo, hi, sep := [3]*int{&mo, &d, &y}, [3]int{1, 1, 4}, [3]int{2, 2, 4}, "//"
+	if iso {
+		fields, lo, hi, sep = [3]*int{&y, &mo, &d}, [3]int{4, 2, 2}, [3]int{4, 2, 2}, "--"
+	}
+	for i, f := range fields {
+		if i > 0 {
+			p.expect(sep[i-1])
 		}
-	} else {
-		p.pos = 0
-		mo = p.num(1, 2)
-		p.expect('/')
-		d = p.num(1, 2)
-		p.expect('/')
-		y = p.num(4, 4)
-		if !p.done() {
-			p.expect(' ')
-			for !p.done() && p.peek() == ' ' {
-				p.pos++
-			}
+		*f = p.num(lo[i], hi[i])
+	}
+	switch {
+	case p.done():
+	case iso && (p.peek() == 'T' || p.peek() == ' '):
+		p.pos++
+	case !iso:
+		p.expect(' ')
+		for !p.done() && p.peek() == ' ' {
+			p.pos++
 		}
 	}
 	var h, mi, sec, frac int
