@@ -34,19 +34,6 @@ const (
 	JSON
 )
 
-// ParseFormat returns the format named "csv", "tsv" or "json".
-func ParseFormat(name string) (Format, error) {
-	switch name {
-	case "csv", "CSV":
-		return CSV, nil
-	case "tsv", "TSV":
-		return TSV, nil
-	case "json", "JSON":
-		return JSON, nil
-	}
-	return 0, errors.New("relog: unknown format " + quote.Quote(name) + " (want csv, tsv or json)")
-}
-
 // flushSize is about how much text Write gathers before writing it.
 const flushSize = 48 << 10
 
