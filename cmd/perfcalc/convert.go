@@ -23,8 +23,9 @@ var convertUsage = `Usage:
 Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
 (logs/*/*.blg, quoted so that perfcalc expands it). Each log gives one output
-in DIR named after it: SERVER1.blg becomes DIR/SERVER1.parquet (.csv, .tsv,
-.jsonl for json, .om for openmetrics), written through a temporary file:
+in DIR named after it, with the extension of its format:
+  ` + convertExtensions() + `
+SERVER1.blg becomes DIR/SERVER1.parquet, written through a temporary file:
 complete or absent. The formats are relog's (perfcalc relog -h).
 
 A log that cannot be converted (not a .blg log, damaged, unreadable) fails
@@ -44,6 +45,16 @@ Flags:
 
 func init() {
 	register(command{"convert", "convert many .blg logs to Parquet, CSV, TSV, JSON or OpenMetrics, in parallel", runConvert})
+}
+
+// convertExtensions lists convert's formats with the extension of their
+// outputs: "parquet .parquet, csv .csv, …".
+func convertExtensions() string {
+	var list []string
+	for _, f := range commandFormats(forConvert, formatParquet) {
+		list = append(list, f.String()+" "+f.ext())
+	}
+	return strings.Join(list, ", ")
 }
 
 // job is one input of a convert run and what became of it.

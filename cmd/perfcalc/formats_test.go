@@ -60,6 +60,9 @@ func TestFormatTable(t *testing.T) {
 			t.Errorf("%s -h does not list its extensions %q", tc.cmd, tc.want)
 		}
 	}
+	if _, help, _ := runCapture("convert", "-h"); !strings.Contains(help, "\n  parquet .parquet, csv .csv, tsv .tsv, json .jsonl, openmetrics .om\n") {
+		t.Errorf("convert -h does not list the extensions of its outputs:\n%s", help)
+	}
 	if formatJSON.ext() != ".jsonl" || formatOpenMetrics.ext() != ".om" || formatParquet.ext() != ".parquet" {
 		t.Errorf("convert's extensions: %s %s %s", formatJSON.ext(), formatOpenMetrics.ext(), formatParquet.ext())
 	}
