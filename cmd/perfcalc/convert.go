@@ -17,14 +17,15 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
-const convertUsage = `Usage:
-  perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17]
+var convertUsage = `Usage:
+  perfcalc convert INPUT... -o DIR [-f ` + formatNames(forConvert, formatParquet, "|") + `] [-j N] [--force] [--digits 20|17]
 
 Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
 (logs/*/*.blg, quoted so that perfcalc expands it). Each log gives one output
-in DIR named after it: SERVER1.blg becomes DIR/SERVER1.parquet (.csv, .tsv,
-.jsonl for json, .om for openmetrics), written through a temporary file:
+in DIR named after it, with the extension of its format:
+  ` + convertExtensions() + `
+SERVER1.blg becomes DIR/SERVER1.parquet, written through a temporary file:
 complete or absent. The formats are relog's (perfcalc relog -h).
 
 A log that cannot be converted (not a .blg log, damaged, unreadable) fails
@@ -46,13 +47,14 @@ func init() {
 	register(command{"convert", "convert many .blg logs to Parquet, CSV, TSV, JSON or OpenMetrics, in parallel", runConvert})
 }
 
-// convertExt is the extension of each format's outputs.
-var convertExt = map[string]string{
-	"parquet":     ".parquet",
-	"csv":         ".csv",
-	"tsv":         ".tsv",
-	"json":        ".jsonl",
-	"openmetrics": ".om",
+// convertExtensions lists convert's formats with the extension of their
+// outputs: "parquet .parquet, csv .csv, …".
+func convertExtensions() string {
+	var list []string
+	for _, f := range commandFormats(forConvert, formatParquet) {
+		list = append(list, f.String()+" "+f.ext())
+	}
+	return strings.Join(list, ", ")
 }
 
 // job is one input of a convert run and what became of it.
@@ -67,7 +69,7 @@ type job struct {
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	outDir := fs.String("o", "", "the folder of the outputs (created if absent)")
-	format := fs.String("f", "parquet", "output format: parquet, csv, tsv, json or openmetrics")
+	format := addFormatFlag(fs, forConvert, formatParquet)
 	jobs := fs.Int("j", runtime.NumCPU(), "logs converted at once")
 	force := fs.Bool("force", false, "convert inputs whose output is already up to date")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
@@ -78,20 +80,21 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usageErr := func(msg string) int {
 		return failCommand(stderr, "convert", &usageError{msg + " (see perfcalc convert -h)"})
 	}
+	f, ferr := format.format("") // -o is a folder: its name says nothing of the format
 	switch {
 	case len(pos) == 0:
 		return usageErr("give the logs to convert (perfcalc convert INPUT... -o DIR)")
 	case *outDir == "":
 		return usageErr("-o: give the folder of the outputs")
-	case convertExt[*format] == "":
-		return usageErr(fmt.Sprintf("-f: %q is not parquet, csv, tsv, json or openmetrics", *format))
+	case ferr != nil:
+		return usageErr(ferr.Error())
 	case *jobs < 1:
 		return usageErr(fmt.Sprintf("-j: %d is not a positive number of logs", *jobs))
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
 	}
-	all := expandInputs(pos, *outDir, convertExt[*format])
+	all := expandInputs(pos, *outDir, f.ext())
 	var todo []*job
 	for _, j := range all {
 		if j.err == nil && !*force && upToDate(j.in, j.out) {
@@ -109,7 +112,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.err = convertOne(j, *format, int(*digits))
+				j.err = convertOne(j, f, int(*digits))
 				p.done(j)
 			}
 		}()
@@ -242,11 +245,14 @@ func upToDate(in, out string) bool {
 
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
-func convertOne(j *job, format string, digits int) error {
+func convertOne(j *job, format outputFormat, digits int) error {
 	c, closeIn, err := openLogs([]string{j.in}, relog.Options{Digits: digits}, &stdinOnce{})
 	if err != nil {
 		// openLogs names the file; the summary names it already.
-		return errors.New(strings.TrimPrefix(err.Error(), j.in+": "))
+		if fe := (*fileError)(nil); errors.As(err, &fe) && fe.name == j.in {
+			return fe.err
+		}
+		return err
 	}
 	defer closeIn()
 	_, err = writeOutput(j.out, nil, false, func(w io.Writer) (err error) {

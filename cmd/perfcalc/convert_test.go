@@ -19,7 +19,8 @@ import (
 func TestConvertCorpus(t *testing.T) {
 	dir := corpus.Shared(t, "blg")
 	out := t.TempDir()
-	for _, format := range []string{"parquet", "csv", "openmetrics"} {
+	for _, f := range []outputFormat{formatParquet, formatCSV, formatOpenMetrics} {
+		format := f.String()
 		t.Run(format, func(t *testing.T) {
 			convert := func(args ...string) (int, string) {
 				var stdout, stderr bytes.Buffer
@@ -37,7 +38,7 @@ func TestConvertCorpus(t *testing.T) {
 			if !strings.Contains(text, wantSummary) || !regexp.MustCompile(`(?m)^failed: .*PowerShell_CorruptBlg\.blg: not a readable \.blg log: `).MatchString(text) {
 				t.Errorf("have\n%s\nwant the failure of PowerShell_CorruptBlg.blg and %q", text, wantSummary)
 			}
-			ext := convertExt[format]
+			ext := f.ext()
 			for _, name := range []string{"Tx_BasicPerfCounters", "PowerShell_BadCounterSamples", "PAL_SamplePerfmonLog"} {
 				have, err := os.ReadFile(filepath.Join(out, name+ext))
 				if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,8 +65,19 @@ func tooLarge(name string, size int64, limit inputLimit) error {
 	if size >= 0 {
 		have = strconv.FormatInt(size, 10) + " bytes (not read)"
 	}
-	return fmt.Errorf("%s: %s; perfcalc reads at most %s of %s", name, have, byteSize(limit.max), limit.kind)
+	return &fileError{name, errors.New(have + "; perfcalc reads at most " + byteSize(limit.max) + " of " + limit.kind)}
 }
+
+// fileError is an error of an input file: the file's name as given (or
+// "standard input") and what went wrong with it, written "NAME: ERR".
+// A caller that names the file already takes Err alone (errors.As).
+type fileError struct {
+	name string
+	err  error
+}
+
+func (e *fileError) Error() string { return e.name + ": " + e.err.Error() }
+func (e *fileError) Unwrap() error { return e.err }
 
 // readInput reads the whole input name ("-" for standard input, which what
 // names in errors), of at most limit bytes: a regular file's size is
@@ -142,7 +154,7 @@ func openRandom(name, what string, stdin *stdinOnce) (io.ReaderAt, int64, func()
 			return nil, 0, nil, err
 		case fi.IsDir():
 			f.Close()
-			return nil, 0, nil, fmt.Errorf("%s: is a folder", name)
+			return nil, 0, nil, &fileError{name, errors.New("is a folder")}
 		case fi.Mode().IsRegular():
 			return f, fi.Size(), func() { f.Close() }, nil
 		}
@@ -151,14 +163,14 @@ func openRandom(name, what string, stdin *stdinOnce) (io.ReaderAt, int64, func()
 	}
 	spool, done, err := createUnnamed(os.TempDir())
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("%s: a temporary copy: %v", label, err)
+		return nil, 0, nil, &fileError{label, fmt.Errorf("a temporary copy: %w", err)}
 	}
 	closeSpool := func() { spool.Close(); done() }
 	n, err := io.Copy(spool, io.LimitReader(src, spoolLimit.max+1))
 	switch {
 	case err != nil:
 		closeSpool()
-		return nil, 0, nil, fmt.Errorf("%s: copying it to a temporary file: %v", label, err)
+		return nil, 0, nil, &fileError{label, fmt.Errorf("copying it to a temporary file: %w", err)}
 	case n > spoolLimit.max:
 		closeSpool()
 		return nil, 0, nil, tooLarge(label, -1, spoolLimit)

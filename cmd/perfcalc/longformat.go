@@ -13,48 +13,23 @@ import (
 	"github.com/perfcalc/perfcalc/internal/parquetlog"
 )
 
-// The output formats of relog, values and convert beyond relog's own (csv,
-// tsv, json): the long table as Parquet, and OpenMetrics text for
-// Prometheus.
-const (
-	formatParquet     = "parquet"
-	formatOpenMetrics = "openmetrics"
-)
-
-// logFormats names every format relog and convert write, for messages.
-const logFormats = "csv, tsv, json, parquet or openmetrics"
-
-// checkLogFormat reports whether name is a format relog and convert write.
-func checkLogFormat(name string) bool {
-	switch name {
-	case formatParquet, formatOpenMetrics:
-		return true
-	}
-	_, err := relog.ParseFormat(name)
-	return err == nil
-}
-
-// writeLog writes the rows of c to w in the named format (checkLogFormat
-// accepted it). Like relog.Converter.Write, it returns the first error of
+// writeLog writes the rows of c to w in the format f (one of relog's and
+// convert's). Like relog.Converter.Write, it returns the first error of
 // w, or else the converter's Err once the rows before a damage are
 // written. dropped counts the OpenMetrics samples left out (droppedNote).
-func writeLog(w io.Writer, c *relog.Converter, format string) (dropped int64, err error) {
-	if format == formatParquet || format == formatOpenMetrics {
-		return writeTable(w, longform.FromConverter(c), format)
+func writeLog(w io.Writer, c *relog.Converter, f outputFormat) (dropped int64, err error) {
+	if f.long() {
+		return writeTable(w, longform.FromConverter(c), f)
 	}
-	f, err := relog.ParseFormat(format)
-	if err != nil {
-		return 0, err
-	}
-	return 0, c.Write(w, f)
+	return 0, c.Write(w, formats[f].relog)
 }
 
-// writeTable writes a long table as Parquet or OpenMetrics (format). For
+// writeTable writes a long table as Parquet or OpenMetrics (f). For
 // OpenMetrics, dropped counts the valid samples left out because their
 // time stamp was not after the previous sample of their metric.
-func writeTable(w io.Writer, t *longform.Table, format string) (dropped int64, err error) {
-	if format == formatParquet {
-		_, err := parquetlog.Write(w, t, parquetlog.Options{Version: currentVersion().Version})
+func writeTable(w io.Writer, t *longform.Table, f outputFormat) (dropped int64, err error) {
+	if f == formatParquet {
+		_, err := parquetlog.Write(w, t, parquetlog.Options{Version: version})
 		return 0, err
 	}
 	st, err := openmetrics.Write(w, t, openmetrics.Options{})

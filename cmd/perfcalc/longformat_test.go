@@ -41,8 +41,8 @@ func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); re
 //	go test -run '^$' -bench LogFormats -count 6 ./cmd/perfcalc | benchstat -col /format -
 func BenchmarkLogFormats(b *testing.B) {
 	log := txLog(b, 160)
-	for _, format := range []string{"csv", "parquet", "openmetrics"} {
-		b.Run("format="+format, func(b *testing.B) {
+	for _, format := range []outputFormat{formatCSV, formatParquet, formatOpenMetrics} {
+		b.Run("format="+format.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(log.Size())
 			var out countingWriter
@@ -76,7 +76,7 @@ func TestPeakMemoryFormats(t *testing.T) {
 		copies, _ = strconv.ParseInt(s, 10, 64)
 	}
 	log := txLog(t, copies)
-	for _, format := range []string{"parquet", "openmetrics"} {
+	for _, format := range []outputFormat{formatParquet, formatOpenMetrics} {
 		start := time.Now()
 		var out countingWriter
 		var err error

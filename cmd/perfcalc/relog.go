@@ -9,11 +9,15 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
-const relogUsage = `Usage:
-  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
+// relogFormats lists relog's formats for its usage.
+var relogFormats = formatNames(forRelog, formatCSV, "|")
+
+var relogUsage = `Usage:
+  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17]
   perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
@@ -74,7 +78,7 @@ damage and exits with status 1: on standard output the rows before the
 damage are written; -o FILE is left as it was, and --keep-partial keeps
 those rows in FILE.partial.
 
-Flags:
+` + extensionHelp(forRelog, formatCSV) + `Flags:
 `
 
 func init() {
@@ -88,7 +92,7 @@ func (t *timeFlag) String() string {
 	if t.ft == 0 {
 		return ""
 	}
-	return string(relog.AppendTime(nil, t.ft))
+	return string(logtext.AppendTime(nil, t.ft))
 }
 
 func (t *timeFlag) Set(v string) error {
@@ -105,7 +109,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var counters counterFlags
 	var begin, end timeFlag
 	counters.register(fs, "keep the counters matching this path")
-	format := fs.String("f", "csv", "output format: "+logFormats)
+	format := addFormatFlag(fs, forRelog, formatCSV)
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	keepPartial := fs.Bool("keep-partial", false, "when the output to -o FILE fails half-way (a damaged log), keep what was written in FILE.partial")
 	fs.Var(&begin, "b", "first time to keep, local time of the log (MM/DD/YYYY HH:MM:SS[.mmm] or ISO 8601)")
@@ -120,8 +124,13 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "relog", &usageError{"give one to 32 input logs (perfcalc relog IN.blg [IN.blg ...] [flags]; see perfcalc relog -h)"})
 	}
-	if !checkLogFormat(*format) {
-		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-f: %q is not %s", *format, logFormats)})
+	formatOut := *out
+	if *query {
+		formatOut = "" // -q lists the counters in its own text
+	}
+	f, err := format.format(formatOut)
+	if err != nil {
+		return failCommand(stderr, "relog", err)
 	}
 	if *every < 1 {
 		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-t: %d is not a positive number of samples", *every)})
@@ -151,7 +160,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return convErr
 		}
 		var err error
-		dropped, err = writeLog(w, c, *format)
+		dropped, err = writeLog(w, c, f)
 		if err != nil && err == c.Err() {
 			convErr = err
 		}
@@ -207,7 +216,7 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		closeAll()
 		var ie *relog.InputError
 		if errors.As(err, &ie) {
-			err = fmt.Errorf("%s: not a readable .blg log: %v", ie.Name, ie.Err)
+			err = &fileError{ie.Name, fmt.Errorf("not a readable .blg log: %w", ie.Err)}
 		}
 		return nil, nil, err
 	}
@@ -246,11 +255,11 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 	switch {
 	case opts.Begin > last:
 		b = append(b, "-b "...)
-		b = relog.AppendTime(b, opts.Begin)
+		b = logtext.AppendTime(b, opts.Begin)
 		b = append(b, " is after the last sample"...)
 	case opts.End != 0 && opts.End < first:
 		b = append(b, "-e "...)
-		b = relog.AppendTime(b, opts.End)
+		b = logtext.AppendTime(b, opts.End)
 		b = append(b, " is before the first sample"...)
 	default:
 		b = append(b, "no sample lies between -b and -e"...)
@@ -258,9 +267,9 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 	b = append(b, " ("...)
 	b = append(b, logs...)
 	b = append(b, " runs from "...)
-	b = relog.AppendTime(b, first)
+	b = logtext.AppendTime(b, first)
 	b = append(b, " to "...)
-	b = relog.AppendTime(b, last)
+	b = logtext.AppendTime(b, last)
 	b = append(b, ')')
 	return errors.New(string(b))
 }
@@ -286,11 +295,11 @@ func writeQuery(w io.Writer, c *relog.Converter) error {
 	n, begin, end := c.Samples()
 	b = append(b, "\nTime Begin: "...)
 	if n > 0 {
-		b = relog.AppendTime(b, begin)
+		b = logtext.AppendTime(b, begin)
 	}
 	b = append(b, "\nTime End:   "...)
 	if n > 0 {
-		b = relog.AppendTime(b, end)
+		b = logtext.AppendTime(b, end)
 	}
 	b = append(b, "\nSamples:    "...)
 	b = strconv.AppendInt(b, int64(n), 10)

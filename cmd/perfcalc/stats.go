@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"io"
 	"strconv"
 	"text/tabwriter"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
@@ -136,9 +136,9 @@ func appendStatsJSON(dst []byte, cols []relog.Column, st []engine.Statistics) []
 			dst = append(dst, ',')
 		}
 		dst = append(dst, "\n  {\"counter\":"...)
-		dst = appendJSONQuote(dst, cols[i].Path)
+		dst = logtext.AppendJSONString(dst, cols[i].Path)
 		dst = append(dst, `,"type":`...)
-		dst = appendJSONQuote(dst, cols[i].Type.String())
+		dst = logtext.AppendJSONString(dst, cols[i].Type.String())
 		dst = append(dst, `,"count":`...)
 		dst = strconv.AppendInt(dst, int64(s.Count), 10)
 		dst = append(dst, `,"skipped":`...)
@@ -158,20 +158,11 @@ func appendStatsJSON(dst []byte, cols []relog.Column, st []engine.Statistics) []
 			}
 		}
 		dst = append(dst, `,"meanStatus":`...)
-		dst = appendJSONQuote(dst, s.MeanStatus.String())
+		dst = logtext.AppendJSONString(dst, s.MeanStatus.String())
 		dst = append(dst, '}')
 	}
 	if len(st) > 0 {
 		dst = append(dst, '\n')
 	}
 	return append(dst, "]\n"...)
-}
-
-// appendJSONQuote appends s as a JSON string.
-func appendJSONQuote(dst []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...)
 }

@@ -11,12 +11,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
 
-const valuesUsage = `Usage:
-  perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json|parquet|openmetrics] [-o OUT] [--options LIST] [--digits 20|17]
+var valuesUsage = `Usage:
+  perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f ` + formatNames(forValues, formatTable, "|") + `] [-o OUT] [--options LIST] [--digits 20|17]
   perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 
 Computes every counter (or each counter that a -c path selects) between two
@@ -56,7 +57,7 @@ Formats:
 is complete, or left as it was when anything fails (/dev/null and pipes
 are written directly).
 
-Options (comma-separated), applied in this order: cap100 (clamp percentages
+` + extensionHelp(forValues, formatTable) + `Options (comma-separated), applied in this order: cap100 (clamp percentages
 at 100), scale (multiply by 10^DefaultScale), 1000, wrap32. The default is
 relog's: no cap, no scaling.
 
@@ -77,7 +78,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	src.register(fs)
 	var counters counterFlags
 	counters.register(fs, "select the counters matching this path")
-	format := fs.String("f", "table", "output format: table, csv, tsv, json, parquet or openmetrics")
+	format := addFormatFlag(fs, forValues, formatTable)
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
@@ -88,10 +89,9 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) != 2 {
 		return failCommand(stderr, "values", &usageError{"want two captures, OLDER and NEWER (see perfcalc values -h)"})
 	}
-	switch *format {
-	case "table", "csv", "tsv", "json", formatParquet, formatOpenMetrics:
-	default:
-		return failCommand(stderr, "values", &usageError{fmt.Sprintf("-f: unknown format %q (want table, csv, tsv, json, parquet or openmetrics)", *format)})
+	f, err := format.format(*out)
+	if err != nil {
+		return failCommand(stderr, "values", err)
 	}
 	opts, err := parseQueryOptions(*options)
 	if err != nil {
@@ -136,7 +136,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	stamp := query.CaptureStamp(newer)
 	var long *longform.Table
-	if *format == formatParquet || *format == formatOpenMetrics {
+	if f.long() {
 		if long, err = valuesTable(vals, stamp); err != nil {
 			return failCommand(stderr, "values", fmt.Errorf("%s: %w", pos[1], err))
 		}
@@ -146,16 +146,16 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	write := func(dst io.Writer) error {
 		if long != nil {
-			_, err := writeTable(dst, long, *format)
+			_, err := writeTable(dst, long, f)
 			return err
 		}
 		w := bufio.NewWriterSize(dst, 64<<10)
-		switch *format {
-		case "table":
+		switch f {
+		case formatTable:
 			writeValuesTable(w, vals)
-		case "csv", "tsv":
-			query.WriteCSV(w, vals, stamp, *format == "tsv", int(*digits))
-		case "json":
+		case formatCSV, formatTSV:
+			query.WriteCSV(w, vals, stamp, f == formatTSV, int(*digits))
+		case formatJSON:
 			var buf []byte
 			for i := range vals {
 				buf = appendValueJSON(buf[:0], &vals[i])
@@ -265,60 +265,26 @@ func fileTime(ft int64) time.Time {
 	return time.Unix(ft/10_000_000-unixFrom1601, ft%10_000_000*100).UTC()
 }
 
-// appendCSVQuoted appends s in double quotes, doubling the quotes inside.
-func appendCSVQuoted(dst []byte, s []byte) []byte {
-	dst = append(dst, '"')
-	for _, c := range s {
-		if c == '"' {
-			dst = append(dst, '"')
-		}
-		dst = append(dst, c)
-	}
-	return append(dst, '"')
-}
-
 // appendValueJSON appends one value as a JSON line:
 // {"path":…,"value":…,"status":…,"type":…,"suffix":…,"scale":…}; the value
 // is the shortest decimal that reads back as the same float64 (0 when the
 // status is not Valid), and HEX types add "text":"0x…".
 func appendValueJSON(dst []byte, v *query.Value) []byte {
 	dst = append(dst, `{"path":`...)
-	dst = appendJSONText(dst, v.Path)
+	dst = logtext.AppendJSONString(dst, string(v.Path))
 	dst = append(dst, `,"value":`...)
 	dst = engine.AppendFloat(dst, v.Value, engine.ShortestDigits)
 	if v.Type.IsHex() && v.Status == engine.Valid {
 		dst = append(dst, `,"text":`...)
-		dst = appendJSONText(dst, engine.AppendValue(nil, v.Type, engine.Result{Value: v.Value, Status: v.Status}, engine.ShortestDigits))
+		dst = logtext.AppendJSONString(dst, string(engine.AppendValue(nil, v.Type, engine.Result{Value: v.Value, Status: v.Status}, engine.ShortestDigits)))
 	}
 	dst = append(dst, `,"status":`...)
-	dst = appendJSONText(dst, []byte(v.Status.String()))
+	dst = logtext.AppendJSONString(dst, v.Status.String())
 	dst = append(dst, `,"type":`...)
-	dst = appendJSONText(dst, []byte(v.Type.String()))
+	dst = logtext.AppendJSONString(dst, v.Type.String())
 	dst = append(dst, `,"suffix":`...)
-	dst = appendJSONText(dst, []byte(v.Suffix().String()))
+	dst = logtext.AppendJSONString(dst, v.Suffix().String())
 	dst = append(dst, `,"scale":`...)
 	dst = strconv.AppendInt(dst, int64(v.Scale), 10)
 	return append(dst, "}\n"...)
-}
-
-// appendJSONText appends s as a JSON string: quotes, backslashes and
-// control characters escaped, invalid UTF-8 replaced by U+FFFD.
-func appendJSONText(dst []byte, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for len(s) > 0 {
-		r, n := utf8.DecodeRune(s)
-		switch {
-		case r == utf8.RuneError && n == 1:
-			dst = append(dst, `\ufffd`...)
-		case r == '"' || r == '\\':
-			dst = append(dst, '\\', byte(r))
-		case r < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xF])
-		default:
-			dst = append(dst, s[:n]...)
-		}
-		s = s[n:]
-	}
-	return append(dst, '"')
 }

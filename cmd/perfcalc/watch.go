@@ -17,11 +17,12 @@ import (
 	"github.com/perfcalc/perfcalc/collect"
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
 )
 
-const watchUsage = `Usage:
-  perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE]
+var watchUsage = `Usage:
+  perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f ` + formatNames(forWatch, formatCSV, "|") + `] [-o FILE]
                  [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR]
   perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
 
@@ -49,7 +50,7 @@ run cleanly with every row written). -o writes the rows to a file as they
 come, instead of standard output. --save DIR keeps every raw capture there,
 so that any value can be computed again with perfcalc values or calc.
 
--q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
+` + extensionHelp(forWatch, formatCSV) + `-q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
 -qx lists them with their instances.
 
 Sources: registry (V1, RegQueryValueEx on HKEY_PERFORMANCE_DATA, the
@@ -123,7 +124,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	interval := intervalFlag(time.Second)
 	fs.Var(&interval, "si", "sample interval, [[hh:]mm:]ss")
 	count := fs.Int("sc", 0, "number of samples (rows) to write; 0 = until Ctrl-C")
-	format := fs.String("f", "csv", "output format: csv, tsv or json")
+	format := addFormatFlag(fs, forWatch, formatCSV)
 	out := fs.String("o", "", "write the rows to this file instead of standard output")
 	source := fs.String("source", "registry", "where the raw data comes from: registry, v2 or pdh")
 	logText := fs.Bool("log", false, "relog's and logman's text (zone in the header, --digits significant digits) instead of typeperf's")
@@ -149,10 +150,9 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	switch *format {
-	case "csv", "tsv", "json":
-	default:
-		return fail(exitUsage, "-f: %q is not csv, tsv or json", *format)
+	f, err := format.format(*out)
+	if err != nil {
+		return failCommand(stderr, "watch", err)
 	}
 	if *count < 0 {
 		return fail(exitUsage, "-sc: %d is not a number of samples", *count)
@@ -199,7 +199,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		w = file
 	}
-	tw := &watchWriter{w: bufio.NewWriter(w), paths: paths, format: *format, log: *logText, digits: int(*digits)}
+	tw := &watchWriter{w: bufio.NewWriter(w), paths: paths, format: f, log: *logText, digits: int(*digits)}
 	ctx, stop := watchContext()
 	defer stop()
 	runErr := col.Run(ctx, time.Duration(interval), *count, func(s *collect.Sample) error {
@@ -217,7 +217,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// typeperf's closing lines go to the console, unless JSON rows are
 	// written there.
-	console := *out != "" || *format != "json"
+	console := *out != "" || f != formatJSON
 	if console {
 		io.WriteString(stdout, "Exiting, please wait...\r\n")
 	}
@@ -292,13 +292,14 @@ func watchList(kind collect.Kind, object string, instances bool, stdout, stderr 
 type watchWriter struct {
 	w       *bufio.Writer
 	paths   pathList
-	format  string
+	format  outputFormat // csv, tsv or json
 	log     bool
 	digits  int
 	started bool
 	columns []string       // the column paths
 	index   map[string]int // path → column
 	cells   []*query.Value // per column: this row's value
+	times   logtext.Times
 	buf     []byte
 }
 
@@ -320,35 +321,31 @@ func (tw *watchWriter) row(s *collect.Sample) error {
 			tw.cells[c] = &s.Values[i]
 		}
 	}
+	_, off := s.Time.Zone()
+	local := filetimeOf(s.Time) + int64(off)*10_000_000 // the time on the wall clock
 	b := tw.buf[:0]
-	if tw.format == "json" {
-		b = append(b, `{"time":"`...)
-		b = s.Time.AppendFormat(b, "2006-01-02T15:04:05.000")
-		b = append(b, `","values":{`...)
+	if tw.format == formatJSON {
+		b = tw.times.AppendJSONRow(b, local)
 		for c, v := range tw.cells {
 			if c > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONText(b, []byte(tw.columns[c]))
-			b = append(b, ':')
-			if v == nil || v.Status != engine.Valid {
-				b = append(b, "null"...)
+			x, ok := value(v)
+			b = append(logtext.AppendJSONString(b, tw.columns[c]), ':')
+			b = logtext.AppendJSONValue(b, x, ok)
+		}
+		b = append(b, logtext.JSONRowEnd...)
+	} else {
+		sep := tw.dialect().Sep()
+		b = tw.times.AppendField(b, local)
+		for _, v := range tw.cells {
+			if x, ok := value(v); tw.log {
+				b = logtext.AppendValue(b, sep, x, ok, tw.digits)
 			} else {
-				b = engine.AppendFloat(b, v.Value, engine.ShortestDigits)
+				b = logtext.AppendFixedValue(b, sep, x, ok)
 			}
 		}
-		b = append(b, "}}\n"...)
-	} else {
-		sep := tw.sep()
-		b = append(b, '"')
-		b = s.Time.AppendFormat(b, "01/02/2006 15:04:05.000")
-		b = append(b, '"')
-		for _, v := range tw.cells {
-			b = append(b, sep, '"')
-			b = tw.appendValue(b, v)
-			b = append(b, '"')
-		}
-		b = append(b, '\r', '\n')
+		b = logtext.EndRow(b)
 	}
 	tw.buf = b
 	if _, err := tw.w.Write(b); err != nil {
@@ -358,23 +355,21 @@ func (tw *watchWriter) row(s *collect.Sample) error {
 	return tw.w.Flush()
 }
 
-func (tw *watchWriter) sep() byte {
-	if tw.format == "tsv" {
-		return '\t'
+// value returns a cell's value and whether it is valid (a cell that the
+// sample lacks is not).
+func value(v *query.Value) (float64, bool) {
+	if v == nil || v.Status != engine.Valid {
+		return 0, false
 	}
-	return ','
+	return v.Value, true
 }
 
-// appendValue appends a cell: typeperf's %f, or relog's significant
-// digits with --log; " " without a valid value.
-func (tw *watchWriter) appendValue(b []byte, v *query.Value) []byte {
-	if v == nil || v.Status != engine.Valid {
-		return append(b, ' ')
+// dialect is the text dialect of the CSV and TSV formats.
+func (tw *watchWriter) dialect() logtext.Dialect {
+	if tw.format == formatTSV {
+		return logtext.TSV
 	}
-	if tw.log {
-		return engine.AppendFloat(b, v.Value, tw.digits)
-	}
-	return strconv.AppendFloat(b, v.Value, 'f', 6, 64)
+	return logtext.CSV
 }
 
 // layout fixes the columns: for each path in order, the values it
@@ -398,27 +393,22 @@ func (tw *watchWriter) layout(vals []query.Value) {
 	tw.cells = make([]*query.Value, len(tw.columns))
 }
 
-// header writes typeperf's empty line and header (or relog's), once.
+// header writes typeperf's empty line and header, "(PDH-CSV 4.0)", or
+// relog's with the time zone, once.
 func (tw *watchWriter) header(t time.Time) {
-	if tw.format == "json" {
+	if tw.format == formatJSON {
 		return
 	}
-	tsv := tw.format == "tsv"
-	b := []byte("\r\n\"") // typeperf starts with an empty line
+	d := tw.dialect()
+	var z logtext.Zone
+	b := []byte("\r\n") // typeperf starts with an empty line
 	if tw.log {
-		b = b[2:]
 		_, off := t.Zone()
-		b = query.Stamp{Local: filetimeOf(t), Bias: int32(-off / 60), HasBias: true, OK: true}.AppendHeader(b, tsv)
-	} else if tsv {
-		b = append(b, "(PDH-TSV 4.0)"...)
-	} else {
-		b = append(b, "(PDH-CSV 4.0)"...)
+		b, z = b[:0], logtext.OffsetZone(int32(-off/60))
 	}
-	b = append(b, '"')
+	b = logtext.AppendTitleField(b, d, z)
 	for _, c := range tw.columns {
-		b = append(b, tw.sep())
-		b = appendCSVQuoted(b, []byte(c))
+		b = logtext.AppendField(b, d.Sep(), c)
 	}
-	b = append(b, '\r', '\n')
-	tw.w.Write(b)
+	tw.w.Write(logtext.EndRow(b))
 }

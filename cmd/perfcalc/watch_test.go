@@ -289,7 +289,7 @@ func FuzzWatchText(f *testing.F) {
 	f.Add([]byte("\x07Process\x0fsvchost/1,\"a\"\t\x0aWorking Set\x01\x02\x03\x04\x05\x06\x07\x08\x01"), uint8(1))
 	f.Add([]byte("\x06Memory\x00\x0fAvailable Bytes\xff\xff\xff\xff\xff\xff\xef\x7f\x00"), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
-		format := []string{"csv", "tsv", "json"}[mode%3]
+		format := []outputFormat{formatCSV, formatTSV, formatJSON}[mode%3]
 		logText, digits := mode&4 != 0, []int{20, 17}[mode>>3&1]
 		var out bytes.Buffer
 		s0, pats := watchSample(data, 0)
@@ -326,7 +326,7 @@ func FuzzWatchText(f *testing.F) {
 			t.Fatalf("column %q has no value", path)
 			return nil
 		}
-		if format == "json" {
+		if format == formatJSON {
 			dec := json.NewDecoder(&out)
 			for _, s := range []*collect.Sample{s0, s1} {
 				var row struct {
@@ -349,7 +349,7 @@ func FuzzWatchText(f *testing.F) {
 			return
 		}
 		r := csv.NewReader(&out)
-		if format == "tsv" {
+		if format == formatTSV {
 			r.Comma = '\t'
 		}
 		recs, err := r.ReadAll()

@@ -2,13 +2,12 @@ package query
 
 import (
 	"io"
-	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/filetime"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
-	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 // Stamp is the time of a capture as relog's CSV of its values prints it:
@@ -78,71 +77,58 @@ func newStamp(year, month, day, hour, min, sec, ms uint16, utc int64) Stamp {
 	return s
 }
 
+// Zone returns the zone of the capture's CSV header: named after its
+// offset, "UTC-08:00" (captures carry no zone name), when the capture has
+// a Bias; not Known otherwise.
+func (s Stamp) Zone() logtext.Zone {
+	if !s.HasBias {
+		return logtext.Zone{}
+	}
+	return logtext.OffsetZone(s.Bias)
+}
+
 // AppendHeader appends relog's first header cell, without quotes:
 // "(PDH-CSV 4.0) (UTC-08:00)(480)" ("(PDH-TSV 4.0) …" when tsv). Captures
 // carry no zone name: the offset is written as the name. Without a Bias
 // the cell is "(PDH-CSV 4.0)" alone.
 func (s Stamp) AppendHeader(dst []byte, tsv bool) []byte {
+	return logtext.AppendTitle(dst, dialect(tsv), s.Zone())
+}
+
+func dialect(tsv bool) logtext.Dialect {
 	if tsv {
-		dst = append(dst, "(PDH-TSV 4.0)"...)
-	} else {
-		dst = append(dst, "(PDH-CSV 4.0)"...)
+		return logtext.TSV
 	}
-	if !s.HasBias {
-		return dst
-	}
-	dst = append(dst, " (UTC"...)
-	if s.Bias != 0 {
-		off, sign := -s.Bias, byte('+')
-		if off < 0 {
-			sign, off = '-', -off
-		}
-		h, m := byte(off/60), byte(off%60) // |Bias| ≤ 14 hours
-		dst = append(dst, sign, '0'+h/10, '0'+h%10, ':', '0'+m/10, '0'+m%10)
-	}
-	dst = append(dst, ")("...)
-	dst = strconv.AppendInt(dst, int64(s.Bias), 10)
-	return append(dst, ')')
+	return logtext.CSV
 }
 
 // WriteCSV writes vals as relog's CSV of one sample, what perfcalc values
 // -f csv writes: the header row ("(PDH-CSV 4.0) (UTC…)(bias)" and the
 // paths), then one row with the capture's local time (s, as
-// relog.AppendTime prints it; empty unless s.OK) and the values
+// logtext.AppendTime prints it; empty unless s.OK) and the values
 // with digits significant digits (engine.AppendFloat; " " where the status
 // is not Valid), every field quoted, lines ending in CR LF. tsv writes
 // relog's TSV instead ("(PDH-TSV 4.0)", tabs). It returns w's first error.
 func WriteCSV(w io.Writer, vals []Value, s Stamp, tsv bool, digits int) error {
-	t := csvWriter{w: w, b: make([]byte, 0, 4<<10), sep: ','}
-	if tsv {
-		t.sep = '\t'
-	}
-	t.b = append(s.AppendHeader(append(t.b, '"'), tsv), '"')
+	d := dialect(tsv)
+	t := csvWriter{w: w, b: make([]byte, 0, 4<<10)}
+	t.b = logtext.AppendTitleField(t.b, d, s.Zone())
 	for i := range vals {
-		t.b = append(t.b, t.sep, '"')
-		for _, c := range vals[i].Path {
-			if c == '"' {
-				t.b = append(t.b, '"')
-			}
-			t.b = append(t.b, c)
-		}
+		t.b = logtext.AppendField(t.b, d.Sep(), vals[i].Path)
 		t.end()
 	}
-	t.b = append(t.b, "\r\n\""...)
+	t.b = logtext.EndRow(t.b)
 	if s.OK {
-		t.b = relog.AppendTime(t.b, s.Local)
+		var times logtext.Times
+		t.b = times.AppendField(t.b, s.Local)
+	} else {
+		t.b = append(t.b, '"', '"')
 	}
-	t.b = append(t.b, '"')
 	for i := range vals {
-		t.b = append(t.b, t.sep, '"')
-		if vals[i].Status == engine.Valid {
-			t.b = engine.AppendFloat(t.b, vals[i].Value, digits)
-		} else {
-			t.b = append(t.b, ' ')
-		}
+		t.b = logtext.AppendValue(t.b, d.Sep(), vals[i].Value, vals[i].Status == engine.Valid, digits)
 		t.end()
 	}
-	t.b = append(t.b, '\r', '\n')
+	t.b = logtext.EndRow(t.b)
 	t.flush()
 	return t.err
 }
@@ -151,13 +137,11 @@ func WriteCSV(w io.Writer, vals []Value, s Stamp, tsv bool, digits int) error {
 type csvWriter struct {
 	w   io.Writer
 	b   []byte
-	sep byte
 	err error
 }
 
-// end closes a quoted field, and writes the buffer once it holds 4 KB.
+// end writes the buffer once it holds 4 KB.
 func (t *csvWriter) end() {
-	t.b = append(t.b, '"')
 	if len(t.b) >= 4<<10 {
 		t.flush()
 	}

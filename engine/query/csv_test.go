@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
 // TestStamp checks newStamp against package time: the local time as
@@ -108,5 +108,5 @@ func appendTime(s Stamp) []byte {
 	if !s.OK {
 		return nil
 	}
-	return relog.AppendTime(nil, s.Local)
+	return logtext.AppendTime(nil, s.Local)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
@@ -53,11 +54,11 @@ func ExampleConverter_Next() {
 		return
 	}
 	n, begin, end := c.Samples()
-	fmt.Printf("%d rows from %s to %s\n", n, relog.AppendTime(nil, begin), relog.AppendTime(nil, end))
+	fmt.Printf("%d rows from %s to %s\n", n, logtext.AppendTime(nil, begin), logtext.AppendTime(nil, end))
 	for c.Next() {
 		row := c.Row()
 		for i, cell := range row.Cells {
-			fmt.Printf("%s %s %v %v\n", relog.AppendTime(nil, row.Time), c.Columns()[i].Path, cell.Result.Status, cell.Result.Value)
+			fmt.Printf("%s %s %v %v\n", logtext.AppendTime(nil, row.Time), c.Columns()[i].Path, cell.Result.Status, cell.Result.Value)
 		}
 	}
 	fmt.Println(c.Err())
@@ -94,7 +95,7 @@ func ExampleConverter_Statistics() {
 func ExampleParseTime() {
 	for _, s := range []string{"02/19/2013 18:50:17.844", "2/19/2013 6:50:17 PM", "2013-02-19T18:50:17.8441234", "02/19/2013"} {
 		ft, err := relog.ParseTime(s)
-		fmt.Println(ft, string(relog.AppendTime(nil, ft)), err)
+		fmt.Println(ft, string(logtext.AppendTime(nil, ft)), err)
 	}
 	// Output:
 	// 130057734178440000 02/19/2013 18:50:17.844 <nil>

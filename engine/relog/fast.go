@@ -9,7 +9,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
-	"github.com/perfcalc/perfcalc/engine/internal/filetime"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
 // This file holds what makes relog fast on a machine but would cost the
@@ -240,7 +240,7 @@ type printer struct {
 	res    []engine.Result
 	insCol []int32
 	rowRes []engine.Result
-	day    dayCache
+	day    logtext.Times
 }
 
 // text computes the planned rows of b and prints every row into b.text.
@@ -439,43 +439,4 @@ func (c *Converter) absorb(h *Converter) {
 			}
 		}
 	}
-}
-
-// appendFixed appends v in exactly width (at most 4) digits when it has
-// no more, without strconv (a time stamp takes seven of these per row);
-// other values go to appendDigits.
-func appendFixed(dst []byte, v int64, width int) []byte {
-	var b [4]byte
-	if width < 1 || width > len(b) || v < 0 || v >= [...]int64{1, 10, 100, 1000, 10000}[width] {
-		return appendDigits(dst, v, width)
-	}
-	for i := width - 1; i >= 0; i-- {
-		b[i] = byte('0' + v%10)
-		v /= 10
-	}
-	return append(dst, b[:width]...)
-}
-
-// dayCache keeps the date text of the last time a row printed: the rows of
-// one day share it (the date is most of the work of printing a time).
-type dayCache struct {
-	day  int64  // days since 1601 of date, when date is set
-	date []byte // the date as AppendTime or AppendISOTime prints it, with the separator after it
-	iso  bool
-}
-
-// appendTime is AppendTime, or AppendISOTime, through the cache.
-func (d *dayCache) appendTime(dst []byte, ft int64, iso bool) []byte {
-	days := filetime.FloorDiv(ft, filetime.TicksPerDay)
-	if d.date == nil || days != d.day || iso != d.iso {
-		// The day's text is the time of its midnight less the clock.
-		d.day, d.iso = days, iso
-		if iso {
-			d.date = AppendISOTime(d.date[:0], days*filetime.TicksPerDay)
-		} else {
-			d.date = AppendTime(d.date[:0], days*filetime.TicksPerDay)
-		}
-		d.date = d.date[:len(d.date)-len("00:00:00.000")]
-	}
-	return appendClock(append(dst, d.date...), filetime.Clock(ft-days*filetime.TicksPerDay))
 }

@@ -29,17 +29,4 @@ type batchRow struct{}
 
 func (c *Converter) pipeline(t *text, w io.Writer) error { return nil }
 
-// dayCache prints every time in full (fast.go caches the date).
-type dayCache struct{}
-
-func (*dayCache) appendTime(dst []byte, ft int64, iso bool) []byte {
-	if iso {
-		return AppendISOTime(dst, ft)
-	}
-	return AppendTime(dst, ft)
-}
-
-// appendFixed is appendDigits (the module keeps one of the two).
-func appendFixed(dst []byte, v int64, width int) []byte { return appendDigits(dst, v, width) }
-
 func (c *Converter) scanParts(parts []*blg.Reader) {}

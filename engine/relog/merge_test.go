@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
 // realLogs are the real logs that merge tests read; PAL's holds whole
@@ -40,9 +41,9 @@ func output(t *testing.T, c *Converter, f Format) string {
 	var b bytes.Buffer
 	n, begin, end := c.Samples()
 	b.WriteString("===")
-	b.Write(AppendTime(nil, begin))
+	b.Write(logtext.AppendTime(nil, begin))
 	b.WriteString(" ")
-	b.Write(AppendTime(nil, end))
+	b.Write(logtext.AppendTime(nil, end))
 	b.WriteString(" " + strconv.Itoa(n) + "\n")
 	if f == 255 {
 		st, err := c.Statistics()
@@ -314,7 +315,7 @@ func TestMergeTwoLogs(t *testing.T) {
 // shiftTime moves a printed time stamp by h hours.
 func shiftTime(t *testing.T, s string, h int64) string {
 	ft := mustTime(t, s)
-	return string(AppendTime(nil, ft+h*3600*ticksPerSecond))
+	return string(logtext.AppendTime(nil, ft+h*3600*ticksPerSecond))
 }
 
 // interleaved returns a raw-record log of machine m: n samples of a rate

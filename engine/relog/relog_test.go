@@ -78,47 +78,6 @@ func TestParseTime(t *testing.T) {
 	}
 }
 
-func TestAppendTime(t *testing.T) {
-	for _, tc := range []struct {
-		ft       int64
-		want     string
-		wantISO  string
-		describe string
-	}{
-		{testLocal, "02/19/2013 18:50:17.844", "2013-02-19T18:50:17.844", "Tx's first sample"},
-		{testLocal + 9999, "02/19/2013 18:50:17.844", "2013-02-19T18:50:17.844", "milliseconds truncated"},
-		{0, "01/01/1601 00:00:00.000", "1601-01-01T00:00:00.000", "the FILETIME epoch"},
-		{126227808000000000, "01/01/2001 00:00:00.000", "2001-01-01T00:00:00.000", "a century"},
-		{129749472000000000, "02/29/2012 00:00:00.000", "2012-02-29T00:00:00.000", "a leap day"},
-		{-1, "12/31/1600 23:59:59.999", "1600-12-31T23:59:59.999", "before the epoch"},
-	} {
-		t.Run(tc.describe, func(t *testing.T) {
-			if have := string(AppendTime(nil, tc.ft)); have != tc.want {
-				t.Errorf("AppendTime: have %s, want %s", have, tc.want)
-			}
-			if have := string(AppendISOTime(nil, tc.ft)); have != tc.wantISO {
-				t.Errorf("AppendISOTime: have %s, want %s", have, tc.wantISO)
-			}
-		})
-	}
-}
-
-func TestQuoting(t *testing.T) {
-	for _, tc := range []struct{ in, csv, json string }{
-		{`\\H\P(0)\% T`, `"\\H\P(0)\% T"`, `"\\\\H\\P(0)\\% T"`},
-		{`a"b`, `"a""b"`, `"a\"b"`},
-		{"tab\there\x01", "\"tab\there\x01\"", `"tab\u0009here\u0001"`},
-		{"é\xff", "\"é\xff\"", `"é\ufffd"`},
-	} {
-		if have := string(appendQuoted(nil, tc.in)); have != tc.csv {
-			t.Errorf("appendQuoted(%q): have %s, want %s", tc.in, have, tc.csv)
-		}
-		if have := string(appendJSONString(nil, tc.in)); have != tc.json {
-			t.Errorf("appendJSONString(%q): have %s, want %s", tc.in, have, tc.json)
-		}
-	}
-}
-
 // TestSelection checks -b, -e and -t: which samples are kept, and that
 // each value is computed from the previous kept sample.
 func TestSelection(t *testing.T) {

@@ -4,12 +4,11 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"unicode/utf8"
-
-	"github.com/perfcalc/perfcalc/engine/internal/filetime"
-	"github.com/perfcalc/perfcalc/engine/internal/quote"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/filetime"
+	"github.com/perfcalc/perfcalc/engine/internal/quote"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
 // Format is an output format of Write.
@@ -34,19 +33,6 @@ const (
 	// have no member.
 	JSON
 )
-
-// ParseFormat returns the format named "csv", "tsv" or "json".
-func ParseFormat(name string) (Format, error) {
-	switch name {
-	case "csv", "CSV":
-		return CSV, nil
-	case "tsv", "TSV":
-		return TSV, nil
-	case "json", "JSON":
-		return JSON, nil
-	}
-	return 0, errors.New("relog: unknown format " + quote.Quote(name) + " (want csv, tsv or json)")
-}
 
 // flushSize is about how much text Write gathers before writing it.
 const flushSize = 48 << 10
@@ -73,10 +59,9 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 	if f != JSON {
 		buf = c.AppendHeader(buf, f)
 		for i := range c.columns {
-			buf = append(buf, t.sep)
-			buf = append(buf, t.key(i)...)
+			buf = logtext.AppendField(buf, t.sep, c.columns[i].Path)
 		}
-		buf = append(buf, '\r', '\n')
+		buf = logtext.EndRow(buf)
 	}
 	if fast && cpus() >= 2 && !sequentialWrite {
 		if len(buf) > 0 {
@@ -89,7 +74,7 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 		}
 		return c.Err()
 	}
-	var day dayCache
+	var day logtext.Times
 	present, res := make([]bool, len(c.columns)), make([]engine.Result, len(c.columns))
 	for c.Next() {
 		for i := range c.row.Cells {
@@ -117,29 +102,25 @@ var sequentialWrite = false
 
 // text is what Write needs to print rows in one format.
 type text struct {
-	f      Format
+	json   bool
 	sep    byte
 	digits int
-	keyBuf []byte // the quoted paths (with a colon in JSON): key i is keyBuf[keyEnd[i-1]:keyEnd[i]]
+	keyBuf []byte // JSON: the paths as JSON strings, each with a colon: key i is keyBuf[keyEnd[i-1]:keyEnd[i]]
 	keyEnd []int
 }
 
 func (c *Converter) newText(f Format) *text {
-	t := &text{f: f, sep: ',', digits: c.opts.Digits, keyEnd: make([]int, len(c.columns))}
+	t := &text{json: f == JSON, sep: dialect(f).Sep(), digits: c.opts.Digits}
 	if t.digits == 0 {
 		t.digits = engine.DefaultDigits
 	}
-	if f == TSV {
-		t.sep = '\t'
-	}
-	for i := range c.columns {
-		if f == JSON {
-			t.keyBuf = appendJSONString(t.keyBuf, c.columns[i].Path)
+	if t.json {
+		t.keyEnd = make([]int, len(c.columns))
+		for i := range c.columns {
+			t.keyBuf = logtext.AppendJSONString(t.keyBuf, c.columns[i].Path)
 			t.keyBuf = append(t.keyBuf, ':')
-		} else {
-			t.keyBuf = appendQuoted(t.keyBuf, c.columns[i].Path)
+			t.keyEnd[i] = len(t.keyBuf)
 		}
-		t.keyEnd[i] = len(t.keyBuf)
 	}
 	return t
 }
@@ -152,17 +133,16 @@ func (t *text) key(i int) []byte {
 }
 
 // appendRow appends a row as a line of text: its time (its date through the
-// caller's day, one per goroutine) and its cells (per column, whether the
+// caller's Times, one per goroutine) and its cells (per column, whether the
 // sample has it and its result). In CSV and TSV a value prints
 // as C's %.<digits>g with a three-digit exponent (engine.AppendFloat), the
 // HEX types too (relog writes the double PDH computes); a value without a
 // valid status prints as a single space, a column absent from the sample
-// as nothing.
-func (t *text) appendRow(buf []byte, day *dayCache, time int64, present []bool, res []engine.Result) []byte {
-	if t.f == JSON {
-		buf = append(buf, `{"time":"`...)
-		buf = day.appendTime(buf, time, true)
-		buf = append(buf, `","values":{`...)
+// as nothing (logtext.AppendValue, logtext.AppendAbsent).
+func (t *text) appendRow(buf []byte, day *logtext.Times, time int64, present []bool, res []engine.Result) []byte {
+	res = res[:len(present)]
+	if t.json {
+		buf = day.AppendJSONRow(buf, time)
 		n := 0
 		for i, ok := range present {
 			if !ok {
@@ -173,131 +153,33 @@ func (t *text) appendRow(buf []byte, day *dayCache, time int64, present []bool, 
 			}
 			n++
 			buf = append(buf, t.key(i)...)
-			if r := &res[i]; r.Status != engine.Valid {
-				buf = append(buf, "null"...)
-			} else {
-				buf = engine.AppendFloat(buf, r.Value, engine.ShortestDigits)
-			}
+			buf = logtext.AppendJSONValue(buf, res[i].Value, res[i].Status == engine.Valid)
 		}
-		return append(buf, "}}\n"...)
+		return append(buf, logtext.JSONRowEnd...)
 	}
-	buf = append(buf, '"')
-	buf = day.appendTime(buf, time, false)
-	buf = append(buf, '"')
-	res = res[:len(present)]
+	buf = day.AppendField(buf, time)
 	for i, ok := range present {
-		buf = append(buf, t.sep, '"')
-		switch r := &res[i]; {
-		case !ok:
-		case r.Status != engine.Valid:
-			buf = append(buf, ' ')
-		default:
-			buf = engine.AppendFloat(buf, r.Value, t.digits)
+		if ok {
+			buf = logtext.AppendValue(buf, t.sep, res[i].Value, res[i].Status == engine.Valid, t.digits)
+		} else {
+			buf = logtext.AppendAbsent(buf, t.sep)
 		}
-		buf = append(buf, '"')
 	}
-	return append(buf, '\r', '\n')
+	return logtext.EndRow(buf)
+}
+
+// dialect returns the text dialect of a CSV or TSV format.
+func dialect(f Format) logtext.Dialect {
+	if f == TSV {
+		return logtext.TSV
+	}
+	return logtext.CSV
 }
 
 // AppendHeader appends the first field of relog's CSV (or TSV) header,
 // quoted: "(PDH-CSV 4.0) (Pacific Standard Time)(480)".
 func (c *Converter) AppendHeader(dst []byte, f Format) []byte {
-	dst = append(dst, `"(PDH-`...)
-	if f == TSV {
-		dst = append(dst, "TSV"...)
-	} else {
-		dst = append(dst, "CSV"...)
-	}
-	dst = append(dst, ` 4.0) (`...)
-	dst = appendEscaped(dst, c.zoneName)
-	dst = append(dst, ")("...)
-	dst = strconv.AppendInt(dst, int64(c.bias), 10)
-	return append(dst, `)"`...)
-}
-
-// appendQuoted appends s in double quotes, doubling the quotes within it
-// (RFC 4180).
-func appendQuoted(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = appendEscaped(dst, s)
-	return append(dst, '"')
-}
-
-// appendEscaped appends s with its double quotes doubled.
-func appendEscaped(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '"' {
-			dst = append(dst, '"')
-		}
-		dst = append(dst, s[i])
-	}
-	return dst
-}
-
-// appendJSONString appends s as a JSON string: quotes, backslashes and
-// control characters escaped, invalid UTF-8 replaced by U+FFFD.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			switch {
-			case b == '"' || b == '\\':
-				dst = append(dst, '\\', b)
-			case b < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			default:
-				dst = append(dst, b)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			dst = append(dst, "\\ufffd"...)
-		} else {
-			dst = append(dst, s[i:i+n]...)
-		}
-		i += n
-	}
-	return append(dst, '"')
-}
-
-// AppendTime appends a local FILETIME as relog prints it:
-// MM/DD/YYYY HH:MM:SS.mmm (the milliseconds truncated, as Windows'
-// FileTimeToSystemTime does).
-func AppendTime(dst []byte, ft int64) []byte {
-	c := filetime.Split(ft)
-	dst = appendFixed(dst, c.Month, 2)
-	dst = append(dst, '/')
-	dst = appendFixed(dst, c.Day, 2)
-	dst = append(dst, '/')
-	dst = appendFixed(dst, c.Year, 4)
-	dst = append(dst, ' ')
-	return appendClock(dst, c)
-}
-
-// AppendISOTime appends a local FILETIME as YYYY-MM-DDTHH:MM:SS.mmm.
-func AppendISOTime(dst []byte, ft int64) []byte {
-	c := filetime.Split(ft)
-	dst = appendFixed(dst, c.Year, 4)
-	dst = append(dst, '-')
-	dst = appendFixed(dst, c.Month, 2)
-	dst = append(dst, '-')
-	dst = appendFixed(dst, c.Day, 2)
-	dst = append(dst, 'T')
-	return appendClock(dst, c)
-}
-
-func appendClock(dst []byte, c filetime.Civil) []byte {
-	dst = appendFixed(dst, c.Hour, 2)
-	dst = append(dst, ':')
-	dst = appendFixed(dst, c.Minute, 2)
-	dst = append(dst, ':')
-	dst = appendFixed(dst, c.Second, 2)
-	dst = append(dst, '.')
-	return appendFixed(dst, c.Ticks/10_000, 3)
+	return logtext.AppendTitleField(dst, dialect(f), logtext.Zone{Name: c.zoneName, Bias: c.bias, Known: true})
 }
 
 // ErrTime is wrapped by the errors of ParseTime.
@@ -313,28 +195,28 @@ var ErrTime = errors.New("relog: bad time")
 func ParseTime(s string) (int64, error) {
 	p := timeParser{s: s}
 	var y, mo, d int
-	if p.digitsUpTo(4) == 4 && !p.done() && p.peek() == '-' {
-		p.pos = 0
-		y = p.num(4, 4)
-		p.expect('-')
-		mo = p.num(2, 2)
-		p.expect('-')
-		d = p.num(2, 2)
-		if !p.done() && (p.peek() == 'T' || p.peek() == ' ') {
-			p.pos++
+	iso := p.digitsUpTo(4) == 4 && !p.done() && p.peek() == '-'
+	p.pos = 0
+	// The date's fields in their order, each with its digits (at least,
+	// at most) and the separator after it.
+	fields, lo, hi, sep := [3]*int{&mo, &d, &y}, [3]int{1, 1, 4}, [3]int{2, 2, 4}, "//"
+	if iso {
+		fields, lo, hi, sep = [3]*int{&y, &mo, &d}, [3]int{4, 2, 2}, [3]int{4, 2, 2}, "--"
+	}
+	for i, f := range fields {
+		if i > 0 {
+			p.expect(sep[i-1])
 		}
-	} else {
-		p.pos = 0
-		mo = p.num(1, 2)
-		p.expect('/')
-		d = p.num(1, 2)
-		p.expect('/')
-		y = p.num(4, 4)
-		if !p.done() {
-			p.expect(' ')
-			for !p.done() && p.peek() == ' ' {
-				p.pos++
-			}
+		*f = p.num(lo[i], hi[i])
+	}
+	switch {
+	case p.done():
+	case iso && (p.peek() == 'T' || p.peek() == ' '):
+		p.pos++
+	case !iso:
+		p.expect(' ')
+		for !p.done() && p.peek() == ' ' {
+			p.pos++
 		}
 	}
 	var h, mi, sec, frac int

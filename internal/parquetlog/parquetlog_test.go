@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/longform"
@@ -76,7 +77,7 @@ func TestCorpusEqualsCSV(t *testing.T) {
 				valid := int64(0)
 				for i := range rows {
 					r := &rows[i]
-					key := string(relog.AppendTime(nil, r.LocalTime*10+116_444_736_000_000_000)) + "|" + r.Path
+					key := string(logtext.AppendTime(nil, r.LocalTime*10+116_444_736_000_000_000)) + "|" + r.Path
 					want, ok := cells[key]
 					if !ok {
 						t.Fatalf("row %d (%s): no such CSV cell", i, key)
