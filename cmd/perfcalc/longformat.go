@@ -29,7 +29,7 @@ func writeLog(w io.Writer, c *relog.Converter, f outputFormat) (dropped int64, e
 // time stamp was not after the previous sample of their metric.
 func writeTable(w io.Writer, t *longform.Table, f outputFormat) (dropped int64, err error) {
 	if f == formatParquet {
-		_, err := parquetlog.Write(w, t, parquetlog.Options{Version: version})
+		_, err := parquetlog.Write(w, t, parquetlog.Options{Version: currentVersion().Version})
 		return 0, err
 	}
 	st, err := openmetrics.Write(w, t, openmetrics.Options{})
