@@ -17,8 +17,9 @@
 //		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/perfcalc.wasm ./wasm
 //
 // The exported functions also compile natively, where //go:wasmexport is
-// ignored: the package's tests call them directly, and the native build's
-// main (native.go) runs them on files, as a reference for the hosts' tests.
+// ignored: the package's tests call them directly. The reference that the
+// hosts' tests compare the module with, the same builders run natively on
+// files, is a tool outside the facade (tools/wasmref).
 // The tests also run as WebAssembly, in Node's WASI:
 //
 //	GOOS=wasip1 GOARCH=wasm go test -exec "node --no-warnings $PWD/wasm/go_wasip1_exec.mjs" ./wasm
