@@ -14,7 +14,7 @@
 // Build it reproducibly with
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
-//		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/perfcalc.wasm ./wasm
+//		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/module/perfcalc.wasm ./wasm
 //
 // The exported functions also compile natively, where //go:wasmexport is
 // ignored: the package's tests call them directly. The reference that the

@@ -9,8 +9,8 @@ import { load } from "../perfcalc.mjs";
 
 /** The project's root (the Go module). */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-/** The module the tests load: PERFCALC_WASM, or the committed wasm/perfcalc.wasm. */
-export const WASM = process.env.PERFCALC_WASM ?? join(ROOT, "wasm", "perfcalc.wasm");
+/** The module the tests load: PERFCALC_WASM, or the committed wasm/module/perfcalc.wasm. */
+export const WASM = process.env.PERFCALC_WASM ?? join(ROOT, "wasm", "module", "perfcalc.wasm");
 /** The real captures beside the project (../shared/corpus), or null. */
 export const CORPUS = existsSync(join(ROOT, "..", "shared", "corpus")) ? join(ROOT, "..", "shared", "corpus") : null;
 
