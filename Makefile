@@ -19,9 +19,9 @@ BENCHTIME ?= 300ms
 
 PORT ?= 8080
 
-WASM      := wasm/perfcalc.wasm
-HOSTWASM  := host/perfcalc.wasm
-PYWASM    := python/src/perfcalc/perfcalc.wasm
+# The one committed module (package wasm/module embeds it for package host;
+# the npm and Python packages copy it when packed or installed).
+WASM      := wasm/module/perfcalc.wasm
 WASMFLAGS := -buildmode=c-shared -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
 
 all: test
@@ -166,20 +166,18 @@ generate:
 	$(GO) generate ./internal/abi ./engine
 
 # The WebAssembly module, built reproducibly (the committed file must equal
-# a fresh build: wasm-check), and its copies that package host and the
-# Python package embed.
+# a fresh build: wasm-check). It is the only copy in the repository: package
+# host embeds it through package wasm/module, web/package.json's prepack and
+# python/test.sh copy it into the npm and Python packages (git-ignored
+# copies; a Python test checks that the installed one has the same bytes).
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
-	cp $(WASM) $(HOSTWASM)
-	cp $(WASM) $(PYWASM)
 
 wasm-check:
 	@fresh=$$(mktemp $${TMPDIR:-/tmp}/perfcalc.wasm.XXXXXX) && \
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $$fresh ./wasm && \
 	{ cmp -s $(WASM) $$fresh; same=$$?; rm -f $$fresh; \
 	  [ $$same = 0 ] || { echo "$(WASM) differs from a fresh build of ./wasm: run make wasm and commit it"; exit 1; }; }
-	@cmp -s $(HOSTWASM) $(WASM) || { echo "$(HOSTWASM) (embedded by package host) differs from $(WASM): run make wasm and commit both"; exit 1; }
-	@cmp -s $(PYWASM) $(WASM) || { echo "$(PYWASM) (embedded by the Python package) differs from $(WASM): run make wasm and commit it"; exit 1; }
 
 # The module's own Go tests, run as wasip1 in wazero (tools/wasip1exec, built
 # into a temporary folder), on the debug build (-tags perfcalcdebug: its

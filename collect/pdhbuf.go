@@ -8,7 +8,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
-	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // This file decodes what PDH writes into the collector's buffers, from the
@@ -106,7 +106,7 @@ func (p *pdhBuffer) str(off int, fn, record string, recOff int, field string) (s
 	}
 	for i := start; i+1 < len(p.b); i += 2 {
 		if p.b[i] == 0 && p.b[i+1] == 0 {
-			return perflibv2.Text(p.b[start:i]).String(), nil
+			return wintype.Text(p.b[start:i]).String(), nil
 		}
 	}
 	return fail("at 0x" + strconv.FormatUint(uint64(start), 16) + " has no NUL before the buffer's end")
@@ -181,7 +181,7 @@ func splitMultiSZ(buf []uint16) []string {
 		for _, u := range buf[i:j] {
 			b = binary.LittleEndian.AppendUint16(b, u)
 		}
-		out = append(out, perflibv2.Text(b).String())
+		out = append(out, wintype.Text(b).String())
 		i = j + 1
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // RegInfoCode is a PerfRegInfoType: what PerfQueryCounterSetRegistrationInfo
@@ -322,11 +323,11 @@ func (b *v2Backend) close() error {
 }
 
 // utf16String decodes a NUL-terminated UTF-16LE string (through
-// perflibv2.Text, the decoder of the V2 strings).
+// wintype.Text, the type of the decoders' UTF-16LE names).
 func utf16String(b []byte) string {
 	n := 0
 	for n+1 < len(b) && (b[n] != 0 || b[n+1] != 0) {
 		n += 2
 	}
-	return perflibv2.Text(b[:n]).String()
+	return wintype.Text(b[:n]).String()
 }

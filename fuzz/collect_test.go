@@ -18,6 +18,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
@@ -284,7 +285,7 @@ func (f *fakePerfLib) setName() string {
 	for n+1 < len(f.name) && (f.name[n] != 0 || f.name[n+1] != 0) {
 		n += 2
 	}
-	if s := perflibv2.Text(f.name[:n]).String(); s != "" {
+	if s := wintype.Text(f.name[:n]).String(); s != "" {
 		return s
 	}
 	return f.guid.String()

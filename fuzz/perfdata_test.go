@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/describe"
 	"github.com/perfcalc/perfcalc/internal/encode"
@@ -251,7 +252,7 @@ func pdDescribe(data []byte) encode.V1Blob {
 	cps := []uint32{0, 1200, 1252, 20127, 28591, 65001}
 	b := encode.V1Blob{
 		SystemName: p.name(wide), DefaultObject: int32(p.u32()),
-		SystemTime: encode.V1SystemTime{Year: uint16(p.u32()), Month: uint16(p.u8()), Day: uint16(p.u8())},
+		SystemTime: wintype.SystemTime{Year: uint16(p.u32()), Month: uint16(p.u8()), Day: uint16(p.u8())},
 		PerfTime:   int64(p.u64()), PerfFreq: int64(p.u64()), PerfTime100nSec: int64(p.u64()),
 	}
 	for range p.u8() % 4 {

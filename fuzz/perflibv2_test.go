@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/describe"
 	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
@@ -275,7 +276,7 @@ func FuzzEncodeV2RoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		g := &v2Gen{b: in}
 		d := &encode.V2Data{PerfTimeStamp: int64(g.u64()), PerfTime100NSec: int64(g.u64()), PerfFreq: int64(g.u64()),
-			SystemTime: encode.V2SystemTime{Year: uint16(g.u32()), Milliseconds: uint16(g.u32())}}
+			SystemTime: wintype.SystemTime{Year: uint16(g.u32()), Milliseconds: uint16(g.u32())}}
 		value := func() encode.V2Value {
 			size := uint32(g.byte() % 9)
 			x := g.u64()

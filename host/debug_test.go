@@ -139,7 +139,7 @@ func afterFault(t *testing.T, e *Engine, inst *instance) {
 // a deadline. Each gives its error, and the next call on the same Engine
 // succeeds on a new instance.
 func TestDebugFaults(t *testing.T) {
-	if bytes.Contains(embedded, []byte("debug_fault")) {
+	if bytes.Contains(Module(), []byte("debug_fault")) {
 		t.Fatal("the shipped module contains debug_fault")
 	}
 	mod := buildDebugModule(t, t.TempDir())

@@ -1,6 +1,6 @@
 // Package host runs perfcalc's engine and decoders as a sandboxed plugin:
-// the WebAssembly module perfcalc.wasm (see wasm/ABI.md), embedded in this
-// package, executed by wazero, a WebAssembly runtime written in Go without
+// the WebAssembly module perfcalc.wasm (see wasm/ABI.md), embedded in the
+// program (package wasm/module holds the one committed copy), executed by wazero, a WebAssembly runtime written in Go without
 // cgo.
 //
 // An Engine has the same methods as the native packages, plus an error:

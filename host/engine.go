@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"strings"
 	"sync"
@@ -15,21 +14,17 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/wasm/module"
 )
 
 // ABIVersion is the version of the module's ABI (wasm/ABI.md) that this
 // package speaks.
 const ABIVersion = abi.Version
 
-// embedded is perfcalc.wasm, a copy of ../wasm/perfcalc.wasm that "make
-// wasm" writes; a test checks that the two are the same bytes.
-//
-//go:embed perfcalc.wasm
-var embedded []byte
-
-// Module returns the bytes of the embedded perfcalc.wasm (do not change
-// them).
-func Module() []byte { return embedded }
+// Module returns the bytes of the embedded perfcalc.wasm, the module that
+// "make wasm" commits as wasm/module/perfcalc.wasm (package module embeds
+// it; do not change them).
+func Module() []byte { return module.Bytes() }
 
 // The module's exports, by index into instance.fn.
 const (
@@ -133,7 +128,7 @@ type Engine struct {
 func New(ctx context.Context, cfg Config) (*Engine, error) {
 	wasm := cfg.module
 	if wasm == nil {
-		wasm = embedded
+		wasm = module.Bytes()
 	}
 	rc := wazero.NewRuntimeConfig()
 	if cfg.memoryPages > 0 {

@@ -569,7 +569,7 @@ func TestModuleVersion(t *testing.T) {
 		t.Errorf("not wasm: have %v, want ErrModule", err)
 	}
 	// The real module, given explicitly, works.
-	e := newEngine(t, host.NewConfig().WithModule(readFile(t, "perfcalc.wasm")))
+	e := newEngine(t, host.NewConfig().WithModule(readFile(t, filepath.Join("..", "wasm", "module", "perfcalc.wasm"))))
 	in := engine.Input{Counter: engine.Counter{Type: engine.CounterRawcount}, New: engine.RawCounter{FirstValue: 42}}
 	if r, err := e.Compute(&in, 0); err != nil || r.Value != 42 {
 		t.Errorf("explicit module: have %v, %v", r, err)
@@ -577,11 +577,11 @@ func TestModuleVersion(t *testing.T) {
 }
 
 // TestEmbeddedModuleUpToDate checks that the embedded module is the one
-// "make wasm" built (../wasm/perfcalc.wasm).
+// "make wasm" built (../wasm/module/perfcalc.wasm).
 func TestEmbeddedModuleUpToDate(t *testing.T) {
-	want := readFile(t, filepath.Join("..", "wasm", "perfcalc.wasm"))
+	want := readFile(t, filepath.Join("..", "wasm", "module", "perfcalc.wasm"))
 	if !bytes.Equal(host.Module(), want) {
-		t.Errorf("host/perfcalc.wasm (%d bytes) differs from wasm/perfcalc.wasm (%d bytes): run make wasm", len(host.Module()), len(want))
+		t.Errorf("host.Module() (%d bytes) differs from wasm/module/perfcalc.wasm (%d bytes): run make wasm", len(host.Module()), len(want))
 	}
 }
 

@@ -39,7 +39,10 @@ if ! "${pip[@]}" install "wasmtime>=20" "pyarrow>=14" "numpy>=1.22" "pytest>=7" 
 	exit 0
 fi
 # The package as users install it (pip install ./python, which builds its
-# wheel in an isolated environment); its failure is ours.
+# wheel in an isolated environment); its failure is ours. The module is
+# committed once, as wasm/module/perfcalc.wasm: python/setup.py copies it
+# into the package when it is built (git ignores the copy; test_module.py
+# checks that the installed package has the same bytes).
 "${pip[@]}" install --force-reinstall --no-deps "$root/python"
 
 # The native command, to compare with.

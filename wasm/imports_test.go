@@ -12,8 +12,7 @@ import (
 // TestImports fails when the WebAssembly module's import graph holds fmt, os
 // (they bloat the module by about 0.75 MB) or a package outside the standard
 // library, perfcalc's engine and internal/abi. It asks the go command for the graph of the
-// wasip1 build, which the native build's main (native.go, with os) is not
-// part of.
+// wasip1 build.
 func TestImports(t *testing.T) {
 	cmd := exec.Command("go", "list", "-deps", ".")
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")

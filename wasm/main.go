@@ -14,11 +14,12 @@
 // Build it reproducibly with
 //
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
-//		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/perfcalc.wasm ./wasm
+//		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/module/perfcalc.wasm ./wasm
 //
 // The exported functions also compile natively, where //go:wasmexport is
-// ignored: the package's tests call them directly, and the native build's
-// main (native.go) runs them on files, as a reference for the hosts' tests.
+// ignored: the package's tests call them directly. The reference that the
+// hosts' tests compare the module with, the same builders run natively on
+// files, is a tool outside the facade (tools/wasmref).
 // The tests also run as WebAssembly, in wazero (make wasm-test):
 //
 //	go build -o /tmp/wasip1exec ./tools/wasip1exec

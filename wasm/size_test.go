@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ const (
 )
 
 func TestModuleSize(t *testing.T) {
-	b, err := os.ReadFile("perfcalc.wasm")
+	b, err := os.ReadFile(filepath.Join("module", "perfcalc.wasm"))
 	if err != nil {
 		t.Fatal(err)
 	}

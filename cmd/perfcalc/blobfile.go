@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfcalc/perfcalc/engine/detect"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
-	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
 // captureKind is the format of a capture file, recognised from its bytes.
@@ -40,10 +40,10 @@ func readCapture(name, what string, stdin *stdinOnce) ([]byte, captureKind, erro
 	if err != nil {
 		return nil, 0, err
 	}
-	switch abi.Sniff(data) {
-	case abi.KindV1:
+	switch detect.Format(data) {
+	case detect.V1:
 		return data, kindV1, nil
-	case abi.KindV2:
+	case detect.V2:
 		return data, kindV2, nil
 	}
 	return nil, 0, fmt.Errorf("%s: not a performance-data capture (%s)", name, guessKind(data))

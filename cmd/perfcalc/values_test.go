@@ -17,6 +17,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/longform"
@@ -125,7 +126,7 @@ func TestValuesCSVIndependent(t *testing.T) {
 		}
 		data, err := encode.EncodeV1(&encode.V1Blob{SystemName: "HOST",
 			// Local time 10:00:sec.250 in a zone 8 hours behind UTC.
-			SystemTime: encode.V1SystemTime{Year: 2024, Month: 2, Day: 29, Hour: 10, Second: uint16(sec), Milliseconds: 250},
+			SystemTime: wintype.SystemTime{Year: 2024, Month: 2, Day: 29, Hour: 10, Second: uint16(sec), Milliseconds: 250},
 			PerfTime:   sec * 3579545, PerfFreq: 3579545,
 			PerfTime100nSec: 133537032000000000 + (sec*1000+250)*10_000, // 2024-02-29 18:00:00 UTC + sec.250
 			Objects:         []encode.V1Object{o}})

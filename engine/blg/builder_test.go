@@ -3,6 +3,8 @@ package blg
 import (
 	"encoding/binary"
 	"unicode/utf16"
+
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // This file builds small .blg logs by hand, following the layouts this
@@ -25,7 +27,7 @@ func u16s(s string) []byte {
 	return append(b, 0, 0)
 }
 
-func putSystemTime(b []byte, st SystemTime) {
+func putSystemTime(b []byte, st wintype.SystemTime) {
 	for i, v := range []uint16{st.Year, st.Month, st.DayOfWeek, st.Day, st.Hour, st.Minute, st.Second, st.Milliseconds} {
 		binary.LittleEndian.PutUint16(b[2*i:], v)
 	}
@@ -35,9 +37,9 @@ func putSystemTime(b []byte, st SystemTime) {
 var pacific = TimeZone{
 	Bias:         480,
 	StandardName: "@tzres.dll,-212",
-	StandardDate: SystemTime{Month: 11, Day: 1, Hour: 2},
+	StandardDate: wintype.SystemTime{Month: 11, Day: 1, Hour: 2},
 	DaylightName: "@tzres.dll,-211",
-	DaylightDate: SystemTime{Month: 3, Day: 2, Hour: 2},
+	DaylightDate: wintype.SystemTime{Month: 3, Day: 2, Hour: 2},
 	DaylightBias: -60,
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // The examples read small logs built by hand (see builder_test.go): two
@@ -80,9 +81,9 @@ func ExampleTimeZone_ToLocal() {
 	tz := TimeZone{
 		Bias:         480,
 		StandardName: "@tzres.dll,-212",
-		StandardDate: SystemTime{Month: 11, Day: 1, Hour: 2}, // first Sunday of November, 02:00
+		StandardDate: wintype.SystemTime{Month: 11, Day: 1, Hour: 2}, // first Sunday of November, 02:00
 		DaylightName: "@tzres.dll,-211",
-		DaylightDate: SystemTime{Month: 3, Day: 2, Hour: 2}, // second Sunday of March, 02:00
+		DaylightDate: wintype.SystemTime{Month: 3, Day: 2, Hour: 2}, // second Sunday of March, 02:00
 		DaylightBias: -60,
 	}
 	const hour = 3600 * 10_000_000

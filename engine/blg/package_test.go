@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/importban"
 )
@@ -31,7 +32,7 @@ func TestSizes(t *testing.T) {
 		{"PDH_RAW_COUNTER", rawCounterSize, 40},
 		{"counter list entry", counterEntryHeaderSize, 52},
 		{"PERF_DATA_BLOCK", perfDataBlock, 88},
-		{"SystemTime", int(unsafe.Sizeof(SystemTime{})), 16},
+		{"SystemTime", int(unsafe.Sizeof(wintype.SystemTime{})), 16},
 	} {
 		if tc.have != tc.want {
 			t.Errorf("%s: have %d bytes, want %d", tc.name, tc.have, tc.want)

@@ -5,31 +5,8 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine/internal/filetime"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
-
-// SystemTime mirrors Windows' SYSTEMTIME (16 bytes, eight WORDs).
-//
-// In a TimeZone's StandardDate and DaylightDate, Year 0 selects the
-// "day-in-month" form: the transition happens on the Day-th (1..5, 5 = the
-// last) DayOfWeek (0 = Sunday) of Month, at Hour:Minute:Second.Milliseconds
-// local time, every year. A non-zero Year gives an absolute date that
-// applies to that year only. Month 0 means the zone has no daylight time.
-type SystemTime struct {
-	Year, Month, DayOfWeek, Day, Hour, Minute, Second, Milliseconds uint16
-}
-
-func parseSystemTime(b []byte) SystemTime {
-	return SystemTime{
-		Year:         binary.LittleEndian.Uint16(b[0:]),
-		Month:        binary.LittleEndian.Uint16(b[2:]),
-		DayOfWeek:    binary.LittleEndian.Uint16(b[4:]),
-		Day:          binary.LittleEndian.Uint16(b[6:]),
-		Hour:         binary.LittleEndian.Uint16(b[8:]),
-		Minute:       binary.LittleEndian.Uint16(b[10:]),
-		Second:       binary.LittleEndian.Uint16(b[12:]),
-		Milliseconds: binary.LittleEndian.Uint16(b[14:]),
-	}
-}
 
 // timeZoneSize is sizeof(TIME_ZONE_INFORMATION).
 const timeZoneSize = 172
@@ -39,24 +16,24 @@ const timeZoneSize = 172
 // for the "(<standard name>)(<bias>)" of its CSV header. Biases are in
 // minutes, UTC = local time + bias.
 type TimeZone struct {
-	_            [0]func()  // not comparable: no equality function in the module
-	Bias         int32      // +0
-	StandardName string     // +4, WCHAR[32]; often a tzres.dll reference such as "@tzres.dll,-212"
-	StandardDate SystemTime // +68: when daylight time ends (in daylight local time)
-	StandardBias int32      // +84
-	DaylightName string     // +88, WCHAR[32]
-	DaylightDate SystemTime // +152: when daylight time starts (in standard local time)
-	DaylightBias int32      // +168
+	_            [0]func()          // not comparable: no equality function in the module
+	Bias         int32              // +0
+	StandardName string             // +4, WCHAR[32]; often a tzres.dll reference such as "@tzres.dll,-212"
+	StandardDate wintype.SystemTime // +68: when daylight time ends (in daylight local time)
+	StandardBias int32              // +84
+	DaylightName string             // +88, WCHAR[32]
+	DaylightDate wintype.SystemTime // +152: when daylight time starts (in standard local time)
+	DaylightBias int32              // +168
 }
 
 func parseTimeZone(b []byte) TimeZone {
 	return TimeZone{
 		Bias:         int32(binary.LittleEndian.Uint32(b[0:])),
 		StandardName: utf16String(b[4:68]),
-		StandardDate: parseSystemTime(b[68:84]),
+		StandardDate: wintype.ParseSystemTime(b[68:84]),
 		StandardBias: int32(binary.LittleEndian.Uint32(b[84:])),
 		DaylightName: utf16String(b[88:152]),
-		DaylightDate: parseSystemTime(b[152:168]),
+		DaylightDate: wintype.ParseSystemTime(b[152:168]),
 		DaylightBias: int32(binary.LittleEndian.Uint32(b[168:])),
 	}
 }
@@ -119,7 +96,7 @@ const (
 // transition returns the local time (FILETIME ticks, in the clock that is in
 // force before the change) of a zone's transition in year y, and false when
 // the rule is not usable in that year.
-func transition(st SystemTime, y int64) (int64, bool) {
+func transition(st wintype.SystemTime, y int64) (int64, bool) {
 	m := int64(st.Month)
 	if m < 1 || m > 12 || st.Hour > 23 || st.Minute > 59 || st.Second > 59 || st.Milliseconds > 999 {
 		return 0, false

@@ -3,6 +3,8 @@ package blg
 import (
 	"testing"
 	"time"
+
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // ftUTC returns the FILETIME of a UTC date, computed with package time
@@ -12,20 +14,20 @@ func ftUTC(y int, m time.Month, d, h, mi, s int) int64 {
 }
 
 func TestToLocal(t *testing.T) {
-	eastern := TimeZone{Bias: 300, StandardName: "@tzres.dll,-112", StandardDate: SystemTime{Month: 11, Day: 1, Hour: 2},
-		DaylightName: "@tzres.dll,-111", DaylightDate: SystemTime{Month: 3, Day: 2, Hour: 2}, DaylightBias: -60}
+	eastern := TimeZone{Bias: 300, StandardName: "@tzres.dll,-112", StandardDate: wintype.SystemTime{Month: 11, Day: 1, Hour: 2},
+		DaylightName: "@tzres.dll,-111", DaylightDate: wintype.SystemTime{Month: 3, Day: 2, Hour: 2}, DaylightBias: -60}
 	// Central Europe: last Sunday of March 02:00 to last Sunday of October 03:00.
-	europe := TimeZone{Bias: -60, StandardDate: SystemTime{Month: 10, Day: 5, Hour: 3},
-		DaylightDate: SystemTime{Month: 3, Day: 5, Hour: 2}, DaylightBias: -60}
+	europe := TimeZone{Bias: -60, StandardDate: wintype.SystemTime{Month: 10, Day: 5, Hour: 3},
+		DaylightDate: wintype.SystemTime{Month: 3, Day: 5, Hour: 2}, DaylightBias: -60}
 	// Southern hemisphere (Brazil's rules of the 2000s): third Sunday of
 	// October 00:00 to third Sunday of February 00:00.
-	brazil := TimeZone{Bias: 180, StandardDate: SystemTime{Month: 2, Day: 3}, DaylightDate: SystemTime{Month: 10, Day: 3}, DaylightBias: -60}
+	brazil := TimeZone{Bias: 180, StandardDate: wintype.SystemTime{Month: 2, Day: 3}, DaylightDate: wintype.SystemTime{Month: 10, Day: 3}, DaylightBias: -60}
 	noDST := TimeZone{Bias: 180, StandardName: "SA Eastern Standard Time"}
 	// An absolute date: daylight time in 2013 only, 1 April 02:00 to 1 October 03:00.
-	once := TimeZone{Bias: 0, StandardDate: SystemTime{Year: 2013, Month: 10, Day: 1, Hour: 3},
-		DaylightDate: SystemTime{Year: 2013, Month: 4, Day: 1, Hour: 2}, DaylightBias: -60}
+	once := TimeZone{Bias: 0, StandardDate: wintype.SystemTime{Year: 2013, Month: 10, Day: 1, Hour: 3},
+		DaylightDate: wintype.SystemTime{Year: 2013, Month: 4, Day: 1, Hour: 2}, DaylightBias: -60}
 	// Day 7 is not a week of the month: the rule is unusable.
-	broken := TimeZone{Bias: 120, StandardBias: 0, StandardDate: SystemTime{Month: 10, Day: 7}, DaylightDate: SystemTime{Month: 3, Day: 2}, DaylightBias: -60}
+	broken := TimeZone{Bias: 120, StandardBias: 0, StandardDate: wintype.SystemTime{Month: 10, Day: 7}, DaylightDate: wintype.SystemTime{Month: 3, Day: 2}, DaylightBias: -60}
 
 	for _, tc := range []struct {
 		name     string
@@ -76,7 +78,7 @@ func TestToLocal(t *testing.T) {
 // TestToLocalExtremes: any FILETIME converts without a panic.
 func TestToLocalExtremes(t *testing.T) {
 	for _, ft := range []int64{0, -1, 1 << 62, -(1 << 62), 9223372036854775807, -9223372036854775808} {
-		for _, tz := range []TimeZone{pacific, {Bias: -2147483648, StandardDate: SystemTime{Month: 12, Day: 5, Hour: 23}, DaylightDate: SystemTime{Month: 1, Day: 1}, DaylightBias: 2147483647}} {
+		for _, tz := range []TimeZone{pacific, {Bias: -2147483648, StandardDate: wintype.SystemTime{Month: 12, Day: 5, Hour: 23}, DaylightDate: wintype.SystemTime{Month: 1, Day: 1}, DaylightBias: 2147483647}} {
 			_ = tz.ToLocal(ft)
 		}
 	}

@@ -9,7 +9,7 @@
 // first name lookup, a slice sorted by case-folded name (sorting names is
 // most of the work, and readers that only look indexes up never pay it).
 // Table.Lookup (index → text) and Table.LookupName (name → every index
-// with that name; names are not unique) then allocate nothing. Texts are returned as Text views of the
+// with that name; names are not unique) then allocate nothing. Texts are returned as wintype.Text views of the
 // caller's UTF-16LE bytes, with helpers that decode them into a caller
 // buffer (AppendUTF8, AppendUTF16) or a string.
 //

@@ -11,6 +11,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // record is the Windows name of the structure in FormatErrors.
@@ -251,9 +252,9 @@ func fail(pair int, off int64, field, detail string, err error) error {
 	return &engine.FormatError{Format: "nametable", Record: record, Index: pair, Offset: off, Field: field, Detail: detail, Err: err}
 }
 
-func (t *Table) text(pos uint32) Text {
+func (t *Table) text(pos uint32) wintype.Text {
 	e := t.byIdx[pos]
-	return Text(t.data[e.off : e.off+e.n : e.off+e.n])
+	return wintype.Text(t.data[e.off : e.off+e.n : e.off+e.n])
 }
 
 // Pairs returns the number of index/text pairs read, repeated indexes
@@ -264,13 +265,13 @@ func (t *Table) Pairs() int { return t.pairs }
 func (t *Table) Len() int { return len(t.byIdx) }
 
 // Pair returns the i-th pair in increasing index order, 0 ≤ i < Len.
-func (t *Table) Pair(i int) (index uint32, text Text) {
+func (t *Table) Pair(i int) (index uint32, text wintype.Text) {
 	return t.byIdx[i].index, t.text(uint32(i))
 }
 
 // Lookup returns the text of an index. It allocates nothing and takes
 // O(log Len) time.
-func (t *Table) Lookup(index uint32) (Text, bool) {
+func (t *Table) Lookup(index uint32) (wintype.Text, bool) {
 	lo, hi := 0, len(t.byIdx)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -305,7 +306,7 @@ func (m Matches) Index(i int) uint32 {
 }
 
 // Text returns the text of the i-th match (as stored, with its own case).
-func (m Matches) Text(i int) Text {
+func (m Matches) Text(i int) wintype.Text {
 	if i < 0 || i >= m.hi-m.lo {
 		panic("nametable: Matches.Text out of range")
 	}
@@ -340,7 +341,7 @@ func (t *Table) AppendName(dst []byte, index uint32) []byte {
 // names (O(Len log Len), 4 bytes per name).
 func (t *Table) LookupName(name string) Matches {
 	byName := t.names()
-	cmp := func(pos uint32) int { return t.text(pos).compare(name, true) }
+	cmp := func(pos uint32) int { return t.text(pos).CompareFold(name) }
 	lo, hi := 0, len(byName)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

@@ -234,41 +234,6 @@ func TestTruncatedEverywhere(t *testing.T) {
 	}
 }
 
-func TestFold(t *testing.T) {
-	for _, tc := range []struct {
-		text, query string
-		want        bool
-	}{
-		{"Pages/sec", "PAGES/SEC", true},
-		{"Kelvin", "\u212Aelvin", true}, // Kelvin sign folds like K
-		{"Σίσυφος", "ΣΊΣΥΦΟΣ", true},
-		{"straße", "STRASSE", false}, // simple case mapping only
-		{"abc", "abcd", false},
-		{"abcd", "abc", false},
-		{"", "", true},
-		{"a\U0001F600", "A\U0001F600", true},
-	} {
-		text := Text(sz(tc.text)[:len(sz(tc.text))-2])
-		if have := text.EqualFold(tc.query); have != tc.want {
-			t.Errorf("Text(%q).EqualFold(%q): have %v, want %v", tc.text, tc.query, have, tc.want)
-		}
-		if have := text.Equal(tc.text); !have {
-			t.Errorf("Text(%q).Equal(itself): have false, want true", tc.text)
-		}
-	}
-	// An unpaired surrogate decodes as U+FFFD.
-	lone := Text([]byte{0x00, 0xD8, 'a', 0})
-	if have, want := lone.String(), "\uFFFDa"; have != want {
-		t.Errorf("unpaired surrogate: have %q, want %q", have, want)
-	}
-	if have, want := lone.AppendUTF16(nil), []uint16{0xD800, 'a'}; !slices.Equal(have, want) {
-		t.Errorf("AppendUTF16: have %v, want %v", have, want)
-	}
-	if have, want := lone.Len(), 2; have != want {
-		t.Errorf("Len: have %d, want %d", have, want)
-	}
-}
-
 func TestMatchesIndexPanicsOutOfRange(t *testing.T) {
 	tab, _ := Parse(msz("2", "a"))
 	defer func() {

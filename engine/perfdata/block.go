@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // Sizes of the fixed parts of the V1 records (winperf.h; identical on 32-
@@ -27,30 +28,23 @@ const (
 // NoUniqueID is PERF_NO_UNIQUE_ID, the UniqueID of instances known by name.
 const NoUniqueID = -1
 
-// SystemTime mirrors winperf.h's SYSTEMTIME: the collection time. The
-// documentation says UTC; in the real captures it is the collecting
-// machine's local time (PerfTime100nSec is the UTC time stamp).
-type SystemTime struct {
-	Year, Month, DayOfWeek, Day, Hour, Minute, Second, Milliseconds uint16
-}
-
 // Block is a decoded PERF_DATA_BLOCK: the header fields, and a view of the
 // blob from which its objects are read. It aliases the caller's bytes and is
 // valid while the input is (the caller must not modify it meanwhile).
 type Block struct {
-	LittleEndian     uint32     // PERF_DATA_BLOCK.LittleEndian (always 1: other values are rejected)
-	Version          uint32     // PERF_DATA_BLOCK.Version (PERF_DATA_VERSION = 1)
-	Revision         uint32     // PERF_DATA_BLOCK.Revision (PERF_DATA_REVISION = 1)
-	TotalByteLength  uint32     // PERF_DATA_BLOCK.TotalByteLength: the whole blob
-	HeaderLength     uint32     // PERF_DATA_BLOCK.HeaderLength: offset of the first PERF_OBJECT_TYPE
-	NumObjectTypes   uint32     // PERF_DATA_BLOCK.NumObjectTypes
-	DefaultObject    int32      // PERF_DATA_BLOCK.DefaultObject
-	SystemTime       SystemTime // PERF_DATA_BLOCK.SystemTime (documented as UTC, local time in real data)
-	PerfTime         int64      // PERF_DATA_BLOCK.PerfTime: QueryPerformanceCounter ticks
-	PerfFreq         int64      // PERF_DATA_BLOCK.PerfFreq: ticks per second
-	PerfTime100nSec  int64      // PERF_DATA_BLOCK.PerfTime100nSec: 100 ns units since 1601 (UTC)
-	SystemNameLength uint32     // PERF_DATA_BLOCK.SystemNameLength: bytes, including the NUL
-	SystemNameOffset uint32     // PERF_DATA_BLOCK.SystemNameOffset: from the start of the block
+	LittleEndian     uint32             // PERF_DATA_BLOCK.LittleEndian (always 1: other values are rejected)
+	Version          uint32             // PERF_DATA_BLOCK.Version (PERF_DATA_VERSION = 1)
+	Revision         uint32             // PERF_DATA_BLOCK.Revision (PERF_DATA_REVISION = 1)
+	TotalByteLength  uint32             // PERF_DATA_BLOCK.TotalByteLength: the whole blob
+	HeaderLength     uint32             // PERF_DATA_BLOCK.HeaderLength: offset of the first PERF_OBJECT_TYPE
+	NumObjectTypes   uint32             // PERF_DATA_BLOCK.NumObjectTypes
+	DefaultObject    int32              // PERF_DATA_BLOCK.DefaultObject
+	SystemTime       wintype.SystemTime // PERF_DATA_BLOCK.SystemTime (documented as UTC, local time in real data)
+	PerfTime         int64              // PERF_DATA_BLOCK.PerfTime: QueryPerformanceCounter ticks
+	PerfFreq         int64              // PERF_DATA_BLOCK.PerfFreq: ticks per second
+	PerfTime100nSec  int64              // PERF_DATA_BLOCK.PerfTime100nSec: 100 ns units since 1601 (UTC)
+	SystemNameLength uint32             // PERF_DATA_BLOCK.SystemNameLength: bytes, including the NUL
+	SystemNameOffset uint32             // PERF_DATA_BLOCK.SystemNameOffset: from the start of the block
 
 	data []byte // the blob, cut to TotalByteLength
 }
@@ -81,11 +75,7 @@ func Parse(data []byte) (Block, error) {
 	b.HeaderLength = le.Uint32(data[24:])
 	b.NumObjectTypes = le.Uint32(data[28:])
 	b.DefaultObject = int32(le.Uint32(data[32:]))
-	st := data[36:52]
-	b.SystemTime = SystemTime{
-		Year: le.Uint16(st[0:]), Month: le.Uint16(st[2:]), DayOfWeek: le.Uint16(st[4:]), Day: le.Uint16(st[6:]),
-		Hour: le.Uint16(st[8:]), Minute: le.Uint16(st[10:]), Second: le.Uint16(st[12:]), Milliseconds: le.Uint16(st[14:]),
-	}
+	b.SystemTime = wintype.ParseSystemTime(data[36:52])
 	b.PerfTime = int64(le.Uint64(data[56:]))
 	b.PerfFreq = int64(le.Uint64(data[64:]))
 	b.PerfTime100nSec = int64(le.Uint64(data[72:]))

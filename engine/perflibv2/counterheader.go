@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // DataType mirrors perflib.h's PerfCounterDataType, PERF_COUNTER_HEADER.dwType:
@@ -233,11 +234,11 @@ func (rs *Rows) Next() bool {
 // Row is one row of values of a block: the values of one instance (or of
 // the single instance of a block without instances).
 type Row struct {
-	Index       int    // position in the block
-	Offset      int    // byte offset of the row (its PERF_INSTANCE_HEADER, or its first PERF_COUNTER_DATA)
-	HasInstance bool   // the row has a PERF_INSTANCE_HEADER
-	InstanceID  uint32 // PERF_INSTANCE_HEADER.InstanceId
-	Name        Text   // the instance name, without its NUL (empty without an instance)
+	Index       int          // position in the block
+	Offset      int          // byte offset of the row (its PERF_INSTANCE_HEADER, or its first PERF_COUNTER_DATA)
+	HasInstance bool         // the row has a PERF_INSTANCE_HEADER
+	InstanceID  uint32       // PERF_INSTANCE_HEADER.InstanceId
+	Name        wintype.Text // the instance name, without its NUL (empty without an instance)
 
 	values    []byte
 	valuesOff int

@@ -42,7 +42,7 @@
 //		…
 //	}
 //
-// Names are Text views of the input. Views are valid while the input is.
+// Names are wintype.Text views of the input. Views are valid while the input is.
 // Walking blocks, rows, values, instances and strings allocates nothing.
 //
 // # Decisions

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // Sizes of the fixed records of perflib.h, in bytes.
@@ -21,20 +22,15 @@ const (
 	StringCounterHeaderSize = 8  // PERF_STRING_COUNTER_HEADER (_STRING_COUNTER_HEADER)
 )
 
-// SystemTime mirrors Windows' SYSTEMTIME: eight WORDs.
-type SystemTime struct {
-	Year, Month, DayOfWeek, Day, Hour, Minute, Second, Milliseconds uint16
-}
-
 // DataHeader mirrors PERF_DATA_HEADER, the 48-byte header of a
 // PerfQueryCounterData result.
 type DataHeader struct {
-	TotalSize       uint32     // dwTotalSize: header and every PERF_COUNTER_HEADER block
-	NumCounters     uint32     // dwNumCounters: number of PERF_COUNTER_HEADER blocks
-	PerfTimeStamp   int64      // PerfTimeStamp: QueryPerformanceCounter ticks
-	PerfTime100NSec int64      // PerfTime100NSec: 100 ns since 1601 UTC
-	PerfFreq        int64      // PerfFreq: QueryPerformanceCounter ticks per second
-	SystemTime      SystemTime // SystemTime: collection time
+	TotalSize       uint32             // dwTotalSize: header and every PERF_COUNTER_HEADER block
+	NumCounters     uint32             // dwNumCounters: number of PERF_COUNTER_HEADER blocks
+	PerfTimeStamp   int64              // PerfTimeStamp: QueryPerformanceCounter ticks
+	PerfTime100NSec int64              // PerfTime100NSec: 100 ns since 1601 UTC
+	PerfFreq        int64              // PerfFreq: QueryPerformanceCounter ticks per second
+	SystemTime      wintype.SystemTime // SystemTime: collection time (see wintype.SystemTime)
 }
 
 func le32(b []byte, off int) uint32 { return binary.LittleEndian.Uint32(b[off:]) }
@@ -51,10 +47,7 @@ func parseDataHeader(b []byte) (DataHeader, error) {
 	h.PerfTimeStamp = int64(le64(b, 8))
 	h.PerfTime100NSec = int64(le64(b, 16))
 	h.PerfFreq = int64(le64(b, 24))
-	st := &h.SystemTime
-	for i, p := range [8]*uint16{&st.Year, &st.Month, &st.DayOfWeek, &st.Day, &st.Hour, &st.Minute, &st.Second, &st.Milliseconds} {
-		*p = binary.LittleEndian.Uint16(b[32+2*i:])
-	}
+	h.SystemTime = wintype.ParseSystemTime(b[32:48])
 	switch {
 	case h.TotalSize < DataHeaderSize:
 		return h, fail("PERF_DATA_HEADER", -1, 0, "dwTotalSize", u(h.TotalSize)+" below 48", engine.ErrMalformed)

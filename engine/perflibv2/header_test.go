@@ -8,6 +8,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/importban"
 )
@@ -41,7 +42,7 @@ func mustEncode(t testing.TB, d *encode.V2Data) []byte {
 func TestDataHeader(t *testing.T) {
 	d := &encode.V2Data{
 		PerfTimeStamp: 123456789, PerfTime100NSec: 133_000_000_000_000_000, PerfFreq: 10_000_000,
-		SystemTime: encode.V2SystemTime{Year: 2026, Month: 11, DayOfWeek: 6, Day: 21, Hour: 12, Minute: 39, Second: 19, Milliseconds: 999},
+		SystemTime: wintype.SystemTime{Year: 2026, Month: 11, DayOfWeek: 6, Day: 21, Hour: 12, Minute: 39, Second: 19, Milliseconds: 999},
 	}
 	b := mustEncode(t, d)
 	if len(b) != perflibv2.DataHeaderSize {
@@ -53,7 +54,7 @@ func TestDataHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := perflibv2.DataHeader{TotalSize: 48, PerfTimeStamp: 123456789, PerfTime100NSec: 133_000_000_000_000_000, PerfFreq: 10_000_000,
-		SystemTime: perflibv2.SystemTime{Year: 2026, Month: 11, DayOfWeek: 6, Day: 21, Hour: 12, Minute: 39, Second: 19, Milliseconds: 999}}
+		SystemTime: wintype.SystemTime{Year: 2026, Month: 11, DayOfWeek: 6, Day: 21, Hour: 12, Minute: 39, Second: 19, Milliseconds: 999}}
 	if h != want {
 		t.Errorf("have %+v, want %+v", h, want)
 	}

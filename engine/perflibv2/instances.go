@@ -3,16 +3,17 @@ package perflibv2
 import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // Instance is one PERF_INSTANCE_HEADER record and its name, decoded in
 // place by InstanceParser.Next. Name aliases the input.
 type Instance struct {
-	Index      int    // position in the array
-	Offset     int    // byte offset of the record in the input
-	Size       uint32 // Size: header, name and padding
-	InstanceID uint32 // InstanceId
-	Name       Text   // the NUL-terminated UTF-16LE name after the header, without its NUL
+	Index      int          // position in the array
+	Offset     int          // byte offset of the record in the input
+	Size       uint32       // Size: header, name and padding
+	InstanceID uint32       // InstanceId
+	Name       wintype.Text // the NUL-terminated UTF-16LE name after the header, without its NUL
 }
 
 // InstanceParser walks an array of PERF_INSTANCE_HEADER records, as

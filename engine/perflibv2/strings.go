@@ -3,6 +3,7 @@ package perflibv2
 import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // Reading says how a string buffer's PERF_STRING_COUNTER_HEADER.dwOffset
@@ -245,7 +246,7 @@ func (s *StringBuffer) Len() int { return int(s.NumCounters) }
 // At returns the counter id of the i-th record, 0 ≤ i < Len, and its
 // string; ok is false for a record without a string (dwOffset NoString)
 // and for an i out of range.
-func (s *StringBuffer) At(i int) (counterID uint32, text Text, ok bool) {
+func (s *StringBuffer) At(i int) (counterID uint32, text wintype.Text, ok bool) {
 	if i < 0 || i >= int(s.NumCounters) {
 		return 0, nil, false
 	}
@@ -275,7 +276,7 @@ func (s *StringBuffer) AppendName(dst []byte, counterID uint32) []byte {
 }
 
 // Lookup returns the string of the first record for counterID.
-func (s *StringBuffer) Lookup(counterID uint32) (Text, bool) {
+func (s *StringBuffer) Lookup(counterID uint32) (wintype.Text, bool) {
 	for i := range int(s.NumCounters) {
 		if le32(s.block, StringBufferHeaderSize+StringCounterHeaderSize*i) == counterID {
 			_, t, ok := s.At(i)

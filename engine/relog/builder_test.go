@@ -5,6 +5,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/blgbuild"
 )
 
@@ -53,7 +54,7 @@ func (z zone) encode() []byte {
 // encodeTimeZone is the TIME_ZONE_INFORMATION of tz.
 func encodeTimeZone(tz *blg.TimeZone) []byte {
 	b := make([]byte, 172)
-	st := func(b []byte, s blg.SystemTime) {
+	st := func(b []byte, s wintype.SystemTime) {
 		for i, v := range []uint16{s.Year, s.Month, s.DayOfWeek, s.Day, s.Hour, s.Minute, s.Second, s.Milliseconds} {
 			le.PutUint16(b[2*i:], v)
 		}

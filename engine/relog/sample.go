@@ -5,8 +5,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
-	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // defRef is a displayable counter definition of a whole object and its
@@ -182,7 +182,7 @@ func (c *Converter) counter(e *entry, def *perfdata.CounterDef, first bool) int3
 		return -1
 	}
 	name := c.scratch.name[:0]
-	t, ok := nametable.Text(nil), false
+	t, ok := wintype.Text(nil), false
 	if c.names != nil {
 		t, ok = c.names.Lookup(def.CounterNameTitleIndex)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/detect"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/corpus"
@@ -270,6 +271,19 @@ func TestRelogTextDigits(t *testing.T) {
 		_, refused := err.(*Error) // the ABI's refusal, not the log's error
 		if tc.want != nil && err != tc.want || tc.want == nil && (err == nil || refused) {
 			t.Errorf("format %#x, digits %d: have %v, want %v", tc.format, tc.digits, err, tc.want)
+		}
+	}
+}
+
+// TestSniffKinds: Sniff returns detect's kinds as they are, so the ABI's
+// kinds must have their values.
+func TestSniffKinds(t *testing.T) {
+	for _, tc := range []struct {
+		abi    uint32
+		detect detect.Kind
+	}{{KindV1, detect.V1}, {KindV2, detect.V2}, {KindNames, detect.Names}, {KindBlg, detect.Blg}} {
+		if tc.abi != uint32(tc.detect) {
+			t.Errorf("kind %d: detect's value is %d", tc.abi, tc.detect)
 		}
 	}
 }

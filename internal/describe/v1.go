@@ -19,9 +19,8 @@ func V1(data []byte) (encode.V1Blob, error) {
 	if err != nil {
 		return d, err
 	}
-	st := blk.SystemTime
 	d.SystemName = blk.SystemName()
-	d.SystemTime = encode.V1SystemTime{Year: st.Year, Month: st.Month, DayOfWeek: st.DayOfWeek, Day: st.Day, Hour: st.Hour, Minute: st.Minute, Second: st.Second, Milliseconds: st.Milliseconds}
+	d.SystemTime = blk.SystemTime
 	d.DefaultObject, d.PerfTime, d.PerfFreq, d.PerfTime100nSec = blk.DefaultObject, blk.PerfTime, blk.PerfFreq, blk.PerfTime100nSec
 	objs := blk.Objects()
 	for objs.Next() {

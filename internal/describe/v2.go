@@ -15,7 +15,7 @@ func V2Data(b []byte) (*encode.V2Data, error) {
 		return nil, err
 	}
 	d := &encode.V2Data{PerfTimeStamp: h.PerfTimeStamp, PerfTime100NSec: h.PerfTime100NSec, PerfFreq: h.PerfFreq,
-		SystemTime: encode.V2SystemTime(h.SystemTime)}
+		SystemTime: h.SystemTime}
 	for p.Next() {
 		blk := p.Block()
 		eb := encode.V2CounterBlock{Status: blk.Status, Type: uint32(blk.Type)}

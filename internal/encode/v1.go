@@ -9,23 +9,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
-
-// V1SystemTime mirrors winperf.h's SYSTEMTIME (UTC).
-type V1SystemTime struct {
-	Year, Month, DayOfWeek, Day, Hour, Minute, Second, Milliseconds uint16
-}
 
 // V1Blob describes a V1 HKEY_PERFORMANCE_DATA blob: the PERF_DATA_BLOCK's
 // fields and its objects. EncodeV1 computes every length, offset and count;
 // LittleEndian, Version and Revision are always written as 1.
 type V1Blob struct {
-	SystemName      string       // PERF_DATA_BLOCK system name; "" writes SystemNameLength 0
-	SystemTime      V1SystemTime // PERF_DATA_BLOCK.SystemTime
-	DefaultObject   int32        // PERF_DATA_BLOCK.DefaultObject
-	PerfTime        int64        // PERF_DATA_BLOCK.PerfTime
-	PerfFreq        int64        // PERF_DATA_BLOCK.PerfFreq
-	PerfTime100nSec int64        // PERF_DATA_BLOCK.PerfTime100nSec
+	SystemName      string             // PERF_DATA_BLOCK system name; "" writes SystemNameLength 0
+	SystemTime      wintype.SystemTime // PERF_DATA_BLOCK.SystemTime
+	DefaultObject   int32              // PERF_DATA_BLOCK.DefaultObject
+	PerfTime        int64              // PERF_DATA_BLOCK.PerfTime
+	PerfFreq        int64              // PERF_DATA_BLOCK.PerfFreq
+	PerfTime100nSec int64              // PERF_DATA_BLOCK.PerfTime100nSec
 	Objects         []V1Object
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/describe"
 	"github.com/perfcalc/perfcalc/internal/encode"
@@ -53,7 +54,7 @@ func TestV1RoundTripCases(t *testing.T) {
 	}
 	hdr := func(objs ...encode.V1Object) encode.V1Blob {
 		return encode.V1Blob{
-			SystemName: "ZACH-PC", SystemTime: encode.V1SystemTime{Year: 2007, Month: 8, DayOfWeek: 4, Day: 2, Hour: 14, Minute: 15, Second: 40, Milliseconds: 659},
+			SystemName: "ZACH-PC", SystemTime: wintype.SystemTime{Year: 2007, Month: 8, DayOfWeek: 4, Day: 2, Hour: 14, Minute: 15, Second: 40, Milliseconds: 659},
 			DefaultObject: 238, PerfTime: 7178903079, PerfFreq: 3579545, PerfTime100nSec: 128315940386596596, Objects: objs,
 		}
 	}
@@ -162,7 +163,7 @@ func v1RandomBlob(r *rand.Rand) encode.V1Blob {
 	}
 	b := encode.V1Blob{
 		SystemName: word(alphabet), DefaultObject: r.Int32() - 1<<30,
-		SystemTime: encode.V1SystemTime{Year: uint16(r.Uint32()), Month: uint16(r.IntN(13)), Day: uint16(r.IntN(32)), Milliseconds: uint16(r.IntN(1000))},
+		SystemTime: wintype.SystemTime{Year: uint16(r.Uint32()), Month: uint16(r.IntN(13)), Day: uint16(r.IntN(32)), Milliseconds: uint16(r.IntN(1000))},
 		PerfTime:   r.Int64(), PerfFreq: r.Int64(), PerfTime100nSec: r.Int64(),
 	}
 	for range r.IntN(5) {

@@ -7,22 +7,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
-
-// V2SystemTime mirrors Windows' SYSTEMTIME in a PERF_DATA_HEADER.
-type V2SystemTime struct {
-	Year, Month, DayOfWeek, Day, Hour, Minute, Second, Milliseconds uint16
-}
 
 // V2Data describes a PerfQueryCounterData result: the PERF_DATA_HEADER's
 // time stamps and its PERF_COUNTER_HEADER blocks, written in order (the
 // order of the PERF_COUNTER_IDENTIFIER Index values). EncodeV2Data
 // computes every size and count.
 type V2Data struct {
-	PerfTimeStamp   int64 // PERF_DATA_HEADER.PerfTimeStamp (QPC ticks)
-	PerfTime100NSec int64 // PERF_DATA_HEADER.PerfTime100NSec
-	PerfFreq        int64 // PERF_DATA_HEADER.PerfFreq
-	SystemTime      V2SystemTime
+	PerfTimeStamp   int64              // PERF_DATA_HEADER.PerfTimeStamp (QPC ticks)
+	PerfTime100NSec int64              // PERF_DATA_HEADER.PerfTime100NSec
+	PerfFreq        int64              // PERF_DATA_HEADER.PerfFreq
+	SystemTime      wintype.SystemTime // PERF_DATA_HEADER.SystemTime
 	Blocks          []V2CounterBlock
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/describe"
 	"github.com/perfcalc/perfcalc/internal/encode"
 )
@@ -50,7 +51,7 @@ func v2RandName(r *rand.Rand) string {
 func v2RandData(r *rand.Rand) *encode.V2Data {
 	d := &encode.V2Data{
 		PerfTimeStamp: int64(r.Uint64()), PerfTime100NSec: int64(r.Uint64()), PerfFreq: int64(r.Uint64()),
-		SystemTime: encode.V2SystemTime{Year: uint16(r.Uint32()), Month: uint16(r.Uint32()), DayOfWeek: uint16(r.Uint32()), Day: uint16(r.Uint32()),
+		SystemTime: wintype.SystemTime{Year: uint16(r.Uint32()), Month: uint16(r.Uint32()), DayOfWeek: uint16(r.Uint32()), Day: uint16(r.Uint32()),
 			Hour: uint16(r.Uint32()), Minute: uint16(r.Uint32()), Second: uint16(r.Uint32()), Milliseconds: uint16(r.Uint32())},
 	}
 	value := func() encode.V2Value {

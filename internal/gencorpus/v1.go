@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
@@ -58,8 +59,8 @@ func bootTime() int64 { return objTime(0) - UpTime1*10_000_000 }
 // sinceBoot returns the FILETIME sec seconds after boot.
 func sinceBoot(sec float64) uint64 { return uint64(bootTime() + int64(math.Round(sec*10_000_000))) }
 
-func systemTime(t time.Time) encode.V1SystemTime {
-	return encode.V1SystemTime{
+func systemTime(t time.Time) wintype.SystemTime {
+	return wintype.SystemTime{
 		Year: uint16(t.Year()), Month: uint16(t.Month()), DayOfWeek: uint16(t.Weekday()), Day: uint16(t.Day()),
 		Hour: uint16(t.Hour()), Minute: uint16(t.Minute()), Second: uint16(t.Second()),
 		Milliseconds: uint16(t.Nanosecond() / 1_000_000),

@@ -7,6 +7,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 )
 
 // cell is one computed counter value of the V1 pair.
@@ -438,7 +439,7 @@ func TestV1Header(t *testing.T) {
 		t.Errorf("PerfTime100nSec delta %d, want 10,000,000", d)
 	}
 	// Local time, UTC+1: 2026-03-14 (a Saturday) 10:15:30.250, then 31.250.
-	want := perfdata.SystemTime{Year: 2026, Month: 3, DayOfWeek: 6, Day: 14, Hour: 10, Minute: 15, Second: 30, Milliseconds: 250}
+	want := wintype.SystemTime{Year: 2026, Month: 3, DayOfWeek: 6, Day: 14, Hour: 10, Minute: 15, Second: 30, Milliseconds: 250}
 	if b[0].SystemTime != want {
 		t.Errorf("SystemTime %+v, want %+v", b[0].SystemTime, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
@@ -183,7 +184,7 @@ func v2Desc(s int) *encode.V2Data {
 		PerfTimeStamp:   v2QPC(s),
 		PerfTime100NSec: v2FT(s),
 		PerfFreq:        QPCFrequency,
-		SystemTime: encode.V2SystemTime{Year: uint16(st.Year()), Month: uint16(st.Month()), DayOfWeek: uint16(st.Weekday()),
+		SystemTime: wintype.SystemTime{Year: uint16(st.Year()), Month: uint16(st.Month()), DayOfWeek: uint16(st.Weekday()),
 			Day: uint16(st.Day()), Hour: uint16(st.Hour()), Minute: uint16(st.Minute()), Second: uint16(st.Second()),
 			Milliseconds: uint16(st.Nanosecond() / 1_000_000)},
 		Blocks: []encode.V2CounterBlock{

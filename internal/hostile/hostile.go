@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/blgbuild"
 	"github.com/perfcalc/perfcalc/internal/encode"
 )
@@ -26,7 +27,7 @@ func LongInstancesV1(n, nameLen int) ([]byte, error) {
 		o.Instances = append(o.Instances, encode.V1Instance{Name: name, UniqueID: -1, Values: []uint64{uint64(i)}})
 	}
 	blob := encode.V1Blob{SystemName: "HOSTILE", PerfFreq: 10_000_000, PerfTime: 1, PerfTime100nSec: 133_000_000_000_000_000,
-		SystemTime: encode.V1SystemTime{Year: 2025, Month: 1, Day: 1}, Objects: []encode.V1Object{o}}
+		SystemTime: wintype.SystemTime{Year: 2025, Month: 1, Day: 1}, Objects: []encode.V1Object{o}}
 	return encode.EncodeV1(&blob)
 }
 

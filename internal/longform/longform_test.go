@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/importban"
 )
 
@@ -42,8 +43,8 @@ func TestNewSeries(t *testing.T) {
 // TestClock: local times of a log in US Eastern time become UTC across both
 // changes of 2013 (March 10 02:00 EST → EDT, November 3 02:00 EDT → EST).
 func TestClock(t *testing.T) {
-	eastern := blg.TimeZone{Bias: 300, StandardDate: blg.SystemTime{Month: 11, Day: 1, Hour: 2},
-		DaylightDate: blg.SystemTime{Month: 3, Day: 2, Hour: 2}, DaylightBias: -60}
+	eastern := blg.TimeZone{Bias: 300, StandardDate: wintype.SystemTime{Month: 11, Day: 1, Hour: 2},
+		DaylightDate: wintype.SystemTime{Month: 3, Day: 2, Hour: 2}, DaylightBias: -60}
 	ft := func(y, mo, d, h, mi int) int64 {
 		days := int64(0)
 		for yy := 1601; yy < y; yy++ {

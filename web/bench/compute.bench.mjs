@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { REQUEST_WORDS, load, packRequest } from "../perfcalc.mjs";
 import { createWASI } from "../wasi.mjs";
 
-const WASM = process.env.PERFCALC_WASM ?? fileURLToPath(new URL("../../wasm/perfcalc.wasm", import.meta.url));
+const WASM = process.env.PERFCALC_WASM ?? fileURLToPath(new URL("../../wasm/module/perfcalc.wasm", import.meta.url));
 const n = Number(process.argv[2] ?? 10000);
 const rounds = Number(process.argv[3] ?? 15);
 

@@ -1,6 +1,6 @@
 // The decode, query and relog functions give what the native code gives on
-// the real captures: the facade's exports compiled natively (wasmref, from
-// wasm/native.go), the perfcalc command's relog, and the manifest of an
+// the real captures: the module's record builders run natively (wasmref,
+// from tools/wasmref), the perfcalc command's relog, and the manifest of an
 // independent reader.
 import { test } from "node:test";
 import assert from "node:assert/strict";

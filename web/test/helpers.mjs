@@ -9,8 +9,8 @@ import { load } from "../perfcalc.mjs";
 
 /** The project's root (the Go module). */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-/** The module the tests load: PERFCALC_WASM, or the committed wasm/perfcalc.wasm. */
-export const WASM = process.env.PERFCALC_WASM ?? join(ROOT, "wasm", "perfcalc.wasm");
+/** The module the tests load: PERFCALC_WASM, or the committed wasm/module/perfcalc.wasm. */
+export const WASM = process.env.PERFCALC_WASM ?? join(ROOT, "wasm", "module", "perfcalc.wasm");
 /** The real captures beside the project (../shared/corpus), or null. */
 export const CORPUS = existsSync(join(ROOT, "..", "shared", "corpus")) ? join(ROOT, "..", "shared", "corpus") : null;
 
@@ -39,13 +39,13 @@ export function loadDebugModule() {
 let bin = null;
 /**
  * Builds the native programs once per test process: perfcalc (the command)
- * and wasmref (the facade's exports compiled natively, see wasm/native.go).
+ * and wasmref (the module's record builders run natively, see tools/wasmref).
  */
 export function nativeBin(name) {
   if (bin === null) {
     bin = mkdtempSync(join(tmpdir(), "perfcalc-web-test-"));
     execFileSync("go", ["build", "-o", join(bin, "perfcalc"), "./cmd/perfcalc"], { cwd: ROOT, stdio: "inherit" });
-    execFileSync("go", ["build", "-o", join(bin, "wasmref"), "./wasm"], { cwd: ROOT, stdio: "inherit" });
+    execFileSync("go", ["build", "-o", join(bin, "wasmref"), "./tools/wasmref"], { cwd: ROOT, stdio: "inherit" });
   }
   return join(bin, name);
 }

@@ -1,7 +1,7 @@
 // A small static server for the perfcalc viewer, on 127.0.0.1 only. It
 // serves the repository's web/ and wasm/ folders (GET and HEAD, no listing),
 // perfcalc.wasm as application/wasm, and /web/perfcalc.wasm from
-// wasm/perfcalc.wasm when the package's copy is absent (it is made only when
+// wasm/module/perfcalc.wasm when the package's copy is absent (it is made only when
 // the package is packed), so that perfcalc.mjs finds the module beside it.
 //
 //   node web/viewer/serve.mjs [--port 8080]     (--port 0: any free port)
@@ -53,7 +53,7 @@ async function resolve(root, urlPath) {
     st = await stat(file).catch(() => null);
   }
   if (!st && rel === join("web", "perfcalc.wasm")) {
-    file = join(root, "wasm", "perfcalc.wasm");
+    file = join(root, "wasm", "module", "perfcalc.wasm");
     st = await stat(file).catch(() => null);
   }
   return st && st.isFile() ? { file, size: st.size } : null;

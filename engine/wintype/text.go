@@ -1,4 +1,4 @@
-package nametable
+package wintype
 
 import (
 	"encoding/binary"
@@ -8,9 +8,11 @@ import (
 	"github.com/perfcalc/perfcalc/engine/internal/text"
 )
 
-// Text is a view of a name as it is stored in the table: UTF-16LE code
-// units without the terminating NUL. It aliases the bytes given to Parse
-// and is valid while they are. Its length is always even.
+// Text is a view of a UTF-16LE string as Windows stores names (a name
+// table's entry, a V2 instance name, a counter name of a V2 string buffer):
+// code units without the terminating NUL. It aliases the decoder's input
+// and is valid while that is. The decoders hand out Texts of even length;
+// an odd trailing byte is ignored.
 type Text []byte
 
 // Len returns the number of UTF-16 code units.
@@ -40,9 +42,17 @@ func (t Text) String() string { return string(t.AppendUTF8(make([]byte, 0, len(t
 // Equal reports whether the text equals s exactly.
 func (t Text) Equal(s string) bool { return t.compare(s, false) == 0 }
 
-// EqualFold reports whether the text equals s under perfcalc's case
-// folding (see the package documentation).
+// EqualFold reports whether the text equals s case-insensitively as PDH
+// compares names: by Unicode simple case mapping, each rune folded to the
+// lower case of its upper case ("Pages/sec" matches "PAGES/SEC", the Kelvin
+// sign matches K, "ß" does not match "SS"); unpaired surrogates compare as
+// U+FFFD.
 func (t Text) EqualFold(s string) bool { return t.compare(s, true) == 0 }
+
+// CompareFold compares the text with s as EqualFold does, rune by rune
+// after folding, and returns −1, 0 or +1: the order in which a name table
+// sorts its names for case-insensitive lookup. It allocates nothing.
+func (t Text) CompareFold(s string) int { return t.compare(s, true) }
 
 // compare compares the text with s rune by rune (after folding when fold
 // is set) and returns −1, 0 or +1. Invalid UTF-8 in s decodes as U+FFFD.
