@@ -54,6 +54,7 @@ const (
 	fnOutReserve
 	fnRelogStats
 	fnQueryText
+	fnDecodeNext
 	numFn
 )
 
@@ -81,6 +82,7 @@ var exports = [numFn]string{
 	fnOutReserve:   "out_reserve",
 	fnRelogStats:   "relog_stats",
 	fnQueryText:    "query_text",
+	fnDecodeNext:   "decode_next",
 }
 
 // optional are the exports that a module of ABI version 1 may lack (they

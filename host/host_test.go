@@ -543,8 +543,8 @@ func TestCloseWaitsForCalls(t *testing.T) {
 // TestModuleVersion checks that a module speaking another ABI version, and
 // bytes that are not a module, are refused with clear errors.
 func TestModuleVersion(t *testing.T) {
-	// A hand-assembled module: _initialize, abi_version returning 2, memory.
-	v2 := []byte{
+	// A hand-assembled module: _initialize, abi_version returning 3, memory.
+	v3 := []byte{
 		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
 		0x01, 0x08, 0x02, 0x60, 0x00, 0x00, 0x60, 0x00, 0x01, 0x7f, // types: () -> (), () -> i32
 		0x03, 0x03, 0x02, 0x00, 0x01, // functions
@@ -553,16 +553,16 @@ func TestModuleVersion(t *testing.T) {
 		0x0b, '_', 'i', 'n', 'i', 't', 'i', 'a', 'l', 'i', 'z', 'e', 0x00, 0x00,
 		0x0b, 'a', 'b', 'i', '_', 'v', 'e', 'r', 's', 'i', 'o', 'n', 0x00, 0x01,
 		0x06, 'm', 'e', 'm', 'o', 'r', 'y', 0x02, 0x00,
-		0x0a, 0x09, 0x02, 0x02, 0x00, 0x0b, 0x04, 0x00, 0x41, 0x02, 0x0b, // code
+		0x0a, 0x09, 0x02, 0x02, 0x00, 0x0b, 0x04, 0x00, 0x41, 0x03, 0x0b, // code
 	}
-	_, err := host.New(context.Background(), host.NewConfig().WithModule(v2))
-	if !errors.Is(err, host.ErrABIVersion) || err.Error() != "perfcalc host: the module speaks ABI version 2, this package speaks 1" {
-		t.Errorf("version 2: have %v", err)
+	_, err := host.New(context.Background(), host.NewConfig().WithModule(v3))
+	if !errors.Is(err, host.ErrABIVersion) || err.Error() != "perfcalc host: the module speaks ABI version 3, this package speaks 2" {
+		t.Errorf("version 3: have %v", err)
 	}
-	v1 := bytes.Replace(v2, []byte{0x41, 0x02}, []byte{0x41, 0x01}, 1)
-	_, err = host.New(context.Background(), host.NewConfig().WithModule(v1))
+	v2 := bytes.Replace(v3, []byte{0x41, 0x03}, []byte{0x41, 0x02}, 1)
+	_, err = host.New(context.Background(), host.NewConfig().WithModule(v2))
 	if !errors.Is(err, host.ErrModule) {
-		t.Errorf("version 1 without exports: have %v, want ErrModule", err)
+		t.Errorf("version 2 without exports: have %v, want ErrModule", err)
 	}
 	_, err = host.New(context.Background(), host.NewConfig().WithModule([]byte("not wasm")))
 	if !errors.Is(err, host.ErrModule) {

@@ -161,8 +161,7 @@ func run(args []string) int {
 		os.Stderr.WriteString("wasm: unknown command " + args[0] + "\n")
 		return 2
 	}
-	for first := uint32(0); ; {
-		rc := call(first)
+	for rc := call(0); ; {
 		if rc < 0 && rc != abi.CodeSpace {
 			os.Stderr.WriteString("wasm: error " + strconv.Itoa(int(rc)) + ": " + string(errBuf[:errLen]) + "\n")
 			return 1
@@ -185,7 +184,7 @@ func run(args []string) int {
 			os.Stderr.WriteString("wasm: a record does not fit the output buffer\n")
 			return 1
 		}
-		first += h.Count
+		rc = decodeNext(h.Cursor)
 	}
 }
 

@@ -427,15 +427,17 @@ export class Perfcalc {
     return placed;
   }
 
-  // _pages calls a decode export page by page and returns the header of the
-  // first page and every record. When the first page is not all, it asks the
-  // module for an output buffer that holds the rest (the header's "needed"),
-  // so that a result costs two decodes, not one per page.
+  // _pages calls a decode export (call(0): its last argument, first, is
+  // reserved) and then decode_next with each page's cursor, and returns the
+  // header of the last page (the result's columns, rows, bias and damage are
+  // complete there), with the info string, and every record. Each page
+  // resumes where the one before it ended: the module decodes the input
+  // once. Only when the output buffer cannot hold the next record (a page
+  // without records) is it made to hold it (the header's "needed").
   _pages(call) {
     const records = [];
-    let head = null;
-    for (let first = 0; ;) {
-      const rc = call(first);
+    let info = null;
+    for (let rc = call(0); ;) {
       if (rc < 0 && rc !== abi.CODE_SPACE) this._throw(rc);
       const dv = this._views();
       const o = this.outPtr;
@@ -447,14 +449,11 @@ export class Perfcalc {
         strOff: u32(abi.HDR_STR_OFF), strLen: u32(abi.HDR_STR_LEN), columns: u32(abi.HDR_COLUMNS),
         rows: u32(abi.HDR_ROWS), bias: dv.getInt32(o + abi.HDR_BIAS, true),
         infoOff: u32(abi.HDR_INFO_OFF), infoLen: u32(abi.HDR_INFO_LEN), needed: u32(abi.HDR_NEEDED),
+        cursor: u32(abi.HDR_CURSOR),
       };
       const dec = new TextDecoder();
       const strs = this._u8.subarray(o + h.strOff, o + h.strOff + h.strLen);
-      if (head === null) {
-        head = h;
-        head.info = dec.decode(strs.subarray(h.infoOff, h.infoOff + h.infoLen));
-        head.damage = h.flags & abi.FLAG_DAMAGED ? this._errorText() : null;
-      }
+      if (info === null) info = dec.decode(strs.subarray(h.infoOff, h.infoOff + h.infoLen));
       const cache = new Map();
       for (let i = 0; i < h.count; i++) {
         const r = o + h.recOff + i * h.recSize;
@@ -463,12 +462,21 @@ export class Perfcalc {
         if (path === undefined || path.length !== pl) { path = dec.decode(strs.subarray(po, po + pl)); cache.set(po, path); }
         records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : record(dv, r, path));
       }
-      if (!(h.flags & abi.FLAG_MORE)) break;
-      if (h.count === 0 && h.needed <= this.outCap) throw new PerfcalcError(abi.CODE_SPACE, "perfcalc: a record does not fit the module's output buffer");
-      if (h.needed > this.outCap && h.needed <= abi.MAX_RESERVE) this._reserve("out", h.needed);
-      first += h.count;
+      if (!(h.flags & abi.FLAG_MORE)) {
+        h.info = info;
+        h.damage = h.flags & abi.FLAG_DAMAGED ? this._errorText() : null;
+        return { head: h, records };
+      }
+      if (rc !== abi.CODE_SPACE || h.cursor === 0) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: more records announced without CodeSpace and a cursor");
+      if (h.count === 0) {
+        if (h.needed <= this.outCap || h.needed > abi.MAX_RESERVE) {
+          this._call("decode_next", 0);
+          throw new PerfcalcError(abi.CODE_SPACE, "perfcalc: a record does not fit the module's output buffer");
+        }
+        this._reserve("out", h.needed);
+      }
+      rc = this._call("decode_next", h.cursor);
     }
-    return { head, records };
   }
 
   /**
