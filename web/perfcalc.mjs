@@ -109,17 +109,42 @@ function sample(s, what) {
   throw new TypeError(`perfcalc: ${what} must be an array or an object`);
 }
 
-function options(o) {
-  if (o === undefined || o === null) return 0;
-  if (typeof o === "number") return toU32(o, "options");
-  if (typeof o === "string") o = o.split(",");
-  let bits = 0;
-  for (const name of o) {
-    const b = OPTIONS[String(name).trim().toLowerCase()];
-    if (b === undefined) throw new RangeError(`perfcalc: unknown option ${name} (want cap100, scale, 1000 or wrap32)`);
-    bits |= b;
+/**
+ * Reads an options text as engine.ParseOptions does, the one syntax of
+ * perfcalc calc and values --options (its cases: testdata/options.json):
+ * names separated by commas, in any order and ASCII case, spaces around
+ * them ignored: cap100, scale, scale=S (S −10 to 10), 1000 (or
+ * times1000), wrap32. Also takes the names as an array, or the bits. It
+ * returns the bits and the S of scale=S (null without one).
+ */
+export function parseOptions(o) {
+  if (o === undefined || o === null) return { options: 0, scale: null };
+  if (typeof o === "number") return { options: toU32(o, "options"), scale: null };
+  const names = typeof o === "string" ? (/^[ \t]*$/.test(o) ? [] : o.split(",")) : Array.from(o, String);
+  let bits = 0, scale = null;
+  for (const raw of names) {
+    const name = raw.replace(/^[ \t]+|[ \t]+$/g, "");
+    const key = name.toLowerCase();
+    const b = /^[\x20-\x7e]*$/.test(name) && Object.hasOwn(OPTIONS, key) ? OPTIONS[key] : undefined;
+    if (b !== undefined) { bits |= b; continue; }
+    if (/^scale=/i.test(name)) {
+      const m = /^scale=([+-]?[0-9]{1,2})$/i.exec(name);
+      if (!m || Math.abs(Number(m[1])) > 10) throw new RangeError(`perfcalc: ${JSON.stringify(name)}: the scale is a power of ten from -10 to 10`);
+      bits |= abi.OPT_SCALE;
+      scale = Number(m[1]);
+      continue;
+    }
+    throw new RangeError(`perfcalc: unknown option ${JSON.stringify(name)} (want cap100, scale, 1000 or wrap32)`);
   }
-  return bits;
+  return { options: bits, scale };
+}
+
+// options reads options that apply to counters whose DefaultScale comes
+// with them (the decode and query exports): scale=S is refused.
+function options(o) {
+  const p = parseOptions(o);
+  if (p.scale !== null) throw new RangeError(`perfcalc: scale=${p.scale}: the counters' DefaultScale comes from the data: write scale`);
+  return p.options;
 }
 
 // request normalises a compute request.
@@ -131,9 +156,13 @@ function request(r, extraOptions = 0) {
   let timeBase;
   if (r.timebase !== undefined || r.timeBase !== undefined) timeBase = toI64(r.timebase ?? r.timeBase, "timebase");
   else timeBase = ((type >>> 20) & 3) === 1 ? FREQ_100NS : 0n; // PERF_TIMER_100NS: F is always 10^7
-  const scale = r.scale ?? 0;
+  const o = parseOptions(r.options); // scale=S gives the request's scale
+  if (o.scale !== null && r.scale !== undefined && r.scale !== null && r.scale !== o.scale) {
+    throw new RangeError(`perfcalc: scale ${r.scale} and the option scale=${o.scale} disagree`);
+  }
+  const scale = o.scale ?? r.scale ?? 0;
   if (!Number.isInteger(scale) || scale < -0x80000000 || scale > 0x7fffffff) throw new RangeError(`perfcalc: scale ${scale} is not an i32`);
-  return { type, hasOld, old, nw, timeBase, scale, options: options(r.options) | extraOptions };
+  return { type, hasOld, old, nw, timeBase, scale, options: o.options | extraOptions };
 }
 
 /** The 64-bit words of one request of computeBatchArrays (compute_batch's 72-byte request record). */
