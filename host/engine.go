@@ -85,9 +85,9 @@ var exports = [numFn]string{
 	fnDecodeNext:   "decode_next",
 }
 
-// optional are the exports that a module of ABI version 1 may lack (they
-// came later): a call that needs a missing one returns an *Error with
-// CodeUnsupported.
+// optional are the exports that a module may lack (they came later within
+// ABI version 1; a module of version 2 has them all): a call that needs a
+// missing one returns an *Error with CodeUnsupported.
 var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true}
 
 // Engine runs perfcalc's engine and decoders inside perfcalc.wasm, through

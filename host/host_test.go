@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/perfcalc/perfcalc/host"
 	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
@@ -630,8 +632,10 @@ func TestDecodePaging(t *testing.T) {
 
 // TestLargeLog converts a log larger than the module's static input buffer
 // (8 MiB), whose records and JSON text exceed its static output buffer
-// (4 MiB): the host reserves larger buffers (in_reserve, out_reserve), and
-// the results equal the native ones. The log is the real Tx log repeated.
+// (4 MiB): the host reserves a larger input buffer (in_reserve), reads the
+// records page by page (decode_next) and the text in a larger output
+// buffer (out_reserve), and the results equal the native ones. The log is
+// the real Tx log repeated.
 func TestLargeLog(t *testing.T) {
 	tx := readFile(t, corpus.Shared(t, "blg", "Tx_BasicPerfCounters.blg"))
 	rl, err := gencorpus.NewRepeatedLog(tx, 40)
@@ -678,4 +682,30 @@ func TestReserveUnderMemoryLimit(t *testing.T) {
 	if _, err := e.DecodeNames(nil); err != nil {
 		t.Fatalf("after the refusal: %v", err)
 	}
+}
+
+// TestRecordLargerThanOutputBuffer decodes a name table whose second text
+// (5 MB) does not fit the module's 4 MiB output buffer: the module returns
+// a page without it and the bytes it needs, the host reserves them and
+// goes on with decode_next; the records equal the native ones.
+func TestRecordLargerThanOutputBuffer(t *testing.T) {
+	big := strings.Repeat("x", 5<<20)
+	tab := encode.NameTable{Pairs: []encode.NameTablePair{{Index: 1, Text: "one"}, {Index: 3, Text: big}, {Index: 5, Text: "five"}}}
+	b, err := encode.EncodeNameTable(&tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, host.NewConfig().WithPoolSize(1))
+	have, err := e.DecodeNames(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := host.Native{}.DecodeNames(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(have.Records) != 3 || have.Records[1].Path != big || have.Records[2].Path != "five" {
+		t.Fatalf("%d records", len(have.Records))
+	}
+	sameDecoded(t, "a 5 MB name", have, want)
 }
