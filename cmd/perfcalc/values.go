@@ -165,15 +165,16 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return finishOutput(stderr, "values", nil, note, err)
 }
 
-// parseQueryOptions reads --options (engine.ParseOptions); the scale is
-// each counter's DefaultScale, from the captures: scale=S is refused.
+// parseQueryOptions reads --options of values and watch
+// (engine.ParseOptions); the scale is each counter's DefaultScale, from the
+// data: scale=S is refused.
 func parseQueryOptions(s string) (engine.Options, error) {
 	o, err := engine.ParseOptions(s)
 	if err != nil {
 		return 0, &usageError{"--options: " + err.Error()}
 	}
 	if o.HasScale {
-		return 0, &usageError{"--options: scale=" + strconv.Itoa(int(o.Scale)) + ": values takes each counter's DefaultScale from the captures: write scale"}
+		return 0, &usageError{"--options: scale=" + strconv.Itoa(int(o.Scale)) + ": each counter's DefaultScale comes from the data: write scale"}
 	}
 	return o.Options, nil
 }
