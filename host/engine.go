@@ -49,6 +49,7 @@ const (
 	fnOutReserve
 	fnRelogStats
 	fnQueryText
+	fnDecodeNext
 	numFn
 )
 
@@ -76,11 +77,12 @@ var exports = [numFn]string{
 	fnOutReserve:   "out_reserve",
 	fnRelogStats:   "relog_stats",
 	fnQueryText:    "query_text",
+	fnDecodeNext:   "decode_next",
 }
 
-// optional are the exports that a module of ABI version 1 may lack (they
-// came later): a call that needs a missing one returns an *Error with
-// CodeUnsupported.
+// optional are the exports that a module may lack (they came later within
+// ABI version 1; a module of version 2 has them all): a call that needs a
+// missing one returns an *Error with CodeUnsupported.
 var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true}
 
 // Engine runs perfcalc's engine and decoders inside perfcalc.wasm, through

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/perfcalc/perfcalc/host"
 	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/gencorpus"
 )
 
@@ -543,8 +545,8 @@ func TestCloseWaitsForCalls(t *testing.T) {
 // TestModuleVersion checks that a module speaking another ABI version, and
 // bytes that are not a module, are refused with clear errors.
 func TestModuleVersion(t *testing.T) {
-	// A hand-assembled module: _initialize, abi_version returning 2, memory.
-	v2 := []byte{
+	// A hand-assembled module: _initialize, abi_version returning 3, memory.
+	v3 := []byte{
 		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
 		0x01, 0x08, 0x02, 0x60, 0x00, 0x00, 0x60, 0x00, 0x01, 0x7f, // types: () -> (), () -> i32
 		0x03, 0x03, 0x02, 0x00, 0x01, // functions
@@ -553,16 +555,16 @@ func TestModuleVersion(t *testing.T) {
 		0x0b, '_', 'i', 'n', 'i', 't', 'i', 'a', 'l', 'i', 'z', 'e', 0x00, 0x00,
 		0x0b, 'a', 'b', 'i', '_', 'v', 'e', 'r', 's', 'i', 'o', 'n', 0x00, 0x01,
 		0x06, 'm', 'e', 'm', 'o', 'r', 'y', 0x02, 0x00,
-		0x0a, 0x09, 0x02, 0x02, 0x00, 0x0b, 0x04, 0x00, 0x41, 0x02, 0x0b, // code
+		0x0a, 0x09, 0x02, 0x02, 0x00, 0x0b, 0x04, 0x00, 0x41, 0x03, 0x0b, // code
 	}
-	_, err := host.New(context.Background(), host.NewConfig().WithModule(v2))
-	if !errors.Is(err, host.ErrABIVersion) || err.Error() != "perfcalc host: the module speaks ABI version 2, this package speaks 1" {
-		t.Errorf("version 2: have %v", err)
+	_, err := host.New(context.Background(), host.NewConfig().WithModule(v3))
+	if !errors.Is(err, host.ErrABIVersion) || err.Error() != "perfcalc host: the module speaks ABI version 3, this package speaks 2" {
+		t.Errorf("version 3: have %v", err)
 	}
-	v1 := bytes.Replace(v2, []byte{0x41, 0x02}, []byte{0x41, 0x01}, 1)
-	_, err = host.New(context.Background(), host.NewConfig().WithModule(v1))
+	v2 := bytes.Replace(v3, []byte{0x41, 0x03}, []byte{0x41, 0x02}, 1)
+	_, err = host.New(context.Background(), host.NewConfig().WithModule(v2))
 	if !errors.Is(err, host.ErrModule) {
-		t.Errorf("version 1 without exports: have %v, want ErrModule", err)
+		t.Errorf("version 2 without exports: have %v, want ErrModule", err)
 	}
 	_, err = host.New(context.Background(), host.NewConfig().WithModule([]byte("not wasm")))
 	if !errors.Is(err, host.ErrModule) {
@@ -630,8 +632,10 @@ func TestDecodePaging(t *testing.T) {
 
 // TestLargeLog converts a log larger than the module's static input buffer
 // (8 MiB), whose records and JSON text exceed its static output buffer
-// (4 MiB): the host reserves larger buffers (in_reserve, out_reserve), and
-// the results equal the native ones. The log is the real Tx log repeated.
+// (4 MiB): the host reserves a larger input buffer (in_reserve), reads the
+// records page by page (decode_next) and the text in a larger output
+// buffer (out_reserve), and the results equal the native ones. The log is
+// the real Tx log repeated.
 func TestLargeLog(t *testing.T) {
 	tx := readFile(t, corpus.Shared(t, "blg", "Tx_BasicPerfCounters.blg"))
 	rl, err := gencorpus.NewRepeatedLog(tx, 40)
@@ -678,4 +682,30 @@ func TestReserveUnderMemoryLimit(t *testing.T) {
 	if _, err := e.DecodeNames(nil); err != nil {
 		t.Fatalf("after the refusal: %v", err)
 	}
+}
+
+// TestRecordLargerThanOutputBuffer decodes a name table whose second text
+// (5 MB) does not fit the module's 4 MiB output buffer: the module returns
+// a page without it and the bytes it needs, the host reserves them and
+// goes on with decode_next; the records equal the native ones.
+func TestRecordLargerThanOutputBuffer(t *testing.T) {
+	big := strings.Repeat("x", 5<<20)
+	tab := encode.NameTable{Pairs: []encode.NameTablePair{{Index: 1, Text: "one"}, {Index: 3, Text: big}, {Index: 5, Text: "five"}}}
+	b, err := encode.EncodeNameTable(&tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, host.NewConfig().WithPoolSize(1))
+	have, err := e.DecodeNames(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := host.Native{}.DecodeNames(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(have.Records) != 3 || have.Records[1].Path != big || have.Records[2].Path != "five" {
+		t.Fatalf("%d records", len(have.Records))
+	}
+	sameDecoded(t, "a 5 MB name", have, want)
 }

@@ -130,13 +130,14 @@ type QueryConfig struct {
 // Engine reads the module's output buffer with it page by page, Native the
 // one page its Builder wrote.
 type reader struct {
-	d     Decoded
-	total uint32 // the result's records, from the first page
-	next  uint32 // the index of the next page's first record
+	d    Decoded
+	next uint32 // the index of the next page's first record
 }
 
 // page reads the page at the start of b. It returns the page's header, or
-// what breaks the ABI ("" when nothing does).
+// what breaks the ABI ("" when nothing does). The columns, rows and bias
+// are the last page's: those of a result whose pages the module returns as
+// it decodes (V1 objects, V2 blocks) are complete on its last page.
 func (rd *reader) page(b []byte) (h abi.Header, violation string) {
 	if len(b) < abi.HeaderSize {
 		return h, "the result is shorter than its header"
@@ -149,8 +150,7 @@ func (rd *reader) page(b []byte) (h abi.Header, violation string) {
 	}
 	strs := b[h.StrOff : h.StrOff+h.StrLen]
 	if rd.next == 0 {
-		rd.total = h.Total
-		rd.d = Decoded{Kind: Kind(h.Kind), Columns: h.Columns, Rows: h.Rows, Bias: h.Bias}
+		rd.d = Decoded{Kind: Kind(h.Kind)}
 		if uint64(h.InfoOff)+uint64(h.InfoLen) > uint64(len(strs)) {
 			return h, "the result's info lies outside its strings"
 		}
@@ -161,9 +161,10 @@ func (rd *reader) page(b []byte) (h abi.Header, violation string) {
 			rd.d.Records = make([]Record, 0, min(h.Total, 1<<16))
 		}
 	}
-	if uint64(h.First)+uint64(h.Count) > uint64(h.Total) || h.Total != rd.total {
+	if uint64(h.First)+uint64(h.Count) != uint64(h.Total) || Kind(h.Kind) != rd.d.Kind {
 		return h, "the result's pages do not add up"
 	}
+	rd.d.Columns, rd.d.Rows, rd.d.Bias = h.Columns, h.Rows, h.Bias
 	var lastOff, lastLen uint32
 	var lastPath string
 	for i := range h.Count {

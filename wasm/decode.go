@@ -15,43 +15,133 @@ import (
 
 // out lays the result of the current decode export out in the output
 // buffer; builder builds it (one call at a time: the module is
-// single-threaded). Package variables: a call allocates neither.
+// single-threaded). Package variables: a page allocates neither.
+//
+// A result that does not fit one page is a continuation: the builder runs
+// on a goroutine of its own, which out's Pause parks when a page is full
+// (page, pause); decode_next resumes it, with the header's cursor, where
+// the page ended, without decoding the input again. (A goroutine and two
+// channels cost the module about 1 KB; iter.Pull's coroutines cost 23 KB.)
 var (
 	out     abi.Writer
 	builder abi.Builder
+
+	// baton passes control between an export and the builder, strictly
+	// in turn: the builder sends the rc of a page or of the result, an
+	// export sends a parked builder 1 (resume) or 0 (abandon).
+	baton  = make(chan int32)
+	live   bool       // a builder is parked in pause: a continuation
+	cursor uint32 = 1 // the current continuation's number (header's cursor)
+
+	// The arguments of the current decode export, for its builder (the
+	// function that build runs): args its u32 ones in their order (first
+	// excepted), span a log's begin and end, method a log's Builder method;
+	// job is the builder.
+	job    func() int32
+	args   [9]uint32
+	span   [2]int64
+	method func(*abi.Builder, []byte, relog.Options) error
 )
 
-// start prepares out and builder for a result whose page starts at the
-// record numbered first. (Not inlined: clearing both in every export costs
-// the module about 3 KB.)
+// build runs fn, a builder: a function that reads the export's arguments
+// (args) and builds its result with builder (see finish), on a goroutine of
+// its own; it is the body of every decode export. It ends the continuation
+// of the result before it. (The exports' last parameter, first, is
+// reserved: version 1's pages began at a record index; the next page now
+// comes from decode_next.) (Not inlined: its code is shared by every
+// export.)
 //
 //go:noinline
-func start(first uint32) *abi.Builder {
-	out.Reset(outBuf, first)
+func build(fn func() int32) int32 {
+	drop()
+	clearError()
+	out.Reset(outBuf)
+	out.Pause = pause
 	builder = abi.Builder{W: &out}
-	return &builder
+	job = fn
+	go runJob()
+	return wait()
+}
+
+// runJob runs job, on the builder's goroutine, and sends its rc.
+func runJob() { baton <- guarded() }
+
+// guarded runs job and returns its rc; a panic is CodePanic, as in every
+// export. (A result that the host abandoned ends with abi.ErrStopped,
+// which nobody reads: drop's callers clear its text.)
+func guarded() (rc int32) {
+	defer recovered(&rc)
+	return job()
+}
+
+// wait receives the rc of the builder's next page or of its result;
+// a page leaves the builder parked (live).
+func wait() int32 {
+	rc := <-baton
+	live = rc == abi.CodeSpace // only a page ends so: no builder's error has the code
+	return rc
+}
+
+// pause is out's Pause, on the builder's goroutine: it ends the page
+// (CodeSpace, last_detail = the bytes a page needs for the next record, the
+// header's cursor for decode_next), hands it over and waits for decode_next
+// (true: the next page, in the output buffer then in use) or for the
+// continuation's end (false).
+func pause() bool {
+	cursor += 2 // odd: never 0
+	out.Cursor = cursor
+	_, _, lastDetail = out.Finish(&builder.Summary)
+	setError("perfcalc: the result continues: decode_next(cursor)")
+	baton <- abi.CodeSpace
+	if <-baton == 0 {
+		return false
+	}
+	out.NextPage(outBuf)
+	return true
+}
+
+// drop ends the current continuation, if any: the parked builder returns.
+func drop() {
+	if live {
+		live = false
+		baton <- 0
+		<-baton
+	}
 }
 
 // finish ends the result that builder built, or reports err: it returns
-// the bytes written, CodeSpace with last_detail = the bytes a single page
-// needs when records remain for another page, or err's code.
+// the bytes written, or err's code.
 func finish(err error) int32 {
 	if err != nil {
 		lastDetail = abi.DetailOf(err)
 		return fail(abi.CodeOf(err), err)
 	}
-	n, more, needed := out.Finish(&builder.Summary)
+	n, _, _ := out.Finish(&builder.Summary)
 	if builder.Damage != nil {
 		setError(builder.Damage.Error())
 	}
-	if more {
-		lastDetail = needed
-		if errLen == 0 {
-			setError("perfcalc: the result does not fit the output buffer: call again from the next record")
-		}
-		return abi.CodeSpace
-	}
 	return int32(n)
+}
+
+// decodeNext writes the next page of the result whose last page carried
+// cursor c, resuming it where that page ended; it returns what the export
+// that began the result returns. Cursor 0 ends the current continuation
+// (its memory is let go) and returns 0. Another decode export ends it too.
+//
+//go:wasmexport decode_next
+func decodeNext(c uint32) int32 {
+	if c == 0 {
+		drop()
+		clearError()
+		return 0
+	}
+	clearError()
+	if !live || c != cursor {
+		return refuse("perfcalc: decode_next: no result continues with this cursor")
+	}
+	live = false
+	baton <- 1
+	return wait()
 }
 
 // decodeV1 decodes the V1 PERF_DATA_BLOCK at inOff (n bytes) of the input
@@ -59,21 +149,26 @@ func finish(err error) int32 {
 // "#<index>"): abi.Builder.V1.
 //
 //go:wasmexport decode_v1
-func decodeV1(inOff, n, namesOff, namesLen, options, first uint32) (rc int32) {
-	defer recovered(&rc)
-	clearError()
+func decodeV1(inOff, n, namesOff, namesLen, options, first uint32) int32 {
+	args = [len(args)]uint32{inOff, n, namesOff, namesLen, options}
+	return build(v1)
+}
+
+// v1 is decode_v1's builder.
+func v1() int32 {
+	options := args[4]
 	if code := checkOptions("decode_v1", options); code != 0 {
 		return code
 	}
-	data, code := inRegion("decode_v1 input", inOff, n)
+	data, code := inRegion("decode_v1 input", args[0], args[1])
 	if code != 0 {
 		return code
 	}
-	names, code := optional("name table", namesOff, namesLen)
+	names, code := optional("name table", args[2], args[3])
 	if code != 0 {
 		return code
 	}
-	return finish(start(first).V1(data, names, engine.Options(options)))
+	return finish(builder.V1(data, names, engine.Options(options)))
 }
 
 // checkOptions checks the option bits of decode_v1, decode_v2 and query
@@ -100,27 +195,32 @@ func optional(what string, off, n uint32) ([]byte, int32) {
 // idsOff: abi.Builder.V2.
 //
 //go:wasmexport decode_v2
-func decodeV2(dataOff, dataLen, regOff, regLen, strOff, strLen, idsOff, idsCount, options, first uint32) (rc int32) {
-	defer recovered(&rc)
-	clearError()
+func decodeV2(dataOff, dataLen, regOff, regLen, strOff, strLen, idsOff, idsCount, options, first uint32) int32 {
+	args = [len(args)]uint32{dataOff, dataLen, regOff, regLen, strOff, strLen, idsOff, idsCount, options}
+	return build(v2)
+}
+
+// v2 is decode_v2's builder.
+func v2() int32 {
+	options := args[8]
 	if code := checkOptions("decode_v2", options); code != 0 {
 		return code
 	}
-	data, code := inRegion("decode_v2 data", dataOff, dataLen)
+	data, code := inRegion("decode_v2 data", args[0], args[1])
 	if code != 0 {
 		return code
 	}
 	var cs abi.V2
-	if cs.RegInfo, code = inRegion("decode_v2 registration", regOff, regLen); code != 0 {
+	if cs.RegInfo, code = inRegion("decode_v2 registration", args[2], args[3]); code != 0 {
 		return code
 	}
-	if cs.Strings, code = inRegion("decode_v2 strings", strOff, strLen); code != 0 {
+	if cs.Strings, code = inRegion("decode_v2 strings", args[4], args[5]); code != 0 {
 		return code
 	}
-	if cs.IDs, code = counterIDs(idsOff, idsCount); code != 0 {
+	if cs.IDs, code = counterIDs(args[6], args[7]); code != 0 {
 		return code
 	}
-	return finish(start(first).V2(data, &cs, engine.Options(options)))
+	return finish(builder.V2(data, &cs, engine.Options(options)))
 }
 
 // counterIDs reads count u32 counter ids at off of the input buffer.
@@ -136,14 +236,18 @@ func counterIDs(off, count uint32) ([]uint32, int32) {
 // abi.Builder.Names.
 //
 //go:wasmexport decode_names
-func decodeNames(inOff, n, first uint32) (rc int32) {
-	defer recovered(&rc)
-	clearError()
-	table, code := optional("name table", inOff, n)
+func decodeNames(inOff, n, first uint32) int32 {
+	args = [len(args)]uint32{inOff, n}
+	return build(names)
+}
+
+// names is decode_names's builder.
+func names() int32 {
+	table, code := optional("name table", args[0], args[1])
 	if code != 0 {
 		return code
 	}
-	return finish(start(first).Names(table))
+	return finish(builder.Names(table))
 }
 
 // logInput reads the arguments of decode_blg, relog_text, relog_stats and
@@ -173,17 +277,21 @@ func patterns(off, n uint32) ([]counterpath.Path, int32) {
 	return ps, 0
 }
 
-// decodeLog runs build, a Builder method over a .blg log, on the log at
-// inOff (n bytes) with the selection of logInput: the body of decode_blg,
+// decodeLog runs m, a Builder method over a .blg log, on the log at inOff
+// (n bytes) with the selection of logInput: the body of decode_blg,
 // relog_stats and relog_columns.
-func decodeLog(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32, build func(*abi.Builder, []byte, relog.Options) error) (rc int32) {
-	defer recovered(&rc)
-	clearError()
-	data, opts, code := logInput(inOff, n, patOff, patLen, begin, end, every)
+func decodeLog(inOff, n, patOff, patLen uint32, begin, end int64, every uint32, m func(*abi.Builder, []byte, relog.Options) error) int32 {
+	args, span, method = [len(args)]uint32{inOff, n, patOff, patLen, every}, [2]int64{begin, end}, m
+	return build(logs)
+}
+
+// logs is the builder of decode_blg, relog_stats and relog_columns.
+func logs() int32 {
+	data, opts, code := logInput(args[0], args[1], args[2], args[3], span[0], span[1], args[4])
 	if code != 0 {
 		return code
 	}
-	return finish(build(start(first), data, opts))
+	return finish(method(&builder, data, opts))
 }
 
 // decodeBlg converts the .blg log at inOff (n bytes) as relog does, with
@@ -191,7 +299,7 @@ func decodeLog(inOff, n, patOff, patLen uint32, begin, end int64, every, first u
 //
 //go:wasmexport decode_blg
 func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
-	return decodeLog(inOff, n, patOff, patLen, begin, end, every, first, (*abi.Builder).Blg)
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).Blg)
 }
 
 // relogStats computes the statistics of every column of the .blg log at
@@ -200,7 +308,7 @@ func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first u
 //
 //go:wasmexport relog_stats
 func relogStats(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
-	return decodeLog(inOff, n, patOff, patLen, begin, end, every, first, (*abi.Builder).Stats)
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).Stats)
 }
 
 // relogColumns lists the columns of the .blg log at inOff (n bytes), as
@@ -209,7 +317,7 @@ func relogStats(inOff, n, patOff, patLen uint32, begin, end int64, every, first 
 //
 //go:wasmexport relog_columns
 func relogColumns(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
-	return decodeLog(inOff, n, patOff, patLen, begin, end, every, first, (*abi.Builder).LogColumns)
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).LogColumns)
 }
 
 // sniff tells what the n bytes at inOff of the input buffer are:
@@ -328,15 +436,19 @@ func queryInput(op string, descOff, options uint32, q *abi.Query) (older, newer 
 // (abi.Query…): abi.Builder.Query.
 //
 //go:wasmexport query
-func runQuery(descOff, options, first uint32) (rc int32) {
-	defer recovered(&rc)
-	clearError()
+func runQuery(descOff, options, first uint32) int32 {
+	args = [len(args)]uint32{descOff, options}
+	return build(queryBuilder)
+}
+
+// queryBuilder is query's builder.
+func queryBuilder() int32 {
 	var q abi.Query
-	older, newer, code := queryInput("query", descOff, options, &q)
+	older, newer, code := queryInput("query", args[0], args[1], &q)
 	if code != 0 {
 		return code
 	}
-	return finish(start(first).Query(older, newer, &q))
+	return finish(builder.Query(older, newer, &q))
 }
 
 // queryText writes relog's CSV or TSV of every selected counter between two

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -42,17 +43,19 @@ func outBufStat(t *testing.T, d decoded, i int) abi.Statistic {
 	return d.stats[i]
 }
 
-// readAll calls a decode export page by page and collects its records.
+// readAll calls a decode export (call's argument is its reserved first, 0)
+// and then decode_next page by page, and collects its records.
 func readAll(t *testing.T, call func(first uint32) int32) decoded {
 	t.Helper()
 	var d decoded
-	for first, page := uint32(0), 0; ; page++ {
-		rc := call(first)
+	rc := call(0)
+	for page := 0; ; page++ {
 		if rc < 0 && rc != abi.CodeSpace {
 			t.Fatalf("error %d: %s", rc, errBuf[:errLen])
 		}
 		h := abi.ReadHeader(outBuf[:])
-		if h.Magic != abi.Magic || h.Version != abi.Version || h.First != first || h.RecSize != abi.RecordSize || h.RecOff != abi.HeaderSize {
+		if h.Magic != abi.Magic || h.Version != abi.Version || h.First != uint32(len(d.paths)) || h.Total != h.First+h.Count ||
+			h.RecSize != abi.RecordSize || h.RecOff != abi.HeaderSize {
 			t.Fatalf("bad abi.Header %+v", h)
 		}
 		if rc >= 0 && int(rc) != int(h.StrOff+h.StrLen) {
@@ -61,6 +64,9 @@ func readAll(t *testing.T, call func(first uint32) int32) decoded {
 		if page == 0 {
 			d.head = h
 			d.info = string(outBuf[h.StrOff+h.InfoOff : h.StrOff+h.InfoOff+h.InfoLen])
+		}
+		if info := string(outBuf[h.StrOff+h.InfoOff : h.StrOff+h.InfoOff+h.InfoLen]); info != d.info {
+			t.Fatalf("page %d: info %q, the first page's %q", page, info, d.info)
 		}
 		for i := 0; i < int(h.Count); i++ {
 			r, p := parseRecord(outBuf[:], &h, i)
@@ -73,15 +79,19 @@ func readAll(t *testing.T, call func(first uint32) int32) decoded {
 			d.paths = append(d.paths, p)
 		}
 		if h.Flags&abi.FlagMore == 0 {
-			if rc < 0 {
-				t.Fatalf("abi.CodeSpace without abi.FlagMore")
+			if rc < 0 || h.Cursor != 0 {
+				t.Fatalf("abi.CodeSpace or cursor %d without abi.FlagMore", h.Cursor)
 			}
+			// The last page's header is the result's (a log's damage is
+			// known at its end).
+			d.head.Total, d.head.Flags = h.Total, h.Flags
+			d.head.Columns, d.head.Rows = h.Columns, h.Rows
 			return d
 		}
-		if rc != abi.CodeSpace || h.Count == 0 {
-			t.Fatalf("abi.FlagMore with rc %d and %d records", rc, h.Count)
+		if rc != abi.CodeSpace || h.Count == 0 || h.Cursor == 0 {
+			t.Fatalf("abi.FlagMore with rc %d, %d records and cursor %d", rc, h.Count, h.Cursor)
 		}
-		first += h.Count
+		rc = decodeNext(h.Cursor)
 	}
 }
 
@@ -598,8 +608,9 @@ func TestV2Big(t *testing.T) {
 
 // TestLargeInput decodes a name table larger than the static input buffer,
 // whose records do not fit the static output buffer either: in_reserve
-// takes the input; the first call returns a page and the bytes a single
-// page needs, out_reserve grants them, and the next call returns the rest.
+// takes the input; the first call returns a page and a cursor, decode_next
+// refuses another cursor, returns an empty page and the bytes the next
+// record needs in a buffer too small for it, and the rest in a larger one.
 func TestLargeInput(t *testing.T) {
 	if runtime.GOOS == "wasip1" {
 		// Node 20's WASI crashes (SIGSEGV) at exit after a test binary grew
@@ -630,19 +641,35 @@ func TestLargeInput(t *testing.T) {
 	copy(inBuf, b)
 	rc := decodeNames(0, uint32(len(b)), 0)
 	h := abi.ReadHeader(outBuf)
-	if rc != abi.CodeSpace || h.Flags&abi.FlagMore == 0 || h.Count == 0 || h.Needed <= abi.OutCap {
+	if rc != abi.CodeSpace || h.Flags&abi.FlagMore == 0 || h.Count == 0 || h.Cursor == 0 {
 		t.Fatalf("first page: rc %d, abi.Header %+v", rc, h)
 	}
 	first := h.Count
-	if outReserve(h.Needed) == 0 {
-		t.Fatalf("out_reserve(%d): %s", h.Needed, errBuf[:errLen])
+	if rc := decodeNext(h.Cursor + 2); rc != abi.CodeArgument {
+		t.Fatalf("decode_next with another cursor = %d, want abi.CodeArgument", rc)
 	}
-	if rc := decodeNames(0, uint32(len(b)), first); rc < 0 {
-		t.Fatalf("second call: %d: %s", rc, errBuf[:errLen])
+	// A buffer too small for the next record: a page without records, and
+	// needed is what the next one needs.
+	small := outReserve(0)
+	outBuf = outBuf[:abi.HeaderSize+abi.RecordSize]
+	rc = decodeNext(h.Cursor)
+	h = abi.ReadHeader(outBuf)
+	if rc != abi.CodeSpace || h.Count != 0 || h.First != first || h.Flags&abi.FlagMore == 0 || lastDetail != h.Needed || h.Needed <= uint32(len(outBuf)) {
+		t.Fatalf("page in a small buffer: rc %d, abi.Header %+v", rc, h)
+	}
+	if small == 0 || outReserve(1<<25) == 0 {
+		t.Fatalf("out_reserve: %s", errBuf[:errLen])
+	}
+	cur := h.Cursor
+	if rc := decodeNext(cur); rc < 0 {
+		t.Fatalf("second page: %d: %s", rc, errBuf[:errLen])
 	}
 	h = abi.ReadHeader(outBuf)
-	if h.Flags&abi.FlagMore != 0 || h.First != first || int(h.First+h.Count) != len(tab.Pairs) {
+	if h.Flags&abi.FlagMore != 0 || h.First != first || int(h.First+h.Count) != len(tab.Pairs) || h.Total != uint32(len(tab.Pairs)) {
 		t.Fatalf("second page: abi.Header %+v, want the rest of %d records", h, len(tab.Pairs))
+	}
+	if rc := decodeNext(cur); rc != abi.CodeArgument {
+		t.Fatalf("decode_next after the last page = %d, want abi.CodeArgument", rc)
 	}
 	for _, i := range []int{0, int(h.Count) / 2, int(h.Count) - 1} {
 		r, path := parseRecord(outBuf, &h, i)
@@ -651,4 +678,64 @@ func TestLargeInput(t *testing.T) {
 			t.Errorf("abi.Record %d: %d %q, want %d %q", int(first)+i, r.Aux, path, want.Index, want.Text)
 		}
 	}
+}
+
+// TestContinuation decodes the real logs in pages of 64 KiB, resumed by
+// decode_next, and checks that the records equal those of one page record
+// for record (a damaged log's damage on its last page); that a decode
+// export ends the continuation before it, and that decode_next(0) ends it.
+func TestContinuation(t *testing.T) {
+	dir := corpus.Shared(t, "blg")
+	defer func() { outBuf = outStatic[:] }()
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		offs, lens := load(t, b)
+		blg := func(uint32) int32 { return decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }
+		outBuf = outStatic[:]
+		one := readAll(t, blg)
+		outBuf = outStatic[:64<<10]
+		paged := readAll(t, blg)
+		same := func(h abi.Header) [6]uint32 {
+			return [6]uint32{h.Kind, h.Flags, h.Total, h.Columns, h.Rows, uint32(h.Bias)}
+		}
+		if len(one.recs) == 0 || !reflect.DeepEqual(one.recs, paged.recs) || !reflect.DeepEqual(one.paths, paged.paths) ||
+			one.info != paged.info || same(one.head) != same(paged.head) || paged.head.Count == one.head.Count {
+			t.Errorf("%s: %d records in pages of 64 KiB differ from the %d of one page (%+v, %+v)",
+				name, len(paged.recs), len(one.recs), paged.head, one.head)
+		}
+	}
+
+	rc := decodeBlg(0, uint32(len(inBuf)), 0, 0, 0, 0, 0, 0) // not a log: an error, and no continuation
+	if rc >= 0 {
+		t.Fatalf("decode_blg of zeros = %d", rc)
+	}
+	offs, lens := load(t, mustRead(t, filepath.Join(dir, "Tx_BasicPerfCounters.blg")))
+	for _, end := range []func() int32{
+		func() int32 { return decodeNext(0) },
+		func() int32 { return decodeNames(0, 0, 0) },
+	} {
+		if rc := decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0); rc != abi.CodeSpace {
+			t.Fatalf("decode_blg = %d, want a page", rc)
+		}
+		cur := abi.ReadHeader(outBuf).Cursor
+		if rc := end(); rc < 0 || errLen != 0 {
+			t.Fatalf("ending the continuation: %d, %q", rc, errBuf[:errLen])
+		}
+		if rc := decodeNext(cur); rc != abi.CodeArgument {
+			t.Fatalf("decode_next(%d) after its end = %d, want abi.CodeArgument", cur, rc)
+		}
+	}
+}
+
+// mustRead returns the file's bytes.
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

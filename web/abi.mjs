@@ -8,7 +8,7 @@
 // (abi_version). It changes whenever an export, a parameter, a record
 // layout, a code or a meaning changes incompatibly; new exports, kinds and
 // bits of reserved fields may be added without a change.
-export const VERSION = 1;
+export const VERSION = 2;
 
 // Error codes: the negative results of the exports.
 export const CODE_PANIC = -1; // perfcalc panicked (a bug; please report the text); the instance is still usable
@@ -73,29 +73,29 @@ export const KIND_COLUMNS = 7; // `relog_columns`: the columns of a `.blg` log a
 
 // Header flags.
 export const FLAG_DAMAGED = 1; // the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
-export const FLAG_MORE = 2; // more records follow: call again with first = first + count
+export const FLAG_MORE = 2; // more records follow: call decode_next with the header's cursor
 
 // The header of a decode result (80 bytes).
 export const MAGIC = 0x31524350; // the bytes "PCR1"
 export const HEADER_SIZE = 80;
 export const HDR_MAGIC = 0; // u32 magic `0x31524350` (the bytes `P C R 1`)
-export const HDR_VERSION = 4; // u32 ABI version (1)
+export const HDR_VERSION = 4; // u32 ABI version (2)
 export const HDR_KIND = 8; // u32 kind (see Kinds)
 export const HDR_FLAGS = 12; // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats, columns; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
-export const HDR_TOTAL = 16; // u32 total: the records of the whole result
-export const HDR_FIRST = 20; // u32 first: the index of this page's first record
+export const HDR_TOTAL = 16; // u32 total: first + count, the records so far; without flag 2, the records of the whole result
+export const HDR_FIRST = 20; // u32 first: the index of this page's first record (the records of the pages before it)
 export const HDR_COUNT = 24; // u32 count: the records in this page
 export const HDR_REC_SIZE = 28; // u32 record size (80)
 export const HDR_REC_OFF = 32; // u32 records offset (80)
 export const HDR_STR_OFF = 36; // u32 string area offset (from the start of the output buffer)
 export const HDR_STR_LEN = 40; // u32 string area length
-export const HDR_NEEDED = 44; // u32 needed: bytes of a single page holding every record
+export const HDR_NEEDED = 44; // u32 needed: without flag 2, the bytes written; with flag 2, the bytes of a page holding only the next record (what `out_reserve` needs when count is 0)
 export const HDR_COLUMNS = 48; // u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
 export const HDR_ROWS = 52; // u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
 export const HDR_BIAS = 56; // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); query, the bias found between the newer capture's `SystemTime` and its UTC time stamp, rounded to the quarter hour (0 when none lies within 14 hours); else 0
 export const HDR_INFO_OFF = 60; // u32 info offset (in the string area)
 export const HDR_INFO_LEN = 64; // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
-export const HDR_RESERVED0 = 68; // u32 0 (reserved)
+export const HDR_CURSOR = 68; // u32 cursor: with flag 2, the continuation that `decode_next` takes (never 0); else 0
 export const HDR_LOCAL = 72; // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
 
 // The record of a decode result (80 bytes): one counter value.

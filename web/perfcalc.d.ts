@@ -38,8 +38,15 @@ export type Sample =
   | [Raw, Raw, number]
   | { first: Raw; second: Raw; multiCount?: number; cstatus?: number };
 
-/** Options: names, a comma-separated string, or the bits. */
-export type Options = ReadonlyArray<"cap100" | "scale" | "1000" | "times1000" | "wrap32"> | string | number;
+/**
+ * Options: names, a comma-separated string ("cap100,scale=2": the syntax of
+ * perfcalc calc --options, see parseOptions), or the bits. scale=S gives a
+ * compute request its scale.
+ */
+export type Options = ReadonlyArray<"cap100" | "scale" | "1000" | "times1000" | "wrap32" | string> | string | number;
+
+/** Reads options as perfcalc calc --options does: the bits, and the S of scale=S (null without one). */
+export function parseOptions(o: Options | null | undefined): { options: number; scale: number | null };
 
 /** One computation, as PdhFormatFromRawValue takes it. */
 export interface Request {

@@ -109,17 +109,42 @@ function sample(s, what) {
   throw new TypeError(`perfcalc: ${what} must be an array or an object`);
 }
 
-function options(o) {
-  if (o === undefined || o === null) return 0;
-  if (typeof o === "number") return toU32(o, "options");
-  if (typeof o === "string") o = o.split(",");
-  let bits = 0;
-  for (const name of o) {
-    const b = OPTIONS[String(name).trim().toLowerCase()];
-    if (b === undefined) throw new RangeError(`perfcalc: unknown option ${name} (want cap100, scale, 1000 or wrap32)`);
-    bits |= b;
+/**
+ * Reads an options text as engine.ParseOptions does, the one syntax of
+ * perfcalc calc and values --options (its cases: testdata/options.json):
+ * names separated by commas, in any order and ASCII case, spaces around
+ * them ignored: cap100, scale, scale=S (S −10 to 10), 1000 (or
+ * times1000), wrap32. Also takes the names as an array, or the bits. It
+ * returns the bits and the S of scale=S (null without one).
+ */
+export function parseOptions(o) {
+  if (o === undefined || o === null) return { options: 0, scale: null };
+  if (typeof o === "number") return { options: toU32(o, "options"), scale: null };
+  const names = typeof o === "string" ? (/^[ \t]*$/.test(o) ? [] : o.split(",")) : Array.from(o, String);
+  let bits = 0, scale = null;
+  for (const raw of names) {
+    const name = raw.replace(/^[ \t]+|[ \t]+$/g, "");
+    const key = name.toLowerCase();
+    const b = /^[\x20-\x7e]*$/.test(name) && Object.hasOwn(OPTIONS, key) ? OPTIONS[key] : undefined;
+    if (b !== undefined) { bits |= b; continue; }
+    if (/^scale=/i.test(name)) {
+      const m = /^scale=([+-]?[0-9]{1,2})$/i.exec(name);
+      if (!m || Math.abs(Number(m[1])) > 10) throw new RangeError(`perfcalc: ${JSON.stringify(name)}: the scale is a power of ten from -10 to 10`);
+      bits |= abi.OPT_SCALE;
+      scale = Number(m[1]);
+      continue;
+    }
+    throw new RangeError(`perfcalc: unknown option ${JSON.stringify(name)} (want cap100, scale, 1000 or wrap32)`);
   }
-  return bits;
+  return { options: bits, scale };
+}
+
+// options reads options that apply to counters whose DefaultScale comes
+// with them (the decode and query exports): scale=S is refused.
+function options(o) {
+  const p = parseOptions(o);
+  if (p.scale !== null) throw new RangeError(`perfcalc: scale=${p.scale}: the counters' DefaultScale comes from the data: write scale`);
+  return p.options;
 }
 
 // request normalises a compute request.
@@ -131,9 +156,13 @@ function request(r, extraOptions = 0) {
   let timeBase;
   if (r.timebase !== undefined || r.timeBase !== undefined) timeBase = toI64(r.timebase ?? r.timeBase, "timebase");
   else timeBase = ((type >>> 20) & 3) === 1 ? FREQ_100NS : 0n; // PERF_TIMER_100NS: F is always 10^7
-  const scale = r.scale ?? 0;
+  const o = parseOptions(r.options); // scale=S gives the request's scale
+  if (o.scale !== null && r.scale !== undefined && r.scale !== null && r.scale !== o.scale) {
+    throw new RangeError(`perfcalc: scale ${r.scale} and the option scale=${o.scale} disagree`);
+  }
+  const scale = o.scale ?? r.scale ?? 0;
   if (!Number.isInteger(scale) || scale < -0x80000000 || scale > 0x7fffffff) throw new RangeError(`perfcalc: scale ${scale} is not an i32`);
-  return { type, hasOld, old, nw, timeBase, scale, options: options(r.options) | extraOptions };
+  return { type, hasOld, old, nw, timeBase, scale, options: o.options | extraOptions };
 }
 
 /** The 64-bit words of one request of computeBatchArrays (compute_batch's 72-byte request record). */
@@ -427,15 +456,17 @@ export class Perfcalc {
     return placed;
   }
 
-  // _pages calls a decode export page by page and returns the header of the
-  // first page and every record. When the first page is not all, it asks the
-  // module for an output buffer that holds the rest (the header's "needed"),
-  // so that a result costs two decodes, not one per page.
+  // _pages calls a decode export (call(0): its last argument, first, is
+  // reserved) and then decode_next with each page's cursor, and returns the
+  // header of the last page (the result's columns, rows, bias and damage are
+  // complete there), with the info string, and every record. Each page
+  // resumes where the one before it ended: the module decodes the input
+  // once. Only when the output buffer cannot hold the next record (a page
+  // without records) is it made to hold it (the header's "needed").
   _pages(call) {
     const records = [];
-    let head = null;
-    for (let first = 0; ;) {
-      const rc = call(first);
+    let info = null;
+    for (let rc = call(0); ;) {
       if (rc < 0 && rc !== abi.CODE_SPACE) this._throw(rc);
       const dv = this._views();
       const o = this.outPtr;
@@ -447,14 +478,11 @@ export class Perfcalc {
         strOff: u32(abi.HDR_STR_OFF), strLen: u32(abi.HDR_STR_LEN), columns: u32(abi.HDR_COLUMNS),
         rows: u32(abi.HDR_ROWS), bias: dv.getInt32(o + abi.HDR_BIAS, true),
         infoOff: u32(abi.HDR_INFO_OFF), infoLen: u32(abi.HDR_INFO_LEN), needed: u32(abi.HDR_NEEDED),
+        cursor: u32(abi.HDR_CURSOR),
       };
       const dec = new TextDecoder();
       const strs = this._u8.subarray(o + h.strOff, o + h.strOff + h.strLen);
-      if (head === null) {
-        head = h;
-        head.info = dec.decode(strs.subarray(h.infoOff, h.infoOff + h.infoLen));
-        head.damage = h.flags & abi.FLAG_DAMAGED ? this._errorText() : null;
-      }
+      if (info === null) info = dec.decode(strs.subarray(h.infoOff, h.infoOff + h.infoLen));
       const cache = new Map();
       for (let i = 0; i < h.count; i++) {
         const r = o + h.recOff + i * h.recSize;
@@ -463,12 +491,21 @@ export class Perfcalc {
         if (path === undefined || path.length !== pl) { path = dec.decode(strs.subarray(po, po + pl)); cache.set(po, path); }
         records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : record(dv, r, path));
       }
-      if (!(h.flags & abi.FLAG_MORE)) break;
-      if (h.count === 0 && h.needed <= this.outCap) throw new PerfcalcError(abi.CODE_SPACE, "perfcalc: a record does not fit the module's output buffer");
-      if (h.needed > this.outCap && h.needed <= abi.MAX_RESERVE) this._reserve("out", h.needed);
-      first += h.count;
+      if (!(h.flags & abi.FLAG_MORE)) {
+        h.info = info;
+        h.damage = h.flags & abi.FLAG_DAMAGED ? this._errorText() : null;
+        return { head: h, records };
+      }
+      if (rc !== abi.CODE_SPACE || h.cursor === 0) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: more records announced without CodeSpace and a cursor");
+      if (h.count === 0) {
+        if (h.needed <= this.outCap || h.needed > abi.MAX_RESERVE) {
+          this._call("decode_next", 0);
+          throw new PerfcalcError(abi.CODE_SPACE, "perfcalc: a record does not fit the module's output buffer");
+        }
+        this._reserve("out", h.needed);
+      }
+      rc = this._call("decode_next", h.cursor);
     }
-    return { head, records };
   }
 
   /**

@@ -25,17 +25,13 @@ time stamp D, or N and its base B for fraction, average and precision types.
 Numbers are decimal (up to 2^64-1; negative ones are read as int64 bit
 patterns, as PDH's LONGLONG) or hexadecimal with 0x.
 
-Options (comma-separated), applied after the formula in this order:
-  cap100    clamp percentages at 100 (PDH's default; relog does not)
-  scale=S   multiply by 10^S, S being the counter's DefaultScale (-10..10)
-  1000      multiply by 1000 (PDH_FMT_1000)
-  wrap32    read a backwards step of a 4-byte counter as a 32-bit wrap
-The default is relog's output: no cap, no scaling.
+` + optionsHelp + `calc knows no counter definition: give its DefaultScale as scale=S.
 
-Output: the value and the status name. The value prints as Windows printed
-it before about 2020 (C's %.17g with a three-digit exponent,
-9.2233720368547758e+018), or with --digits 20 as current Windows prints it;
-0x... for the HEX types. --json prints {"type": ..., "value": ..., "status": ...},
+Output: the value and the status name. The value prints with 20 significant
+digits by default, as current Windows prints it and as every other command
+does (C's %.20g with a three-digit exponent: 100/3 is 33.333333333333328596),
+or with --digits 17 as Windows printed it before about 2020
+(33.333333333333329); 0x... for the HEX types. --json prints {"type": ..., "value": ..., "status": ...},
 the value being the shortest number that reads back as the same double.
 
 --batch reads JSON lines {"type": "PERF_...", "old": [N, D, M], "new": [N, D, M],
@@ -57,10 +53,10 @@ func runCalc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	old := fs.String("old", "", "older sample: FirstValue,SecondValue[,MultiCount]")
 	newer := fs.String("new", "", "newer sample: FirstValue,SecondValue[,MultiCount]")
 	timebase := fs.String("timebase", "", "frequency F of the time base, ticks per second (default 10000000 for 100 ns types)")
-	options := fs.String("options", "", "comma-separated options: cap100, scale=S, 1000, wrap32")
+	options := fs.String("options", "", "comma-separated options: cap100, scale=S, 1000, wrap32 (see Options)")
 	asJSON := fs.Bool("json", false, "print a JSON object")
 	batch := fs.Bool("batch", false, "read JSON-lines requests from standard input")
-	digits := addDigitsFlag(fs, engine.LegacyDigits)
+	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	pos, status, ok := parseCommandArgs(fs, calcUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -108,13 +104,9 @@ func runCalc(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	if *options != "" {
-		for _, o := range strings.Split(*options, ",") {
-			if err := req.addOption(o); err != nil {
-				fmt.Fprintf(stderr, "perfcalc calc: --options: %v\n", err)
-				return exitUsage
-			}
-		}
+	if err := req.addOptions(*options); err != nil {
+		fmt.Fprintf(stderr, "perfcalc calc: --options: %v\n", err)
+		return exitUsage
 	}
 	r, err := req.compute()
 	if err != nil {
@@ -149,24 +141,20 @@ type calcRequest struct {
 	opts        engine.Options
 }
 
-// addOption adds one option of --options (or of a batch line's "options").
-func (r *calcRequest) addOption(o string) error {
-	switch o = strings.TrimSpace(o); {
-	case o == "cap100":
-		r.opts |= engine.Cap100
-	case o == "1000":
-		r.opts |= engine.Times1000
-	case o == "wrap32":
-		r.opts |= engine.Wrap32
-	case strings.HasPrefix(o, "scale="):
-		s, err := strconv.ParseInt(o[len("scale="):], 10, 32)
-		if err != nil || s < -10 || s > 10 {
-			return fmt.Errorf("%q: the scale is a power of ten from -10 to 10", o)
-		}
-		r.opts |= engine.Scale
-		r.scale = int32(s)
-	default:
-		return fmt.Errorf("unknown option %q (want cap100, scale=S, 1000 or wrap32)", o)
+// addOptions adds the options of --options, or of one element of a batch
+// line's "options" (engine.ParseOptions). calc knows no counter definition:
+// the scale comes with the option, scale=S.
+func (r *calcRequest) addOptions(text string) error {
+	o, err := engine.ParseOptions(text)
+	if err != nil {
+		return err
+	}
+	if o.Options&engine.Scale != 0 && !o.HasScale {
+		return errors.New(`"scale": give the counter's DefaultScale, scale=S (-10..10)`)
+	}
+	r.opts |= o.Options
+	if o.HasScale {
+		r.scale = o.Scale
 	}
 	return nil
 }
@@ -425,12 +413,12 @@ func parseBatchLine(text []byte) (calcRequest, error) {
 		if strings.HasPrefix(o, "scale") {
 			return req, fmt.Errorf(`"options": %q: give the scale as "scale": S`, o)
 		}
-		if err := req.addOption(o); err != nil {
+		if err := req.addOptions(o); err != nil {
 			return req, fmt.Errorf(`"options": %v`, err)
 		}
 	}
 	if br.Scale != nil {
-		if err := req.addOption("scale=" + string(*br.Scale)); err != nil {
+		if err := req.addOptions("scale=" + string(*br.Scale)); err != nil {
 			return req, fmt.Errorf(`"scale": %v`, err)
 		}
 	}

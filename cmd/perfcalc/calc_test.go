@@ -44,17 +44,17 @@ func TestCalcText(t *testing.T) {
 		},
 		{
 			name: "type by hexadecimal number, rate with QPC frequency",
-			args: []string{"--type", "0x10410400", "--old", "1000,7178903079", "--new", "1373,7393676247", "--timebase", "3579545"},
+			args: []string{"--type", "0x10410400", "--old", "1000,7178903079", "--new", "1373,7393676247", "--timebase", "3579545", "--digits", "17"},
 			want: g17(f(373)/(f(214773168)/f(3579545))) + " Valid\n",
 		},
 		{
 			name: "type by decimal number",
-			args: []string{"--type", "65792", "--new", "18446744073709551615,0"},
+			args: []string{"--type", "65792", "--new", "18446744073709551615,0", "--digits", "17"},
 			want: "1.8446744073709552e+019 Valid\n",
 		},
 		{
 			name: "1-sample type without --old",
-			args: []string{"--type", "PERF_RAW_FRACTION", "--new", "1,3"},
+			args: []string{"--type", "PERF_RAW_FRACTION", "--new", "1,3", "--digits", "17"},
 			want: g17((f(1)/f(3))*100) + " Valid\n",
 		},
 		{
@@ -68,8 +68,13 @@ func TestCalcText(t *testing.T) {
 			want: "0 NegativeDenominator\n",
 		},
 		{
-			name: "17 digits by default",
+			name: "20 digits by default, as every command",
 			args: []string{"--type", "PERF_100NSEC_TIMER", "--old", "0,0", "--new", "1,3"},
+			want: "33.333333333333328596 Valid\n",
+		},
+		{
+			name: "--digits 17 as Windows before 2020",
+			args: []string{"--type", "PERF_100NSEC_TIMER", "--old", "0,0", "--new", "1,3", "--digits", "17"},
 			want: "33.333333333333329 Valid\n",
 		},
 		{
@@ -79,7 +84,7 @@ func TestCalcText(t *testing.T) {
 		},
 		{
 			name: "three-digit exponent",
-			args: []string{"--type", "PERF_COUNTER_LARGE_RAWCOUNT", "--new", "9223372036854775808,0"},
+			args: []string{"--type", "PERF_COUNTER_LARGE_RAWCOUNT", "--new", "9223372036854775808,0", "--digits", "17"},
 			want: "9.2233720368547758e+018 Valid\n",
 		},
 		{
@@ -96,6 +101,11 @@ func TestCalcText(t *testing.T) {
 			name: "scale and 1000 in order",
 			args: []string{"--type", "PERF_COUNTER_RAWCOUNT", "--new", "7,0", "--options", "scale=-2,1000"},
 			want: g17(f(7)/100*1000) + " Valid\n",
+		},
+		{
+			name: "options in any case and order (engine.ParseOptions)",
+			args: []string{"--type", "PERF_RAW_FRACTION", "--new", "3,2", "--options", " 1000 , CAP100"},
+			want: "100000 Valid\n",
 		},
 		{
 			name: "wrap32",
@@ -119,7 +129,7 @@ func TestCalcText(t *testing.T) {
 		},
 		{
 			name: "negative raw value read as int64 bits",
-			args: []string{"--type", "PERF_COUNTER_LARGE_RAWCOUNT", "--new", "-1,0"},
+			args: []string{"--type", "PERF_COUNTER_LARGE_RAWCOUNT", "--new", "-1,0", "--digits", "17"},
 			want: "1.8446744073709552e+019 Valid\n",
 		},
 		{
@@ -176,6 +186,7 @@ func TestCalcUsageErrors(t *testing.T) {
 		{"missing timebase", []string{"--type", "PERF_COUNTER_COUNTER", "--old", "1,2", "--new", "1,3"}, "give it with --timebase"},
 		{"unknown option", []string{"--type", "PERF_COUNTER_RAWCOUNT", "--new", "1,2", "--options", "nocap"}, "unknown option"},
 		{"scale out of range", []string{"--type", "PERF_COUNTER_RAWCOUNT", "--new", "1,2", "--options", "scale=11"}, "from -10 to 10"},
+		{"scale without S", []string{"--type", "PERF_COUNTER_RAWCOUNT", "--new", "1,2", "--options", "scale"}, "give the counter's DefaultScale, scale=S"},
 		{"unknown flag", []string{"--typo", "x"}, "flag provided but not defined"},
 		{"stray argument", []string{"--type", "PERF_COUNTER_RAWCOUNT", "--new", "1,2", "extra"}, "unexpected argument"},
 		{"batch with flags", []string{"--batch", "--type", "PERF_COUNTER_RAWCOUNT"}, "--batch takes its requests"},

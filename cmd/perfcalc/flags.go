@@ -38,6 +38,18 @@ func (l *pathList) Set(v string) error {
 // Windows wrote them before about 2020.
 type digitsFlag int
 
+// optionsHelp is the options syntax (engine.ParseOptions) for the help
+// texts of calc and values.
+const optionsHelp = `Options (--options, comma-separated, in any order and case), applied after
+the formula in this order:
+  cap100    clamp percentages at 100 (PDH's default; relog does not)
+  scale     multiply by 10^DefaultScale, the counter's (PDH's default);
+            scale=S with the DefaultScale S (-10..10)
+  1000      multiply by 1000 (PDH_FMT_1000)
+  wrap32    read a backwards step of a 4-byte counter as a 32-bit wrap
+The default is relog's output: no cap, no scaling.
+`
+
 // addDigitsFlag registers --digits on fs with the given default.
 func addDigitsFlag(fs *flag.FlagSet, def int) *digitsFlag {
 	d := digitsFlag(def)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -57,9 +56,7 @@ Formats:
 is complete, or left as it was when anything fails (/dev/null and pipes
 are written directly).
 
-` + extensionHelp(forValues, formatTable) + `Options (comma-separated), applied in this order: cap100 (clamp percentages
-at 100), scale (multiply by 10^DefaultScale), 1000, wrap32. The default is
-relog's: no cap, no scaling.
+` + extensionHelp(forValues, formatTable) + optionsHelp + `values takes each counter's DefaultScale from the captures: write scale.
 
 Any file may be "-", standard input (one of them at most). A capture over
 256 MiB, a name table or registration over 64 MiB is refused from its size,
@@ -168,27 +165,18 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return finishOutput(stderr, "values", nil, note, err)
 }
 
-// parseQueryOptions reads --options: cap100, scale, 1000, wrap32.
+// parseQueryOptions reads --options of values and watch
+// (engine.ParseOptions); the scale is each counter's DefaultScale, from the
+// data: scale=S is refused.
 func parseQueryOptions(s string) (engine.Options, error) {
-	var opts engine.Options
-	if s == "" {
-		return 0, nil
+	o, err := engine.ParseOptions(s)
+	if err != nil {
+		return 0, &usageError{"--options: " + err.Error()}
 	}
-	for _, o := range strings.Split(s, ",") {
-		switch strings.TrimSpace(o) {
-		case "cap100":
-			opts |= engine.Cap100
-		case "scale":
-			opts |= engine.Scale
-		case "1000":
-			opts |= engine.Times1000
-		case "wrap32":
-			opts |= engine.Wrap32
-		default:
-			return 0, &usageError{fmt.Sprintf("--options: unknown option %q (want cap100, scale, 1000 or wrap32)", o)}
-		}
+	if o.HasScale {
+		return 0, &usageError{"--options: scale=" + strconv.Itoa(int(o.Scale)) + ": each counter's DefaultScale comes from the data: write scale"}
 	}
-	return opts, nil
+	return o.Options, nil
 }
 
 // appendTableValue appends a value for people: the shortest decimal that

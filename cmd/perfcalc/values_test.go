@@ -200,6 +200,7 @@ func TestCaptureErrors(t *testing.T) {
 		{"values: no time for parquet", []string{"values", a, a, "-f", "parquet"}, 1, "perfcalc values: " + a + ": the newer capture's SystemTime is not a valid time: the long formats need the sample's time"},
 		{"values: bad path", []string{"values", a, a, "-c", `Processor(0)`}, 2, ""},
 		{"values: bad option", []string{"values", a, a, "--options", "cap99"}, 2, `perfcalc values: --options: unknown option "cap99" (want cap100, scale, 1000 or wrap32)`},
+		{"values: scale=S", []string{"values", a, a, "--options", "cap100,scale=2"}, 2, "perfcalc values: --options: scale=2: each counter's DefaultScale comes from the data: write scale"},
 		{"values: unknown flag", []string{"values", a, a, "--frobnicate"}, 2, "perfcalc values: flag provided but not defined: -frobnicate (see perfcalc values -h)"},
 		{"values: unreadable", []string{"values", missing, a}, 1, "perfcalc values: open " + missing + ": no such file or directory"},
 		{"values: not a capture", []string{"values", a, text}, 1, "perfcalc values: " + text + ": not a performance-data capture (neither a V1 PERF_DATA_BLOCK nor a V2 PERF_DATA_HEADER)"},

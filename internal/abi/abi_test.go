@@ -26,10 +26,15 @@ func pageRecord(b []byte, h *Header, i int) (Record, string) {
 	return ReadRecord(r), string(s[off : off+n])
 }
 
-// fill writes 50 records, every other one with a path shared by a third of
-// them (key i%6/2), the others with their own.
-func fill(w *Writer) *Summary {
-	s := &Summary{Kind: KindBlg, Info: "info", Keys: 3, Columns: 3, Rows: 17, Bias: -60}
+// summary is the Summary of fill's result.
+func summary() *Summary {
+	return &Summary{Kind: KindBlg, Info: "info", Keys: 3, Columns: 3, Rows: 17, Bias: -60}
+}
+
+// fill writes 50 records of the result s, every other one with a path
+// shared by a third of them (key i%6/2), the others with their own, and
+// returns s.
+func fill(w *Writer, s *Summary) *Summary {
 	w.Begin(s)
 	for i := 0; i < 50; i++ {
 		r := Record{Value: float64(i), Aux: uint32(i), Raw: engine.RawCounter{FirstValue: math.MaxUint64 - uint64(i)}}
@@ -44,16 +49,17 @@ func fill(w *Writer) *Summary {
 }
 
 // TestWriterPaging checks that a result that does not fit is returned page
-// by page, with shared strings written once per page, that the pages
-// together equal the result in one page, and that a growing Writer gives
-// that one page.
+// by page through Pause and NextPage (a continuation), with shared strings
+// written once per page and the info string in every page, that the pages
+// together equal the result in one page, that a growing Writer gives that
+// one page, and that a Writer without Pause drops what does not fit.
 func TestWriterPaging(t *testing.T) {
 	big := make([]byte, 1<<16)
 	var w Writer
-	w.Reset(big, 0)
-	n, more, needed := w.Finish(fill(&w))
+	w.Reset(big)
+	n, more, needed := w.Finish(fill(&w, summary()))
 	h := ReadHeader(big)
-	if more || h.Count != 50 || h.Needed != uint32(n) || needed != uint32(n) || h.Flags != 0 {
+	if more || h.Count != 50 || h.Total != 50 || h.Needed != uint32(n) || needed != uint32(n) || h.Flags != 0 || h.Cursor != 0 {
 		t.Fatalf("one page: %d records, needed %d (%d), wrote %d, more %v", h.Count, h.Needed, needed, n, more)
 	}
 	if h.Magic != Magic || h.Version != Version || h.Kind != KindBlg || h.Columns != 3 || h.Rows != 17 || h.Bias != -60 {
@@ -66,43 +72,78 @@ func TestWriterPaging(t *testing.T) {
 	}
 
 	g := NewGrowing()
-	gn, gmore, _ := g.Finish(fill(g))
+	gn, gmore, _ := g.Finish(fill(g, summary()))
 	if gmore || !bytes.Equal(g.Bytes(), big[:n]) || gn != n {
 		t.Errorf("a growing Writer differs from one page (%d bytes, more %v; want %d)", gn, gmore, n)
 	}
 
 	small := make([]byte, HeaderSize+8*RecordSize+60)
 	var got []string
-	for first, pages := uint32(0), 0; ; pages++ {
-		w.Reset(small, first)
-		_, more, _ := w.Finish(fill(&w))
+	pages := 0
+	s := summary()
+	// page reads the page in small, checks its header and returns it.
+	page := func(more bool) Header {
 		h := ReadHeader(small)
-		if string(small[h.StrOff+h.InfoOff:h.StrOff+h.InfoOff+h.InfoLen]) != "info" || h.Total != 50 || h.Needed != uint32(n) {
-			t.Fatalf("page %d: info, total %d or needed %d wrong", pages, h.Total, h.Needed)
+		if string(small[h.StrOff+h.InfoOff:h.StrOff+h.InfoOff+h.InfoLen]) != "info" || h.Total != h.First+h.Count || h.First != uint32(len(got)) {
+			t.Fatalf("page %d: info, first %d or total %d wrong", pages, h.First, h.Total)
+		}
+		if more != (h.Flags&FlagMore != 0) || more != (h.Cursor == 7) {
+			t.Fatalf("page %d: more %v, flags %d, cursor %d", pages, more, h.Flags, h.Cursor)
 		}
 		for i := 0; i < int(h.Count); i++ {
 			r, p := pageRecord(small, &h, i)
-			if r.Aux != first+uint32(i) || r.Raw.FirstValue != math.MaxUint64-uint64(first)-uint64(i) {
+			if r.Aux != h.First+uint32(i) || r.Raw.FirstValue != math.MaxUint64-uint64(h.First)-uint64(i) {
 				t.Fatalf("page %d record %d: %+v", pages, i, r)
 			}
 			got = append(got, p)
 		}
-		if more != (h.Flags&FlagMore != 0) {
-			t.Fatalf("page %d: more %v, flags %d", pages, more, h.Flags)
+		pages++
+		return h
+	}
+	w.Reset(small)
+	w.Cursor = 7
+	w.Pause = func() bool {
+		_, more, needed := w.Finish(s)
+		h := page(more)
+		// The next record's path is a shared one (14 bytes) or its own (10 to 11).
+		if h.Count == 0 || needed != h.Needed || needed < HeaderSize+RecordSize+4+10 || needed > HeaderSize+RecordSize+4+14 {
+			t.Fatalf("page %d: %d records, needed %d (%d)", pages, h.Count, h.Needed, needed)
 		}
-		if !more {
-			if pages < 3 {
-				t.Fatalf("last page after %d pages", pages)
-			}
-			break
-		}
-		if h.Count == 0 {
-			t.Fatalf("page %d: no record", pages)
-		}
-		first += h.Count
+		w.NextPage(small)
+		return true
+	}
+	_, more, _ = w.Finish(fill(&w, s))
+	if h := page(more); more || h.Total != 50 || pages < 4 {
+		t.Fatalf("last page %d: more %v, total %d", pages, more, h.Total)
 	}
 	if strings.Join(got, "|") != strings.Join(all, "|") {
 		t.Errorf("paged paths differ:\n%q\n%q", got, all)
+	}
+
+	// Without Pause: the first page, and the rest dropped.
+	w.Reset(small)
+	if _, more, _ := w.Finish(fill(&w, summary())); !more {
+		t.Fatal("without Pause: more is false")
+	}
+	if h := ReadHeader(small); h.Flags != FlagMore || h.Count == 0 || h.Count != h.Total || h.Cursor != 0 {
+		t.Errorf("without Pause: header %+v", h)
+	}
+}
+
+// TestWriterStop checks that a Builder whose Writer's Pause abandons the
+// result stops with ErrStopped at the next record.
+func TestWriterStop(t *testing.T) {
+	table, err := os.ReadFile(corpus.Project(t, "counter-009.multisz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w Writer
+	w.Reset(make([]byte, 4*HeaderSize))
+	pauses := 0
+	w.Pause = func() bool { pauses++; return false }
+	b := Builder{W: &w}
+	if err := b.Names(table); err != ErrStopped || pauses != 1 || b.n != int(w.count)+1 {
+		t.Errorf("Names: %v after %d pauses and %d records (%d written), want ErrStopped after 1 pause, at the record after the one that did not fit", err, pauses, b.n, w.count)
 	}
 }
 

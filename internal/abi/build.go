@@ -52,8 +52,12 @@ func (b *Builder) begin(kind uint32, info string, keys int) {
 	b.W.Begin(&b.Summary)
 }
 
-// count counts a record of the result: ErrTooMany past MaxRecords.
+// count counts a record of the result: ErrTooMany past MaxRecords,
+// ErrStopped once the Writer's Pause abandoned the result.
 func (b *Builder) count() error {
+	if b.W.stopped {
+		return ErrStopped
+	}
 	if b.n >= MaxRecords {
 		return ErrTooMany
 	}

@@ -19,6 +19,9 @@ func (e *Error) Error() string { return e.Text }
 
 // The ABI's own refusals, the same in the module and in host.Native.
 var (
+	// ErrStopped ends a builder whose result its Writer's Pause
+	// abandoned (a continuation that the host ended).
+	ErrStopped error = &Error{Code: CodeArgument, Text: "perfcalc: the result was abandoned"}
 	// ErrTooMany refuses a result of more than MaxRecords records.
 	ErrTooMany error = &Error{Code: CodeLimit, Text: "perfcalc: the input holds more than 2097152 records"}
 	// ErrEvery refuses an every above MaxEvery.

@@ -12,7 +12,7 @@ package abi
 // (abi_version). It changes whenever an export, a parameter, a record
 // layout, a code or a meaning changes incompatibly; new exports, kinds and
 // bits of reserved fields may be added without a change.
-const Version = 1
+const Version = 2
 
 // Error codes: the negative results of the exports.
 const (
@@ -92,7 +92,7 @@ const (
 // Header flags.
 const (
 	FlagDamaged = 1 // the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
-	FlagMore    = 2 // more records follow: call again with first = first + count
+	FlagMore    = 2 // more records follow: call decode_next with the header's cursor
 )
 
 // The header of a decode result (80 bytes).
@@ -100,25 +100,25 @@ const (
 	Magic      = 0x31524350 // the bytes "PCR1"
 	HeaderSize = 80
 
-	HdrMagic     = 0  // u32 magic `0x31524350` (the bytes `P C R 1`)
-	HdrVersion   = 4  // u32 ABI version (1)
-	HdrKind      = 8  // u32 kind (see Kinds)
-	HdrFlags     = 12 // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats, columns; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
-	HdrTotal     = 16 // u32 total: the records of the whole result
-	HdrFirst     = 20 // u32 first: the index of this page's first record
-	HdrCount     = 24 // u32 count: the records in this page
-	HdrRecSize   = 28 // u32 record size (80)
-	HdrRecOff    = 32 // u32 records offset (80)
-	HdrStrOff    = 36 // u32 string area offset (from the start of the output buffer)
-	HdrStrLen    = 40 // u32 string area length
-	HdrNeeded    = 44 // u32 needed: bytes of a single page holding every record
-	HdrColumns   = 48 // u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
-	HdrRows      = 52 // u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
-	HdrBias      = 56 // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); query, the bias found between the newer capture's `SystemTime` and its UTC time stamp, rounded to the quarter hour (0 when none lies within 14 hours); else 0
-	HdrInfoOff   = 60 // u32 info offset (in the string area)
-	HdrInfoLen   = 64 // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
-	HdrReserved0 = 68 // u32 0 (reserved)
-	HdrLocal     = 72 // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
+	HdrMagic   = 0  // u32 magic `0x31524350` (the bytes `P C R 1`)
+	HdrVersion = 4  // u32 ABI version (2)
+	HdrKind    = 8  // u32 kind (see Kinds)
+	HdrFlags   = 12 // u32 flags: bit 0 = the input is damaged after the records returned (blg, stats, columns; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
+	HdrTotal   = 16 // u32 total: first + count, the records so far; without flag 2, the records of the whole result
+	HdrFirst   = 20 // u32 first: the index of this page's first record (the records of the pages before it)
+	HdrCount   = 24 // u32 count: the records in this page
+	HdrRecSize = 28 // u32 record size (80)
+	HdrRecOff  = 32 // u32 records offset (80)
+	HdrStrOff  = 36 // u32 string area offset (from the start of the output buffer)
+	HdrStrLen  = 40 // u32 string area length
+	HdrNeeded  = 44 // u32 needed: without flag 2, the bytes written; with flag 2, the bytes of a page holding only the next record (what `out_reserve` needs when count is 0)
+	HdrColumns = 48 // u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
+	HdrRows    = 52 // u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
+	HdrBias    = 56 // i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); query, the bias found between the newer capture's `SystemTime` and its UTC time stamp, rounded to the quarter hour (0 when none lies within 14 hours); else 0
+	HdrInfoOff = 60 // u32 info offset (in the string area)
+	HdrInfoLen = 64 // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
+	HdrCursor  = 68 // u32 cursor: with flag 2, the continuation that `decode_next` takes (never 0); else 0
+	HdrLocal   = 72 // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
 )
 
 // The record of a decode result (80 bytes): one counter value.

@@ -36,7 +36,7 @@ type Header struct {
 	Total, First, Count, RecSize, RecOff  uint32
 	StrOff, StrLen, Needed, Columns, Rows uint32
 	Bias                                  int32
-	InfoOff, InfoLen                      uint32
+	InfoOff, InfoLen, Cursor              uint32
 	Local                                 int64
 }
 
@@ -50,11 +50,11 @@ func ReadHeader(b []byte) Header {
 		RecSize: get32(b, HdrRecSize), RecOff: get32(b, HdrRecOff),
 		StrOff: get32(b, HdrStrOff), StrLen: get32(b, HdrStrLen), Needed: get32(b, HdrNeeded),
 		Columns: get32(b, HdrColumns), Rows: get32(b, HdrRows), Bias: int32(get32(b, HdrBias)),
-		InfoOff: get32(b, HdrInfoOff), InfoLen: get32(b, HdrInfoLen), Local: int64(get64(b, HdrLocal)),
+		InfoOff: get32(b, HdrInfoOff), InfoLen: get32(b, HdrInfoLen), Cursor: get32(b, HdrCursor), Local: int64(get64(b, HdrLocal)),
 	}
 }
 
-// putHeader writes h at the start of b, reserved fields 0.
+// putHeader writes h at the start of b.
 func putHeader(b []byte, h *Header) {
 	_ = b[HeaderSize-1]
 	put32(b, HdrMagic, h.Magic)
@@ -74,7 +74,7 @@ func putHeader(b []byte, h *Header) {
 	put32(b, HdrBias, uint32(h.Bias))
 	put32(b, HdrInfoOff, h.InfoOff)
 	put32(b, HdrInfoLen, h.InfoLen)
-	put32(b, HdrReserved0, 0)
+	put32(b, HdrCursor, h.Cursor)
 	put64(b, HdrLocal, uint64(h.Local))
 }
 

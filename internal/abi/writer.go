@@ -1,39 +1,50 @@
 package abi
 
-import "math"
-
 // Writer lays a decode result out in a buffer, as the decode exports
-// return it: the header, the records of one page (from the record numbered
-// first), and the string area with their paths. Records grow up from the
-// header; strings grow down from the end of the buffer and are moved to
-// follow the records by Finish. Records before first, and records after the
-// page is full, are counted (total, and the bytes a single page would need)
-// but not written. A Writer made by NewGrowing grows its buffer instead, so
-// that a page holds every record.
+// return it: the header, the records of one page, and the string area with
+// their paths. Records grow up from the header; strings grow down from the
+// end of the buffer and are moved to follow the records by Finish.
+//
+// When a record does not fit the page, a Writer with a Pause hook ends the
+// page there and calls it: the module returns the page to its host and,
+// when the host asks for the next one (decode_next), NextPage starts it
+// with that record, so that the result continues where the page ended.
+// Without Pause the records that do not fit are dropped (Finish reports
+// more). A Writer made by NewGrowing grows its buffer instead, so that a
+// page holds every record.
 type Writer struct {
-	out   []byte
-	grow  bool
-	kind  uint32
-	first uint32
-	total uint32
-	count uint32
-	full  bool
+	out     []byte
+	grow    bool
+	full    bool // a record did not fit (no Pause, or Pause abandoned the result)
+	paused  bool // this page ended at a record that did not fit (Pause)
+	stopped bool // Pause returned false: the result is abandoned
+	kind    uint32
+	first   uint32 // the index of the page's first record
+	count   uint32 // the records in the page
+	next    uint32 // the bytes of a page holding only the record that did not fit
+
+	// Pause, when set, is called when a record does not fit the page: it
+	// returns the page (Finish) and, to continue, calls NextPage and
+	// returns true; false abandons the result (the Builder then returns
+	// ErrStopped).
+	Pause func() bool
+	// Cursor is the header's cursor of a page that Pause ends.
+	Cursor uint32
 
 	recEnd int // end of the records written
 	strLow int // start of the strings written (they end at len(out))
 
-	neededStr uint64   // bytes of the strings of every record, counting shared ones once
-	keyDist   []uint32 // per shared-string key: its distance from the end of out in this page, +1; 0 = not written
-	keySeen   []bool   // per key: counted in neededStr
+	keyDist []uint32 // per shared-string key: its distance from the end of out in this page, +1; 0 = not written
 
+	info    string
 	infoLen uint32
 	infoEnd uint32 // distance from the end of out of the info string's start
 }
 
 // Reset prepares w to write a result into out (at least 2·HeaderSize
-// bytes), from the record numbered first.
-func (w *Writer) Reset(out []byte, first uint32) {
-	*w = Writer{out: out, first: first, recEnd: HeaderSize, strLow: len(out)}
+// bytes).
+func (w *Writer) Reset(out []byte) {
+	*w = Writer{out: out, recEnd: HeaderSize, strLow: len(out)}
 }
 
 // NewGrowing returns a Writer of a result in one page, in a buffer that
@@ -42,7 +53,7 @@ func (w *Writer) Reset(out []byte, first uint32) {
 // out and such a Writer pages as any other.
 func NewGrowing() *Writer {
 	w := &Writer{}
-	w.Reset(make([]byte, 64<<10), 0)
+	w.Reset(make([]byte, 64<<10))
 	w.grow = true
 	return w
 }
@@ -56,16 +67,30 @@ func (w *Writer) Begin(s *Summary) {
 	w.kind = s.Kind
 	if s.Keys > 0 {
 		w.keyDist = make([]uint32, s.Keys)
-		w.keySeen = make([]bool, s.Keys)
 	}
-	info := s.Info
-	w.neededStr += uint64(len(info))
+	w.info = s.Info
+	w.putInfo()
+}
+
+// putInfo writes the info string into the page's strings.
+func (w *Writer) putInfo() {
+	info := w.info
 	if !w.room(len(info)) {
 		return // cannot happen with the module's buffers; leave it empty
 	}
 	w.strLow -= copy(w.out[w.strLow-len(info):], info)
 	w.infoLen = uint32(len(info))
 	w.infoEnd = uint32(len(w.out) - w.strLow)
+}
+
+// NextPage starts the page after the one that Pause ended, in out (at
+// least 2·HeaderSize bytes): its first record is the one that did not fit.
+func (w *Writer) NextPage(out []byte) {
+	w.first += w.count
+	w.count, w.paused = 0, false
+	w.out, w.recEnd, w.strLow = out, HeaderSize, len(out)
+	clear(w.keyDist)
+	w.putInfo()
 }
 
 // Record appends a record with its path; key ≥ 0 names a path that many
@@ -84,41 +109,39 @@ func (w *Writer) Statistic(s *Statistic, path []byte) {
 	}
 }
 
-// slot counts a record with its path and, when it belongs to this page and
-// fits, writes the path and returns the record's bytes and the path's
-// distance from the end of the buffer; nil otherwise.
+// slot writes a record's path, when the record fits the page (after Pause
+// has given a new page if need be), and returns the record's bytes and the
+// path's distance from the end of the buffer; nil when it does not fit.
 func (w *Writer) slot(path []byte, key int) ([]byte, uint32) {
-	idx := w.total
-	w.total++
-	if key < 0 {
-		w.neededStr += uint64(len(path))
-	} else if !w.keySeen[key] {
-		w.keySeen[key] = true
-		w.neededStr += uint64(len(path))
-	}
-	if idx < w.first || w.full {
-		return nil, 0
-	}
-	dist := uint32(0)
-	strNeed := len(path)
-	if key >= 0 && w.keyDist[key] != 0 {
-		dist, strNeed = w.keyDist[key]-1, 0
-	}
-	if !w.room(RecordSize + strNeed) {
-		w.full = true
-		return nil, 0
-	}
-	if strNeed > 0 || dist == 0 {
-		w.strLow -= copy(w.out[w.strLow-len(path):], path)
-		dist = uint32(len(w.out) - w.strLow)
-		if key >= 0 {
-			w.keyDist[key] = dist + 1
+	var dist uint32
+	for !w.full {
+		dist = 0
+		strNeed := len(path)
+		if key >= 0 && w.keyDist[key] != 0 {
+			dist, strNeed = w.keyDist[key]-1, 0
+		}
+		if w.room(RecordSize + strNeed) {
+			if dist == 0 {
+				w.strLow -= copy(w.out[w.strLow-len(path):], path)
+				dist = uint32(len(w.out) - w.strLow)
+				if key >= 0 {
+					w.keyDist[key] = dist + 1
+				}
+			}
+			b := w.out[w.recEnd : w.recEnd+RecordSize]
+			w.recEnd += RecordSize
+			w.count++
+			return b, dist
+		}
+		w.next = uint32(min(HeaderSize+RecordSize+len(w.info)+len(path), MaxReserve))
+		w.full = w.Pause == nil
+		if !w.full {
+			w.paused = true
+			w.full = !w.Pause()
+			w.stopped = w.full
 		}
 	}
-	b := w.out[w.recEnd : w.recEnd+RecordSize]
-	w.recEnd += RecordSize
-	w.count++
-	return b, dist
+	return nil, 0
 }
 
 // room reports whether n more bytes fit between the records and the
@@ -148,8 +171,11 @@ func (w *Writer) enlarge(n int) {
 
 // Finish moves the strings after the records, turns the records' path
 // distances into offsets, and writes the header that s completes. It
-// returns the bytes written, whether records remain for another page
-// (FlagMore), and the bytes a single page of every record needs.
+// returns the bytes written and whether records follow (FlagMore: a page
+// that Pause ended, whose header carries Cursor, or records dropped without
+// Pause), and needed: the bytes written, or for a page with more records
+// the bytes of a page holding only the next record (what the output buffer
+// needs when it cannot hold one).
 func (w *Writer) Finish(s *Summary) (n int, more bool, needed uint32) {
 	strLen := len(w.out) - w.strLow
 	copy(w.out[w.recEnd:], w.out[w.strLow:])
@@ -157,25 +183,27 @@ func (w *Writer) Finish(s *Summary) (n int, more bool, needed uint32) {
 		b := w.out[HeaderSize+i*RecordSize:]
 		put32(b, RecPathOff, uint32(strLen)-get32(b, RecPathOff))
 	}
-	need := uint64(HeaderSize) + uint64(w.total)*RecordSize + w.neededStr
-	if need > math.MaxUint32 {
-		need = math.MaxUint32
-	}
-	more = w.first+w.count < w.total
+	n = w.recEnd + strLen
+	more, needed = w.paused || w.full, uint32(n)
 	h := Header{
-		Magic: Magic, Version: Version, Kind: w.kind, Total: w.total, First: w.first, Count: w.count,
+		Magic: Magic, Version: Version, Kind: w.kind, Total: w.first + w.count, First: w.first, Count: w.count,
 		RecSize: RecordSize, RecOff: HeaderSize, StrOff: uint32(w.recEnd), StrLen: uint32(strLen),
-		Needed: uint32(need), Columns: s.Columns, Rows: s.Rows, Bias: s.Bias, InfoLen: w.infoLen, Local: s.Local,
+		Columns: s.Columns, Rows: s.Rows, Bias: s.Bias, InfoLen: w.infoLen, Local: s.Local,
 	}
 	if s.Damage != nil {
 		h.Flags |= FlagDamaged
 	}
 	if more {
 		h.Flags |= FlagMore
+		needed = w.next
 	}
+	if w.paused {
+		h.Cursor = w.Cursor
+	}
+	h.Needed = needed
 	if w.infoLen > 0 {
 		h.InfoOff = uint32(strLen) - w.infoEnd
 	}
 	putHeader(w.out, &h)
-	return w.recEnd + strLen, more, uint32(need)
+	return n, more, needed
 }

@@ -136,3 +136,27 @@ def test_compute_reads_names_numbers_and_raw_int64():
 def test_bad_arguments_raise_argument_errors(call, message):
     with pytest.raises(perfcalc.ArgumentError, match=message):
         call()
+
+
+def test_parse_options_reads_the_one_syntax():
+    """parse_options reads what engine.ParseOptions reads (the cases shared
+    with the Go and JS tests, testdata/options.json); scale=S gives compute
+    and compute_batch their scale."""
+    from conftest import ROOT
+
+    cases = json.loads((ROOT / "testdata" / "options.json").read_text())
+    assert len(cases) >= 10
+    for c in cases:
+        if "error" in c:
+            with pytest.raises(perfcalc.ArgumentError) as e:
+                perfcalc.parse_options(c["text"])
+            assert c["error"] in str(e.value), c["text"]
+        else:
+            assert perfcalc.parse_options(c["text"]) == (c["options"], c.get("scale")), c["text"]
+    raw = ("PERF_COUNTER_RAWCOUNT", None, (7, 0))
+    assert perfcalc.compute(*raw, options="cap100, scale=-2, 1000") == perfcalc.compute(*raw, scale=-2, options=["cap100", "scale", "1000"])
+    assert perfcalc.compute(*raw, options="scale=-2,1000").value == 70
+    with pytest.raises(perfcalc.ArgumentError, match="disagree"):
+        perfcalc.compute(*raw, scale=3, options="scale=2")
+    values, _ = perfcalc.compute_batch("PERF_COUNTER_RAWCOUNT", [7, 9], 0, options="Scale=-1")
+    assert values.tolist() == [0.7, 0.9]

@@ -86,3 +86,18 @@ def test_error_classes_carry_the_codes():
         assert isinstance(e, perfcalc.Error)
         assert (e.code, e.kind, e.detail, e.op, str(e)) == (code, name, 3, "decode_blg", "text")
         assert type(e).__name__ == name + "Error"
+
+
+def test_a_record_larger_than_the_output_buffer_comes_after_out_reserve():
+    """A name of 5 MB does not fit the module's 4 MiB output buffer: decode
+    reads the page before it, then a page without records whose needed it
+    reserves, then the record from decode_next."""
+    from perfcalc._module import instance
+    from perfcalc._records import RECORD, decode
+
+    table = ("1\0" + "x" * (5 << 20) + "\0" + "3\0three\0\0").encode("utf-16-le")
+    inst = instance()
+    ((off, n),) = inst.write_in([table])
+    d = decode(inst, "decode_names", (off, n, 0), RECORD)
+    assert [len(p) for p in d.paths()] == [5 << 20, 5]
+    assert d.records["aux"].tolist() == [1, 3] and len(d.pages) >= 2

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { COUNTER_TYPES, REQUEST_WORDS, STATUS, load, packRequest } from "../perfcalc.mjs";
+import { COUNTER_TYPES, REQUEST_WORDS, STATUS, load, packRequest, parseOptions } from "../perfcalc.mjs";
 import { ROOT, WASM, bits, lines, loadDebugModule, loadModule, parseExact, runNative, stringifyExact } from "./helpers.mjs";
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -198,4 +198,23 @@ test("load compiles a URL or the same bytes once", async () => {
   // The second load only instantiates: far below a compilation (logged, not
   // asserted: the machine is shared).
   console.log(`load: first ${(t1 - t0).toFixed(1)} ms, second ${(t2 - t1).toFixed(1)} ms`);
+});
+
+test("parseOptions reads the one options syntax as engine.ParseOptions does (testdata/options.json); scale=S gives a request its scale", async () => {
+  const cases = JSON.parse(readFileSync(join(ROOT, "testdata", "options.json"), "utf8"));
+  assert.ok(cases.length >= 10);
+  for (const c of cases) {
+    if (c.error) {
+      assert.throws(() => parseOptions(c.text), (e) => e instanceof RangeError && e.message.includes(c.error), JSON.stringify(c.text));
+      continue;
+    }
+    assert.deepEqual(parseOptions(c.text), { options: c.options, scale: c.scale ?? null }, JSON.stringify(c.text));
+  }
+  assert.throws(() => parseOptions("constructor"), RangeError);
+  const pc = await loadModule();
+  const r = { type: "PERF_COUNTER_RAWCOUNT", new: [7, 0] };
+  assert.deepEqual(pc.compute({ ...r, options: "cap100, scale=-2, 1000" }), pc.compute({ ...r, scale: -2, options: ["cap100", "scale", "1000"] }));
+  assert.equal(pc.compute({ ...r, options: "scale=-2,1000" }).value, 70);
+  assert.throws(() => pc.compute({ ...r, scale: 3, options: "scale=2" }), RangeError);
+  assert.throws(() => pc.computeBatch([r], { options: "scale=2" }), RangeError);
 });

@@ -271,6 +271,15 @@ test("decode: a result larger than the output buffer comes in pages, and memory 
   // Views made before the growth are detached; the package re-creates its own.
   assert.deepEqual(pc.computeBatch([{ type: "PERF_RAW_FRACTION", new: [1, 8] }]), [{ value: 12.5, status: "Valid" }]);
   assert.deepEqual(pc.decode(new Uint8Array([0x31, 0, 0, 0, 0x61, 0, 0, 0, 0, 0])).names, [{ index: 1, text: "a" }]);
+  // A text of 5 MB does not fit the output buffer: the page before it, a
+  // page without records that says what the record needs, out_reserve,
+  // then decode_next.
+  const long = "1\0" + "x".repeat(5 << 20) + "\0" + "3\0three\0\0";
+  const lb = new Uint8Array(long.length * 2);
+  for (let i = 0; i < long.length; i++) lb[2 * i] = long.charCodeAt(i);
+  const ld = pc.decode(lb, { kind: "names" });
+  assert.deepEqual(ld.names.map((p) => [p.index, p.text.length]), [[1, 5 << 20], [3, 5]]);
+  assert.ok(pc.outCap >= 5 << 20, "the output buffer was not made to hold the record");
 });
 
 test("decode and query: V2 captures (made by perfcalc's encoder) equal the native decode", async () => {

@@ -25,7 +25,7 @@ call fail (an Error), never read or write outside the module's memory.
 
 from ._abi import VERSION as ABI_VERSION
 from ._api import VALUES_SCHEMA, read_blg, relog, stats, values, values_text
-from ._compute import COUNTER_TYPES, STATUS_NAMES, Result, compute, compute_batch, counter_type, type_name
+from ._compute import COUNTER_TYPES, STATUS_NAMES, Result, compute, compute_batch, counter_type, parse_options, type_name
 from ._long import SCHEMA
 from .errors import (
     AbsentError,
@@ -55,6 +55,7 @@ __all__ = [
     "compute",
     "compute_batch",
     "counter_type",
+    "parse_options",
     "read_blg",
     "relog",
     "stats",

@@ -11,7 +11,7 @@
 # (abi_version). It changes whenever an export, a parameter, a record
 # layout, a code or a meaning changes incompatibly; new exports, kinds and
 # bits of reserved fields may be added without a change.
-VERSION = 1
+VERSION = 2
 
 # Error codes: the negative results of the exports.
 CODE_PANIC = -1  # perfcalc panicked (a bug; please report the text); the instance is still usable
@@ -96,29 +96,29 @@ KIND_COLUMNS = 7  # `relog_columns`: the columns of a `.blg` log and its kept sa
 
 # Header flags.
 FLAG_DAMAGED = 1  # the input is damaged after the records returned (blg, stats, columns); the damage's text is at `err_ptr`/`err_len`
-FLAG_MORE = 2  # more records follow: call again with first = first + count
+FLAG_MORE = 2  # more records follow: call decode_next with the header's cursor
 
 # The header of a decode result (80 bytes).
 MAGIC = 0x31524350  # the bytes "PCR1"
 HEADER_SIZE = 80
 HDR_MAGIC = 0  # u32 magic `0x31524350` (the bytes `P C R 1`)
-HDR_VERSION = 4  # u32 ABI version (1)
+HDR_VERSION = 4  # u32 ABI version (2)
 HDR_KIND = 8  # u32 kind (see Kinds)
 HDR_FLAGS = 12  # u32 flags: bit 0 = the input is damaged after the records returned (blg, stats, columns; the damage's text is at `err_ptr`/`err_len`), bit 1 = more records follow (paging)
-HDR_TOTAL = 16  # u32 total: the records of the whole result
-HDR_FIRST = 20  # u32 first: the index of this page's first record
+HDR_TOTAL = 16  # u32 total: first + count, the records so far; without flag 2, the records of the whole result
+HDR_FIRST = 20  # u32 first: the index of this page's first record (the records of the pages before it)
 HDR_COUNT = 24  # u32 count: the records in this page
 HDR_REC_SIZE = 28  # u32 record size (80)
 HDR_REC_OFF = 32  # u32 records offset (80)
 HDR_STR_OFF = 36  # u32 string area offset (from the start of the output buffer)
 HDR_STR_LEN = 40  # u32 string area length
-HDR_NEEDED = 44  # u32 needed: bytes of a single page holding every record
+HDR_NEEDED = 44  # u32 needed: without flag 2, the bytes written; with flag 2, the bytes of a page holding only the next record (what `out_reserve` needs when count is 0)
 HDR_COLUMNS = 48  # u32 columns: V1 objects, V2 blocks, name-table indexes, blg, stats and columns: the log's columns, query values
 HDR_ROWS = 52  # u32 rows: 1 (V1, V2, query), pairs read (name table), kept samples (blg, stats, columns)
 HDR_BIAS = 56  # i32 bias: blg, stats and columns, the log's time-zone bias in minutes (UTC = local + bias); query, the bias found between the newer capture's `SystemTime` and its UTC time stamp, rounded to the quarter hour (0 when none lies within 14 hours); else 0
 HDR_INFO_OFF = 60  # u32 info offset (in the string area)
 HDR_INFO_LEN = 64  # u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
-HDR_RESERVED0 = 68  # u32 0 (reserved)
+HDR_CURSOR = 68  # u32 cursor: with flag 2, the continuation that `decode_next` takes (never 0); else 0
 HDR_LOCAL = 72  # i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
 HEADER_FIELDS = (
     ("HDR_MAGIC", 0, "u32"),
@@ -138,7 +138,7 @@ HEADER_FIELDS = (
     ("HDR_BIAS", 56, "i32"),
     ("HDR_INFO_OFF", 60, "u32"),
     ("HDR_INFO_LEN", 64, "u32"),
-    ("HDR_RESERVED0", 68, "u32"),
+    ("HDR_CURSOR", 68, "u32"),
     ("HDR_LOCAL", 72, "i64"),
 )
 
@@ -323,14 +323,15 @@ EXPORTS = {
     "last_detail": ("", "u32"),
     "compute": ("type u32, flags u32, options u32, scale i32, timebase i64, old_cstatus u32, old_first u64, old_second u64, old_multi u32, new_cstatus u32, new_first u64, new_second u64, new_multi u32", "f64"),
     "compute_batch": ("in_off u32, n u32, out_off u32", "i32"),
-    "decode_v1": ("off u32, len u32, names_off u32, names_len u32, options u32, first u32", "i32"),
-    "decode_v2": ("data_off u32, data_len u32, reg_off u32, reg_len u32, str_off u32, str_len u32, ids_off u32, ids_count u32, options u32, first u32", "i32"),
-    "decode_names": ("off u32, len u32, first u32", "i32"),
-    "decode_blg": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
-    "query": ("desc_off u32, options u32, first u32", "i32"),
+    "decode_v1": ("off u32, len u32, names_off u32, names_len u32, options u32, reserved u32", "i32"),
+    "decode_v2": ("data_off u32, data_len u32, reg_off u32, reg_len u32, str_off u32, str_len u32, ids_off u32, ids_count u32, options u32, reserved u32", "i32"),
+    "decode_names": ("off u32, len u32, reserved u32", "i32"),
+    "decode_blg": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32"),
+    "query": ("desc_off u32, options u32, reserved u32", "i32"),
     "relog_text": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, format u32", "i32"),
     "sniff": ("off u32, len u32", "i32"),
-    "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
-    "relog_columns": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, first u32", "i32"),
+    "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32"),
+    "relog_columns": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32"),
+    "decode_next": ("cursor u32", "i32"),
     "query_text": ("desc_off u32, options u32, format u32", "i32"),
 }

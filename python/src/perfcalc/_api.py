@@ -123,10 +123,8 @@ def read_blg(
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
-    # A blg result is about twice its log's size: reserve that at once so
-    # that a large log costs one decode, not two.
     try:
-        d = decode(inst, "decode_blg", lambda first: (off, n, poff, plen, b, e, every, first), RECORD, 2 * n + (1 << 20))
+        d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
     except LimitError as err:
         err.message += _LIMIT_HINT
         err.args = (err.message,)
@@ -204,7 +202,7 @@ def stats(source: Source, counters=None, begin=None, end=None, *, every: int = 0
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
-    d = decode(inst, "relog_stats", lambda first: (off, n, poff, plen, b, e, every, first), STAT)
+    d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, 0), STAT)
     s = d.records
     count = s["count"]
     table = pa.Table.from_arrays(
@@ -278,7 +276,7 @@ def values(
     raw columns hold the newer capture's raw values.
     """
     inst, desc, opts = _query(older, newer, names, counters, options, registration, strings, ids, object_name)
-    d = decode(inst, "query", lambda first: (desc, opts, first), RECORD)
+    d = decode(inst, "query", (desc, opts, 0), RECORD)
     return _values_table(d)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -69,21 +70,42 @@ def type_name(t: int) -> str:
     return _TYPE_NAMES.get(int(t), "0x%08X" % int(t))
 
 
-def options_bits(o) -> int:
-    """Reads options: an int of option bits, or names (``"cap100,scale"``,
-    ``["cap100", "1000"]``)."""
+def parse_options(o):
+    """Reads options as engine.ParseOptions does, the one syntax of
+    ``perfcalc calc`` and ``values`` ``--options`` (its cases:
+    testdata/options.json): names separated by commas, in any order and
+    ASCII case, spaces around them ignored: cap100, scale, scale=S (S -10 to
+    10), 1000 (or times1000), wrap32. Also takes a list of names, or the
+    bits. Returns ``(bits, S)``, S None without scale=S."""
     if o is None:
-        return 0
+        return 0, None
     if isinstance(o, (int, np.integer)):
-        return int(o)
+        return int(o), None
     if isinstance(o, str):
-        o = o.split(",")
-    bits = 0
-    for name in o:
-        b = _OPTIONS.get(str(name).strip().lower())
-        if b is None:
-            raise ArgumentError(f"perfcalc: unknown option {name!r} (want cap100, scale, 1000 or wrap32)")
-        bits |= b
+        o = [] if o.strip(" \t") == "" else o.split(",")
+    bits, scale = 0, None
+    for raw in o:
+        name = str(raw).strip(" \t")
+        b = _OPTIONS.get(name.lower()) if name.isascii() else None
+        if b is not None:
+            bits |= b
+            continue
+        if name[:6].lower() == "scale=":
+            m = re.fullmatch(r"[+-]?[0-9]{1,2}", name[6:])
+            if m is None or abs(int(name[6:])) > 10:
+                raise ArgumentError(f'perfcalc: "{name}": the scale is a power of ten from -10 to 10')
+            bits, scale = bits | _abi.OPT_SCALE, int(name[6:])
+            continue
+        raise ArgumentError(f'perfcalc: unknown option "{name}" (want cap100, scale, 1000 or wrap32)')
+    return bits, scale
+
+
+def options_bits(o) -> int:
+    """Reads options (parse_options) for counters whose DefaultScale comes
+    with them (a query's): scale=S is refused."""
+    bits, scale = parse_options(o)
+    if scale is not None:
+        raise ArgumentError(f"perfcalc: scale={scale}: the counters' DefaultScale comes from the data: write scale")
     return bits
 
 
@@ -104,24 +126,29 @@ def _sample(s, what: str):
     return first, second, multi, cstatus
 
 
-def compute(type, old, new, *, timebase=None, scale: int = 0, options=None) -> Result:
+def compute(type, old, new, *, timebase=None, scale=None, options=None) -> Result:
     """One value from one or two raw samples, as PDH's PdhFormatFromRawValue.
 
     ``type`` is a counter type (name or number); ``old`` and ``new`` are
     ``PDH_RAW_COUNTER``s as tuples ``(FirstValue, SecondValue[, MultiCount[,
     CStatus]])``; ``old`` is None for a first sample (a 2-sample type then
     answers NewData). ``timebase`` is the counter's frequency (PerfFreq;
-    10,000,000 by default for the 100 ns types). ``options``: ``"cap100"``,
-    ``"scale"`` (with ``scale``), ``"1000"``, ``"wrap32"``; none is relog's
+    10,000,000 by default for the 100 ns types). ``options``: the syntax of
+    ``perfcalc calc --options`` (parse_options): ``"cap100"``, ``"scale"``
+    (with ``scale``), ``"scale=S"``, ``"1000"``, ``"wrap32"``; none is relog's
     output.
     """
     t = counter_type(type)
+    bits, s = parse_options(options)
+    if s is not None and scale is not None and int(scale) != s:
+        raise ArgumentError(f"perfcalc: scale {scale} and the option scale={s} disagree")
+    scale = s if s is not None else (0 if scale is None else scale)
     tb = _default_timebase(t) if timebase is None else int(timebase)
     of, os_, om, oc = _sample(old, "old")
     nf, ns, nm, nc = _sample(new, "new")
     inst = instance()
     v = inst.call(
-        "compute", t, _abi.FLAG_HAS_OLD if old is not None else 0, options_bits(options), int(scale), tb,
+        "compute", t, _abi.FLAG_HAS_OLD if old is not None else 0, bits, int(scale), tb,
         oc, of, os_, om, nc, nf, ns, nm,
     )  # fmt: skip
     st = inst.call("last_status")
@@ -153,7 +180,8 @@ def compute_batch(
     (ints, or one name), the raw values (uint64; negative int64 values are
     read as their bit patterns), multi counts and CStatus (uint32),
     ``timebase`` (int64; default 10^7 for the 100 ns types, else 0),
-    ``scale`` and ``options``. ``old_first`` None means no older sample
+    ``scale`` and ``options`` (one options text for all, as compute's, or
+    an array of option bits). ``old_first`` None means no older sample
     (first samples). Returns ``(values, statuses)``: float64 values and
     uint8 status numbers (``perfcalc.STATUS_NAMES[s]``). The work is done
     in few calls, without a Python object per value.
@@ -178,6 +206,11 @@ def compute_batch(
     if ((types < 0) | (types > 0xFFFFFFFF)).any():
         raise ArgumentError("perfcalc: a counter type is not a u32")
     put("type", types, np.uint32)
+    bits, s = (options, None) if isinstance(options, np.ndarray) else parse_options(options)
+    if s is not None:
+        if not np.all(np.asarray(scale) == 0):
+            raise ArgumentError(f"perfcalc: give the scale as scale or as the option scale={s}, not both")
+        scale = s
     put("scale", scale, np.int32)
     if timebase is None:
         tb = np.where(types & _PERF_TIMER_FIELD == _PERF_TIMER_100NS, _FREQ_100NS, 0)
@@ -185,7 +218,7 @@ def compute_batch(
         tb = timebase
     put("time_base", tb, np.int64)
     put("flags", _abi.FLAG_HAS_OLD if has_old else 0, np.uint32)
-    put("options", options_bits(options) if not isinstance(options, np.ndarray) else options, np.uint32)
+    put("options", bits, np.uint32)
     put("new_first", new_first, np.uint64)
     put("new_second", new_second, np.uint64)
     put("new_multi", new_multi, np.uint32)

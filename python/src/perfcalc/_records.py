@@ -85,16 +85,17 @@ class Decoded:
         return out
 
 
-def decode(inst: Instance, op: str, args, record: np.dtype, out_hint: int = 0) -> Decoded:
-    """Calls a decode export until every record is read. args(first) returns
-    the export's arguments for a page starting at record first. With
-    out_hint, the output buffer is first made that large, so that a result
-    up to that size costs one decode instead of two."""
-    if out_hint:
-        inst.reserve_out(min(out_hint, _abi.MAX_RESERVE))
-    first, pages, header, info, damage = 0, [], None, "", ""
+def decode(inst: Instance, op: str, args: tuple, record: np.dtype) -> Decoded:
+    """Calls a decode export with args (its reserved last argument, first,
+    0), then decode_next with each page's cursor until the last page, and
+    collects the pages. Each page resumes where the one before it ended:
+    the module decodes the input once, whatever the pages. Only when the
+    output buffer cannot hold the next record (a page without records) is
+    it made to hold it (the header's needed). The header is the last page's
+    (a result's columns and damage are complete there)."""
+    pages, info = [], None
+    rc = inst.call(op, *args)
     while True:
-        rc = inst.call(op, *args(first))
         if rc < 0 and rc != _abi.CODE_SPACE:
             raise inst.error(op, rc)
         out = inst.call("out_ptr")
@@ -104,22 +105,22 @@ def decode(inst: Instance, op: str, args, record: np.dtype, out_hint: int = 0) -
         count, flags = int(h["count"]), int(h["flags"])
         recs = inst.view(out + int(h["rec_off"]), count * record.itemsize).copy().view(record)
         strings = bytes(inst.view(out + int(h["str_off"]), int(h["str_len"])))
-        if header is None:
-            header = h
+        if info is None:
             info = strings[int(h["info_off"]) : int(h["info_off"]) + int(h["info_len"])].decode("utf-8", "replace")
-        if flags & _abi.FLAG_DAMAGED:
-            damage = inst.error_text()
         pages.append(Page(recs, strings))
         if not flags & _abi.FLAG_MORE:
-            return Decoded(header, pages, info, damage)
-        if rc != _abi.CODE_SPACE:
-            raise Error(f"perfcalc: {op}: more records announced without ErrSpace")
-        first += count
-        # One more decode returns every remaining record.
-        needed = int(h["needed"])
-        if needed > _abi.MAX_RESERVE:
-            raise error_limit(op, needed)
-        inst.reserve_out(needed)
+            damage = inst.error_text() if flags & _abi.FLAG_DAMAGED else ""
+            return Decoded(h, pages, info, damage)
+        cursor = int(h["cursor"])
+        if rc != _abi.CODE_SPACE or cursor == 0:
+            raise Error(f"perfcalc: {op}: more records announced without ErrSpace and a cursor")
+        if count == 0:
+            needed = int(h["needed"])
+            if needed > _abi.MAX_RESERVE:
+                inst.call("decode_next", 0)  # the continuation's memory goes
+                raise error_limit(op, needed)
+            inst.reserve_out(needed)
+        rc = inst.call("decode_next", cursor)
 
 
 def error_limit(op: str, needed: int) -> Error:
