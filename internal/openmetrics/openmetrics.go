@@ -123,7 +123,7 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 				}
 				times = times[:0]
 			}
-			row := t.Rows.Row()
+			row := t.Rows.Sample()
 			k := len(times)
 			ms := floorDiv(longform.UnixMicros(t.Clock.UTC(row.Time)), 1000)
 			times = append(times, ms)
