@@ -210,12 +210,21 @@ func fillColumnTable(doc []byte, fs []longform.Field) ([]byte, error) {
 	if m == nil {
 		return nil, errors.New(longDoc + ` has no column table (after a paragraph ending "generated from Fields (make generate):")`)
 	}
-	var b strings.Builder
-	for _, f := range fs {
-		arrow, null, parquet := f.Arrow, "null", f.Physical
+	arrowOf := func(f *longform.Field) string {
 		if f.Dictionary {
-			arrow += " (dictionary)"
+			return f.Arrow + " (dictionary)"
 		}
+		return f.Arrow
+	}
+	nameWidth, arrowWidth := 0, 0
+	for i := range fs {
+		nameWidth = max(nameWidth, len(fs[i].Name)+1)
+		arrowWidth = max(arrowWidth, len([]rune(arrowOf(&fs[i])))+1)
+	}
+	var b strings.Builder
+	for i := range fs {
+		f := &fs[i]
+		arrow, null, parquet := arrowOf(f), "null", f.Physical
 		if !f.Nullable {
 			null = "not null"
 		}
@@ -225,7 +234,7 @@ func fillColumnTable(doc []byte, fs []longform.Field) ([]byte, error) {
 		if f.Dictionary {
 			parquet += ", dictionary"
 		}
-		fmt.Fprintf(&b, "//\t%-15s %-22s %-9s [%s]\n", f.Name, arrow, null, parquet)
+		fmt.Fprintf(&b, "//\t%-*s %-*s %-9s [%s]\n", nameWidth, f.Name, arrowWidth, arrow, null, parquet)
 		for _, line := range wrap(f.Doc, 68) {
 			b.WriteString("//\t    " + line + "\n")
 		}

@@ -57,9 +57,9 @@ func TestColumnTable(t *testing.T) {
 	if !strings.HasPrefix(string(out), head) || !bytes.Contains(out, []byte("\n//\n// Every row fills")) {
 		t.Errorf("the text around the table changed:\n%s", out)
 	}
-	if !bytes.Contains(out, []byte("//\ttime            timestamp[us, tz=UTC]  not null  [INT64 TIMESTAMP(isAdjustedToUTC=true, unit=MICROS)]\n//\t    the sample's instant in UTC, to the microsecond\n//\tlocal_time ")) ||
+	if !bytes.Contains(out, []byte("//\ttime        timestamp[us, tz=UTC]  not null  [INT64 TIMESTAMP(isAdjustedToUTC=true, unit=MICROS)]\n//\t    the sample's instant in UTC, to the microsecond\n//\tlocal_time ")) ||
 		bytes.Contains(out, []byte("//\tmachine")) {
-		t.Errorf("table of two columns:\n%s", out)
+		t.Errorf("table of two columns (names padded to the longest):\n%s", out)
 	}
 	again, err := fillColumnTable(out, longform.Fields[:2])
 	if err != nil || !bytes.Equal(again, out) {
@@ -68,6 +68,9 @@ func TestColumnTable(t *testing.T) {
 	full, err := fillColumnTable(doc, longform.Fields)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Contains(full, []byte("//\tinstance_index  int32                  null      [INT32 INT(32, true)]\n")) {
+		t.Errorf("no line of instance_index:\n%s", full)
 	}
 	for _, line := range strings.Split(string(full), "\n") {
 		if strings.HasPrefix(line, "//\t    ") && len([]rune(strings.ReplaceAll(line, "\t", "    "))) > 80 {
