@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,7 +70,7 @@ func TestColumnTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(full, []byte("//\tinstance_index  int32                  null      [INT32 INT(32, true)]\n")) {
+	if !regexp.MustCompile(`\n//\tinstance_index +int32 +null +\[INT32 INT\(32, true\)\]\n`).Match(full) {
 		t.Errorf("no line of instance_index:\n%s", full)
 	}
 	for _, line := range strings.Split(string(full), "\n") {
