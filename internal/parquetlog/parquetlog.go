@@ -15,8 +15,12 @@
 package parquetlog
 
 import (
+	"errors"
 	"io"
+	"reflect"
 	"runtime"
+	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -66,6 +70,9 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	if version == "" {
 		version = "(devel)"
 	}
+	if err := recordFresh(); err != nil {
+		return st, err
+	}
 	ss := t.Series
 	// Each series' record, with the columns that every row of the series
 	// repeats.
@@ -111,6 +118,21 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	}
 	return st, t.Rows.Err()
 }
+
+// recordFresh reports a record.go older than longform.Fields (make generate
+// not run after a column changed) as an error rather than a wrong file.
+var recordFresh = sync.OnceValue(func() error {
+	rt := reflect.TypeFor[record]()
+	ok := rt.NumField() == len(longform.Fields)
+	for i := 0; ok && i < rt.NumField(); i++ {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("parquet"), ",")
+		ok = name == longform.Fields[i].Name
+	}
+	if !ok {
+		return errors.New("parquetlog: record.go does not have the columns of longform.Fields: run make generate")
+	}
+	return nil
+})
 
 // cell is a row of the table while its row group gathers: the series, the
 // sample's times (µs since 1970, UTC and local) and what it holds for the

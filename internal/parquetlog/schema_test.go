@@ -37,6 +37,9 @@ func TestRecordSchema(t *testing.T) {
 // TestRecordSet: record's setSeries and setRow take every column from
 // longform.Fields: nulls where it says null, the values of a row otherwise.
 func TestRecordSet(t *testing.T) {
+	if err := recordFresh(); err != nil {
+		t.Fatal(err)
+	}
 	s := longform.NewSeries(`\\M\Thread(svchost/0#3)\Context Switches/sec`, 0x10410400)
 	row := longform.Row{Series: &s, Time: 1_700_000_000_000_000, LocalTime: 1_699_996_400_000_000, Cell: &longform.Cell{Present: true}}
 	row.Cell.Result.Value = 12.5
