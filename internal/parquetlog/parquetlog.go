@@ -150,6 +150,9 @@ type group struct {
 	count []int32 // per series: the number of cells, then the next slot
 	recs  []record
 	nulls [batch]nullables // what the optional columns of recs point to
+	// row is the row that setRow reads (a field, so that handing it to the
+	// columns' functions allocates nothing per row).
+	row longform.Row
 }
 
 // write writes the gathered rows as one row group and empties the group
@@ -186,10 +189,10 @@ func (g *group) write(pw *parquet.GenericWriter[record], ss []longform.Series, s
 	}
 	for _, i := range g.order {
 		c := &g.cells[i]
-		r := longform.Row{Series: &ss[c.series], Time: c.time, LocalTime: c.local, Cell: &c.cell}
+		g.row = longform.Row{Series: &ss[c.series], Time: c.time, LocalTime: c.local, Cell: &c.cell}
 		k := len(g.recs)
 		g.recs = append(g.recs, series[c.series])
-		g.recs[k].setRow(&r, &g.nulls[k])
+		g.recs[k].setRow(&g.row, &g.nulls[k])
 		if len(g.recs) == batch {
 			if _, err := pw.Write(g.recs); err != nil {
 				return err
