@@ -101,3 +101,17 @@ func TestWrap(t *testing.T) {
 		t.Error("empty text: lines")
 	}
 }
+
+// TestLongTypesMapped: every column type of longform.Types has its Python,
+// Spark and Go names, so that a column of any of them generates.
+func TestLongTypesMapped(t *testing.T) {
+	for _, typ := range longform.Types {
+		pt, gt := pyTypes[typ], goTypes[typ]
+		if pt.arrow == "" || pt.sparkDDL == "" || pt.sparkArrow == "" || gt.typ == "" || !strings.Contains(gt.expr, "%s") {
+			t.Errorf("%s: Python %+v, Go %+v", typ.Arrow, pt, gt)
+		}
+	}
+	if len(pyTypes) != len(longform.Types) || len(goTypes) != len(longform.Types) {
+		t.Errorf("%d Python and %d Go types for %d column types", len(pyTypes), len(goTypes), len(longform.Types))
+	}
+}
