@@ -94,11 +94,7 @@ func valuesTable(vals []query.Value, s query.Stamp) (*longform.Table, error) {
 	for i := range vals {
 		v := &vals[i]
 		t.Series[i] = longform.NewSeries(string(v.Path), v.Type)
-		row.sample.Cells[i] = longform.Cell{
-			Present: true,
-			Result:  engine.Result{Value: v.Value, Status: v.Status},
-			Raw:     v.Raw,
-		}
+		row.sample.Cells[i] = longform.NewCell(engine.Result{Value: v.Value, Status: v.Status}, &v.Raw)
 	}
 	t.Rows = row
 	return t, nil

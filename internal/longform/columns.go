@@ -72,12 +72,11 @@ type Value struct {
 	Str   string
 }
 
-func null() Value                   { return Value{Null: true} }
-func intValue(v int64) Value        { return Value{Int: v} }
-func str(s string) Value            { return Value{Str: s} }
-func float(v float64) Value         { return Value{Float: v} }
-func statusOf(r *Row) string        { return min(r.Cell.Result.Status, engine.UnknownType).String() }
-func raw(r *Row) *engine.RawCounter { return &r.Cell.Raw }
+func null() Value            { return Value{Null: true} }
+func intValue(v int64) Value { return Value{Int: v} }
+func str(s string) Value     { return Value{Str: s} }
+func float(v float64) Value  { return Value{Float: v} }
+func statusOf(r *Row) string { return min(r.Cell.Status, engine.UnknownType).String() }
 
 // Fields lists the columns in order.
 var Fields = []Field{
@@ -129,26 +128,26 @@ var Fields = []Field{
 	{Name: "value", Type: Double, Nullable: true,
 		Doc: `the value PDH computes (relog's: not capped at 100, not scaled), bit-identical to relog's CSV; null unless status is "Valid"`,
 		Get: func(r *Row) Value {
-			if r.Cell.Result.Status != engine.Valid {
+			if r.Cell.Status != engine.Valid {
 				return null()
 			}
-			return float(r.Cell.Result.Value)
+			return float(r.Cell.Value)
 		}},
 	{Name: "status", Type: String, Dictionary: true,
 		Doc: "why there is or is not a value: Valid, NewData, NegativeDenominator, NegativeValue, InvalidData, NotDisplayable or UnknownType (engine.Status)",
 		Get: func(r *Row) Value { return str(statusOf(r)) }},
 	{Name: "raw_status", Type: Uint32, Nullable: true,
 		Doc: "the raw sample's PDH_CSTATUS_* (0 valid, 1 new data, 0x800007D0 no machine, …)",
-		Get: func(r *Row) Value { return intValue(int64(raw(r).CStatus)) }},
+		Get: func(r *Row) Value { return intValue(int64(r.Cell.CStatus)) }},
 	{Name: "raw_first", Type: Uint64, Nullable: true,
 		Doc: "PDH_RAW_COUNTER.FirstValue: the counter's raw value N",
-		Get: func(r *Row) Value { return intValue(int64(raw(r).FirstValue)) }},
+		Get: func(r *Row) Value { return intValue(int64(r.Cell.First)) }},
 	{Name: "raw_second", Type: Uint64, Nullable: true,
 		Doc: "PDH_RAW_COUNTER.SecondValue: its time stamp D or base B",
-		Get: func(r *Row) Value { return intValue(int64(raw(r).SecondValue)) }},
+		Get: func(r *Row) Value { return intValue(int64(r.Cell.Second)) }},
 	{Name: "raw_multi", Type: Uint32, Nullable: true,
 		Doc: "PDH_RAW_COUNTER.MultiCount: the item count of the multi timers",
-		Get: func(r *Row) Value { return intValue(int64(raw(r).MultiCount)) }},
+		Get: func(r *Row) Value { return intValue(int64(r.Cell.Multi)) }},
 }
 
 // Value returns the column's value in a row (OfSeries or Get).

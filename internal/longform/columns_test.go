@@ -3,6 +3,7 @@ package longform
 import (
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/perfcalc/perfcalc/engine"
 )
@@ -22,10 +23,10 @@ func TestFieldsWellFormed(t *testing.T) {
 func TestFieldValues(t *testing.T) {
 	s := NewSeries(`\\M\Thread(svchost/0#3)\Context Switches/sec`, 0x10410400)
 	row := Row{Series: &s, Time: 1_700_000_000_000_000, LocalTime: 1_699_996_400_000_000,
-		Cell: &Cell{Present: true, Result: engine.Result{Value: 12.5}, Raw: engine.RawCounter{CStatus: 0x800007D0, FirstValue: 1<<63 + 5, SecondValue: 7, MultiCount: 3}}}
+		Cell: &Cell{Present: true, Value: 12.5, CStatus: 0x800007D0, First: 1<<63 + 5, Second: 7, Multi: 3}}
 	n := Series{Path: `\\M\Memory\Available Bytes`, Machine: "M", Object: "Memory", Counter: "Available Bytes", TypeName: "PERF_COUNTER_RAWCOUNT"}
-	bare := Row{Series: &n, Cell: &Cell{Present: true, Result: engine.Result{Value: 1, Status: engine.NegativeDenominator}}}
-	unknown := Row{Series: &n, Cell: &Cell{Result: engine.Result{Status: engine.UnknownType + 5}}}
+	bare := Row{Series: &n, Cell: &Cell{Present: true, Value: 1, Status: engine.NegativeDenominator}}
+	unknown := Row{Series: &n, Cell: &Cell{Status: engine.UnknownType + 5}}
 	want := map[string][3]Value{
 		"time":           {{Int: 1_700_000_000_000_000}, {}, {}},
 		"local_time":     {{Int: 1_699_996_400_000_000}, {}, {}},
@@ -54,5 +55,18 @@ func TestFieldValues(t *testing.T) {
 				t.Errorf("%s, row %d: have %+v, want %+v", f.Name, j, have, want[f.Name][j])
 			}
 		}
+	}
+}
+
+// TestNewCell: a cell holds the result and the raw record it is given, in
+// 40 bytes.
+func TestNewCell(t *testing.T) {
+	raw := engine.RawCounter{CStatus: 1, TimeStamp: 9, FirstValue: 2, SecondValue: 3, MultiCount: 4}
+	c := NewCell(engine.Result{Value: 0.5, Status: engine.NewData}, &raw)
+	if c != (Cell{Present: true, Status: engine.NewData, Value: 0.5, CStatus: 1, First: 2, Second: 3, Multi: 4}) {
+		t.Errorf("have %+v", c)
+	}
+	if n := unsafe.Sizeof(c); n != 40 {
+		t.Errorf("a cell takes %d bytes, want 40", n)
 	}
 }

@@ -84,13 +84,24 @@ func appendUint(dst []byte, v uint64) []byte {
 	return append(dst, b[i:]...)
 }
 
-// Cell is what a sample holds for one series.
+// Cell is what a sample holds for one series: the computed value and its
+// status, and the raw record it was computed from (PDH_RAW_COUNTER), in 40
+// bytes.
 type Cell struct {
 	// Present says whether the sample holds the series (a cell that relog
 	// leaves empty is no row of the table).
 	Present bool
-	Result  engine.Result     // the computed value and its status
-	Raw     engine.RawCounter // the raw record it was computed from
+	Status  engine.Status // the computed value's status
+	CStatus uint32        // the raw record's PDH_CSTATUS_*
+	Value   float64       // the computed value (engine.Result.Value)
+	First   uint64        // the raw record's FirstValue
+	Second  uint64        // its SecondValue
+	Multi   uint32        // its MultiCount
+}
+
+// NewCell returns the cell of a computed result and its raw record.
+func NewCell(r engine.Result, raw *engine.RawCounter) Cell {
+	return Cell{Present: true, Status: r.Status, Value: r.Value, CStatus: raw.CStatus, First: raw.FirstValue, Second: raw.SecondValue, Multi: raw.MultiCount}
 }
 
 // Sample is one sample of a table's source: its local time and a cell per
@@ -140,7 +151,9 @@ func (r *converterRows) Next() bool {
 	r.s.Cells = r.s.Cells[:0]
 	for i := range row.Cells {
 		c := &row.Cells[i]
-		r.s.Cells = append(r.s.Cells, Cell{Present: c.Present, Result: c.Result, Raw: c.Raw})
+		cell := NewCell(c.Result, &c.Raw)
+		cell.Present = c.Present
+		r.s.Cells = append(r.s.Cells, cell)
 	}
 	return true
 }

@@ -132,8 +132,8 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 				if c < len(row.Cells) {
 					cell := &row.Cells[c]
 					if cell.Present {
-						if cell.Result.Status == engine.Valid {
-							v = math.Float64bits(cell.Result.Value)
+						if cell.Status == engine.Valid {
+							v = math.Float64bits(cell.Value)
 						} else {
 							st.Invalid++
 						}

@@ -100,7 +100,7 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 			}
 			g.cells = append(g.cells, cell{series: int32(i), time: tu, local: tl, cell: *c})
 			st.Rows++
-			if c.Result.Status == engine.Valid {
+			if c.Status == engine.Valid {
 				st.Valid++
 			}
 			if len(g.cells) == rg {
@@ -138,9 +138,9 @@ var recordFresh = sync.OnceValue(func() error {
 // sample's times (µs since 1970, UTC and local) and what it holds for the
 // series.
 type cell struct {
-	series      int32
 	time, local int64
 	cell        longform.Cell
+	series      int32
 }
 
 // group gathers the rows of one row group.

@@ -42,8 +42,8 @@ func TestRecordSet(t *testing.T) {
 	}
 	s := longform.NewSeries(`\\M\Thread(svchost/0#3)\Context Switches/sec`, 0x10410400)
 	row := longform.Row{Series: &s, Time: 1_700_000_000_000_000, LocalTime: 1_699_996_400_000_000, Cell: &longform.Cell{Present: true}}
-	row.Cell.Result.Value = 12.5
-	row.Cell.Raw.CStatus, row.Cell.Raw.FirstValue, row.Cell.Raw.SecondValue, row.Cell.Raw.MultiCount = 0x800007D0, 1<<63+5, 7, 3
+	row.Cell.Value = 12.5
+	row.Cell.CStatus, row.Cell.First, row.Cell.Second, row.Cell.Multi = 0x800007D0, 1<<63+5, 7, 3
 	var r record
 	var n nullables
 	set := func() {
@@ -68,7 +68,7 @@ func TestRecordSet(t *testing.T) {
 	}
 	m := longform.NewSeries(`\\M\Memory\Available Bytes`, 0x10100)
 	row.Series = &m
-	row.Cell.Result.Status = 99 // beyond the engine's statuses
+	row.Cell.Status = 99 // beyond the engine's statuses
 	set()
 	if r.Instance != nil || r.Parent != nil || r.InstanceIndex != nil || r.Value != nil || r.Status != "UnknownType" || r.RawMulti == nil {
 		t.Errorf("no instance, no value: %+v", r)
