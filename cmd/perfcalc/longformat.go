@@ -62,25 +62,20 @@ func valuesTable(vals []query.Value, s query.Stamp) (*longform.Table, error) {
 		Series: make([]longform.Series, len(vals)),
 		Clock:  longform.FixedClock(s.Bias),
 	}
-	row := &valuesRows{row: relog.Row{Time: s.Local, Cells: make([]relog.Cell, len(vals))}}
+	row := &valuesRows{sample: longform.Sample{Time: s.Local, Cells: make([]longform.Cell, len(vals))}}
 	for i := range vals {
 		v := &vals[i]
 		t.Series[i] = longform.NewSeries(string(v.Path), v.Type)
-		row.row.Cells[i] = relog.Cell{
-			Present: true,
-			Counter: engine.Counter{Type: v.Type, Scale: v.Scale},
-			Result:  engine.Result{Value: v.Value, Status: v.Status},
-			Raw:     v.Raw,
-		}
+		row.sample.Cells[i] = longform.NewCell(engine.Result{Value: v.Value, Status: v.Status}, &v.Raw)
 	}
 	t.Rows = row
 	return t, nil
 }
 
-// valuesRows is the one row of a values table (longform.Rows).
+// valuesRows is the one sample of a values table (longform.Rows).
 type valuesRows struct {
-	row  relog.Row
-	done bool
+	sample longform.Sample
+	done   bool
 }
 
 func (r *valuesRows) Next() bool {
@@ -91,5 +86,5 @@ func (r *valuesRows) Next() bool {
 	return true
 }
 
-func (r *valuesRows) Row() *relog.Row { return &r.row }
-func (r *valuesRows) Err() error      { return nil }
+func (r *valuesRows) Sample() *longform.Sample { return &r.sample }
+func (r *valuesRows) Err() error               { return nil }

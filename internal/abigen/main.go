@@ -1,4 +1,4 @@
-// Command abigen writes what other languages and ABI.md need of the
+// Command abigen writes what other languages and documents need of the
 // module's ABI from its one Go source, internal/abi/layout.go:
 //
 //   - web/abi.mjs, the JS package's constants (template js.tmpl);
@@ -6,10 +6,20 @@
 //     record fields (template py.tmpl);
 //   - the generated tables of wasm/ABI.md (between "<!-- abigen:begin NAME
 //     -->" and "<!-- abigen:end -->" lines): the exports, the records'
-//     layouts, the kinds and the error codes.
+//     layouts, the kinds and the error codes;
 //
-// Another language is one more template in targets. Run it with go
-// generate in internal/abi, or
+// and of the long table from its one Go source, the columns of
+// internal/longform (columns.go, longform.Fields; long.go):
+//
+//   - python/src/perfcalc/_columns.py, the Python package's long schema in
+//     Arrow and Spark types (the external Parquet checks load it too);
+//   - internal/parquetlog/record_test.go, the struct that the Parquet
+//     writer's tests read its files back with;
+//   - the column table of internal/longform/doc.go (the indented lines
+//     after the paragraph ending "generated from Fields (make generate):").
+//
+// Another language is one more template in targets. Run it with make
+// generate (go generate in internal/abi), or
 //
 //	go run ./internal/abigen
 //
@@ -44,6 +54,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/internal/longform"
 )
 
 //go:embed *.tmpl
@@ -100,7 +111,7 @@ func run(root string, check bool) error {
 		}
 	}
 	if len(stale) > 0 {
-		return errors.New("stale, run go generate ./internal/abi: " + strings.Join(stale, ", "))
+		return errors.New("stale, run make generate: " + strings.Join(stale, ", "))
 	}
 	return nil
 }
@@ -146,6 +157,9 @@ func generate(root string) (map[string][]byte, error) {
 		return nil, err
 	}
 	if files[abiMD], err = l.fillMarkdown(md); err != nil {
+		return nil, err
+	}
+	if err := generateLong(root, longform.Fields, files); err != nil {
 		return nil, err
 	}
 	return files, nil

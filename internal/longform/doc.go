@@ -2,56 +2,59 @@
 // sample and counter instance, the shape that analytics engines (DuckDB,
 // pandas, Spark, Polars) query best. perfcalc's Parquet output (relog,
 // values and convert with -f parquet) writes it, and the Python package's
-// Arrow tables (issue 16) have the same columns, names and types: this file
-// is the one place that defines them.
+// Arrow tables (issue 16) have the same columns, names and types: Fields
+// (columns.go) is the one place that defines them, and make generate
+// (internal/abigen) writes the table below, the Python package's schemas
+// and the external checks' from it.
 //
 // # Columns
 //
 // In this order (Arrow types; the Parquet physical and logical types in
-// brackets):
+// brackets). This table is generated from Fields (make generate):
 //
-//	time            timestamp[us, tz=UTC]  not null  [INT64 TIMESTAMP(MICROS, isAdjustedToUTC=true)]
+//	time            timestamp[us, tz=UTC]  not null  [INT64 TIMESTAMP(isAdjustedToUTC=true, unit=MICROS)]
 //	    the sample's instant in UTC, to the microsecond
-//	local_time      timestamp[us]          not null  [INT64 TIMESTAMP(MICROS, isAdjustedToUTC=false)]
+//	local_time      timestamp[us]          not null  [INT64 TIMESTAMP(isAdjustedToUTC=false, unit=MICROS)]
 //	    the logging machine's wall-clock time of the sample, as relog prints
 //	    it in its CSV ("02/19/2013 18:50:17.844"); local_time − time is the
 //	    zone's offset in force
 //	machine         string (dictionary)    not null  [BYTE_ARRAY STRING, dictionary]
 //	    the machine of the counter path, without the leading \\ ("" when the
 //	    path has none)
-//	object          string (dictionary)    not null
+//	object          string (dictionary)    not null  [BYTE_ARRAY STRING, dictionary]
 //	    the performance object (counter set): "Processor"
-//	instance        string (dictionary)    null      the instance name
-//	    without parent and #index ("_Total", "svchost"); null for an object
-//	    without instances
-//	parent          string (dictionary)    null
+//	instance        string (dictionary)    null      [BYTE_ARRAY STRING, dictionary]
+//	    the instance name without parent and #index ("_Total", "svchost");
+//	    null for an object without instances
+//	parent          string (dictionary)    null      [BYTE_ARRAY STRING, dictionary]
 //	    the parent instance ("0" in Thread(0/12)); null where there is none
-//	instance_index  int32                  null      [INT32]
+//	instance_index  int32                  null      [INT32 INT(32, true)]
 //	    PDH's #n numbering of instances that share a name: 0 for the first
 //	    (written without #), 1 for name#1, …; null for an object without
 //	    instances
-//	counter         string (dictionary)    not null  "% Processor Time"
-//	path            string (dictionary)    not null
+//	counter         string (dictionary)    not null  [BYTE_ARRAY STRING, dictionary]
+//	    the counter's name: "% Processor Time"
+//	path            string (dictionary)    not null  [BYTE_ARRAY STRING, dictionary]
 //	    the full counter path exactly as relog's CSV header prints it,
 //	    \\MACHINE\Object(parent/instance#n)\Counter: the column's identity
-//	counter_type    string (dictionary)    not null
+//	counter_type    string (dictionary)    not null  [BYTE_ARRAY STRING, dictionary]
 //	    the Windows name of the counter type (PERF_100NSEC_TIMER; a type
 //	    that winperf.h does not define prints as 0x…)
 //	value           double                 null      [DOUBLE]
 //	    the value PDH computes (relog's: not capped at 100, not scaled),
 //	    bit-identical to relog's CSV; null unless status is "Valid"
-//	status          string (dictionary)    not null
+//	status          string (dictionary)    not null  [BYTE_ARRAY STRING, dictionary]
 //	    why there is or is not a value: Valid, NewData, NegativeDenominator,
 //	    NegativeValue, InvalidData, NotDisplayable or UnknownType
 //	    (engine.Status)
-//	raw_status      uint32                 null      [INT32 INT(32, unsigned)]
+//	raw_status      uint32                 null      [INT32 INT(32, false)]
 //	    the raw sample's PDH_CSTATUS_* (0 valid, 1 new data, 0x800007D0 no
 //	    machine, …)
-//	raw_first       uint64                 null      [INT64 INT(64, unsigned)]
+//	raw_first       uint64                 null      [INT64 INT(64, false)]
 //	    PDH_RAW_COUNTER.FirstValue: the counter's raw value N
-//	raw_second      uint64                 null      [INT64 INT(64, unsigned)]
+//	raw_second      uint64                 null      [INT64 INT(64, false)]
 //	    PDH_RAW_COUNTER.SecondValue: its time stamp D or base B
-//	raw_multi       uint32                 null      [INT32 INT(32, unsigned)]
+//	raw_multi       uint32                 null      [INT32 INT(32, false)]
 //	    PDH_RAW_COUNTER.MultiCount: the item count of the multi timers
 //
 // Every row fills the four raw columns with its sample's raw record: a

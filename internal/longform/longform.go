@@ -6,37 +6,6 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
-// Field is one column of the long table.
-type Field struct {
-	Name  string // the column's name
-	Arrow string // its Arrow type, as pyarrow prints it
-	// Dictionary says that the strings are dictionary-encoded (in Parquet;
-	// an Arrow table may hold them as dictionary<values=string> or string).
-	Dictionary bool
-	Nullable   bool // whether it may hold nulls
-}
-
-// Fields lists the columns in order (see the package documentation for
-// what each holds).
-var Fields = []Field{
-	{"time", "timestamp[us, tz=UTC]", false, false},
-	{"local_time", "timestamp[us]", false, false},
-	{"machine", "string", true, false},
-	{"object", "string", true, false},
-	{"instance", "string", true, true},
-	{"parent", "string", true, true},
-	{"instance_index", "int32", false, true},
-	{"counter", "string", true, false},
-	{"path", "string", true, false},
-	{"counter_type", "string", true, false},
-	{"value", "double", false, true},
-	{"status", "string", true, false},
-	{"raw_status", "uint32", false, true},
-	{"raw_first", "uint64", false, true},
-	{"raw_second", "uint64", false, true},
-	{"raw_multi", "uint32", false, true},
-}
-
 // Series is what the long table repeats in every row of one column of
 // relog's output: the parts of its counter path and its type.
 type Series struct {
@@ -115,16 +84,45 @@ func appendUint(dst []byte, v uint64) []byte {
 	return append(dst, b[i:]...)
 }
 
-// Rows is a stream of relog rows: *relog.Converter is one (Next, Row, Err
-// as documented there).
+// Cell is what a sample holds for one series: the computed value and its
+// status, and the raw record it was computed from (PDH_RAW_COUNTER), in 40
+// bytes.
+type Cell struct {
+	// Present says whether the sample holds the series (a cell that relog
+	// leaves empty is no row of the table).
+	Present bool
+	Status  engine.Status // the computed value's status
+	CStatus uint32        // the raw record's PDH_CSTATUS_*
+	Value   float64       // the computed value (engine.Result.Value)
+	First   uint64        // the raw record's FirstValue
+	Second  uint64        // its SecondValue
+	Multi   uint32        // its MultiCount
+}
+
+// NewCell returns the cell of a computed result and its raw record.
+func NewCell(r engine.Result, raw *engine.RawCounter) Cell {
+	return Cell{Present: true, Status: r.Status, Value: r.Value, CStatus: raw.CStatus, First: raw.FirstValue, Second: raw.SecondValue, Multi: raw.MultiCount}
+}
+
+// Sample is one sample of a table's source: its local time and a cell per
+// series.
+type Sample struct {
+	Time  int64  // the logging machine's local time, as a FILETIME
+	Cells []Cell // in Table.Series order
+}
+
+// Rows is a stream of samples: Next advances to the next one (false at
+// the end or on an error), Sample returns it (valid until the next call of
+// Next), Err returns the error that ended the stream, if any.
 type Rows interface {
 	Next() bool
-	Row() *relog.Row
+	Sample() *Sample
 	Err() error
 }
 
-// Table is a source of long rows: the series (relog's columns), the rows
-// that fill them, and the clock that turns their local times into UTC.
+// Table is a source of long rows: the series (relog's columns), the
+// samples that fill them, and the clock that turns their local times into
+// UTC.
 type Table struct {
 	Series []Series
 	Rows   Rows
@@ -132,8 +130,33 @@ type Table struct {
 }
 
 // FromConverter returns the table of a relog converter: its columns, its
-// rows, and a clock in the log header's time zone. It does not start
-// reading the rows.
+// rows as samples, and a clock in the log header's time zone. It does not
+// start reading the rows.
 func FromConverter(c *relog.Converter) *Table {
-	return &Table{Series: SeriesOf(c.Columns()), Rows: c, Clock: NewClock(&c.Header().TimeZone)}
+	return &Table{Series: SeriesOf(c.Columns()), Rows: &converterRows{c: c}, Clock: NewClock(&c.Header().TimeZone)}
 }
+
+// converterRows feeds the rows of a relog converter as samples.
+type converterRows struct {
+	c *relog.Converter
+	s Sample
+}
+
+func (r *converterRows) Next() bool {
+	if !r.c.Next() {
+		return false
+	}
+	row := r.c.Row()
+	r.s.Time = row.Time
+	r.s.Cells = r.s.Cells[:0]
+	for i := range row.Cells {
+		c := &row.Cells[i]
+		cell := NewCell(c.Result, &c.Raw)
+		cell.Present = c.Present
+		r.s.Cells = append(r.s.Cells, cell)
+	}
+	return true
+}
+
+func (r *converterRows) Sample() *Sample { return &r.s }
+func (r *converterRows) Err() error      { return r.c.Err() }

@@ -123,7 +123,7 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 				}
 				times = times[:0]
 			}
-			row := t.Rows.Row()
+			row := t.Rows.Sample()
 			k := len(times)
 			ms := floorDiv(longform.UnixMicros(t.Clock.UTC(row.Time)), 1000)
 			times = append(times, ms)
@@ -132,8 +132,8 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 				if c < len(row.Cells) {
 					cell := &row.Cells[c]
 					if cell.Present {
-						if cell.Result.Status == engine.Valid {
-							v = math.Float64bits(cell.Result.Value)
+						if cell.Status == engine.Valid {
+							v = math.Float64bits(cell.Value)
 						} else {
 							st.Invalid++
 						}

@@ -15,8 +15,12 @@
 package parquetlog
 
 import (
+	"errors"
 	"io"
+	"reflect"
 	"runtime"
+	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -24,27 +28,6 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
-
-// record is one row of the long table, as parquet-go writes it. The
-// optional columns are pointers into the writer's own storage.
-type record struct {
-	Time          int64    `parquet:"time,timestamp(microsecond:utc)"`
-	LocalTime     int64    `parquet:"local_time,timestamp(microsecond:local)"`
-	Machine       string   `parquet:"machine,dict"`
-	Object        string   `parquet:"object,dict"`
-	Instance      *string  `parquet:"instance,optional,dict"`
-	Parent        *string  `parquet:"parent,optional,dict"`
-	InstanceIndex *int32   `parquet:"instance_index,optional"`
-	Counter       string   `parquet:"counter,dict"`
-	Path          string   `parquet:"path,dict"`
-	CounterType   string   `parquet:"counter_type,dict"`
-	Value         *float64 `parquet:"value,optional"`
-	Status        string   `parquet:"status,dict"`
-	RawStatus     *uint32  `parquet:"raw_status,optional,uint(32)"`
-	RawFirst      *uint64  `parquet:"raw_first,optional,uint(64)"`
-	RawSecond     *uint64  `parquet:"raw_second,optional,uint(64)"`
-	RawMulti      *uint32  `parquet:"raw_multi,optional,uint(32)"`
-}
 
 // Options tune the writer. The zero Options are the defaults.
 type Options struct {
@@ -65,14 +48,6 @@ const DefaultRowGroupRows = 128 << 10
 
 // batch is the number of records handed to parquet-go at once.
 const batch = 1024
-
-// series is what the writer keeps for each series: the strings that every
-// row of the series repeats, and the optional values that point to them.
-type series struct {
-	longform.Series
-	instance, parent *string
-	index            *int32
-}
 
 // Stats counts what Write wrote.
 type Stats struct {
@@ -95,18 +70,16 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	if version == "" {
 		version = "(devel)"
 	}
-	ss := make([]series, len(t.Series))
-	for i := range t.Series {
-		s := &ss[i]
-		s.Series = t.Series[i]
-		if s.HasInstance {
-			inst, idx := s.Instance, int32(s.Index)
-			s.instance, s.index = &inst, &idx
-			if s.Parent != "" {
-				parent := s.Parent
-				s.parent = &parent
-			}
-		}
+	if err := recordFresh(); err != nil {
+		return st, err
+	}
+	ss := t.Series
+	// Each series' record, with the columns that every row of the series
+	// repeats.
+	series := make([]record, len(ss))
+	seriesNulls := make([]nullables, len(ss))
+	for i := range ss {
+		series[i].setSeries(&ss[i], &seriesNulls[i])
 	}
 	pw := parquet.NewGenericWriter[record](w,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
@@ -114,9 +87,9 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 		parquet.CreatedBy("perfcalc", version, runtime.Version()),
 		parquet.KeyValueMetadata("perfcalc.schema", "long/1"),
 	)
-	g := group{recs: make([]record, 0, batch), names: statusTable()}
+	g := group{recs: make([]record, 0, batch)}
 	for t.Rows.Next() {
-		row := t.Rows.Row()
+		row := t.Rows.Sample()
 		st.Samples++
 		utc := t.Clock.UTC(row.Time)
 		tu, tl := longform.UnixMicros(utc), longform.UnixMicros(row.Time)
@@ -125,22 +98,19 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 			if !c.Present || i >= len(ss) {
 				continue
 			}
-			g.cells = append(g.cells, cell{
-				series: int32(i), status: c.Result.Status, time: tu, local: tl, value: c.Result.Value,
-				rawStatus: c.Raw.CStatus, rawMulti: c.Raw.MultiCount, rawFirst: c.Raw.FirstValue, rawSecond: c.Raw.SecondValue,
-			})
+			g.cells = append(g.cells, cell{series: int32(i), time: tu, local: tl, cell: *c})
 			st.Rows++
-			if c.Result.Status == engine.Valid {
+			if c.Status == engine.Valid {
 				st.Valid++
 			}
 			if len(g.cells) == rg {
-				if err := g.write(pw, ss, opts.TimeOrder); err != nil {
+				if err := g.write(pw, ss, series, opts.TimeOrder); err != nil {
 					return st, err
 				}
 			}
 		}
 	}
-	if err := g.write(pw, ss, opts.TimeOrder); err != nil {
+	if err := g.write(pw, ss, series, opts.TimeOrder); err != nil {
 		return st, err
 	}
 	if err := pw.Close(); err != nil {
@@ -149,28 +119,28 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	return st, t.Rows.Err()
 }
 
-// statusTable returns the names of engine's statuses, indexed by status;
-// the last entry names any status beyond them.
-func statusTable() []string {
-	var names []string
-	for s := engine.Valid; ; s++ {
-		n := s.String()
-		names = append(names, n)
-		if s == engine.UnknownType {
-			return names
-		}
+// recordFresh reports a record.go older than longform.Fields (make generate
+// not run after a column changed) as an error rather than a wrong file.
+var recordFresh = sync.OnceValue(func() error {
+	rt := reflect.TypeFor[record]()
+	ok := rt.NumField() == len(longform.Fields)
+	for i := 0; ok && i < rt.NumField(); i++ {
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("parquet"), ",")
+		ok = name == longform.Fields[i].Name
 	}
-}
+	if !ok {
+		return errors.New("parquetlog: record.go does not have the columns of longform.Fields: run make generate")
+	}
+	return nil
+})
 
-// cell is a row of the table while its row group gathers: the series and
-// what the sample holds for it.
+// cell is a row of the table while its row group gathers: the series, the
+// sample's times (µs since 1970, UTC and local) and what it holds for the
+// series.
 type cell struct {
-	series              int32
-	status              engine.Status
-	rawStatus, rawMulti uint32
-	time, local         int64
-	value               float64
-	rawFirst, rawSecond uint64
+	time, local int64
+	cell        longform.Cell
+	series      int32
 }
 
 // group gathers the rows of one row group.
@@ -179,19 +149,17 @@ type group struct {
 	order []int32 // cells' indexes in series order
 	count []int32 // per series: the number of cells, then the next slot
 	recs  []record
-	names []string // status names
-	// Storage of the optional values of recs.
-	values [batch]float64
-	raws   [batch]struct {
-		status, multi uint32
-		first, second uint64
-	}
+	nulls [batch]nullables // what the optional columns of recs point to
+	// row is the row that setRow reads (a field, so that handing it to the
+	// columns' functions allocates nothing per row).
+	row longform.Row
 }
 
-// write writes the gathered rows as one row group and empties the group:
+// write writes the gathered rows as one row group and empties the group
+// (series holds each series' record, its rows' other columns unset):
 // ordered by series (relog's column order) and, within a series, by time,
 // unless timeOrder keeps them as they came.
-func (g *group) write(pw *parquet.GenericWriter[record], ss []series, timeOrder bool) error {
+func (g *group) write(pw *parquet.GenericWriter[record], ss []longform.Series, series []record, timeOrder bool) error {
 	if len(g.cells) == 0 {
 		return nil
 	}
@@ -221,23 +189,10 @@ func (g *group) write(pw *parquet.GenericWriter[record], ss []series, timeOrder 
 	}
 	for _, i := range g.order {
 		c := &g.cells[i]
-		s := &ss[c.series]
+		g.row = longform.Row{Series: &ss[c.series], Time: c.time, LocalTime: c.local, Cell: &c.cell}
 		k := len(g.recs)
-		g.recs = append(g.recs, record{
-			Time: c.time, LocalTime: c.local,
-			Machine: s.Machine, Object: s.Object,
-			Instance: s.instance, Parent: s.parent, InstanceIndex: s.index,
-			Counter: s.Counter, Path: s.Path, CounterType: s.TypeName,
-			Status: g.names[min(int(c.status), len(g.names)-1)],
-		})
-		r := &g.recs[k]
-		if c.status == engine.Valid {
-			g.values[k] = c.value
-			r.Value = &g.values[k]
-		}
-		v := &g.raws[k]
-		v.status, v.first, v.second, v.multi = c.rawStatus, c.rawFirst, c.rawSecond, c.rawMulti
-		r.RawStatus, r.RawFirst, r.RawSecond, r.RawMulti = &v.status, &v.first, &v.second, &v.multi
+		g.recs = append(g.recs, series[c.series])
+		g.recs[k].setRow(&g.row, &g.nulls[k])
 		if len(g.recs) == batch {
 			if _, err := pw.Write(g.recs); err != nil {
 				return err

@@ -10,6 +10,7 @@ cell has its row; then queries the folder of outputs with DuckDB as the
 README does and checks its counts against pyarrow's.
 """
 import csv
+import importlib.util
 import io
 import math
 import os
@@ -19,24 +20,21 @@ import sys
 import duckdb
 import pyarrow.parquet as pq
 
-SCHEMA = [
-    ("time", "timestamp[us, tz=UTC]", False),
-    ("local_time", "timestamp[us]", False),
-    ("machine", "string", False),
-    ("object", "string", False),
-    ("instance", "string", True),
-    ("parent", "string", True),
-    ("instance_index", "int32", True),
-    ("counter", "string", False),
-    ("path", "string", False),
-    ("counter_type", "string", False),
-    ("value", "double", True),
-    ("status", "string", False),
-    ("raw_status", "uint32", True),
-    ("raw_first", "uint64", True),
-    ("raw_second", "uint64", True),
-    ("raw_multi", "uint32", True),
-]
+
+
+def _columns():
+    """The Python package's _columns.py, generated from internal/longform's
+    columns (make generate), loaded from the source tree by its path."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python", "src", "perfcalc", "_columns.py")
+    spec = importlib.util.spec_from_file_location("perfcalc_columns", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: (name, Arrow type as pyarrow reads it from the Parquet, nullable) of
+#: every column, in order.
+SCHEMA = [(name, arrow, nullable) for name, arrow, nullable, _ in _columns().COLUMNS]
 
 
 README_QUERY = """

@@ -7,33 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from . import _abi
+from . import _abi, _columns
 from ._compute import type_name
 from ._records import Decoded
 
-_STR = pa.dictionary(pa.int32(), pa.string())
-
-#: The long table's schema (internal/longform.Fields: names, order, types).
-SCHEMA = pa.schema(
-    [
-        pa.field("time", pa.timestamp("us", tz="UTC"), nullable=False),
-        pa.field("local_time", pa.timestamp("us"), nullable=False),
-        pa.field("machine", _STR, nullable=False),
-        pa.field("object", _STR, nullable=False),
-        pa.field("instance", _STR),
-        pa.field("parent", _STR),
-        pa.field("instance_index", pa.int32()),
-        pa.field("counter", _STR, nullable=False),
-        pa.field("path", _STR, nullable=False),
-        pa.field("counter_type", _STR, nullable=False),
-        pa.field("value", pa.float64()),
-        pa.field("status", _STR, nullable=False),
-        pa.field("raw_status", pa.uint32()),
-        pa.field("raw_first", pa.uint64()),
-        pa.field("raw_second", pa.uint64()),
-        pa.field("raw_multi", pa.uint32()),
-    ]
-)
+#: The long table's schema (internal/longform.Fields, generated into
+#: _columns.py: names, order, types).
+SCHEMA = _columns.SCHEMA
 
 # FILETIME: 100 ns ticks since 1601-01-01; the Unix epoch as a FILETIME.
 _UNIX_EPOCH = 116_444_736_000_000_000

@@ -47,36 +47,14 @@ from typing import Iterable, Iterator, Union
 import numpy as np
 import pyarrow as pa
 
-# Spark's types of the long schema. Built lazily: pyspark is optional.
-_SPARK_DDL = (
-    "file string, time timestamp, local_time timestamp_ntz, machine string, object string, instance string, "
-    "parent string, instance_index int, counter string, path string, counter_type string, value double, "
-    "status string, raw_status bigint, raw_first decimal(20,0), raw_second decimal(20,0), raw_multi bigint, "
-    "error string"
-)
+from . import _columns
 
-_ARROW = pa.schema(
-    [
-        ("file", pa.string()),
-        ("time", pa.timestamp("us", tz="UTC")),
-        ("local_time", pa.timestamp("us")),
-        ("machine", pa.string()),
-        ("object", pa.string()),
-        ("instance", pa.string()),
-        ("parent", pa.string()),
-        ("instance_index", pa.int32()),
-        ("counter", pa.string()),
-        ("path", pa.string()),
-        ("counter_type", pa.string()),
-        ("value", pa.float64()),
-        ("status", pa.string()),
-        ("raw_status", pa.int64()),
-        ("raw_first", pa.decimal128(20, 0)),
-        ("raw_second", pa.decimal128(20, 0)),
-        ("raw_multi", pa.int64()),
-        ("error", pa.string()),
-    ]
-)
+# Spark's types of the long schema (internal/longform.Fields, generated
+# into _columns.py) between file and error. The StructType is built lazily:
+# pyspark is optional.
+_SPARK_DDL = "file string, " + _columns.SPARK_DDL + ", error string"
+
+_ARROW = pa.schema([("file", pa.string()), *_columns.SPARK_FIELDS, ("error", pa.string())])
 
 #: Rows per Arrow batch handed back to Spark.
 BATCH_ROWS = 1 << 16
