@@ -92,6 +92,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
 	}
 	all := expandInputs(pos, *outDir, convertExt[*format])
+	refuseOutputsThatAreInputs(all)
 	var todo []*job
 	for _, j := range all {
 		if j.err == nil && !*force && upToDate(j.in, j.out) {

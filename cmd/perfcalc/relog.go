@@ -69,6 +69,7 @@ temporary file, up to 64 GiB: the log is read twice).
 (unnamed until then on Linux, so that nothing is left behind even by kill
 -9; removed on Ctrl-C or SIGTERM elsewhere): the file is complete or left as
 it was. -o /dev/null, /dev/stdout or a named pipe is written to directly.
+An -o that is an input (by any name or link) is refused.
 A damaged log is converted up to the damage; the command then reports the
 damage and exits with status 1: on standard output the rows before the
 damage are written; -o FILE is left as it was, and --keep-partial keeps
@@ -129,6 +130,9 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if begin.ft != 0 && end.ft != 0 && end.ft < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
+	if err := checkNotInput(*out, stdin, logInputs(pos, counters.cf)...); err != nil {
+		return failCommand(stderr, "relog", err)
+	}
 	in := &stdinOnce{r: stdin}
 	paths, err := counters.paths(in)
 	if err != nil {
@@ -165,6 +169,16 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		convErr = logError(pos, convErr)
 	}
 	return finishOutput(stderr, "relog", convErr, note, err)
+}
+
+// logInputs lists the files relog and stats read: the logs, then -cf's
+// file.
+func logInputs(logs []string, cf string) []namedInput {
+	ins := make([]namedInput, 0, len(logs)+1)
+	for _, name := range logs {
+		ins = append(ins, namedInput{name, "IN.blg"})
+	}
+	return append(ins, namedInput{cf, "-cf"})
 }
 
 // openLogs opens .blg files ("-": standard input, see openRandom) and reads

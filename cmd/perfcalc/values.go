@@ -97,6 +97,11 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
+	if err := checkNotInput(*out, stdin, namedInput{pos[0], "OLDER"}, namedInput{pos[1], "NEWER"},
+		namedInput{src.names, "--names"}, namedInput{src.reginfo, "--reginfo"}, namedInput{src.strs, "--strings"},
+		namedInput{counters.cf, "-cf"}); err != nil {
+		return failCommand(stderr, "values", err)
+	}
 	in := &stdinOnce{r: stdin}
 	paths, err := counters.paths(in)
 	if err != nil {
