@@ -63,7 +63,8 @@ such paths from a file, one per line (blank lines and lines starting with #
 ignored), as relog's -cf does.
 
 IN.blg "-" reads the log from standard input (copied first to an unnamed
-temporary file, up to 64 GiB: the log is read twice).
+temporary file, up to 64 GiB: the log is read twice; bytes whose first
+buffer is not a log's are refused before any copy).
 
 -o writes to a file through a temporary file that replaces it at the end
 (unnamed until then on Linux, so that nothing is left behind even by kill
@@ -198,7 +199,7 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		in, size, closeIn, err := openRandom(name, "IN.blg", stdin)
 		if err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, nil, notALog(err)
 		}
 		closers = append(closers, closeIn)
 		inputs[i] = relog.Input{R: in, Size: size, Name: name}
@@ -219,13 +220,19 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 	}
 	if err != nil {
 		closeAll()
-		var ie *relog.InputError
-		if errors.As(err, &ie) {
-			err = fmt.Errorf("%s: not a readable .blg log: %v", ie.Name, ie.Err)
-		}
-		return nil, nil, err
+		return nil, nil, notALog(err)
 	}
 	return c, closeAll, nil
+}
+
+// notALog words the error of a log that cannot be read (a
+// *relog.InputError) for people: "NAME: not a readable .blg log: …".
+func notALog(err error) error {
+	var ie *relog.InputError
+	if errors.As(err, &ie) {
+		err = fmt.Errorf("%s: not a readable .blg log: %v", ie.Name, ie.Err)
+	}
+	return err
 }
 
 // checkSelection returns an error when the selection of opts keeps nothing
