@@ -173,8 +173,13 @@ func openRandom(name, what string, stdin *stdinOnce) (io.ReaderAt, int64, func()
 		closeSpool()
 		return nil, 0, nil, tooLarge(label, -1, spoolLimit)
 	}
-	return spool, n, closeSpool, nil
+	return spoolFile{spool}, n, closeSpool, nil
 }
+
+// spoolFile is perfcalc's own copy of a stream (see openRandom), which
+// nothing else writes: openLogs does not check it between its readings as
+// it checks a log file (stableLog).
+type spoolFile struct{ *os.File }
 
 // errFirstBuffer ends the stream that checkLogStart gives the log reader:
 // the first buffer is all it checks.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -74,7 +75,8 @@ An -o that is an input (by any name or link) is refused.
 A damaged log is converted up to the damage; the command then reports the
 damage and exits with status 1: on standard output the rows before the
 damage are written; -o FILE is left as it was, and --keep-partial keeps
-those rows in FILE.partial.
+those rows in FILE.partial. A log that changes between the two readings
+(a circular log being written) fails likewise, naming what changed.
 
 Flags:
 `
@@ -195,6 +197,7 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		}
 	}
 	inputs := make([]relog.Input, len(names))
+	var stable []*stableLog // the files, checked between the readings
 	for i, name := range names {
 		in, size, closeIn, err := openRandom(name, "IN.blg", stdin)
 		if err != nil {
@@ -202,6 +205,11 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 			return nil, nil, notALog(err)
 		}
 		closers = append(closers, closeIn)
+		if f, ok := in.(*os.File); ok { // a file, not a spoolFile
+			s := newStableLog(f)
+			stable = append(stable, s)
+			in = s
+		}
 		inputs[i] = relog.Input{R: in, Size: size, Name: name}
 	}
 	open := func(opts relog.Options) (*relog.Converter, error) {
@@ -217,6 +225,12 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 	c, err := open(opts)
 	if err == nil {
 		err = checkSelection(c, names, opts, open)
+	}
+	for _, s := range stable {
+		s.verify()
+	}
+	if betweenReadings != nil {
+		betweenReadings()
 	}
 	if err != nil {
 		closeAll()
