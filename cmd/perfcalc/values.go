@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
@@ -123,7 +124,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
-	cfg.Paths, cfg.Options = paths, opts
+	cfg.Paths, cfg.Options = counterpath.Compact(paths), opts // a run of stars costs one
 	q := query.New(cfg)
 	vals, err := q.Run(nil, older, newer)
 	if err != nil {
