@@ -86,7 +86,20 @@ func init() {
 }
 
 // timeFlag is a -b or -e flag: a local time read by relog.ParseTime.
-type timeFlag struct{ ft int64 }
+type timeFlag struct {
+	ft  int64
+	set bool // given, even as FILETIME 0 (01/01/1601 00:00)
+}
+
+// endFT is -e as relog.Options.End takes it: 0 when not given, and −1 for
+// FILETIME 0, which is an end too (before every sample), where 0 would
+// mean none.
+func (t *timeFlag) endFT() int64 {
+	if t.set && t.ft == 0 {
+		return -1
+	}
+	return t.ft
+}
 
 func (t *timeFlag) String() string {
 	if t.ft == 0 {
@@ -100,7 +113,7 @@ func (t *timeFlag) Set(v string) error {
 	if err != nil {
 		return fmt.Errorf("%q is not a time like 02/19/2013 18:50:17.844 or 2013-02-19T18:50:17", v)
 	}
-	t.ft = ft
+	t.ft, t.set = ft, true
 	return nil
 }
 
@@ -130,7 +143,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *every < 1 {
 		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-t: %d is not a positive number of samples", *every)})
 	}
-	if begin.ft != 0 && end.ft != 0 && end.ft < begin.ft {
+	if begin.ft != 0 && end.set && end.endFT() < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
 	if err := checkNotInput(*out, stdin, logInputs(pos, counters.cf)...); err != nil {
@@ -141,7 +154,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
-	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.ft, Every: *every, Digits: int(*digits)}
+	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), Every: *every, Digits: int(*digits)}
 	c, closeIn, err := openLogs(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
@@ -285,7 +298,7 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 		b = append(b, " is after the last sample"...)
 	case opts.End != 0 && opts.End < first:
 		b = append(b, "-e "...)
-		b = relog.AppendTime(b, opts.End)
+		b = relog.AppendTime(b, max(opts.End, 0)) // −1: FILETIME 0 (endFT)
 		b = append(b, " is before the first sample"...)
 	default:
 		b = append(b, "no sample lies between -b and -e"...)
