@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
@@ -155,11 +156,12 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "relog", err)
 	}
 	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), Every: *every, Digits: int(*digits)}
-	c, closeIn, err := openLogs(pos, opts, in)
+	c, closeIn, skipped, err := openLogsCounting(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	defer closeIn()
+	defer noteSkipped(stderr, "relog", pos, skipped)
 	var convErr error // a damage in the log: what came before it is written
 	var dropped int64
 	write := func(w io.Writer) error {
@@ -203,6 +205,15 @@ func logInputs(logs []string, cf string) []namedInput {
 // that keeps nothing: -c or -cf patterns that match no counter, -b and -e
 // outside the logs' time range.
 func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), error) {
+	c, closeAll, _, err := openLogsCounting(names, opts, stdin)
+	return c, closeAll, err
+}
+
+// openLogsCounting is openLogs, which also returns the number of events
+// that the logs' first reading skipped (blg.SkippedEvents: a damaged event
+// header may have taken a sample with it), for a command that reads one
+// set of logs per run (in a convert run, logs are read in parallel).
+func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), int64, error) {
 	closers := make([]func(), 0, len(names))
 	closeAll := func() {
 		for _, c := range closers {
@@ -215,7 +226,7 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		in, size, closeIn, err := openRandom(name, "IN.blg", stdin)
 		if err != nil {
 			closeAll()
-			return nil, nil, notALog(err)
+			return nil, nil, 0, notALog(err)
 		}
 		closers = append(closers, closeIn)
 		if f, ok := in.(*os.File); ok { // a file, not a spoolFile
@@ -235,7 +246,9 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		}
 		return relog.Merge(inputs, opts)
 	}
+	before := blg.SkippedEvents()
 	c, err := open(opts)
+	skipped := blg.SkippedEvents() - before
 	if err == nil {
 		err = checkSelection(c, names, opts, open)
 	}
@@ -247,9 +260,9 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 	}
 	if err != nil {
 		closeAll()
-		return nil, nil, notALog(err)
+		return nil, nil, 0, notALog(err)
 	}
-	return c, closeAll, nil
+	return c, closeAll, skipped, nil
 }
 
 // notALog words the error of a log that cannot be read (a
@@ -311,6 +324,23 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 	b = relog.AppendTime(b, last)
 	b = append(b, ')')
 	return errors.New(string(b))
+}
+
+// noteSkipped says on standard error that the first reading of the logs
+// skipped n events (see openLogsCounting), when it did.
+func noteSkipped(stderr io.Writer, cmd string, logs []string, n int64) {
+	if n == 0 {
+		return
+	}
+	what := logs[0]
+	if len(logs) > 1 {
+		what = "the logs"
+	}
+	events := " events were"
+	if n == 1 {
+		events = " event was"
+	}
+	fmt.Fprintf(stderr, "perfcalc %s: note: %s: %d%s skipped (not PDH's, or of an unknown type: a damaged event header?); a sample may be missing\n", cmd, what, n, events)
 }
 
 // logError names the log of a damage: a merge's errors name their log

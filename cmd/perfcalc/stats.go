@@ -65,11 +65,12 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, err := openLogs(pos, relog.Options{Counters: paths}, in)
+	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths}, in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
 	defer closeIn()
+	defer noteSkipped(stderr, "stats", pos, skipped)
 	st, convErr := c.Statistics()
 	var text []byte
 	if *asJSON {
