@@ -147,7 +147,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if begin.ft != 0 && end.set && end.endFT() < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
-	if err := checkNotInput(*out, stdin, logInputs(pos, counters.cf)...); err != nil {
+	if err := checkLogOutputs(*out, *keepPartial, stdin, logInputs(pos, counters.cf)...); err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	in := &stdinOnce{r: stdin}

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // namedInput is one file a command reads: its name as given ("-" for
@@ -22,13 +23,34 @@ func checkNotInput(out string, stdin io.Reader, inputs ...namedInput) error {
 	if out == "" || out == stdinName {
 		return nil
 	}
+	return checkPathNotInput("-o "+out, out, stdin, inputs)
+}
+
+// checkLogOutputs is checkNotInput for relog and stats, whose
+// --keep-partial may also write out.partial: that file must not be an
+// input either.
+func checkLogOutputs(out string, keepPartial bool, stdin io.Reader, inputs ...namedInput) error {
+	err := checkNotInput(out, stdin, inputs...)
+	if err == nil && keepPartial && out != "" && out != stdinName {
+		target := out // writeOutput's: a link's target, beside which it writes the .partial
+		if resolved, err := filepath.EvalSymlinks(out); err == nil {
+			target = resolved
+		}
+		err = checkPathNotInput("--keep-partial's "+target+partialSuffix, target+partialSuffix, stdin, inputs)
+	}
+	return err
+}
+
+// checkPathNotInput refuses the output path, which label names, when it is
+// one of inputs (see checkNotInput).
+func checkPathNotInput(label, out string, stdin io.Reader, inputs []namedInput) error {
 	fo, err := os.Stat(out)
 	if err != nil || fo.IsDir() || fo.Mode()&os.ModeCharDevice != 0 {
 		return nil // writeOutput reports what is wrong with out
 	}
 	for _, in := range inputs {
 		var fi os.FileInfo
-		label := "the input " + in.name
+		what := "the input " + in.name
 		switch {
 		case in.name == "":
 			continue
@@ -40,14 +62,14 @@ func checkNotInput(out string, stdin io.Reader, inputs ...namedInput) error {
 			if fi, err = f.Stat(); err != nil {
 				continue
 			}
-			label = "standard input"
+			what = "standard input"
 		default:
 			if fi, err = os.Stat(in.name); err != nil {
 				continue // the command reports it when it reads the input
 			}
 		}
 		if os.SameFile(fo, fi) {
-			return sameFileError("-o "+out, label, in.what, "write the output to another file")
+			return sameFileError(label, what, in.what, "write the output to another file")
 		}
 	}
 	return nil

@@ -95,6 +95,21 @@ func TestOutputIsInput(t *testing.T) {
 			t.Fatalf("%q: the log was replaced (%d bytes)", args, len(have))
 		}
 	}
+	// --keep-partial's OUT.partial that is the input: a damaged log's rows
+	// before the damage replaced it (exit 1).
+	damaged := instancesLog(2000, "a", "b")[:5*64<<10/2]
+	partial := putFile(t, filepath.Join(dir, "y.partial"), damaged)
+	for _, cmd := range []string{"relog", "stats"} {
+		args := []string{cmd, partial, "-o", filepath.Join(dir, "y"), "--keep-partial"}
+		code, _, errs := runCmd(t, "", args...)
+		want := "perfcalc " + cmd + ": --keep-partial's " + partial + " is the same file as the input " + partial + " (IN.blg): writing it would replace the input; write the output to another file\n"
+		if code != exitUsage || errs != want {
+			t.Errorf("%q: exit %d, %q\nwant exit 2, %q", args, code, errs, want)
+		}
+		if have, _ := os.ReadFile(partial); !bytes.Equal(have, damaged) {
+			t.Fatalf("%q: the log was replaced (%d bytes)", args, len(have))
+		}
+	}
 	// Standard input that is the file -o names.
 	f, err := os.Open(in)
 	if err != nil {

@@ -57,7 +57,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "stats", &usageError{"give one to 32 input logs (perfcalc stats IN.blg [IN.blg ...] [flags]; see perfcalc stats -h)"})
 	}
-	if err := checkNotInput(*out, stdin, logInputs(pos, counters.cf)...); err != nil {
+	if err := checkLogOutputs(*out, *keepPartial, stdin, logInputs(pos, counters.cf)...); err != nil {
 		return failCommand(stderr, "stats", err)
 	}
 	in := &stdinOnce{r: stdin}
