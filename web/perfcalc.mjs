@@ -94,6 +94,23 @@ function toU32(x, what) {
   return n >>> 0;
 }
 
+// patterns reads opts.counters: a counter path pattern, an array of them,
+// or nothing (every counter). Anything else throws a TypeError: a wrong
+// type must not select every counter in silence.
+function patterns(x) {
+  if (x === undefined || x === null) return [];
+  if (typeof x === "string") return [x];
+  if (Array.isArray(x)) {
+    x.forEach((p, i) => {
+      if (typeof p !== "string") throw new TypeError(`perfcalc: counters[${i}] is ${typeName(p)}, not a string (a counter path pattern)`);
+    });
+    return x;
+  }
+  throw new TypeError(`perfcalc: counters is ${typeName(x)}: want a counter path pattern or an array of them`);
+}
+
+function typeName(x) { return x === null ? "null" : Array.isArray(x) ? "an array" : typeof x === "object" ? `a ${x.constructor?.name ?? "object"}` : `a ${typeof x}`; }
+
 // sample reads [first, second, multi?] or {first, second, multiCount, cstatus}.
 function sample(s, what) {
   if (Array.isArray(s)) {
@@ -594,8 +611,7 @@ export class Perfcalc {
       }
     }
     const ids = opts.ids ? new Uint8Array(Uint32Array.from(opts.ids, (x) => toU32(x, "ids[]")).buffer) : null;
-    let pats = opts.counters ?? [];
-    if (typeof pats === "string") pats = [pats];
+    const pats = patterns(opts.counters);
     const enc = new TextEncoder();
     const parts = [opts.older && toBytes(opts.older, "older"), toBytes(newer, "newer"), opts.names && toBytes(opts.names, "names"),
       opts.regInfo && toBytes(opts.regInfo, "regInfo"), opts.strings && toBytes(opts.strings, "strings"), ids,
@@ -634,8 +650,7 @@ export class Perfcalc {
   }
 
   _relogArgs(data, opts) {
-    let pats = opts.counters ?? [];
-    if (typeof pats === "string") pats = [pats];
+    const pats = patterns(opts.counters);
     const patBytes = pats.length ? new TextEncoder().encode(pats.join("\n")) : null;
     const every = toU32(opts.every ?? 0, "every");
     return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toI64(opts.end ?? 0, "end"), every] };

@@ -22,7 +22,9 @@ var convertUsage = `Usage:
 
 Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
-(logs/*/*.blg, quoted so that perfcalc expands it). Each log gives one output
+(logs/*/*.blg, quoted so that perfcalc expands it); a folder's or a
+pattern's files that are not regular files (named pipes, devices) are
+skipped with a note, and read as streams when given by name. Each log gives one output
 in DIR named after it, with the extension of its format:
   ` + convertExtensions() + `
 SERVER1.blg becomes DIR/SERVER1.parquet, written through a temporary file:
@@ -94,7 +96,10 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
 	}
-	all := expandInputs(pos, *outDir, f.ext())
+	all := expandInputs(pos, *outDir, f.ext(), func(name, kind string) {
+		fmt.Fprintf(stderr, "perfcalc convert: note: %s is %s, not a regular file: skipped (give it by name to read it as a stream)\n", name, kind)
+	})
+	refuseOutputsThatAreInputs(all)
 	var todo []*job
 	for _, j := range all {
 		if j.err == nil && !*force && upToDate(j.in, j.out) {
@@ -156,8 +161,12 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // expandInputs turns the command line's inputs into jobs: files as given,
 // folders to their *.blg files, glob patterns to their matches. An input
 // that names nothing, and a second input whose output would have the same
-// name as an earlier one's, become failed jobs.
-func expandInputs(args []string, outDir, ext string) []*job {
+// name as an earlier one's, become failed jobs. Files of folders and
+// patterns that are not regular files (a named pipe, a device, a socket,
+// also through a symbolic link) are left out, each passed to skip with what
+// it is: reading one may never end; given by name, such a file is read as
+// a stream.
+func expandInputs(args []string, outDir, ext string, skip func(name, kind string)) []*job {
 	var jobs []*job
 	seenIn := map[string]bool{}
 	byOut := map[string]string{}
@@ -192,7 +201,12 @@ func expandInputs(args []string, outDir, ext string) []*job {
 			n := 0
 			for _, e := range entries {
 				if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".blg") {
-					add(filepath.Join(arg, e.Name()), nil)
+					p := filepath.Join(arg, e.Name())
+					if kind := irregular(p, e.Type()); kind != "" {
+						skip(p, kind)
+					} else {
+						add(p, nil)
+					}
 					n++
 				}
 			}
@@ -211,7 +225,11 @@ func expandInputs(args []string, outDir, ext string) []*job {
 			sort.Strings(matches)
 			for _, m := range matches {
 				if fi, err := os.Stat(m); err == nil && !fi.IsDir() {
-					add(m, nil)
+					if kind := irregular(m, fi.Mode()); kind != "" {
+						skip(m, kind)
+					} else {
+						add(m, nil)
+					}
 					n++
 				}
 			}
@@ -230,6 +248,33 @@ func expandInputs(args []string, outDir, ext string) []*job {
 		}
 	}
 	return jobs
+}
+
+// irregular returns what the file name of type mode (a symbolic link
+// followed) is when it is neither a regular file nor a folder: "a named
+// pipe", "a device", "a socket", …; "" otherwise, and when it cannot be
+// told (the conversion then names the error).
+func irregular(name string, mode os.FileMode) string {
+	if mode&os.ModeSymlink != 0 {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return ""
+		}
+		mode = fi.Mode()
+	}
+	switch t := mode.Type(); {
+	case t == 0 || t&os.ModeDir != 0:
+		return ""
+	case t&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case t&os.ModeCharDevice != 0:
+		return "a character device"
+	case t&os.ModeDevice != 0:
+		return "a block device"
+	case t&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 // upToDate reports whether out exists as a regular file not older than in.

@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 // inputLimit is the most perfcalc reads of one kind of input. A regular
@@ -131,7 +134,9 @@ func readBounded(r io.Reader, name string, size int64, limit inputLimit) ([]byte
 // openRandom opens the input name for random access: a regular file as it
 // is; standard input ("-") and other files that are not regular (a pipe,
 // /dev/stdin) copied first to an unnamed temporary file (see
-// createUnnamed) of at most spoolLimit bytes. It returns the input, its
+// createUnnamed) of at most spoolLimit bytes, once their first buffer has
+// been read and checked (checkLogStart): bytes that are not a log are
+// refused as a file of them is, not copied. It returns the input, its
 // size and a function that closes it (and removes the copy).
 func openRandom(name, what string, stdin *stdinOnce) (io.ReaderAt, int64, func(), error) {
 	var src io.Reader
@@ -161,12 +166,16 @@ func openRandom(name, what string, stdin *stdinOnce) (io.ReaderAt, int64, func()
 		defer f.Close()
 		src = f
 	}
+	first, err := checkLogStart(src)
+	if err != nil {
+		return nil, 0, nil, &relog.InputError{Name: name, Err: err}
+	}
 	spool, done, err := createUnnamed(os.TempDir())
 	if err != nil {
 		return nil, 0, nil, &fileError{label, fmt.Errorf("a temporary copy: %w", err)}
 	}
 	closeSpool := func() { spool.Close(); done() }
-	n, err := io.Copy(spool, io.LimitReader(src, spoolLimit.max+1))
+	n, err := io.Copy(spool, io.LimitReader(io.MultiReader(bytes.NewReader(first), src), spoolLimit.max+1))
 	switch {
 	case err != nil:
 		closeSpool()
@@ -175,8 +184,56 @@ func openRandom(name, what string, stdin *stdinOnce) (io.ReaderAt, int64, func()
 		closeSpool()
 		return nil, 0, nil, tooLarge(label, -1, spoolLimit)
 	}
-	return spool, n, closeSpool, nil
+	return spoolFile{spool}, n, closeSpool, nil
 }
+
+// spoolFile is perfcalc's own copy of a stream (see openRandom), which
+// nothing else writes: openLogs does not check it between its readings as
+// it checks a log file (stableLog).
+type spoolFile struct{ *os.File }
+
+// errFirstBuffer ends the stream that checkLogStart gives the log reader:
+// the first buffer is all it checks.
+var errFirstBuffer = errors.New("the first buffer is checked")
+
+// checkLogStart reads the first buffer of a log from the stream src (its
+// WMI buffer header, then as many bytes as its BufferSize, at most
+// blg.MaxBufferSize), and checks them as package blg reads a log: the
+// buffer header, the log header and the records it holds. It returns the
+// bytes read, to be copied first, and the error that a file of those bytes
+// gets, word for word, when they cannot begin a log (bytes of /dev/zero:
+// "BufferSize 0 is not a buffer size"). A stream that ends inside its first
+// buffer is not judged here: the reader reports it, once copied.
+func checkLogStart(src io.Reader) ([]byte, error) {
+	first := make([]byte, blg.BufferHeaderSize)
+	n, err := io.ReadFull(src, first)
+	if err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return first[:n], nil
+		}
+		return nil, err
+	}
+	if h, err := blg.ParseBufferHeader(first, 0); err == nil {
+		first = append(first, make([]byte, h.BufferSize-blg.BufferHeaderSize)...)
+		n, err := io.ReadFull(src, first[blg.BufferHeaderSize:])
+		if err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return first[:blg.BufferHeaderSize+n], nil
+			}
+			return nil, err
+		}
+	}
+	_, err = blg.NewStreamReader(io.MultiReader(bytes.NewReader(first), errReader{errFirstBuffer}))
+	if err != nil && !errors.Is(err, errFirstBuffer) {
+		return nil, err
+	}
+	return first, nil
+}
+
+// errReader is a reader that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // byteSize writes n bytes as people read it: "64 GiB", "256 MiB", or the
 // number of bytes.

@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
@@ -67,16 +69,19 @@ such paths from a file, one per line (blank lines and lines starting with #
 ignored), as relog's -cf does.
 
 IN.blg "-" reads the log from standard input (copied first to an unnamed
-temporary file, up to 64 GiB: the log is read twice).
+temporary file, up to 64 GiB: the log is read twice; bytes whose first
+buffer is not a log's are refused before any copy).
 
 -o writes to a file through a temporary file that replaces it at the end
 (unnamed until then on Linux, so that nothing is left behind even by kill
 -9; removed on Ctrl-C or SIGTERM elsewhere): the file is complete or left as
 it was. -o /dev/null, /dev/stdout or a named pipe is written to directly.
+An -o that is an input (by any name or link) is refused.
 A damaged log is converted up to the damage; the command then reports the
 damage and exits with status 1: on standard output the rows before the
 damage are written; -o FILE is left as it was, and --keep-partial keeps
-those rows in FILE.partial.
+those rows in FILE.partial. A log that changes between the two readings
+(a circular log being written) fails likewise, naming what changed.
 
 ` + extensionHelp(forRelog, formatCSV) + `Flags:
 `
@@ -86,7 +91,20 @@ func init() {
 }
 
 // timeFlag is a -b or -e flag: a local time read by relog.ParseTime.
-type timeFlag struct{ ft int64 }
+type timeFlag struct {
+	ft  int64
+	set bool // given, even as FILETIME 0 (01/01/1601 00:00)
+}
+
+// endFT is -e as relog.Options.End takes it: 0 when not given, and −1 for
+// FILETIME 0, which is an end too (before every sample), where 0 would
+// mean none.
+func (t *timeFlag) endFT() int64 {
+	if t.set && t.ft == 0 {
+		return -1
+	}
+	return t.ft
+}
 
 func (t *timeFlag) String() string {
 	if t.ft == 0 {
@@ -100,7 +118,7 @@ func (t *timeFlag) Set(v string) error {
 	if err != nil {
 		return fmt.Errorf("%q is not a time like 02/19/2013 18:50:17.844 or 2013-02-19T18:50:17", v)
 	}
-	t.ft = ft
+	t.ft, t.set = ft, true
 	return nil
 }
 
@@ -135,20 +153,24 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *every < 1 {
 		return failCommand(stderr, "relog", &usageError{fmt.Sprintf("-t: %d is not a positive number of samples", *every)})
 	}
-	if begin.ft != 0 && end.ft != 0 && end.ft < begin.ft {
+	if begin.ft != 0 && end.set && end.endFT() < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
+	}
+	if err := checkLogOutputs(*out, *keepPartial, stdin, logInputs(pos, counters.cf)...); err != nil {
+		return failCommand(stderr, "relog", err)
 	}
 	in := &stdinOnce{r: stdin}
 	paths, err := counters.paths(in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
-	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.ft, Every: *every, Digits: int(*digits)}
-	c, closeIn, err := openLogs(pos, opts, in)
+	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), Every: *every, Digits: int(*digits)}
+	c, closeIn, skipped, err := openLogsCounting(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	defer closeIn()
+	defer noteSkipped(stderr, "relog", pos, skipped)
 	var convErr error // a damage in the log: what came before it is written
 	var dropped int64
 	write := func(w io.Writer) error {
@@ -176,12 +198,31 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return finishOutput(stderr, "relog", convErr, note, err)
 }
 
+// logInputs lists the files relog and stats read: the logs, then -cf's
+// file.
+func logInputs(logs []string, cf string) []namedInput {
+	ins := make([]namedInput, 0, len(logs)+1)
+	for _, name := range logs {
+		ins = append(ins, namedInput{name, "IN.blg"})
+	}
+	return append(ins, namedInput{cf, "-cf"})
+}
+
 // openLogs opens .blg files ("-": standard input, see openRandom) and reads
 // them once for their columns: one log through relog.New, several through
 // relog.Merge. The logs' names are those given. It refuses a selection
 // that keeps nothing: -c or -cf patterns that match no counter, -b and -e
 // outside the logs' time range.
 func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), error) {
+	c, closeAll, _, err := openLogsCounting(names, opts, stdin)
+	return c, closeAll, err
+}
+
+// openLogsCounting is openLogs, which also returns the number of events
+// that the logs' first reading skipped (blg.SkippedEvents: a damaged event
+// header may have taken a sample with it), for a command that reads one
+// set of logs per run (in a convert run, logs are read in parallel).
+func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), int64, error) {
 	closers := make([]func(), 0, len(names))
 	closeAll := func() {
 		for _, c := range closers {
@@ -189,13 +230,19 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		}
 	}
 	inputs := make([]relog.Input, len(names))
+	var stable []*stableLog // the files, checked between the readings
 	for i, name := range names {
 		in, size, closeIn, err := openRandom(name, "IN.blg", stdin)
 		if err != nil {
 			closeAll()
-			return nil, nil, err
+			return nil, nil, 0, notALog(err)
 		}
 		closers = append(closers, closeIn)
+		if f, ok := in.(*os.File); ok { // a file, not a spoolFile
+			s := newStableLog(f)
+			stable = append(stable, s)
+			in = s
+		}
 		inputs[i] = relog.Input{R: in, Size: size, Name: name}
 	}
 	open := func(opts relog.Options) (*relog.Converter, error) {
@@ -208,19 +255,33 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 		}
 		return relog.Merge(inputs, opts)
 	}
+	before := blg.SkippedEvents()
 	c, err := open(opts)
+	skipped := blg.SkippedEvents() - before
 	if err == nil {
 		err = checkSelection(c, names, opts, open)
 	}
+	for _, s := range stable {
+		s.verify()
+	}
+	if betweenReadings != nil {
+		betweenReadings()
+	}
 	if err != nil {
 		closeAll()
-		var ie *relog.InputError
-		if errors.As(err, &ie) {
-			err = &fileError{ie.Name, fmt.Errorf("not a readable .blg log: %w", ie.Err)}
-		}
-		return nil, nil, err
+		return nil, nil, 0, notALog(err)
 	}
-	return c, closeAll, nil
+	return c, closeAll, skipped, nil
+}
+
+// notALog words the error of a log that cannot be read (a
+// *relog.InputError) for people: "NAME: not a readable .blg log: …".
+func notALog(err error) error {
+	var ie *relog.InputError
+	if errors.As(err, &ie) {
+		err = &fileError{ie.Name, fmt.Errorf("not a readable .blg log: %w", ie.Err)}
+	}
+	return err
 }
 
 // checkSelection returns an error when the selection of opts keeps nothing
@@ -259,7 +320,7 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 		b = append(b, " is after the last sample"...)
 	case opts.End != 0 && opts.End < first:
 		b = append(b, "-e "...)
-		b = logtext.AppendTime(b, opts.End)
+		b = logtext.AppendTime(b, max(opts.End, 0)) // −1: FILETIME 0 (endFT)
 		b = append(b, " is before the first sample"...)
 	default:
 		b = append(b, "no sample lies between -b and -e"...)
@@ -272,6 +333,23 @@ func checkSelection(c *relog.Converter, names []string, opts relog.Options, open
 	b = logtext.AppendTime(b, last)
 	b = append(b, ')')
 	return errors.New(string(b))
+}
+
+// noteSkipped says on standard error that the first reading of the logs
+// skipped n events (see openLogsCounting), when it did.
+func noteSkipped(stderr io.Writer, cmd string, logs []string, n int64) {
+	if n == 0 {
+		return
+	}
+	what := logs[0]
+	if len(logs) > 1 {
+		what = "the logs"
+	}
+	events := " events were"
+	if n == 1 {
+		events = " event was"
+	}
+	fmt.Fprintf(stderr, "perfcalc %s: note: %s: %d%s skipped (not PDH's, or of an unknown type: a damaged event header?); a sample may be missing\n", cmd, what, n, events)
 }
 
 // logError names the log of a damage: a merge's errors name their log

@@ -57,16 +57,20 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "stats", &usageError{"give one to 32 input logs (perfcalc stats IN.blg [IN.blg ...] [flags]; see perfcalc stats -h)"})
 	}
+	if err := checkLogOutputs(*out, *keepPartial, stdin, logInputs(pos, counters.cf)...); err != nil {
+		return failCommand(stderr, "stats", err)
+	}
 	in := &stdinOnce{r: stdin}
 	paths, err := counters.paths(in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, err := openLogs(pos, relog.Options{Counters: paths}, in)
+	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths}, in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
 	defer closeIn()
+	defer noteSkipped(stderr, "stats", pos, skipped)
 	st, convErr := c.Statistics()
 	var text []byte
 	if *asJSON {

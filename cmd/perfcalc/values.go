@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/internal/longform"
@@ -94,6 +95,11 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
+	if err := checkNotInput(*out, stdin, namedInput{pos[0], "OLDER"}, namedInput{pos[1], "NEWER"},
+		namedInput{src.names, "--names"}, namedInput{src.reginfo, "--reginfo"}, namedInput{src.strs, "--strings"},
+		namedInput{counters.cf, "-cf"}); err != nil {
+		return failCommand(stderr, "values", err)
+	}
 	in := &stdinOnce{r: stdin}
 	paths, err := counters.paths(in)
 	if err != nil {
@@ -115,7 +121,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
-	cfg.Paths, cfg.Options = paths, opts
+	cfg.Paths, cfg.Options = counterpath.Compact(paths), opts // a run of stars costs one
 	q := query.New(cfg)
 	vals, err := q.Run(nil, older, newer)
 	if err != nil {

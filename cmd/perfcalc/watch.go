@@ -173,6 +173,9 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(exitUsage, "%v", err)
 		}
 	}
+	if err := checkNotInput(*out, stdin, namedInput{counters.cf, "-cf"}); err != nil {
+		return failCommand(stderr, "watch", err)
+	}
 	listed, err := counters.paths(&stdinOnce{r: stdin})
 	if err != nil {
 		return failCommand(stderr, "watch", err)

@@ -260,6 +260,7 @@ func (r *Reader) nextRecord() error {
 		}
 		r.cur += n
 		if !r.ev.pdh {
+			skipped()
 			continue
 		}
 		if splits && r.skipTail {
@@ -316,6 +317,8 @@ func (r *Reader) handle() (bool, error) {
 			return false, err
 		}
 		r.trailer = t
+	default:
+		skipped()
 	}
 	return false, nil
 }

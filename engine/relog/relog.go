@@ -183,6 +183,9 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if fast { // the module leaves it out (size budget): same output, slower
+		opts.Counters = counterpath.Compact(opts.Counters) // a run of stars costs one
+	}
 	c := &Converter{src: r, size: size, opts: opts, header: *br.Header()}
 	c.infos = br.Counters()
 	c.entries = newEntries(c.infos)

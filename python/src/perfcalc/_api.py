@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import stat
 from typing import Iterable, Union
 
 import numpy as np
@@ -36,13 +37,31 @@ def _bytes(source, what: str = "log"):
         return memoryview(np.ascontiguousarray(source)).cast("B")
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
+            _check_size(os.fstat(f.fileno()).st_size, os.fsdecode(source), what)
             return f.read()
     if hasattr(source, "read"):
+        try:
+            st = os.fstat(source.fileno())
+            if stat.S_ISREG(st.st_mode):
+                _check_size(st.st_size - source.tell(), getattr(source, "name", "the file"), what)
+        except (AttributeError, OSError, ValueError):
+            pass  # not a file of the system (BytesIO, a socket's file): read as given
         data = source.read()
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError(f"perfcalc: the {what} file must be opened in binary mode")
         return data
     raise TypeError(f"perfcalc: the {what} must be a path, bytes or a binary file, not {type(source).__name__}")
+
+
+def _check_size(size: int, name: str, what: str) -> None:
+    """Refuses, before reading it, a file larger than the module's input
+    buffer (1 GiB): it could not be decoded, and would be read whole first."""
+    if size > _abi.MAX_RESERVE:
+        hint = " (convert a larger log with perfcalc convert)" if what == "log" else ""
+        raise LimitError(
+            f"perfcalc: {name}: {size:,} bytes (not read); the module takes at most {_abi.MAX_RESERVE:,} bytes (1 GiB) of input{hint}",
+            code=_abi.CODE_LIMIT,
+        )
 
 
 def _patterns(counters) -> bytes | None:
@@ -78,8 +97,9 @@ def _filetime(t, what: str) -> int:
 def _log_args(data, counters, begin, end, every):
     pats = _patterns(counters)
     b, e = _filetime(begin, "begin"), _filetime(end, "end")
-    if every < 0:
-        raise ArgumentError("perfcalc: every must be 0 or more")
+    if not 0 <= every <= _abi.MAX_EVERY:
+        # The module takes a u32: 2**32 would wrap to 0 (every sample).
+        raise ArgumentError(f"perfcalc: every={every!r}: want 0 to 2^30 ({_abi.MAX_EVERY:,})", code=_abi.CODE_ARGUMENT)
     return pats, b, e, int(every)
 
 
@@ -110,7 +130,8 @@ def read_blg(
 
     A table holds at most 2,097,152 values (the module's limit, about 110 MB
     of a log of a few counters; LimitError beyond): select counters or a
-    time range for larger logs.
+    time range for larger logs. A file over the module's 1 GiB of input is
+    refused from its size, unread (LimitError).
 
     A log damaged after its start raises :class:`perfcalc.DamagedError`
     whose ``partial`` is the table of the rows before the damage;

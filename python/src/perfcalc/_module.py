@@ -20,7 +20,7 @@ import numpy as np
 import wasmtime
 
 from . import _abi
-from .errors import Error, FaultError, error_for
+from .errors import Error, FaultError, LimitError, error_for
 
 _WASM_TYPES = {"u32": "i32", "i32": "i32", "u64": "i64", "i64": "i64", "f64": "f64"}
 
@@ -136,6 +136,12 @@ class Instance:
 
     def reserve_in(self, n: int) -> int:
         """Makes the input buffer hold n bytes; returns its address."""
+        if n > _abi.MAX_RESERVE:
+            raise LimitError(
+                f"perfcalc: the input is {n:,} bytes; the module takes at most {_abi.MAX_RESERVE:,} (1 GiB)",
+                code=_abi.CODE_LIMIT,
+                op="in_reserve",
+            )
         if n > self.call("in_cap"):
             if self.call("in_reserve", n) == 0:
                 raise self.error("in_reserve", 0)

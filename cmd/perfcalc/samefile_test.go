@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/internal/blgbuild"
+)
+
+// tinyLogStart is the UTC start of tinyLog's logs: 2013-02-20 02:50:17.844.
+const tinyLogStart = 130_057_734_178_440_000
+
+// tinyLog writes a log of one raw counter per instance name (none: one
+// counter without instance) and samples samples one second apart, through
+// the project's log writer.
+func tinyLog(samples int, instances ...string) []byte {
+	if len(instances) == 0 {
+		instances = []string{""}
+	}
+	var cs []blgbuild.Counter
+	for _, inst := range instances {
+		cs = append(cs, blgbuild.Counter{Type: uint32(engine.CounterRawcount), Machine: `\\TINY`, Object: "Memory", Instance: inst, Counter: "Pages"})
+	}
+	l := blgbuild.New(64<<10, tinyLogStart)
+	l.Record(blgbuild.EventCounterList, tinyLogStart, blgbuild.AppendCounterList(nil, cs...), blgbuild.MaxEventData)
+	for i := range samples {
+		ts := tinyLogStart + int64(i)*10_000_000
+		vals := make([]uint64, len(instances))
+		for j := range vals {
+			vals[j] = uint64(100*i + j)
+		}
+		l.Record(blgbuild.EventSample, ts, blgbuild.RawSample(ts, vals...), blgbuild.MaxEventData)
+	}
+	return l.Bytes()
+}
+
+// putFile writes data to the file path (making its folder) and returns
+// path.
+func putFile(t *testing.T, path string, data []byte) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestOutputIsInput: an -o that is one of the command's inputs (by another
+// name, a hard link, a symbolic link, standard input) is refused, naming
+// both, and the input is left as it was; relog used to replace the log
+// with its CSV, exit 0. convert fails a log whose output is the log itself
+// (it used to skip it as up to date, or with --force replace it).
+func TestOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	log := tinyLog(3)
+	in := putFile(t, filepath.Join(dir, "x.blg"), log)
+	cf := putFile(t, filepath.Join(dir, "counters.txt"), []byte(`\Memory\Pages`+"\n"))
+	hard := filepath.Join(dir, "hard.csv")
+	if err := os.Link(in, hard); err != nil {
+		t.Skip(err)
+	}
+	sym := filepath.Join(dir, "sym.csv")
+	if err := os.Symlink(in, sym); err != nil {
+		t.Skip(err)
+	}
+	other := filepath.Join(dir, ".", "x.blg")
+	for _, tc := range []struct {
+		args []string
+		out  string // -o as given
+		what string // the input named
+	}{
+		{[]string{"relog", in, "-f", "csv"}, in, "the input " + in + " (IN.blg)"},
+		{[]string{"relog", in}, other, "the input " + in + " (IN.blg)"},
+		{[]string{"relog", in, "-q"}, hard, "the input " + in + " (IN.blg)"},
+		{[]string{"relog", in, in + "x", "-f", "json"}, sym, "the input " + in + " (IN.blg)"}, // the missing second log is not reached
+		{[]string{"relog", in, "-cf", cf}, cf, "the input " + cf + " (-cf)"},
+		{[]string{"stats", in}, hard, "the input " + in + " (IN.blg)"},
+		{[]string{"values", in, corpusFile("global-2.bin")}, in, "the input " + in + " (OLDER)"},
+		{[]string{"values", corpusFile("global-1.bin"), corpusFile("global-2.bin"), "--names", in}, sym, "the input " + in + " (--names)"},
+		{[]string{"watch", "-cf", cf}, cf, "the input " + cf + " (-cf)"},
+	} {
+		args := append(append([]string(nil), tc.args...), "-o", tc.out)
+		code, _, errs := runCmd(t, "", args...)
+		want := "perfcalc " + tc.args[0] + ": -o " + tc.out + " is the same file as " + tc.what + ": writing it would replace the input; write the output to another file\n"
+		if code != exitUsage || errs != want {
+			t.Errorf("%q: exit %d, %q\nwant exit 2, %q", args, code, errs, want)
+		}
+		if have, _ := os.ReadFile(in); !bytes.Equal(have, log) {
+			t.Fatalf("%q: the log was replaced (%d bytes)", args, len(have))
+		}
+	}
+	// --keep-partial's OUT.partial that is the input: a damaged log's rows
+	// before the damage replaced it (exit 1).
+	damaged := instancesLog(2000, "a", "b")[:5*64<<10/2]
+	partial := putFile(t, filepath.Join(dir, "y.partial"), damaged)
+	for _, cmd := range []string{"relog", "stats"} {
+		args := []string{cmd, partial, "-o", filepath.Join(dir, "y"), "--keep-partial"}
+		code, _, errs := runCmd(t, "", args...)
+		want := "perfcalc " + cmd + ": --keep-partial's " + partial + " is the same file as the input " + partial + " (IN.blg): writing it would replace the input; write the output to another file\n"
+		if code != exitUsage || errs != want {
+			t.Errorf("%q: exit %d, %q\nwant exit 2, %q", args, code, errs, want)
+		}
+		if have, _ := os.ReadFile(partial); !bytes.Equal(have, damaged) {
+			t.Fatalf("%q: the log was replaced (%d bytes)", args, len(have))
+		}
+	}
+	// Standard input that is the file -o names.
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"relog", "-", "-o", hard}, f, &stdout, &stderr)
+	if want := "-o " + hard + " is the same file as standard input (IN.blg)"; code != exitUsage || !strings.Contains(stderr.String(), want) {
+		t.Errorf("relog - < x.blg -o hard.csv: exit %d, %q, want %q", code, stderr.String(), want)
+	}
+	// Another file, /dev/null and a new file are written as before.
+	for _, out := range []string{filepath.Join(dir, "new.csv"), os.DevNull} {
+		if code, _, errs := runCmd(t, "", "relog", in, "-o", out); code != exitOK || errs != "" {
+			t.Errorf("relog -o %s: exit %d, %q", out, code, errs)
+		}
+	}
+	if have, _ := os.ReadFile(in); !bytes.Equal(have, log) {
+		t.Fatal("the log was replaced")
+	}
+
+	// convert: a log named like its output, converted into its own folder
+	// (with and without --force), and an output that is a link to a log.
+	logs, outs := filepath.Join(dir, "logs"), filepath.Join(dir, "outs")
+	os.MkdirAll(outs, 0o755)
+	self := putFile(t, filepath.Join(logs, "self.csv"), log)
+	linked := putFile(t, filepath.Join(logs, "linked.blg"), log)
+	if err := os.Symlink(linked, filepath.Join(outs, "linked.csv")); err != nil {
+		t.Skip(err)
+	}
+	for _, force := range []bool{false, true} {
+		for _, tc := range [][]string{{self, logs}, {linked, outs}} {
+			args := []string{"convert", tc[0], "-o", tc[1], "-f", "csv"}
+			if force {
+				args = append(args, "--force")
+			}
+			stdout.Reset()
+			code := run(args, nil, &stdout, &stderr)
+			out := filepath.Join(tc[1], strings.TrimSuffix(filepath.Base(tc[0]), filepath.Ext(tc[0]))+".csv")
+			want := "failed: " + tc[0] + ": its output " + out + " is the same file as the input " + tc[0] + ": writing it would replace the input; convert it into another folder\nconverted 0, skipped 0 (up to date), failed 1\n"
+			if code != exitError || stdout.String() != want {
+				t.Errorf("%q: exit %d, %q\nwant exit 1, %q", args, code, stdout.String(), want)
+			}
+			if have, _ := os.ReadFile(tc[0]); !bytes.Equal(have, log) {
+				t.Fatalf("%q: the log was replaced (%d bytes)", args, len(have))
+			}
+		}
+	}
+}
