@@ -76,12 +76,13 @@ func TestOutputIsInput(t *testing.T) {
 		what string // the input named
 	}{
 		{[]string{"relog", in, "-f", "csv"}, in, "the input " + in + " (IN.blg)"},
-		{[]string{"relog", in}, other, "the input " + in + " (IN.blg)"},
+		{[]string{"relog", in, "-f", "csv"}, other, // without -f, .blg names no format: refused before (exit 2)
+			"the input " + in + " (IN.blg)"},
 		{[]string{"relog", in, "-q"}, hard, "the input " + in + " (IN.blg)"},
 		{[]string{"relog", in, in + "x", "-f", "json"}, sym, "the input " + in + " (IN.blg)"}, // the missing second log is not reached
 		{[]string{"relog", in, "-cf", cf}, cf, "the input " + cf + " (-cf)"},
 		{[]string{"stats", in}, hard, "the input " + in + " (IN.blg)"},
-		{[]string{"values", in, corpusFile("global-2.bin")}, in, "the input " + in + " (OLDER)"},
+		{[]string{"values", in, corpusFile("global-2.bin"), "-f", "csv"}, in, "the input " + in + " (OLDER)"},
 		{[]string{"values", corpusFile("global-1.bin"), corpusFile("global-2.bin"), "--names", in}, sym, "the input " + in + " (--names)"},
 		{[]string{"watch", "-cf", cf}, cf, "the input " + cf + " (-cf)"},
 	} {
