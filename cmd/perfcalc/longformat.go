@@ -93,7 +93,7 @@ func valuesTable(vals []query.Value, s query.Stamp) (*longform.Table, error) {
 	row := &valuesRows{row: relog.Row{Time: s.Local, Cells: make([]relog.Cell, len(vals))}}
 	for i := range vals {
 		v := &vals[i]
-		t.Series[i] = longform.NewSeries(string(v.Path), v.Type)
+		t.Series[i] = longform.NewSeries(string(v.Path), &v.Parts, v.Type)
 		row.row.Cells[i] = relog.Cell{
 			Present: true,
 			Counter: engine.Counter{Type: v.Type, Scale: v.Scale},

@@ -72,6 +72,21 @@ func Parse(s string) (Path, error) {
 	return p, nil
 }
 
+// SplitInstance splits a full instance name as a log or a capture writes it,
+// parent/name#n, by Parse's rules: the parent is what precedes the first
+// "/", the index a "#" followed by decimal digits at the end. Where Parse
+// would refuse the instance part (an empty parent or name, an index of 2^31
+// or more) and for "#*", which names no instance, the whole text is the
+// name, with no parent and index 0. It allocates only for an index too
+// large.
+func SplitInstance(full string) (parent, name string, index int) {
+	var p Path
+	if _, msg := parseInstance(full, 0, &p); msg != "" || p.Index < 0 {
+		return "", full, 0
+	}
+	return p.Parent, p.Instance, p.Index
+}
+
 // parse is Parse, which it leaves the error to: it fills *p and returns
 // "" or what is wrong and where. (One error value built in one place
 // keeps the WebAssembly module small.)
@@ -126,42 +141,9 @@ func parse(s string, p *Path) (int, string) {
 		if inst == "" {
 			return instPos, "empty instance name"
 		}
-		if slash := strings.IndexByte(inst, '/'); slash >= 0 {
-			p.Parent = inst[:slash]
-			if p.Parent == "" {
-				return instPos, "empty parent instance name before /"
-			}
-			inst = inst[slash+1:]
-			instPos += slash + 1
-			if inst == "" {
-				return instPos, "empty instance name after /"
-			}
+		if pos, msg := parseInstance(inst, instPos, p); msg != "" {
+			return pos, msg
 		}
-		// "#n" or "#*" at the end is the index; any other "#" belongs to
-		// the name.
-		if hash := strings.LastIndexByte(inst, '#'); hash >= 0 {
-			idx := inst[hash+1:]
-			isIndex := true
-			switch {
-			case idx == "*":
-				p.Index = AnyIndex
-			case allDigits(idx):
-				n, ok := parseIndex(idx)
-				if !ok {
-					return instPos + hash + 1, "instance index " + idx + " is too large"
-				}
-				p.Index = n
-			default:
-				isIndex = false
-			}
-			if isIndex {
-				inst = inst[:hash]
-				if inst == "" {
-					return instPos, "empty instance name before #"
-				}
-			}
-		}
-		p.Instance = inst
 	} else if strings.IndexByte(obj, ')') >= 0 {
 		return objPos + strings.IndexByte(obj, ')'), `")" without "("`
 	}
@@ -172,6 +154,49 @@ func parse(s string, p *Path) (int, string) {
 		return objPos + i, `object names cannot contain \`
 	}
 	p.Object = obj
+	return 0, ""
+}
+
+// parseInstance reads the instance part inst (at byte instPos of the path)
+// into p's Parent, Instance and Index; it returns "" or what is wrong and
+// where.
+func parseInstance(inst string, instPos int, p *Path) (int, string) {
+	if slash := strings.IndexByte(inst, '/'); slash >= 0 {
+		p.Parent = inst[:slash]
+		if p.Parent == "" {
+			return instPos, "empty parent instance name before /"
+		}
+		inst = inst[slash+1:]
+		instPos += slash + 1
+		if inst == "" {
+			return instPos, "empty instance name after /"
+		}
+	}
+	// "#n" or "#*" at the end is the index; any other "#" belongs to
+	// the name.
+	if hash := strings.LastIndexByte(inst, '#'); hash >= 0 {
+		idx := inst[hash+1:]
+		isIndex := true
+		switch {
+		case idx == "*":
+			p.Index = AnyIndex
+		case allDigits(idx):
+			n, ok := parseIndex(idx)
+			if !ok {
+				return instPos + hash + 1, "instance index " + idx + " is too large"
+			}
+			p.Index = n
+		default:
+			isIndex = false
+		}
+		if isIndex {
+			inst = inst[:hash]
+			if inst == "" {
+				return instPos, "empty instance name before #"
+			}
+		}
+	}
+	p.Instance = inst
 	return 0, ""
 }
 

@@ -222,3 +222,32 @@ func TestParseAllocations(t *testing.T) {
 // TestNoFmtOrOS: the package imports only the standard library (without fmt
 // and os, which would bloat the WebAssembly module) and perfcalc's engine.
 func TestNoFmtOrOS(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
+
+func TestSplitInstance(t *testing.T) {
+	for _, tc := range []struct {
+		full, parent, name string
+		index              int
+	}{
+		{"_Total", "", "_Total", 0},
+		{"svchost/0#3", "svchost", "0", 3},
+		{"chrome#12", "", "chrome", 12},
+		{"a#b", "", "a#b", 0},
+		{`\??\C:\pagefile.sys`, "", `\??\C:\pagefile.sys`, 0},
+		{"a (x86)/b/c", "a (x86)", "b/c", 0},
+		{"", "", "", 0},
+		// What Parse refuses, and "#*", stay whole.
+		{"/x", "", "/x", 0},
+		{"p/", "", "p/", 0},
+		{"#4", "", "#4", 0},
+		{"a#*", "", "a#*", 0},
+		{"a#99999999999", "", "a#99999999999", 0},
+	} {
+		parent, name, index := SplitInstance(tc.full)
+		if parent != tc.parent || name != tc.name || index != tc.index {
+			t.Errorf("SplitInstance(%q) = %q, %q, %d; want %q, %q, %d", tc.full, parent, name, index, tc.parent, tc.name, tc.index)
+		}
+		if allocs := testing.AllocsPerRun(10, func() { SplitInstance(tc.full) }); allocs != 0 && len(tc.full) < 10 {
+			t.Errorf("SplitInstance(%q) allocates %v times", tc.full, allocs)
+		}
+	}
+}

@@ -252,6 +252,9 @@ func TestParentChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if p := vals[1].Parts; p != (counterpath.Path{Machine: "HOST", Object: "Thread", HasInstance: true, Parent: "b", Instance: "0", Index: 1, Counter: "% Processor Time"}) {
+		t.Errorf("have parts %+v", p)
+	}
 	checkValues(t, vals, []result{
 		{`\\HOST\Thread(b/0)\% Processor Time`, pct(1_000_000), engine.Valid},
 		{`\\HOST\Thread(b/0#1)\% Processor Time`, pct(2_000_000), engine.Valid},

@@ -43,6 +43,14 @@ type Column struct {
 	// Path is the counter path as relog prints it in the CSV header,
 	// \\MACHINE\Object(instance)\Counter.
 	Path string
+	// Parts are the parts of Path, as the log names them: the machine
+	// without its leading \\, the object, the instance (a log's full
+	// instance name split at its first "/" and its final "#n" as
+	// counterpath.SplitInstance does) and the counter. Path is formatted
+	// from them, so Parts hold what the log names even where Path would not
+	// read back (counterpath.Parse) as they are; HasInstance is false for an
+	// object without instances, and Index is never AnyIndex.
+	Parts counterpath.Path
 	// Entry is the index of the log's counter-list entry (blg.CounterInfo)
 	// that the column comes from.
 	Entry int
@@ -332,11 +340,7 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 	if len(c.opts.Counters) == 0 {
 		return true
 	}
-	c.scratch.name = c.appendPath(c.scratch.name[:0], e, ci, ii)
-	p, err := counterpath.Parse(string(c.scratch.name))
-	if err != nil {
-		return false
-	}
+	p := c.parts(e, ci, ii)
 	for _, pat := range c.opts.Counters {
 		if pat.Machine == "*" {
 			pat.Machine = "" // any machine
@@ -371,6 +375,33 @@ func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	return append(dst, e.counters[ci]...)
 }
 
+// parts returns the parts of the path of counter ci of instance ii of
+// entry e (Column.Parts).
+func (c *Converter) parts(e *entry, ci, ii int32) counterpath.Path {
+	info := e.info
+	p := counterpath.Path{Machine: info.Machine, Object: info.Object, Counter: info.Counter}
+	if len(p.Machine) >= 2 && p.Machine[0] == '\\' && p.Machine[1] == '\\' {
+		p.Machine = p.Machine[2:]
+	}
+	var inst string
+	switch {
+	case e.whole:
+		p.Counter, inst = e.counters[ci], e.insts[ii]
+		p.HasInstance = inst != noInstance
+	case info.Wildcard():
+		inst, p.HasInstance = e.insts[ii], true
+	default:
+		p.HasInstance = info.Instance != ""
+		p.Parent, p.Instance = info.Parent, info.Instance
+		p.Index = int(min(info.InstanceIndex, 1<<31-1))
+		return p
+	}
+	if p.HasInstance {
+		p.Parent, p.Instance, p.Index = counterpath.SplitInstance(inst)
+	}
+	return p
+}
+
 // noInstance names the single instance of a PERF_NO_INSTANCES object. It
 // cannot be a real instance name, which never contains a NUL.
 const noInstance = "\x00"
@@ -390,6 +421,7 @@ func (c *Converter) layout() {
 					c.scratch.name = c.appendPath(c.scratch.name[:0], e, int32(ci), int32(ii))
 					c.columns = append(c.columns, Column{
 						Path:  string(c.scratch.name),
+						Parts: c.parts(e, int32(ci), int32(ii)),
 						Entry: ei,
 						Type:  c.counterType(e, int32(ci)),
 					})
