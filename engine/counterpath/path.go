@@ -29,8 +29,9 @@ const AnyIndex = -1
 // Any of Parent, Instance and Counter may be or contain the wildcard "*";
 // Index may be AnyIndex.
 type Path struct {
-	Machine string // without the leading \\; "" for the local machine
-	Object  string // the object (performance object, counter set)
+	_       [0]func() // not comparable: no equality function in the module
+	Machine string    // without the leading \\; "" for the local machine
+	Object  string    // the object (performance object, counter set)
 	// HasInstance says whether the path names an instance (has
 	// parentheses); objects with a single unnamed instance have none.
 	HasInstance bool
@@ -74,17 +75,21 @@ func Parse(s string) (Path, error) {
 
 // SplitInstance splits a full instance name as a log or a capture writes it,
 // parent/name#n, by Parse's rules: the parent is what precedes the first
-// "/", the index a "#" followed by decimal digits at the end. Where Parse
-// would refuse the instance part (an empty parent or name, an index of 2^31
-// or more) and for "#*", which names no instance, the whole text is the
-// name, with no parent and index 0. It allocates only for an index too
-// large.
+// "/", the index a "#" followed by decimal digits at the end. A "/" that
+// would leave the parent or the name empty, and a "#" that would leave the
+// name empty or is not followed by an index below 2^31 ("#*" included:
+// it names no instance), belong to the name. It allocates nothing.
 func SplitInstance(full string) (parent, name string, index int) {
-	var p Path
-	if _, msg := parseInstance(full, 0, &p); msg != "" || p.Index < 0 {
-		return "", full, 0
+	name = full
+	if slash := strings.IndexByte(name, '/'); slash > 0 && slash < len(name)-1 {
+		parent, name = name[:slash], name[slash+1:]
 	}
-	return p.Parent, p.Instance, p.Index
+	if hash := strings.LastIndexByte(name, '#'); hash > 0 && allDigits(name[hash+1:]) {
+		if n, ok := parseIndex(name[hash+1:]); ok {
+			name, index = name[:hash], n
+		}
+	}
+	return parent, name, index
 }
 
 // parse is Parse, which it leaves the error to: it fills *p and returns
@@ -141,9 +146,42 @@ func parse(s string, p *Path) (int, string) {
 		if inst == "" {
 			return instPos, "empty instance name"
 		}
-		if pos, msg := parseInstance(inst, instPos, p); msg != "" {
-			return pos, msg
+		if slash := strings.IndexByte(inst, '/'); slash >= 0 {
+			p.Parent = inst[:slash]
+			if p.Parent == "" {
+				return instPos, "empty parent instance name before /"
+			}
+			inst = inst[slash+1:]
+			instPos += slash + 1
+			if inst == "" {
+				return instPos, "empty instance name after /"
+			}
 		}
+		// "#n" or "#*" at the end is the index; any other "#" belongs to
+		// the name.
+		if hash := strings.LastIndexByte(inst, '#'); hash >= 0 {
+			idx := inst[hash+1:]
+			isIndex := true
+			switch {
+			case idx == "*":
+				p.Index = AnyIndex
+			case allDigits(idx):
+				n, ok := parseIndex(idx)
+				if !ok {
+					return instPos + hash + 1, "instance index " + idx + " is too large"
+				}
+				p.Index = n
+			default:
+				isIndex = false
+			}
+			if isIndex {
+				inst = inst[:hash]
+				if inst == "" {
+					return instPos, "empty instance name before #"
+				}
+			}
+		}
+		p.Instance = inst
 	} else if strings.IndexByte(obj, ')') >= 0 {
 		return objPos + strings.IndexByte(obj, ')'), `")" without "("`
 	}
@@ -154,49 +192,6 @@ func parse(s string, p *Path) (int, string) {
 		return objPos + i, `object names cannot contain \`
 	}
 	p.Object = obj
-	return 0, ""
-}
-
-// parseInstance reads the instance part inst (at byte instPos of the path)
-// into p's Parent, Instance and Index; it returns "" or what is wrong and
-// where.
-func parseInstance(inst string, instPos int, p *Path) (int, string) {
-	if slash := strings.IndexByte(inst, '/'); slash >= 0 {
-		p.Parent = inst[:slash]
-		if p.Parent == "" {
-			return instPos, "empty parent instance name before /"
-		}
-		inst = inst[slash+1:]
-		instPos += slash + 1
-		if inst == "" {
-			return instPos, "empty instance name after /"
-		}
-	}
-	// "#n" or "#*" at the end is the index; any other "#" belongs to
-	// the name.
-	if hash := strings.LastIndexByte(inst, '#'); hash >= 0 {
-		idx := inst[hash+1:]
-		isIndex := true
-		switch {
-		case idx == "*":
-			p.Index = AnyIndex
-		case allDigits(idx):
-			n, ok := parseIndex(idx)
-			if !ok {
-				return instPos + hash + 1, "instance index " + idx + " is too large"
-			}
-			p.Index = n
-		default:
-			isIndex = false
-		}
-		if isIndex {
-			inst = inst[:hash]
-			if inst == "" {
-				return instPos, "empty instance name before #"
-			}
-		}
-	}
-	p.Instance = inst
 	return 0, ""
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,7 +253,7 @@ func TestParentChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := vals[1].Parts; p != (counterpath.Path{Machine: "HOST", Object: "Thread", HasInstance: true, Parent: "b", Instance: "0", Index: 1, Counter: "% Processor Time"}) {
+	if p := vals[1].Parts; !reflect.DeepEqual(p, counterpath.Path{Machine: "HOST", Object: "Thread", HasInstance: true, Parent: "b", Instance: "0", Index: 1, Counter: "% Processor Time"}) {
 		t.Errorf("have parts %+v", p)
 	}
 	checkValues(t, vals, []result{

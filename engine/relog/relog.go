@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
@@ -352,51 +353,41 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 	return false
 }
 
-// appendPath appends the path of counter ci of instance ii of entry e.
+// appendPath appends the path of counter ci of instance ii of entry e:
+// the entry's own (blg.CounterInfo.AppendPath), with the instance of a
+// wildcard entry or a whole object, and for a whole object its counter in
+// place of the entry's "*" (\\machine\object(instance)\counter, the
+// instance part only for objects with instances).
 func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	info := e.info
-	if !e.whole {
-		if info.Wildcard() {
-			return info.AppendPath(dst, []byte(e.insts[ii]))
-		}
+	if !e.multi() {
 		return info.AppendPath(dst, nil)
 	}
-	// Whole objects: \\machine\object(instance)\counter, the instance
-	// part only for objects with instances.
-	dst = append(dst, info.Machine...)
-	dst = append(dst, '\\')
-	dst = append(dst, info.Object...)
-	if inst := e.insts[ii]; inst != noInstance {
-		dst = append(dst, '(')
-		dst = append(dst, inst...)
-		dst = append(dst, ')')
+	inst := e.insts[ii]
+	if !e.whole {
+		return info.AppendPath(dst, []byte(inst))
 	}
-	dst = append(dst, '\\')
-	return append(dst, e.counters[ci]...)
+	entry := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Counter: e.counters[ci]}
+	if inst == noInstance {
+		return entry.AppendPath(dst, nil)
+	}
+	return entry.AppendPath(dst, []byte(inst))
 }
 
 // parts returns the parts of the path of counter ci of instance ii of
 // entry e (Column.Parts).
-func (c *Converter) parts(e *entry, ci, ii int32) counterpath.Path {
+func (c *Converter) parts(e *entry, ci, ii int32) (p counterpath.Path) {
 	info := e.info
-	p := counterpath.Path{Machine: info.Machine, Object: info.Object, Counter: info.Counter}
-	if len(p.Machine) >= 2 && p.Machine[0] == '\\' && p.Machine[1] == '\\' {
-		p.Machine = p.Machine[2:]
-	}
-	var inst string
-	switch {
-	case e.whole:
-		p.Counter, inst = e.counters[ci], e.insts[ii]
-		p.HasInstance = inst != noInstance
-	case info.Wildcard():
-		inst, p.HasInstance = e.insts[ii], true
-	default:
-		p.HasInstance = info.Instance != ""
-		p.Parent, p.Instance = info.Parent, info.Instance
-		p.Index = int(min(info.InstanceIndex, 1<<31-1))
+	p.Machine, p.Object, p.Counter = strings.TrimPrefix(info.Machine, `\\`), info.Object, info.Counter
+	if !e.multi() {
+		p.HasInstance, p.Parent, p.Instance, p.Index = info.Instance != "", info.Parent, info.Instance, int(info.InstanceIndex)
 		return p
 	}
-	if p.HasInstance {
+	if e.whole {
+		p.Counter = e.counters[ci]
+	}
+	if inst := e.insts[ii]; inst != noInstance {
+		p.HasInstance = true
 		p.Parent, p.Instance, p.Index = counterpath.SplitInstance(inst)
 	}
 	return p

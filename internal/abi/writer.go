@@ -1,6 +1,10 @@
 package abi
 
-import "math"
+import (
+	"math"
+
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+)
 
 // Writer lays a decode result out in a buffer, as the decode exports
 // return it: the header, the records of one page (from the record numbered
@@ -68,18 +72,19 @@ func (w *Writer) Begin(s *Summary) {
 	w.infoEnd = uint32(len(w.out) - w.strLow)
 }
 
-// Record appends a record with its path; key ≥ 0 names a path that many
+// Record appends a record with its path and, for a counter, the path's
+// parts p (nil for a name: no parts); key ≥ 0 names a path that many
 // records share (below Summary.Keys), written once per page, −1 a path of
 // its own.
-func (w *Writer) Record(r *Record, path []byte, key int) {
-	if b, dist := w.slot(path, key); b != nil {
+func (w *Writer) Record(r *Record, path []byte, p *counterpath.Path, key int) {
+	if b, dist := w.slot(path, p, key); b != nil {
 		putRecord(b, r, dist, uint32(len(path)))
 	}
 }
 
-// Statistic appends a statistics record with its path.
-func (w *Writer) Statistic(s *Statistic, path []byte) {
-	if b, dist := w.slot(path, -1); b != nil {
+// Statistic appends a statistics record with its path and the path's parts.
+func (w *Writer) Statistic(s *Statistic, path []byte, p *counterpath.Path) {
+	if b, dist := w.slot(path, p, -1); b != nil {
 		putStatistic(b, s, dist, uint32(len(path)))
 	}
 }
@@ -87,20 +92,21 @@ func (w *Writer) Statistic(s *Statistic, path []byte) {
 // slot counts a record with its path and, when it belongs to this page and
 // fits, writes the path and returns the record's bytes and the path's
 // distance from the end of the buffer; nil otherwise.
-func (w *Writer) slot(path []byte, key int) ([]byte, uint32) {
+func (w *Writer) slot(path []byte, p *counterpath.Path, key int) ([]byte, uint32) {
 	idx := w.total
 	w.total++
+	size := len(path) + partsLen(p) // the path, then its parts
 	if key < 0 {
-		w.neededStr += uint64(len(path))
+		w.neededStr += uint64(size)
 	} else if !w.keySeen[key] {
 		w.keySeen[key] = true
-		w.neededStr += uint64(len(path))
+		w.neededStr += uint64(size)
 	}
 	if idx < w.first || w.full {
 		return nil, 0
 	}
 	dist := uint32(0)
-	strNeed := len(path)
+	strNeed := size
 	if key >= 0 && w.keyDist[key] != 0 {
 		dist, strNeed = w.keyDist[key]-1, 0
 	}
@@ -109,7 +115,8 @@ func (w *Writer) slot(path []byte, key int) ([]byte, uint32) {
 		return nil, 0
 	}
 	if strNeed > 0 || dist == 0 {
-		w.strLow -= copy(w.out[w.strLow-len(path):], path)
+		w.strLow -= size
+		putParts(w.out[w.strLow+copy(w.out[w.strLow:], path):], p)
 		dist = uint32(len(w.out) - w.strLow)
 		if key >= 0 {
 			w.keyDist[key] = dist + 1
