@@ -205,7 +205,7 @@ func sameStats(t testing.TB, what string, log []byte, sel relog.Options, have, w
 	}
 	for i := range st {
 		w := &want.Statistics[i]
-		if w.Statistics != st[i] || w.Path != c.Columns()[i].Path || w.Type != c.Columns()[i].Type {
+		if !reflect.DeepEqual(w.Statistics, st[i]) || w.Path != c.Columns()[i].Path || w.Type != c.Columns()[i].Type {
 			t.Fatalf("%s: column %d: %+v, relog %+v", what, i, *w, st[i])
 		}
 	}

@@ -84,9 +84,13 @@ func SplitInstance(full string) (parent, name string, index int) {
 	if slash := strings.IndexByte(name, '/'); slash > 0 && slash < len(name)-1 {
 		parent, name = name[:slash], name[slash+1:]
 	}
-	if hash := strings.LastIndexByte(name, '#'); hash > 0 && allDigits(name[hash+1:]) {
-		if n, ok := parseIndex(name[hash+1:]); ok {
-			name, index = name[:hash], n
+	digits := len(name) // where the final run of digits starts
+	for digits > 0 && '0' <= name[digits-1] && name[digits-1] <= '9' {
+		digits--
+	}
+	if digits > 1 && digits < len(name) && name[digits-1] == '#' {
+		if n, ok := parseIndex(name[digits:]); ok {
+			name, index = name[:digits-1], n
 		}
 	}
 	return parent, name, index

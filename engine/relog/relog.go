@@ -341,7 +341,7 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 	if len(c.opts.Counters) == 0 {
 		return true
 	}
-	p := c.parts(e, ci, ii)
+	p := e.parts(ci, ii)
 	for _, pat := range c.opts.Counters {
 		if pat.Machine == "*" {
 			pat.Machine = "" // any machine
@@ -374,9 +374,9 @@ func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	return entry.AppendPath(dst, []byte(inst))
 }
 
-// parts returns the parts of the path of counter ci of instance ii of
-// entry e (Column.Parts).
-func (c *Converter) parts(e *entry, ci, ii int32) (p counterpath.Path) {
+// parts returns the parts of the path of counter ci of instance ii of the
+// entry (Column.Parts).
+func (e *entry) parts(ci, ii int32) (p counterpath.Path) {
 	info := e.info
 	p.Machine, p.Object, p.Counter = strings.TrimPrefix(info.Machine, `\\`), info.Object, info.Counter
 	if !e.multi() {
@@ -412,7 +412,7 @@ func (c *Converter) layout() {
 					c.scratch.name = c.appendPath(c.scratch.name[:0], e, int32(ci), int32(ii))
 					c.columns = append(c.columns, Column{
 						Path:  string(c.scratch.name),
-						Parts: c.parts(e, int32(ci), int32(ii)),
+						Parts: e.parts(int32(ci), int32(ii)),
 						Entry: ei,
 						Type:  c.counterType(e, int32(ci)),
 					})

@@ -140,7 +140,7 @@ func TestStatisticRoundTrip(t *testing.T) {
 	b := w.Bytes()
 	h := ReadHeader(b)
 	r := b[h.RecOff:]
-	if have := ReadStatistic(r); have != want {
+	if have := ReadStatistic(r); !reflect.DeepEqual(have, want) {
 		t.Errorf("have %+v, want %+v", have, want)
 	}
 	if off, n := RecordPath(r); string(b[h.StrOff+off:h.StrOff+off+n]) != "path" {
@@ -312,12 +312,12 @@ func TestSniff(t *testing.T) {
 	}
 }
 
-// TestPartsRoundTrip checks that ReadParts reads what AppendParts writes,
-// and refuses parts cut short.
+// TestPartsRoundTrip checks that ReadParts reads the parts that a Writer
+// writes after a record's path, and refuses parts cut short.
 func TestPartsRoundTrip(t *testing.T) {
-	// AppendParts writes the fields in this order.
+	// The Writer writes the lengths in this order.
 	if PartsMachine != 0 || PartsObject != 4 || PartsParent != 8 || PartsInstance != 12 || PartsCounter != 16 || PartsIndex != 20 || PartsSize != 24 {
-		t.Fatal("the parts' fields moved: change AppendParts")
+		t.Fatal("the parts' fields moved: change Writer.slot")
 	}
 	for _, p := range []counterpath.Path{
 		{Machine: "HOST", Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "% Processor Time"},
@@ -325,14 +325,25 @@ func TestPartsRoundTrip(t *testing.T) {
 		{Machine: "M", Object: "o", HasInstance: true, Counter: "c"},
 		{Object: `odd(1)`, HasInstance: true, Instance: `\??\C:\x`, Counter: `a\b`},
 	} {
-		b := AppendParts([]byte("before"), &p)
-		have, ok := ReadParts(b[len("before"):])
+		w := NewGrowing()
+		w.Begin(&Summary{Kind: KindQuery})
+		w.Record(&Record{}, []byte("the path"), &p, -1)
+		w.Finish(&Summary{Kind: KindQuery})
+		out := w.Bytes()
+		h := ReadHeader(out)
+		off, n := RecordPath(out[h.RecOff:])
+		strs := out[h.StrOff : h.StrOff+h.StrLen]
+		if string(strs[off:off+n]) != "the path" {
+			t.Fatalf("path %q", strs[off:off+n])
+		}
+		parts := strs[off+n:]
+		have, ok := ReadParts(parts)
 		if !ok || !reflect.DeepEqual(have, p) {
 			t.Errorf("have %+v (%v), want %+v", have, ok, p)
 		}
-		for n := range len(b) - len("before") {
-			if _, ok := ReadParts(b[len("before") : len("before")+n]); ok {
-				t.Errorf("%+v: %d of its bytes read", p, n)
+		for k := range len(parts) {
+			if _, ok := ReadParts(parts[:k]); ok {
+				t.Errorf("%+v: %d of its bytes read", p, k)
 			}
 		}
 	}

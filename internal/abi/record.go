@@ -129,16 +129,6 @@ func putRecord(r []byte, rec *Record, pathDist, pathLen uint32) {
 	put32(r, RecBias, uint32(rec.Bias))
 }
 
-// AppendParts appends the parts of p as the string area holds them after a
-// counter's path (the Parts… fields, then the parts' bytes); nothing for a
-// nil p (a name's record).
-func AppendParts(dst []byte, p *counterpath.Path) []byte {
-	n := partsLen(p)
-	dst = append(dst, make([]byte, n)...)
-	putParts(dst[len(dst)-n:], p)
-	return dst
-}
-
 // partsLen returns the bytes of the parts of p (0 for nil).
 func partsLen(p *counterpath.Path) int {
 	if p == nil {
@@ -147,36 +137,19 @@ func partsLen(p *counterpath.Path) int {
 	return PartsSize + len(p.Machine) + len(p.Object) + len(p.Parent) + len(p.Instance) + len(p.Counter)
 }
 
-// putParts writes the parts of p into b (partsLen(p) bytes); nothing for
-// nil.
-func putParts(b []byte, p *counterpath.Path) {
-	if p == nil {
-		return
-	}
-	index := int32(-1)
-	if p.HasInstance {
-		index = int32(p.Index)
-	}
-	put32(b, PartsIndex, uint32(index))
-	k := PartsSize
-	for i, s := range [...]string{p.Machine, p.Object, p.Parent, p.Instance, p.Counter} {
-		put32(b, 4*i, uint32(len(s))) // PartsMachine … PartsCounter
-		k += copy(b[k:], s)
-	}
-}
-
 // ReadParts reads the parts at the start of b (the string area from a
-// path's end on: AppendParts); false when b is too short for them.
+// path's end on, as Writer.Record writes them); false when b is too short
+// for them.
 func ReadParts(b []byte) (counterpath.Path, bool) {
 	var p counterpath.Path
 	if len(b) < PartsSize {
 		return p, false
 	}
-	at := uint64(PartsSize)
+	at, ok := uint64(PartsSize), true
 	part := func(off int) string {
 		n := uint64(get32(b, off))
-		if at+n > uint64(len(b)) {
-			at = math.MaxUint64 - math.MaxUint32 // and every later part fails
+		if !ok || at+n > uint64(len(b)) {
+			ok = false
 			return ""
 		}
 		at += n
@@ -187,7 +160,7 @@ func ReadParts(b []byte) (counterpath.Path, bool) {
 	if index := int32(get32(b, PartsIndex)); index >= 0 {
 		p.HasInstance, p.Index = true, int(index)
 	}
-	return p, at <= uint64(len(b))
+	return p, ok
 }
 
 // ReadStatistic reads the statistics record r (at least StatSize bytes),

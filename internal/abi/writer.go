@@ -116,7 +116,21 @@ func (w *Writer) slot(path []byte, p *counterpath.Path, key int) ([]byte, uint32
 	}
 	if strNeed > 0 || dist == 0 {
 		w.strLow -= size
-		putParts(w.out[w.strLow+copy(w.out[w.strLow:], path):], p)
+		k := w.strLow + copy(w.out[w.strLow:], path)
+		if p != nil {
+			// The parts (ABI.md, Path parts): the lengths, then the bytes.
+			index := int32(-1)
+			if p.HasInstance {
+				index = int32(p.Index)
+			}
+			b := w.out[k:]
+			put32(b, PartsIndex, uint32(index))
+			k = PartsSize
+			for i, s := range [...]string{p.Machine, p.Object, p.Parent, p.Instance, p.Counter} {
+				put32(b, 4*i, uint32(len(s))) // PartsMachine … PartsCounter
+				k += copy(b[k:], s)
+			}
+		}
 		dist = uint32(len(w.out) - w.strLow)
 		if key >= 0 {
 			w.keyDist[key] = dist + 1
