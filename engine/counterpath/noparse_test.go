@@ -57,7 +57,9 @@ func TestNoOtherPathParser(t *testing.T) {
 		rel := filepath.ToSlash(strings.TrimPrefix(path, root+string(filepath.Separator)))
 		if d.IsDir() {
 			name := d.Name()
-			if rel == "engine/counterpath" || name == "node_modules" || name == "test" || name == "tests" || name == "e2e" ||
+			// Tests, and what the build or a package manager makes.
+			if rel == "engine/counterpath" || name == "test" || name == "tests" || name == "e2e" ||
+				name == "node_modules" || name == "build" || name == "dist" ||
 				(strings.HasPrefix(name, ".") && path != root) {
 				return filepath.SkipDir
 			}
