@@ -17,9 +17,9 @@ import (
 // every counter and every sample.
 type Options struct {
 	// Counters keeps the columns whose path matches one of these patterns
-	// (counterpath.Path.Matches: case-insensitive, with wildcards; a
-	// pattern without a machine, or with the machine "*", matches every
-	// machine); all columns when empty.
+	// (counterpath.Path.Matches on the column's parts, Column.Parts:
+	// case-insensitive, with wildcards; a pattern without a machine, or
+	// with the machine "*", matches every machine); all columns when empty.
 	Counters []counterpath.Path
 	// Begin and End keep the samples whose local time stamp (Row.Time)
 	// lies in [Begin, End]; 0 leaves that end open. They are local
