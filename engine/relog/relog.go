@@ -50,7 +50,7 @@ type Column struct {
 	// counterpath.SplitInstance does) and the counter. Path is formatted
 	// from them, so Parts hold what the log names even where Path would not
 	// read back (counterpath.Parse) as they are; HasInstance is false for an
-	// object without instances, and Index is never AnyIndex.
+	// object without instances, and Index lies in 0 … 2^31 − 1.
 	Parts counterpath.Path
 	// Entry is the index of the log's counter-list entry (blg.CounterInfo)
 	// that the column comes from.
@@ -380,7 +380,9 @@ func (e *entry) parts(ci, ii int32) (p counterpath.Path) {
 	info := e.info
 	p.Machine, p.Object, p.Counter = strings.TrimPrefix(info.Machine, `\\`), info.Object, info.Counter
 	if !e.multi() {
-		p.HasInstance, p.Parent, p.Instance, p.Index = info.Instance != "", info.Parent, info.Instance, int(info.InstanceIndex)
+		// An index of 2^31 or more (which PDH never writes) is held at
+		// 2^31 − 1: the hosts' parts and the long table hold it in 32 bits.
+		p.HasInstance, p.Parent, p.Instance, p.Index = info.Instance != "", info.Parent, info.Instance, int(min(info.InstanceIndex, 1<<31-1))
 		return p
 	}
 	if e.whole {

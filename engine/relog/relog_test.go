@@ -469,3 +469,26 @@ func TestColumnPartsOfInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnPartsOfAnEntry: a single counter's parts are its counter-list
+// entry's, the machine without \\ and an index of 2^31 or more held at
+// 2^31 − 1 (32 bits in the hosts' parts and the long table).
+func TestColumnPartsOfAnEntry(t *testing.T) {
+	for _, tc := range []struct {
+		index uint32
+		want  int
+	}{{0, 0}, {3, 3}, {1<<31 - 1, 1<<31 - 1}, {1 << 31, 1<<31 - 1}, {1<<32 - 1, 1<<31 - 1}} {
+		l := newLog(pacific, testUTC)
+		l.record(0x20, testLocal, counterList(counterSpec{Type: 0x10410500, TimeBase: 1000, Machine: `\\M`, Object: "Thread",
+			Parent: "p", Instance: "i", Index: tc.index, Counter: "Context Switches/sec"}))
+		l.record(0x22, testLocal, sampleRecord(rawRec(0, testLocal, 1, 2)))
+		cols := open(t, l.bytes(), Options{}).Columns()
+		if len(cols) != 1 {
+			t.Fatalf("%d columns", len(cols))
+		}
+		want := counterpath.Path{Machine: "M", Object: "Thread", HasInstance: true, Parent: "p", Instance: "i", Index: tc.want, Counter: "Context Switches/sec"}
+		if !reflect.DeepEqual(cols[0].Parts, want) {
+			t.Errorf("index %d: have %+v, want %+v", tc.index, cols[0].Parts, want)
+		}
+	}
+}
