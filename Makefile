@@ -223,7 +223,8 @@ e2e:
 external-test:
 	cmd/perfcalc/external/run.sh
 
-# Cross-builds for every platform perfcalc supports, and go.mod tidiness.
+# Cross-builds for every platform perfcalc supports, go.mod tidiness, and
+# no counter path parsed outside engine/counterpath (but user input).
 check:
 	GOOS=linux   GOARCH=amd64 $(GO) build ./...
 	GOOS=darwin  GOARCH=arm64 $(GO) build ./...
@@ -232,6 +233,7 @@ check:
 	GOOS=wasip1  GOARCH=wasm  $(GO) build ./engine/...
 	$(GO) mod tidy -diff
 	$(GO) run ./internal/abigen -check
+	$(GO) test -count=1 -run '^(TestNoOtherPathParser|TestPathParserPatterns)$$' ./engine/counterpath
 	$(MAKE) wasm-check
 
 # The Windows code (collect's _windows.go files, perfcalc watch) checked

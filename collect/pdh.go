@@ -165,7 +165,7 @@ func (b *pdhBackend) compute(s *Sample, c *pdhCounter) {
 		start := len(b.pathBuf)
 		b.pathBuf = p.AppendTo(b.pathBuf)
 		s.Values = append(s.Values, query.Value{
-			Path: b.pathBuf[start:len(b.pathBuf):len(b.pathBuf)], Type: c.info.Type, Scale: c.info.DefaultScale,
+			Path: b.pathBuf[start:len(b.pathBuf):len(b.pathBuf)], Parts: p, Type: c.info.Type, Scale: c.info.DefaultScale,
 			Value: r.Value, Status: r.Status, HasOld: in.HasOld,
 		})
 	}

@@ -3,10 +3,11 @@ package engine
 // Statistics summarise a series of raw samples of one counter, like PDH's
 // PdhComputeCounterStatistics.
 type Statistics struct {
-	Count   int     // values that were Valid
-	Skipped int     // samples or pairs whose value was not Valid
-	Min     float64 // smallest Valid value (0 when Count is 0)
-	Max     float64 // largest Valid value (0 when Count is 0)
+	_       [0]func() // not comparable: no equality function in the module
+	Count   int       // values that were Valid
+	Skipped int       // samples or pairs whose value was not Valid
+	Min     float64   // smallest Valid value (0 when Count is 0)
+	Max     float64   // largest Valid value (0 when Count is 0)
 	// Mean is the mean value over the series: for a 2-sample type, the
 	// formula applied to the first and the last sample with a good CStatus
 	// (for a rate, (Nx − N0) / ((Dx − D0) / F): the "Average" of the

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func FuzzCounterPath(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Parse(%q) = %+v, whose canonical form %q does not parse: %v", s, p, canon, err)
 		}
-		if q != p {
+		if !reflect.DeepEqual(q, p) {
 			t.Fatalf("Parse(%q) = %+v; its canonical form %q parses to %+v", s, p, canon, q)
 		}
 		if !strings.Contains(p.Instance, "*") && !strings.Contains(p.Parent, "*") && !strings.Contains(p.Counter, "*") && p.Index != counterpath.AnyIndex && !p.Matches(p) {

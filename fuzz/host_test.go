@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -257,7 +258,7 @@ func compareDecoded(t *testing.T, have *host.Decoded, herr error, want *host.Dec
 				t.Fatalf("statistics %d (%s): %v, want %v", i, w.Path, h, w)
 			}
 		}
-		if h != w {
+		if !reflect.DeepEqual(h, w) {
 			t.Fatalf("statistics %d:\nhave %+v\nwant %+v", i, h, w)
 		}
 	}
@@ -267,7 +268,7 @@ func compareDecoded(t *testing.T, have *host.Decoded, herr error, want *host.Dec
 			t.Fatalf("record %d (%s): value bits %#x, want %#x", i, w.Path, math.Float64bits(h.Value), math.Float64bits(w.Value))
 		}
 		h.Value, w.Value = 0, 0
-		if h != w {
+		if !reflect.DeepEqual(h, w) {
 			t.Fatalf("record %d:\nhave %+v\nwant %+v", i, h, w)
 		}
 	}

@@ -180,7 +180,7 @@ func sameDecoded(t testing.TB, what string, have, want *host.Decoded) {
 			t.Fatalf("%s: record %d (%s): value bits %#x, want %#x", what, i, w.Path, math.Float64bits(h.Value), math.Float64bits(w.Value))
 		}
 		h.Value, w.Value = 0, 0
-		if h != w {
+		if !reflect.DeepEqual(h, w) {
 			t.Fatalf("%s: record %d:\nhave %+v\nwant %+v", what, i, h, w)
 		}
 	}
@@ -207,7 +207,7 @@ func sameStats(t testing.TB, what string, log []byte, sel relog.Options, have, w
 	}
 	for i := range st {
 		w := &want.Statistics[i]
-		if w.Statistics != st[i] || w.Path != c.Columns()[i].Path || w.Type != c.Columns()[i].Type {
+		if !reflect.DeepEqual(w.Statistics, st[i]) || w.Path != c.Columns()[i].Path || w.Type != c.Columns()[i].Type {
 			t.Fatalf("%s: column %d: %+v, relog %+v", what, i, *w, st[i])
 		}
 	}
@@ -440,7 +440,7 @@ func TestConcurrent(t *testing.T) {
 				}
 				if k%20 == 0 {
 					d, err := e.DecodeV1(g1, names, 0)
-					if err != nil || len(d.Records) != len(wantDecoded.Records) || d.Records[7] != wantDecoded.Records[7] {
+					if err != nil || len(d.Records) != len(wantDecoded.Records) || !reflect.DeepEqual(d.Records[7], wantDecoded.Records[7]) {
 						errs <- errors.New("decode differs")
 						return
 					}

@@ -51,7 +51,10 @@ func (k Kind) String() string {
 //   - name table: Aux (and Value) is the index, Path the text;
 //   - blg: Aux is the sample's index in the log, Column the column's index.
 type Record struct {
-	Path     string
+	Path string
+	// Parts are the parts of a counter's Path (ABI.md, "Path parts"), as
+	// the module formatted it from them; zero for a name table's record.
+	Parts    counterpath.Path
 	Value    float64
 	Status   engine.Status
 	Type     engine.CounterType
@@ -67,8 +70,9 @@ type Record struct {
 // "Statistics record"): what perfcalc stats prints for it, as
 // relog.Converter.Statistics computes it.
 type Statistic struct {
-	Path string
-	Type engine.CounterType
+	Path  string
+	Parts counterpath.Path // the parts of Path (ABI.md, "Path parts")
+	Type  engine.CounterType
 	engine.Statistics
 }
 
@@ -167,6 +171,7 @@ func (rd *reader) page(b []byte) (h abi.Header, violation string) {
 	rd.d.Columns, rd.d.Rows, rd.d.Bias = h.Columns, h.Rows, h.Bias
 	var lastOff, lastLen uint32
 	var lastPath string
+	var lastParts counterpath.Path
 	for i := range h.Count {
 		r := b[abi.HeaderSize+i*abi.RecordSize:]
 		po, pl := abi.RecordPath(r)
@@ -175,15 +180,21 @@ func (rd *reader) page(b []byte) (h abi.Header, violation string) {
 		}
 		if i == 0 || po != lastOff || pl != lastLen { // a log's records share their column's path
 			lastOff, lastLen, lastPath = po, pl, string(strs[po:po+pl])
+			if rd.d.Kind != KindNames {
+				var ok bool
+				if lastParts, ok = abi.ReadParts(strs[po+pl:]); !ok {
+					return h, "a record's path parts lie outside the strings"
+				}
+			}
 		}
 		if rd.d.Kind == KindStats {
 			st := abi.ReadStatistic(r)
-			rd.d.Statistics = append(rd.d.Statistics, Statistic{Path: lastPath, Type: st.Type, Statistics: st.Statistics})
+			rd.d.Statistics = append(rd.d.Statistics, Statistic{Path: lastPath, Parts: lastParts, Type: st.Type, Statistics: st.Statistics})
 			continue
 		}
 		rec := abi.ReadRecord(r)
 		rd.d.Records = append(rd.d.Records, Record{
-			Path: lastPath, Value: rec.Value, Status: rec.Status, Type: rec.Type, Raw: rec.Raw,
+			Path: lastPath, Parts: lastParts, Value: rec.Value, Status: rec.Status, Type: rec.Type, Raw: rec.Raw,
 			TimeBase: rec.TimeBase, Time: rec.Time, Scale: rec.Scale, Aux: rec.Aux, Column: rec.Column,
 		})
 	}
@@ -196,7 +207,7 @@ func appendValues(dst []query.Value, d *Decoded) []query.Value {
 	for i := range d.Records {
 		r := &d.Records[i]
 		dst = append(dst, query.Value{
-			Path: []byte(r.Path), Type: r.Type, Scale: r.Scale, DetailLevel: r.Aux,
+			Path: []byte(r.Path), Parts: r.Parts, Type: r.Type, Scale: r.Scale, DetailLevel: r.Aux,
 			Value: r.Value, Status: r.Status, HasOld: r.Column == 1, Raw: r.Raw,
 		})
 	}

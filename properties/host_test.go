@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -122,7 +123,7 @@ func TestPropertiesHostDecodeMatchesNative(t *testing.T) {
 					return false
 				}
 				h.Value, w.Value = 0, 0
-				if h != w {
+				if !reflect.DeepEqual(h, w) {
 					return false
 				}
 			}

@@ -301,7 +301,7 @@ func TestDecodeBlgCorpus(t *testing.T) {
 			}
 			for i, w := range want {
 				r := outBufStat(t, st, i)
-				if st.paths[i] != c.Columns()[i].Path || r.Statistics != w || r.Type != c.Columns()[i].Type || r.Column != uint32(i) {
+				if st.paths[i] != c.Columns()[i].Path || !reflect.DeepEqual(r.Statistics, w) || r.Type != c.Columns()[i].Type || r.Column != uint32(i) {
 					t.Errorf("relog_stats %d %s: %+v, want %+v", i, st.paths[i], r, w)
 				}
 			}

@@ -116,6 +116,21 @@ export const REC_AUX = 68; // u32 aux: V1 `CounterNameTitleIndex`; V2 `CounterId
 export const REC_COLUMN = 72; // u32 column: V1 the object's index; V2 the block's index; blg and columns the column's index; query 1 when the instance was in the older capture
 export const REC_BIAS = 76; // i32 bias: blg, the time-zone bias in force at the sample in minutes (UTC = time + bias; the zone's daylight rules, blg.Clock); else 0
 
+// The parts of a counter path (24 bytes, then the parts' bytes): in the
+// string area right after the path of every record and statistics record
+// of a counter (every kind but names), at path offset + path length: the
+// lengths of the machine, the object, the parent, the instance and the
+// counter, the index, then the five parts' UTF-8 bytes one after the other
+// in that order. They are the parts the decoder formatted the path from,
+// so a host never splits a path.
+export const PARTS_SIZE = 24;
+export const PARTS_MACHINE = 0; // u32 machine length (UTF-8 bytes), the name without its leading `\\`; 0 for none
+export const PARTS_OBJECT = 4; // u32 object length
+export const PARTS_PARENT = 8; // u32 parent instance length; 0 for none
+export const PARTS_INSTANCE = 12; // u32 instance length: the name without its parent and `#n`
+export const PARTS_COUNTER = 16; // u32 counter length
+export const PARTS_INDEX = 20; // i32 instance index: PDH's `#n` (0 for the first instance of a name); −1 when the path names no instance
+
 // The statistics record of relog_stats (80 bytes): one column's
 // statistics, as PdhComputeCounterStatistics and perfcalc stats give them.
 // Its path, mean, mean status and type are where a record has its path,

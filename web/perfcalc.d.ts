@@ -67,10 +67,30 @@ export interface Result {
   status: Status;
 }
 
+/**
+ * The parts a counter path was formatted from (ABI.md, "Path parts"), so
+ * that nothing splits a path: instance names hold \\, (, / and #. Records
+ * of one column share one object.
+ */
+export interface PathParts {
+  /** The machine without its leading \\; "" for none. */
+  machine: string;
+  object: string;
+  /** The parent instance; null for none. */
+  parent: string | null;
+  /** The instance name without its parent and #n; null when the path names no instance. */
+  instance: string | null;
+  /** PDH's #n, 0 for the first instance of a name; null without an instance. */
+  index: number | null;
+  counter: string;
+}
+
 /** One decoded counter value. */
 export interface DecodedRecord {
   /** The counter path, \\machine\object(parent/instance#n)\counter. */
   path: string;
+  /** The path's parts. */
+  parts: PathParts;
   value: number;
   status: Status;
   /** The counter type (a winperf.h number). */
@@ -150,6 +170,8 @@ export interface QueryOptions {
 
 export interface QueryValue {
   path: string;
+  /** The path's parts. */
+  parts: PathParts;
   value: number;
   status: Status;
   type: number;
@@ -209,6 +231,8 @@ export interface RelogRows {
 export interface ColumnStatistics {
   /** The column's counter path. */
   path: string;
+  /** The path's parts. */
+  parts: PathParts;
   /** The counter type (a winperf.h number). */
   type: number;
   /** Valid values. */
@@ -240,6 +264,8 @@ export interface LogStatistics {
 export interface LogColumn {
   /** The column's counter path. */
   path: string;
+  /** The path's parts. */
+  parts: PathParts;
   /** The counter type (a winperf.h number). */
   type: number;
   /** The log's counter-list entry that the column comes from. */

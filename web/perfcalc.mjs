@@ -500,13 +500,19 @@ export class Perfcalc {
       const dec = new TextDecoder();
       const strs = this._u8.subarray(o + h.strOff, o + h.strOff + h.strLen);
       if (info === null) info = dec.decode(strs.subarray(h.infoOff, h.infoOff + h.infoLen));
-      const cache = new Map();
+      const cache = new Map(); // path offset → [path length, path, parts]
       for (let i = 0; i < h.count; i++) {
         const r = o + h.recOff + i * h.recSize;
         const po = dv.getUint32(r + abi.REC_PATH_OFF, true), pl = dv.getUint32(r + abi.REC_PATH_LEN, true);
-        let path = cache.get(po);
-        if (path === undefined || path.length !== pl) { path = dec.decode(strs.subarray(po, po + pl)); cache.set(po, path); }
-        records.push(h.kind === abi.KIND_STATS ? statistic(dv, r, path) : record(dv, r, path));
+        let c = cache.get(po);
+        if (c === undefined || c[0] !== pl) {
+          const path = dec.decode(strs.subarray(po, po + pl));
+          c = [pl, path, h.kind === abi.KIND_NAMES ? null : parts(dv, o + h.strOff, strs, po + pl, dec)];
+          cache.set(po, c);
+        }
+        const rec = h.kind === abi.KIND_STATS ? statistic(dv, r, c[1]) : record(dv, r, c[1]);
+        if (c[2] !== null) rec.parts = c[2];
+        records.push(rec);
       }
       if (!(h.flags & abi.FLAG_MORE)) {
         h.info = info;
@@ -629,7 +635,7 @@ export class Perfcalc {
     if (format !== null) return this._text(() => this._call("query_text", descOff, opt, format));
     const res = this._pages((first) => this._call("query", descOff, opt, first));
     return res.records.map((r) => ({
-      path: r.path, value: r.value, status: r.status, type: r.type, scale: r.scale, detailLevel: r.aux, hasOld: r.column === 1,
+      path: r.path, parts: r.parts, value: r.value, status: r.status, type: r.type, scale: r.scale, detailLevel: r.aux, hasOld: r.column === 1,
       first: r.first, second: r.second, multiCount: r.multiCount, cstatus: r.cstatus, time: r.time,
     }));
   }
@@ -697,7 +703,7 @@ export class Perfcalc {
     const range = h.rows > 0 && r0 ? [BigInt.asIntN(64, r0.first), BigInt.asIntN(64, r0.second)] : [null, null];
     return {
       timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage, begin: range[0], end: range[1],
-      columns: res.records.map(({ path, type, aux, column }) => ({ path, type, entry: aux, column })),
+      columns: res.records.map(({ path, parts, type, aux, column }) => ({ path, parts, type, entry: aux, column })),
     };
   }
 
@@ -745,6 +751,27 @@ export class Perfcalc {
 function digitsBits(digits = 0) {
   if (!Number.isInteger(digits) || digits < 0 || digits > abi.MAX_DIGITS) throw new RangeError(`perfcalc: digits ${digits} is not 1 to ${abi.MAX_DIGITS} (0: the default, 20)`);
   return digits << abi.DIGITS_SHIFT;
+}
+
+// parts reads the parts of a counter's path that follow it in the string
+// area strs (at strOff in the output buffer), at the path's end (ABI.md,
+// "Path parts"): parent and instance null, and index null, without an
+// instance; parent null without one.
+function parts(dv, strOff, strs, at, dec) {
+  const len = (field) => dv.getUint32(strOff + at + field, true);
+  const index = dv.getInt32(strOff + at + abi.PARTS_INDEX, true);
+  let p = at + abi.PARTS_SIZE;
+  const next = (field) => {
+    const n = len(field);
+    if (p + n > strs.length) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: a path's parts lie outside the module's strings");
+    return dec.decode(strs.subarray(p, p += n));
+  };
+  if (at + abi.PARTS_SIZE > strs.length) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: a path's parts lie outside the module's strings");
+  const machine = next(abi.PARTS_MACHINE), object = next(abi.PARTS_OBJECT), parent = next(abi.PARTS_PARENT);
+  const instance = next(abi.PARTS_INSTANCE), counter = next(abi.PARTS_COUNTER);
+  return index < 0
+    ? { machine, object, parent: null, instance: null, index: null, counter }
+    : { machine, object, parent: parent === "" ? null : parent, instance, index, counter };
 }
 
 // record reads the record at r (its path read by the caller).

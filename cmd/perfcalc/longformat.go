@@ -65,7 +65,7 @@ func valuesTable(vals []query.Value, s query.Stamp) (*longform.Table, error) {
 	row := &valuesRows{sample: longform.Sample{Time: s.Local, Cells: make([]longform.Cell, len(vals))}}
 	for i := range vals {
 		v := &vals[i]
-		t.Series[i] = longform.NewSeries(string(v.Path), v.Type)
+		t.Series[i] = longform.NewSeries(string(v.Path), &v.Parts, v.Type)
 		row.sample.Cells[i] = longform.NewCell(engine.Result{Value: v.Value, Status: v.Status}, &v.Raw)
 	}
 	t.Rows = row

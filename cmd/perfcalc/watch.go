@@ -269,10 +269,7 @@ func watchList(kind collect.Kind, object string, instances bool, stdout, stderr 
 	w := bufio.NewWriter(stdout)
 	seen := map[string]bool{}
 	for i := range s.Values {
-		p, err := counterpath.Parse(string(s.Values[i].Path))
-		if err != nil {
-			continue
-		}
+		p := s.Values[i].Parts
 		p.Machine = ""
 		if !instances && p.HasInstance {
 			p.Parent, p.Instance, p.Index = "", "*", 0
@@ -385,8 +382,7 @@ func (tw *watchWriter) layout(vals []query.Value) {
 			if _, dup := tw.index[path]; dup {
 				continue
 			}
-			q, err := counterpath.Parse(path)
-			if err != nil || !p.Matches(q) {
+			if !p.Matches(vals[i].Parts) {
 				continue
 			}
 			tw.index[path] = len(tw.columns)

@@ -273,7 +273,7 @@ func watchSample(b []byte, k int) (*collect.Sample, pathList) {
 		if math.IsNaN(v) || math.IsInf(v, 0) || st != engine.Valid {
 			v = 0 // the engine's values are finite, 0 unless valid
 		}
-		s.Values = append(s.Values, query.Value{Path: []byte(q.String()), Value: v, Status: st, Type: engine.CounterRawcount})
+		s.Values = append(s.Values, query.Value{Path: []byte(q.String()), Parts: q, Value: v, Status: st, Type: engine.CounterRawcount})
 		pats = append(pats, q)
 	}
 	return s, pats

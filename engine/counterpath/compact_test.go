@@ -1,6 +1,7 @@
 package counterpath
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,7 @@ func TestCompact(t *testing.T) {
 		if s := have[0].String(); s != tc.want {
 			t.Errorf("Compact(%.40q…) = %q, want %q", tc.in, s, tc.want)
 		}
-		if in[0] != p {
+		if !reflect.DeepEqual(in[0], p) {
 			t.Errorf("Compact changed its argument: %q", in[0].String())
 		}
 		for _, name := range []string{`\\M\Process(xy)\Time`, `\\M\Process(x1y)\A Time`, `\\M\Process(ab/bc)\X`,

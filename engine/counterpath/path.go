@@ -29,8 +29,9 @@ const AnyIndex = -1
 // Any of Parent, Instance and Counter may be or contain the wildcard "*";
 // Index may be AnyIndex.
 type Path struct {
-	Machine string // without the leading \\; "" for the local machine
-	Object  string // the object (performance object, counter set)
+	_       [0]func() // not comparable: no equality function in the module
+	Machine string    // without the leading \\; "" for the local machine
+	Object  string    // the object (performance object, counter set)
 	// HasInstance says whether the path names an instance (has
 	// parentheses); objects with a single unnamed instance have none.
 	HasInstance bool
@@ -70,6 +71,29 @@ func Parse(s string) (Path, error) {
 		return Path{}, &Error{Path: s, Pos: pos, Msg: msg}
 	}
 	return p, nil
+}
+
+// SplitInstance splits a full instance name as a log or a capture writes it,
+// parent/name#n, by Parse's rules: the parent is what precedes the first
+// "/", the index a "#" followed by decimal digits at the end. A "/" that
+// would leave the parent or the name empty, and a "#" that would leave the
+// name empty or is not followed by an index below 2^31 ("#*" included:
+// it names no instance), belong to the name. It allocates nothing.
+func SplitInstance(full string) (parent, name string, index int) {
+	name = full
+	if slash := strings.IndexByte(name, '/'); slash > 0 && slash < len(name)-1 {
+		parent, name = name[:slash], name[slash+1:]
+	}
+	digits := len(name) // where the final run of digits starts
+	for digits > 0 && '0' <= name[digits-1] && name[digits-1] <= '9' {
+		digits--
+	}
+	if digits > 1 && digits < len(name) && name[digits-1] == '#' {
+		if n, ok := parseIndex(name[digits:]); ok {
+			name, index = name[:digits-1], n
+		}
+	}
+	return parent, name, index
 }
 
 // parse is Parse, which it leaves the error to: it fills *p and returns

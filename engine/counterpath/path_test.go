@@ -2,6 +2,7 @@ package counterpath
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			if have != tc.want {
+			if !reflect.DeepEqual(have, tc.want) {
 				t.Fatalf("have %+v\nwant %+v", have, tc.want)
 			}
 			str := tc.str
@@ -56,7 +57,7 @@ func TestParse(t *testing.T) {
 				t.Errorf("String: have %q, want %q", s, str)
 			}
 			again, err := Parse(have.String())
-			if err != nil || again != have {
+			if err != nil || !reflect.DeepEqual(again, have) {
 				t.Errorf("Parse(String()) = %+v, %v; want %+v", again, err, have)
 			}
 		})
@@ -222,3 +223,33 @@ func TestParseAllocations(t *testing.T) {
 // TestNoFmtOrOS: the package imports only the standard library (without fmt
 // and os, which would bloat the WebAssembly module) and perfcalc's engine.
 func TestNoFmtOrOS(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
+
+func TestSplitInstance(t *testing.T) {
+	for _, tc := range []struct {
+		full, parent, name string
+		index              int
+	}{
+		{"_Total", "", "_Total", 0},
+		{"svchost/0#3", "svchost", "0", 3},
+		{"chrome#12", "", "chrome", 12},
+		{"a#b", "", "a#b", 0},
+		{`\??\C:\pagefile.sys`, "", `\??\C:\pagefile.sys`, 0},
+		{"a (x86)/b/c", "a (x86)", "b/c", 0},
+		{"", "", "", 0},
+		// What Parse refuses, and "#*", stay in the name.
+		{"/x", "", "/x", 0},
+		{"p/", "", "p/", 0},
+		{"#4", "", "#4", 0},
+		{"a#*", "", "a#*", 0},
+		{"a#99999999999", "", "a#99999999999", 0},
+		{"p/#3", "p", "#3", 0},
+	} {
+		parent, name, index := SplitInstance(tc.full)
+		if parent != tc.parent || name != tc.name || index != tc.index {
+			t.Errorf("SplitInstance(%q) = %q, %q, %d; want %q, %q, %d", tc.full, parent, name, index, tc.parent, tc.name, tc.index)
+		}
+		if allocs := testing.AllocsPerRun(10, func() { SplitInstance(tc.full) }); allocs != 0 {
+			t.Errorf("SplitInstance(%q) allocates %v times", tc.full, allocs)
+		}
+	}
+}

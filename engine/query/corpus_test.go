@@ -253,6 +253,9 @@ func TestCorpusV1(t *testing.T) {
 				}
 				for i, w := range ws {
 					v := vals[i]
+					if string(v.Parts.AppendTo(nil)) != w.path {
+						t.Errorf("value %d: have parts %+v, want those of %s", i, v.Parts, w.path)
+					}
 					if string(v.Path) != w.path || v.Status != w.status || math.Float64bits(v.Value) != math.Float64bits(w.value) {
 						t.Errorf("value %d: have %s = %v (%v), want %s = %v (%v)", i, v.Path, v.Value, v.Status, w.path, w.value, w.status)
 					}

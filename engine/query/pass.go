@@ -177,7 +177,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 				p := counterpath.Path{Machine: machine, Object: object, HasInstance: hasInst,
 					Parent: n.parent, Instance: n.name, Index: n.occurrence, Counter: q.cnames[k]}
 				dst = append(dst, Value{
-					Path: q.appendPath(&p), Type: typ, Scale: scale,
+					Path: q.appendPath(&p), Parts: p, Type: typ, Scale: scale,
 					DetailLevel: detail, Value: r.Value, Status: r.Status, HasOld: in.HasOld, Raw: in.New,
 				})
 			}

@@ -54,6 +54,9 @@ type Value struct {
 	// \\machine\object(parent/instance#n)\counter. It is a view of the
 	// Query's buffer, valid until the next Run.
 	Path []byte
+	// Parts are Path's parts, as the captures name them (Path is
+	// formatted from them: counterpath.Path.AppendTo).
+	Parts counterpath.Path
 	// Type, Scale and DetailLevel are the counter's definition (its
 	// CounterType, DefaultScale and DetailLevel).
 	Type        engine.CounterType

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -251,6 +252,9 @@ func TestParentChild(t *testing.T) {
 	vals, err := q.Run(nil, older, newer)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if p := vals[1].Parts; !reflect.DeepEqual(p, counterpath.Path{Machine: "HOST", Object: "Thread", HasInstance: true, Parent: "b", Instance: "0", Index: 1, Counter: "% Processor Time"}) {
+		t.Errorf("have parts %+v", p)
 	}
 	checkValues(t, vals, []result{
 		{`\\HOST\Thread(b/0)\% Processor Time`, pct(1_000_000), engine.Valid},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/internal/corpus"
 )
 
@@ -462,4 +463,37 @@ func TestCorpusFloats(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestColumnParts: the parts each column carries are those that
+// counterpath.Parse reads back from its path, for every column of the
+// corpus's logs (whose paths all read back).
+func TestColumnParts(t *testing.T) {
+	n, withParent := 0, 0
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PowerShell_BadCounterSamples.blg", "PAL_SamplePerfmonLog.blg"} {
+		b := readCorpus(t, name)
+		c, err := New(bytes.NewReader(b), int64(len(b)), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, col := range c.Columns() {
+			want, err := counterpath.Parse(col.Path)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if p := col.Parts; p.Machine != want.Machine || p.Object != want.Object || p.HasInstance != want.HasInstance ||
+				p.Parent != want.Parent || p.Instance != want.Instance || p.Index != want.Index || p.Counter != want.Counter {
+				t.Errorf("%s: %s: have parts %+v, want %+v", name, col.Path, p, want)
+			}
+			n++
+			if col.Parts.Parent != "" || col.Parts.Index > 0 {
+				withParent++
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d columns: the test checks too little", n)
+	}
+	t.Logf("%d columns, %d with a parent or an index", n, withParent)
 }

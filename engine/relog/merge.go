@@ -273,7 +273,7 @@ func (m *merger) layout(c *Converter) {
 				// A log's own columns are all kept, even two of one path
 				// (a counter logged alone and through a wildcard).
 				u = int32(len(c.columns))
-				c.columns = append(c.columns, Column{Path: col.Path, Entry: col.Entry, Input: k, Type: col.Type})
+				c.columns = append(c.columns, Column{Path: col.Path, Parts: col.Parts, Entry: col.Entry, Input: k, Type: col.Type})
 			}
 			m.colOf[k][j] = u
 		}

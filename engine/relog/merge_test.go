@@ -3,6 +3,7 @@ package relog
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -365,7 +366,7 @@ func TestMergeInterleaved(t *testing.T) {
 	}
 	alone, _ := open(t, a, Options{}).Statistics()
 	for i, s := range st {
-		if w := alone[i%2]; s != w {
+		if w := alone[i%2]; !reflect.DeepEqual(s, w) {
 			t.Errorf("column %d: have %+v, want %+v", i, s, w)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
@@ -16,9 +17,9 @@ import (
 // every counter and every sample.
 type Options struct {
 	// Counters keeps the columns whose path matches one of these patterns
-	// (counterpath.Path.Matches: case-insensitive, with wildcards; a
-	// pattern without a machine, or with the machine "*", matches every
-	// machine); all columns when empty.
+	// (counterpath.Path.Matches on the column's parts, Column.Parts:
+	// case-insensitive, with wildcards; a pattern without a machine, or
+	// with the machine "*", matches every machine); all columns when empty.
 	Counters []counterpath.Path
 	// Begin and End keep the samples whose local time stamp (Row.Time)
 	// lies in [Begin, End]; 0 leaves that end open. They are local
@@ -43,6 +44,14 @@ type Column struct {
 	// Path is the counter path as relog prints it in the CSV header,
 	// \\MACHINE\Object(instance)\Counter.
 	Path string
+	// Parts are the parts of Path, as the log names them: the machine
+	// without its leading \\, the object, the instance (a log's full
+	// instance name split at its first "/" and its final "#n" as
+	// counterpath.SplitInstance does) and the counter. Path is formatted
+	// from them, so Parts hold what the log names even where Path would not
+	// read back (counterpath.Parse) as they are; HasInstance is false for an
+	// object without instances, and Index lies in 0 … 2^31 − 1.
+	Parts counterpath.Path
 	// Entry is the index of the log's counter-list entry (blg.CounterInfo)
 	// that the column comes from.
 	Entry int
@@ -335,11 +344,7 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 	if len(c.opts.Counters) == 0 {
 		return true
 	}
-	c.scratch.name = c.appendPath(c.scratch.name[:0], e, ci, ii)
-	p, err := counterpath.Parse(string(c.scratch.name))
-	if err != nil {
-		return false
-	}
+	p := e.parts(ci, ii)
 	for _, pat := range c.opts.Counters {
 		if pat.Machine == "*" {
 			pat.Machine = "" // any machine
@@ -351,27 +356,46 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 	return false
 }
 
-// appendPath appends the path of counter ci of instance ii of entry e.
+// appendPath appends the path of counter ci of instance ii of entry e:
+// the entry's own (blg.CounterInfo.AppendPath), with the instance of a
+// wildcard entry or a whole object, and for a whole object its counter in
+// place of the entry's "*" (\\machine\object(instance)\counter, the
+// instance part only for objects with instances).
 func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	info := e.info
-	if !e.whole {
-		if info.Wildcard() {
-			return info.AppendPath(dst, []byte(e.insts[ii]))
-		}
+	if !e.multi() {
 		return info.AppendPath(dst, nil)
 	}
-	// Whole objects: \\machine\object(instance)\counter, the instance
-	// part only for objects with instances.
-	dst = append(dst, info.Machine...)
-	dst = append(dst, '\\')
-	dst = append(dst, info.Object...)
-	if inst := e.insts[ii]; inst != noInstance {
-		dst = append(dst, '(')
-		dst = append(dst, inst...)
-		dst = append(dst, ')')
+	inst := e.insts[ii]
+	if !e.whole {
+		return info.AppendPath(dst, []byte(inst))
 	}
-	dst = append(dst, '\\')
-	return append(dst, e.counters[ci]...)
+	entry := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Counter: e.counters[ci]}
+	if inst == noInstance {
+		return entry.AppendPath(dst, nil)
+	}
+	return entry.AppendPath(dst, []byte(inst))
+}
+
+// parts returns the parts of the path of counter ci of instance ii of the
+// entry (Column.Parts).
+func (e *entry) parts(ci, ii int32) (p counterpath.Path) {
+	info := e.info
+	p.Machine, p.Object, p.Counter = strings.TrimPrefix(info.Machine, `\\`), info.Object, info.Counter
+	if !e.multi() {
+		// An index of 2^31 or more (which PDH never writes) is held at
+		// 2^31 − 1: the hosts' parts and the long table hold it in 32 bits.
+		p.HasInstance, p.Parent, p.Instance, p.Index = info.Instance != "", info.Parent, info.Instance, int(min(info.InstanceIndex, 1<<31-1))
+		return p
+	}
+	if e.whole {
+		p.Counter = e.counters[ci]
+	}
+	if inst := e.insts[ii]; inst != noInstance {
+		p.HasInstance = true
+		p.Parent, p.Instance, p.Index = counterpath.SplitInstance(inst)
+	}
+	return p
 }
 
 // noInstance names the single instance of a PERF_NO_INSTANCES object. It
@@ -393,6 +417,7 @@ func (c *Converter) layout() {
 					c.scratch.name = c.appendPath(c.scratch.name[:0], e, int32(ci), int32(ii))
 					c.columns = append(c.columns, Column{
 						Path:  string(c.scratch.name),
+						Parts: e.parts(int32(ci), int32(ii)),
 						Entry: ei,
 						Type:  c.counterType(e, int32(ci)),
 					})

@@ -3,10 +3,12 @@ package relog
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/internal/encode"
 )
 
@@ -382,5 +384,70 @@ func nextAllocs(t *testing.T, c *Converter) {
 	})
 	if allocs != 0 {
 		t.Errorf("Next allocates %v times per row, want 0", allocs)
+	}
+}
+
+// TestColumnPartsOfInstances: a wildcard entry's instance names are split
+// into parent, name and #n for the columns' parts, and -c selects on those
+// parts (a parent pattern selects the parent's instances).
+func TestColumnPartsOfInstances(t *testing.T) {
+	log := instanceLog([]string{"svchost/3", "svchost/3", `\??\C:\pagefile.sys`, "a (x86)", "n#7"})
+	c := open(t, log, Options{})
+	type parts struct {
+		parent, instance string
+		index            int
+	}
+	var have []parts
+	for _, col := range c.Columns() {
+		p := col.Parts
+		if p.Machine != "H" || p.Object != "Process" || p.Counter != "IO/sec" || !p.HasInstance {
+			t.Errorf("%s: parts %+v", col.Path, p)
+		}
+		have = append(have, parts{p.Parent, p.Instance, p.Index})
+	}
+	want := []parts{{"svchost", "3", 0}, {"svchost", "3", 1}, {"", `\??\C:\pagefile.sys`, 0}, {"", "a (x86)", 0}, {"", "n", 7}}
+	if !reflect.DeepEqual(have, want) {
+		t.Errorf("have parts %+v\nwant %+v", have, want)
+	}
+	for pattern, paths := range map[string][]string{
+		`\Process(svchost/*)\IO/sec`: {`\\H\Process(svchost/3)\IO/sec`, `\\H\Process(svchost/3#1)\IO/sec`},
+		`\Process(svchost/3#1)\*`:    {`\\H\Process(svchost/3#1)\IO/sec`},
+		`\\h\process(n#7)\io/SEC`:    {`\\H\Process(n#7)\IO/sec`},
+		`\Process(A*)\IO/sec`:        {`\\H\Process(a (x86))\IO/sec`},
+	} {
+		p, err := counterpath.Parse(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cols []string
+		for _, col := range open(t, log, Options{Counters: []counterpath.Path{p}}).Columns() {
+			cols = append(cols, col.Path)
+		}
+		if !reflect.DeepEqual(cols, paths) {
+			t.Errorf("-c %s: have %q, want %q", pattern, cols, paths)
+		}
+	}
+}
+
+// TestColumnPartsOfAnEntry: a single counter's parts are its counter-list
+// entry's, the machine without \\ and an index of 2^31 or more held at
+// 2^31 − 1 (32 bits in the hosts' parts and the long table).
+func TestColumnPartsOfAnEntry(t *testing.T) {
+	for _, tc := range []struct {
+		index uint32
+		want  int
+	}{{0, 0}, {3, 3}, {1<<31 - 1, 1<<31 - 1}, {1 << 31, 1<<31 - 1}, {1<<32 - 1, 1<<31 - 1}} {
+		l := newLog(pacific, testUTC)
+		l.record(0x20, testLocal, counterList(counterSpec{Type: 0x10410500, TimeBase: 1000, Machine: `\\M`, Object: "Thread",
+			Parent: "p", Instance: "i", Index: tc.index, Counter: "Context Switches/sec"}))
+		l.record(0x22, testLocal, sampleRecord(rawRec(0, testLocal, 1, 2)))
+		cols := open(t, l.bytes(), Options{}).Columns()
+		if len(cols) != 1 {
+			t.Fatalf("%d columns", len(cols))
+		}
+		want := counterpath.Path{Machine: "M", Object: "Thread", HasInstance: true, Parent: "p", Instance: "i", Index: tc.want, Counter: "Context Switches/sec"}
+		if !reflect.DeepEqual(cols[0].Parts, want) {
+			t.Errorf("index %d: have %+v, want %+v", tc.index, cols[0].Parts, want)
+		}
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/detect"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
@@ -43,7 +45,7 @@ func fill(w *Writer, s *Summary) *Summary {
 		if i%2 == 0 {
 			key, path = i%6/2, "shared path "+strconv.Itoa(i%6/2)
 		}
-		w.Record(&r, []byte(path), key)
+		w.Record(&r, []byte(path), nil, key)
 	}
 	return s
 }
@@ -175,12 +177,12 @@ func TestStatisticRoundTrip(t *testing.T) {
 		Type: engine.Timer100nsInv, Column: 9}
 	w := NewGrowing()
 	w.Begin(&Summary{Kind: KindStats})
-	w.Statistic(&want, []byte("path"))
+	w.Statistic(&want, []byte("path"), nil)
 	w.Finish(&Summary{})
 	b := w.Bytes()
 	h := ReadHeader(b)
 	r := b[h.RecOff:]
-	if have := ReadStatistic(r); have != want {
+	if have := ReadStatistic(r); !reflect.DeepEqual(have, want) {
 		t.Errorf("have %+v, want %+v", have, want)
 	}
 	if off, n := RecordPath(r); string(b[h.StrOff+off:h.StrOff+off+n]) != "path" {
@@ -271,7 +273,7 @@ func TestPatterns(t *testing.T) {
 		t.Errorf("AppendPatterns: %q", text)
 	}
 	again, err := ParsePatterns(text)
-	if err != nil || len(again) != 2 || again[0] != ps[0] || again[1] != ps[1] {
+	if err != nil || len(again) != 2 || !reflect.DeepEqual(again, ps) {
 		t.Errorf("round trip: %v, %v", again, err)
 	}
 	if _, err := ParsePatterns([]byte(`\\x\y(`)); err == nil {
@@ -361,6 +363,96 @@ func TestSniff(t *testing.T) {
 	for _, b := range [][]byte{nil, []byte("PERF"), []byte("hello world, not a capture")} {
 		if have := Sniff(b); have != 0 {
 			t.Errorf("%q: have %d, want 0", b, have)
+		}
+	}
+}
+
+// TestPartsRoundTrip checks that ReadParts reads the parts that a Writer
+// writes after a record's path, and refuses parts cut short.
+func TestPartsRoundTrip(t *testing.T) {
+	// The Writer writes the lengths in this order.
+	if PartsMachine != 0 || PartsObject != 4 || PartsParent != 8 || PartsInstance != 12 || PartsCounter != 16 || PartsIndex != 20 || PartsSize != 24 {
+		t.Fatal("the parts' fields moved: change Writer.slot")
+	}
+	for _, p := range []counterpath.Path{
+		{Machine: "HOST", Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "% Processor Time"},
+		{Object: "Memory", Counter: "Available Bytes"},
+		{Machine: "M", Object: "o", HasInstance: true, Counter: "c"},
+		{Object: `odd(1)`, HasInstance: true, Instance: `\??\C:\x`, Counter: `a\b`},
+	} {
+		w := NewGrowing()
+		w.Begin(&Summary{Kind: KindQuery})
+		w.Record(&Record{}, []byte("the path"), &p, -1)
+		w.Finish(&Summary{Kind: KindQuery})
+		out := w.Bytes()
+		h := ReadHeader(out)
+		off, n := RecordPath(out[h.RecOff:])
+		strs := out[h.StrOff : h.StrOff+h.StrLen]
+		if string(strs[off:off+n]) != "the path" {
+			t.Fatalf("path %q", strs[off:off+n])
+		}
+		parts := strs[off+n:]
+		have, ok := ReadParts(parts)
+		if !ok || !reflect.DeepEqual(have, p) {
+			t.Errorf("have %+v (%v), want %+v", have, ok, p)
+		}
+		for k := range len(parts) {
+			if _, ok := ReadParts(parts[:k]); ok {
+				t.Errorf("%+v: %d of its bytes read", p, k)
+			}
+		}
+	}
+}
+
+// TestRecordParts checks that the records of a log (decode_blg, the
+// columns, the statistics) carry after each path the parts that
+// counterpath.Parse reads from it, and so do those of a V1 capture and of
+// a query.
+func TestRecordParts(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Shared(t, "blg"), "Tx_BasicPerfCounters.blg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, err := os.ReadFile(filepath.Join(corpus.Shared(t, "v1"), "s00_obj230.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := os.ReadFile(filepath.Join(corpus.Shared(t, "v1"), "pal_counter_009.multisz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []func(*Builder) error{
+		func(b *Builder) error { return b.Blg(data, relog.Options{}) },
+		func(b *Builder) error { return b.LogColumns(data, relog.Options{}) },
+		func(b *Builder) error { return b.Stats(data, relog.Options{}) },
+		func(b *Builder) error { return b.V1(v1, names, 0) },
+		func(b *Builder) error { return b.Query(nil, v1, &Query{Names: names}) },
+	} {
+		b := &Builder{W: NewGrowing()}
+		if err := run(b); err != nil {
+			t.Fatal(err)
+		}
+		b.W.Finish(&b.Summary)
+		out := b.W.Bytes()
+		h := ReadHeader(out)
+		strs := out[h.StrOff : h.StrOff+h.StrLen]
+		withInstance := 0
+		for i := 0; i < int(h.Count); i++ {
+			off, n := RecordPath(out[int(h.RecOff)+i*int(h.RecSize):])
+			want, err := counterpath.Parse(string(strs[off : off+n]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			have, ok := ReadParts(strs[off+n:])
+			if !ok || !reflect.DeepEqual(have, want) {
+				t.Fatalf("kind %d record %d: have parts %+v (%v), want %+v", h.Kind, i, have, ok, want)
+			}
+			if have.HasInstance {
+				withInstance++
+			}
+		}
+		if h.Count < 10 || withInstance == 0 {
+			t.Errorf("kind %d: %d records, %d with an instance: the test checks too little", h.Kind, h.Count, withInstance)
 		}
 	}
 }

@@ -43,7 +43,8 @@ type Summary struct {
 type Builder struct {
 	W *Writer
 	Summary
-	n int // records so far
+	n   int    // records so far
+	str []byte // a record's path formatted from its parts
 }
 
 // begin starts the result.
@@ -65,12 +66,18 @@ func (b *Builder) count() error {
 	return nil
 }
 
-// record writes a record, up to MaxRecords.
-func (b *Builder) record(r *Record, path []byte, key int) error {
+// record writes a record with its path and, for a counter, the path's
+// parts p (nil for a name), up to MaxRecords. A nil path is p's canonical
+// form (counterpath.Path.AppendTo).
+func (b *Builder) record(r *Record, path []byte, p *counterpath.Path, key int) error {
 	if err := b.count(); err != nil {
 		return err
 	}
-	b.W.Record(r, path, key)
+	if path == nil && p != nil {
+		b.str = p.AppendTo(b.str[:0])
+		path = b.str
+	}
+	b.W.Record(r, path, p, key)
 	return nil
 }
 
@@ -94,10 +101,9 @@ func (b *Builder) V1(data, names []byte, opts engine.Options) error {
 	b.begin(KindV1, machine, 0)
 	b.Rows = 1
 	var (
-		nm   perfdata.Namer
-		path []byte
-		tmp  []byte
-		in   engine.Input
+		nm  perfdata.Namer
+		tmp []byte
+		in  engine.Input
 	)
 	objs := blk.Objects()
 	for objs.Next() {
@@ -128,14 +134,13 @@ func (b *Builder) V1(data, names []byte, opts engine.Options) error {
 				}
 				tmp = t.AppendName(tmp[:0], def.CounterNameTitleIndex)
 				p.Counter = string(tmp)
-				path = p.AppendTo(path[:0])
 				r := engine.Compute(&in, opts)
 				rec := Record{
 					Value: r.Value, Status: r.Status, Type: in.Type, Raw: in.New,
 					TimeBase: in.TimeBase, Time: in.New.TimeStamp, Scale: in.Scale,
 					Aux: def.CounterNameTitleIndex, Column: uint32(obj.Index),
 				}
-				if err := b.record(&rec, path, -1); err != nil {
+				if err := b.record(&rec, nil, &p, -1); err != nil {
 					return err
 				}
 			}
@@ -204,9 +209,8 @@ func (b *Builder) V2(data []byte, cs *V2, opts engine.Options) error {
 	b.begin(KindV2, set, 0)
 	b.Rows = 1
 	var (
-		in   engine.Input
-		path []byte
-		tmp  []byte
+		in  engine.Input
+		tmp []byte
 	)
 	emit := func(blockIndex, rowIndex int, id uint32, p *counterpath.Path) error {
 		if c, ok := x.Lookup(id); ok && c.Type.IsBase() {
@@ -222,13 +226,12 @@ func (b *Builder) V2(data []byte, cs *V2, opts engine.Options) error {
 		}
 		tmp = strs.AppendName(tmp[:0], id)
 		p.Counter = string(tmp)
-		path = p.AppendTo(path[:0])
 		r := engine.Compute(&in, opts)
 		rec := Record{
 			Value: r.Value, Status: r.Status, Type: in.Type, Raw: in.New,
 			TimeBase: in.TimeBase, Time: dh.PerfTime100NSec, Scale: in.Scale, Aux: id, Column: uint32(blockIndex),
 		}
-		return b.record(&rec, path, -1)
+		return b.record(&rec, nil, p, -1)
 	}
 	for p.Next() {
 		blk := p.Block()
@@ -292,7 +295,7 @@ func (b *Builder) Names(table []byte) error {
 		index, s := t.Pair(i)
 		text = s.AppendUTF8(text[:0])
 		rec := Record{Value: float64(index), Aux: index}
-		if err := b.record(&rec, text, -1); err != nil {
+		if err := b.record(&rec, text, nil, -1); err != nil {
 			return err
 		}
 	}
@@ -358,7 +361,7 @@ func (b *Builder) Blg(log []byte, opts relog.Options) error {
 				Scale: cell.Counter.Scale, Aux: uint32(row.Index), Column: uint32(j), Bias: bias,
 			}
 			path = append(path[:0], cols[j].Path...)
-			if err := b.record(&rec, path, j); err != nil {
+			if err := b.record(&rec, path, &cols[j].Parts, j); err != nil {
 				return err
 			}
 		}
@@ -379,14 +382,12 @@ func (b *Builder) Stats(log []byte, opts relog.Options) error {
 	}
 	cols := c.Columns()
 	st, damage := c.Statistics()
-	var path []byte
 	for i := range st {
 		if err := b.count(); err != nil {
 			return err
 		}
 		s := Statistic{Statistics: st[i], Type: cols[i].Type, Column: uint32(i)}
-		path = append(path[:0], cols[i].Path...)
-		b.W.Statistic(&s, path)
+		b.W.Statistic(&s, []byte(cols[i].Path), &cols[i].Parts)
 	}
 	b.Damage = damage
 	return nil
@@ -408,7 +409,7 @@ func (b *Builder) LogColumns(log []byte, opts relog.Options) error {
 	cols := c.Columns()
 	for i := range cols {
 		rec := Record{Type: cols[i].Type, Column: uint32(i), Aux: uint32(cols[i].Entry), Raw: engine.RawCounter{FirstValue: uint64(begin), SecondValue: uint64(end)}}
-		if err := b.record(&rec, []byte(cols[i].Path), -1); err != nil {
+		if err := b.record(&rec, []byte(cols[i].Path), &cols[i].Parts, -1); err != nil {
 			return err
 		}
 	}
@@ -526,7 +527,7 @@ func (b *Builder) Query(older, newer []byte, q *Query) error {
 		if v.HasOld {
 			rec.Column = 1
 		}
-		if err := b.record(&rec, v.Path, -1); err != nil {
+		if err := b.record(&rec, v.Path, &v.Parts, -1); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
 
 // Record is one decoded counter value: a record of a decode result without
@@ -126,6 +127,40 @@ func putRecord(r []byte, rec *Record, pathDist, pathLen uint32) {
 	put32(r, RecAux, rec.Aux)
 	put32(r, RecColumn, rec.Column)
 	put32(r, RecBias, uint32(rec.Bias))
+}
+
+// partsLen returns the bytes of the parts of p (0 for nil).
+func partsLen(p *counterpath.Path) int {
+	if p == nil {
+		return 0
+	}
+	return PartsSize + len(p.Machine) + len(p.Object) + len(p.Parent) + len(p.Instance) + len(p.Counter)
+}
+
+// ReadParts reads the parts at the start of b (the string area from a
+// path's end on, as Writer.Record writes them); false when b is too short
+// for them.
+func ReadParts(b []byte) (counterpath.Path, bool) {
+	var p counterpath.Path
+	if len(b) < PartsSize {
+		return p, false
+	}
+	at, ok := uint64(PartsSize), true
+	part := func(off int) string {
+		n := uint64(get32(b, off))
+		if !ok || at+n > uint64(len(b)) {
+			ok = false
+			return ""
+		}
+		at += n
+		return string(b[at-n : at])
+	}
+	p.Machine, p.Object, p.Parent = part(PartsMachine), part(PartsObject), part(PartsParent)
+	p.Instance, p.Counter = part(PartsInstance), part(PartsCounter)
+	if index := int32(get32(b, PartsIndex)); index >= 0 {
+		p.HasInstance, p.Index = true, int(index)
+	}
+	return p, ok
 }
 
 // ReadStatistic reads the statistics record r (at least StatSize bytes),

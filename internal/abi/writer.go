@@ -1,5 +1,7 @@
 package abi
 
+import "github.com/perfcalc/perfcalc/engine/counterpath"
+
 // Writer lays a decode result out in a buffer, as the decode exports
 // return it: the header, the records of one page, and the string area with
 // their paths. Records grow up from the header; strings grow down from the
@@ -93,36 +95,40 @@ func (w *Writer) NextPage(out []byte) {
 	w.putInfo()
 }
 
-// Record appends a record with its path; key ≥ 0 names a path that many
+// Record appends a record with its path and, for a counter, the path's
+// parts p (nil for a name: no parts); key ≥ 0 names a path that many
 // records share (below Summary.Keys), written once per page, −1 a path of
 // its own.
-func (w *Writer) Record(r *Record, path []byte, key int) {
-	if b, dist := w.slot(path, key); b != nil {
+func (w *Writer) Record(r *Record, path []byte, p *counterpath.Path, key int) {
+	if b, dist := w.slot(path, p, key); b != nil {
 		putRecord(b, r, dist, uint32(len(path)))
 	}
 }
 
-// Statistic appends a statistics record with its path.
-func (w *Writer) Statistic(s *Statistic, path []byte) {
-	if b, dist := w.slot(path, -1); b != nil {
+// Statistic appends a statistics record with its path and the path's parts.
+func (w *Writer) Statistic(s *Statistic, path []byte, p *counterpath.Path) {
+	if b, dist := w.slot(path, p, -1); b != nil {
 		putStatistic(b, s, dist, uint32(len(path)))
 	}
 }
 
-// slot writes a record's path, when the record fits the page (after Pause
-// has given a new page if need be), and returns the record's bytes and the
-// path's distance from the end of the buffer; nil when it does not fit.
-func (w *Writer) slot(path []byte, key int) ([]byte, uint32) {
+// slot writes a record's path and, for a counter, the path's parts, when
+// the record fits the page (after Pause has given a new page if need be),
+// and returns the record's bytes and the path's distance from the end of
+// the buffer; nil when it does not fit.
+func (w *Writer) slot(path []byte, p *counterpath.Path, key int) ([]byte, uint32) {
 	var dist uint32
+	size := len(path) + partsLen(p) // the path, then its parts
 	for !w.full {
 		dist = 0
-		strNeed := len(path)
+		strNeed := size
 		if key >= 0 && w.keyDist[key] != 0 {
 			dist, strNeed = w.keyDist[key]-1, 0
 		}
 		if w.room(RecordSize + strNeed) {
 			if dist == 0 {
-				w.strLow -= copy(w.out[w.strLow-len(path):], path)
+				w.strLow -= size
+				w.putPath(w.out[w.strLow:], path, p)
 				dist = uint32(len(w.out) - w.strLow)
 				if key >= 0 {
 					w.keyDist[key] = dist + 1
@@ -133,7 +139,7 @@ func (w *Writer) slot(path []byte, key int) ([]byte, uint32) {
 			w.count++
 			return b, dist
 		}
-		w.next = uint32(min(HeaderSize+RecordSize+len(w.info)+len(path), MaxReserve))
+		w.next = uint32(min(HeaderSize+RecordSize+len(w.info)+size, MaxReserve))
 		w.full = w.Pause == nil
 		if !w.full {
 			w.paused = true
@@ -142,6 +148,26 @@ func (w *Writer) slot(path []byte, key int) ([]byte, uint32) {
 		}
 	}
 	return nil, 0
+}
+
+// putPath writes path and, for a counter, its parts (ABI.md, Path parts:
+// the lengths and the index, then the parts' bytes) at the start of b.
+func (w *Writer) putPath(b []byte, path []byte, p *counterpath.Path) {
+	k := copy(b, path)
+	if p == nil {
+		return
+	}
+	index := int32(-1)
+	if p.HasInstance {
+		index = int32(p.Index)
+	}
+	b = b[k:]
+	put32(b, PartsIndex, uint32(index))
+	k = PartsSize
+	for i, s := range [...]string{p.Machine, p.Object, p.Parent, p.Instance, p.Counter} {
+		put32(b, 4*i, uint32(len(s))) // PartsMachine … PartsCounter
+		k += copy(b[k:], s)
+	}
 }
 
 // room reports whether n more bytes fit between the records and the

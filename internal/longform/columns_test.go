@@ -1,6 +1,7 @@
 package longform
 
 import (
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"slices"
 	"testing"
 	"unsafe"
@@ -21,7 +22,8 @@ func TestFieldsWellFormed(t *testing.T) {
 // TestFieldValues: each column's value in a row of an instance, and in a
 // row of an object without instances whose sample has no valid value.
 func TestFieldValues(t *testing.T) {
-	s := NewSeries(`\\M\Thread(svchost/0#3)\Context Switches/sec`, 0x10410400)
+	s := NewSeries(`\\M\Thread(svchost/0#3)\Context Switches/sec`,
+		&counterpath.Path{Machine: "M", Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "Context Switches/sec"}, 0x10410400)
 	row := Row{Series: &s, Time: 1_700_000_000_000_000, LocalTime: 1_699_996_400_000_000,
 		Cell: &Cell{Present: true, Value: 12.5, CStatus: 0x800007D0, First: 1<<63 + 5, Second: 7, Multi: 3}}
 	n := Series{Path: `\\M\Memory\Available Bytes`, Machine: "M", Object: "Memory", Counter: "Available Bytes", TypeName: "PERF_COUNTER_RAWCOUNT"}

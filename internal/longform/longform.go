@@ -23,30 +23,26 @@ type Series struct {
 	TypeName    string // Type.String(): PERF_100NSEC_TIMER
 }
 
-// SeriesOf splits the path of each column. A path that counterpath cannot
-// parse (a log may name anything) keeps the whole path as its counter.
+// SeriesOf returns the series of relog's columns, from the parts each
+// carries (relog.Column.Parts).
 func SeriesOf(cols []relog.Column) []Series {
 	s := make([]Series, len(cols))
 	for i := range cols {
-		s[i] = NewSeries(cols[i].Path, cols[i].Type)
+		s[i] = NewSeries(cols[i].Path, &cols[i].Parts, cols[i].Type)
 	}
 	return s
 }
 
-// NewSeries splits a counter path as PDH does (counterpath.Parse).
-func NewSeries(path string, t engine.CounterType) Series {
-	s := Series{Path: path, Counter: path, Type: t, TypeName: t.String()}
-	p, err := counterpath.Parse(path)
-	if err != nil {
-		return s
-	}
-	s.Machine, s.Object, s.Counter = p.Machine, p.Object, p.Counter
+// NewSeries returns the series of the counter path path, whose parts are p
+// (as the decoder that formatted path gives them: relog.Column.Parts,
+// query.Value.Parts), of type t. The parts are taken as they are, not read
+// again from path; an index of "#*" (AnyIndex), which no log or capture
+// names, is 0.
+func NewSeries(path string, p *counterpath.Path, t engine.CounterType) Series {
+	s := Series{Path: path, Machine: p.Machine, Object: p.Object, Counter: p.Counter, Type: t, TypeName: t.String()}
 	if p.HasInstance {
 		s.HasInstance = true
-		s.Instance, s.Parent, s.Index = p.Instance, p.Parent, p.Index
-		if s.Index < 0 { // "#*" cannot come from a log; keep it out of the table
-			s.Index = 0
-		}
+		s.Instance, s.Parent, s.Index = p.Instance, p.Parent, max(p.Index, 0)
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/wintype"
 	"github.com/perfcalc/perfcalc/internal/importban"
 )
@@ -15,20 +16,37 @@ import (
 // so that the Python package's tables can come from the module.
 func TestImports(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
+// TestNewSeries: a series takes the parts it is given as they are, even
+// where its path would read back otherwise (an object with "(" in its name,
+// a counter with a backslash, a log's machine without \\).
 func TestNewSeries(t *testing.T) {
 	for _, tc := range []struct {
-		path string
-		want Series
-		full string
+		path  string
+		parts counterpath.Path
+		want  Series
+		full  string
 	}{
-		{`\\GEORGIS3\Processor(_Total)\% Processor Time`, Series{Machine: "GEORGIS3", Object: "Processor", HasInstance: true, Instance: "_Total", Counter: "% Processor Time"}, "_Total"},
-		{`\\ZACH-PC\Thread(svchost/0#3)\Context Switches/sec`, Series{Machine: "ZACH-PC", Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "Context Switches/sec"}, "svchost/0#3"},
-		{`\\ZACH-PC\Memory\Available Bytes`, Series{Machine: "ZACH-PC", Object: "Memory", Counter: "Available Bytes"}, ""},
-		{`\Paging File(\??\C:\pagefile.sys)\% Usage`, Series{Object: "Paging File", HasInstance: true, Instance: `\??\C:\pagefile.sys`, Counter: "% Usage"}, `\??\C:\pagefile.sys`},
-		{`not a path`, Series{Counter: "not a path"}, ""},
+		{`\\GEORGIS3\Processor(_Total)\% Processor Time`,
+			counterpath.Path{Machine: "GEORGIS3", Object: "Processor", HasInstance: true, Instance: "_Total", Counter: "% Processor Time"},
+			Series{Machine: "GEORGIS3", Object: "Processor", HasInstance: true, Instance: "_Total", Counter: "% Processor Time"}, "_Total"},
+		{`\\ZACH-PC\Thread(svchost/0#3)\Context Switches/sec`,
+			counterpath.Path{Machine: "ZACH-PC", Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "Context Switches/sec"},
+			Series{Machine: "ZACH-PC", Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "Context Switches/sec"}, "svchost/0#3"},
+		{`\\ZACH-PC\Memory\Available Bytes`,
+			counterpath.Path{Machine: "ZACH-PC", Object: "Memory", Counter: "Available Bytes"},
+			Series{Machine: "ZACH-PC", Object: "Memory", Counter: "Available Bytes"}, ""},
+		{`\Paging File(\??\C:\pagefile.sys)\% Usage`,
+			counterpath.Path{Object: "Paging File", HasInstance: true, Instance: `\??\C:\pagefile.sys`, Counter: "% Usage"},
+			Series{Object: "Paging File", HasInstance: true, Instance: `\??\C:\pagefile.sys`, Counter: "% Usage"}, `\??\C:\pagefile.sys`},
+		{`HOST\Odd(1)(x)\a\b`,
+			counterpath.Path{Machine: "HOST", Object: "Odd(1)", HasInstance: true, Instance: "x", Counter: `a\b`},
+			Series{Machine: "HOST", Object: "Odd(1)", HasInstance: true, Instance: "x", Counter: `a\b`}, "x"},
+		{`\o(i#*)\c`,
+			counterpath.Path{Object: "o", HasInstance: true, Instance: "i", Index: counterpath.AnyIndex, Counter: "c"},
+			Series{Object: "o", HasInstance: true, Instance: "i", Counter: "c"}, "i"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			have := NewSeries(tc.path, engine.CounterType(0x00010000))
+			have := NewSeries(tc.path, &tc.parts, engine.CounterType(0x00010000))
 			tc.want.Path, tc.want.Type, tc.want.TypeName = tc.path, 0x00010000, "PERF_COUNTER_RAWCOUNT"
 			if have != tc.want {
 				t.Errorf("have %+v\nwant %+v", have, tc.want)

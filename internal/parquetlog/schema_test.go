@@ -1,6 +1,7 @@
 package parquetlog
 
 import (
+	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"strings"
 	"testing"
 
@@ -40,7 +41,8 @@ func TestRecordSet(t *testing.T) {
 	if err := recordFresh(); err != nil {
 		t.Fatal(err)
 	}
-	s := longform.NewSeries(`\\M\Thread(svchost/0#3)\Context Switches/sec`, 0x10410400)
+	s := longform.NewSeries(`\\M\Thread(svchost/0#3)\Context Switches/sec`,
+		&counterpath.Path{Machine: "M", Object: "Thread", HasInstance: true, Parent: "svchost", Instance: "0", Index: 3, Counter: "Context Switches/sec"}, 0x10410400)
 	row := longform.Row{Series: &s, Time: 1_700_000_000_000_000, LocalTime: 1_699_996_400_000_000, Cell: &longform.Cell{Present: true}}
 	row.Cell.Value = 12.5
 	row.Cell.CStatus, row.Cell.First, row.Cell.Second, row.Cell.Multi = 0x800007D0, 1<<63+5, 7, 3
@@ -66,7 +68,7 @@ func TestRecordSet(t *testing.T) {
 		r.Value == nil || *r.Value != 12.5 || *r.RawStatus != 0x800007D0 || *r.RawFirst != 1<<63+5 || *r.RawSecond != 7 || *r.RawMulti != 3 {
 		t.Errorf("optional columns: %+v", r)
 	}
-	m := longform.NewSeries(`\\M\Memory\Available Bytes`, 0x10100)
+	m := longform.NewSeries(`\\M\Memory\Available Bytes`, &counterpath.Path{Machine: "M", Object: "Memory", Counter: "Available Bytes"}, 0x10100)
 	row.Series = &m
 	row.Cell.Status = 99 // beyond the engine's statuses
 	set()

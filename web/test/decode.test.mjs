@@ -12,8 +12,14 @@ import { CORPUS, ROOT, bits, lines, loadModule, parseExact, repeatLog, runNative
 
 const STATUS = ["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"];
 
+// pathOf formats a path from its parts as PDH does (the corpus's names
+// need no "#0"): the records' parts are those of their paths.
+const pathOf = (p) => `${p.machine ? `\\\\${p.machine}` : ""}\\${p.object}` +
+  (p.instance === null ? "" : `(${p.parent === null ? "" : `${p.parent}/`}${p.instance}${p.index > 0 ? `#${p.index}` : ""})`) + `\\${p.counter}`;
+
 // sameRecords compares the module's records with wasmref's JSON lines, every
 // field, the value's bits included.
+// The parts of each path are checked by formatting them.
 function sameRecords(have, wantText, what) {
   const want = lines(wantText);
   assert.equal(have.length, want.length, `${what}: ${have.length} records, native ${want.length}`);
@@ -22,6 +28,7 @@ function sameRecords(have, wantText, what) {
     const h = have[i], w = want[i];
     const msg = `${what} record ${i} ${w.path}`;
     assert.equal(h.path, w.path, msg);
+    assert.equal(pathOf(h.parts), h.path, `${msg}: parts ${JSON.stringify(h.parts)}`);
     assert.equal(bits(h.value), BigInt("0x" + w.bits), msg);
     assert.equal(h.status, STATUS[w.status], msg);
     assert.equal(h.type, w.type, msg);

@@ -2,9 +2,9 @@
 // pure functions (no DOM, no module), shared by the page (viewer.mjs) and
 // its worker (worker.mjs), and tested on their own (test/model.test.mjs).
 //
-//   - counter paths split into machine, object, instance and counter, and
-//     the counters as a tree machine → object → counter → instances, as
-//     perfmon's "Add Counters" shows them;
+//   - the counters as a tree machine → object → counter → instances, as
+//     perfmon's "Add Counters" shows them, from the parts of their paths
+//     that the module gives (nothing here splits a path);
 //   - search: every word of the query in the path, case-insensitively, and
 //     the tree's counts under it;
 //   - the selection charted (ordered, at most MAX_SELECTED, one colour each);
@@ -21,29 +21,13 @@ export const MAX_SELECTED = 10;
 export const COLORS = ["#1f6fb4", "#d62728", "#2a9d3a", "#ef7f0e", "#8a5cc4", "#8c564b", "#d45fb3", "#139fb0", "#6f6f6f", "#a8a81c"];
 
 /**
- * Splits a counter path, \\machine\object(instance)\counter (the machine
- * and the instance optional), into its parts: the counter is after the last
- * backslash, the instance between the object's first "(" and its last ")".
- * The instance keeps PDH's "parent/name#n" form; null without one.
+ * The instance of a path's parts (perfcalc.mjs's PathParts: the module
+ * gives them; nothing here splits a path) as PDH writes it in a path,
+ * "parent/name#n" (the parent and #n only where there are); null for none.
  */
-export function parsePath(path) {
-  let rest = path, machine = "";
-  if (rest.startsWith("\\\\")) {
-    const end = rest.indexOf("\\", 2);
-    if (end > 2) {
-      machine = rest.slice(2, end);
-      rest = rest.slice(end);
-    }
-  }
-  const last = rest.lastIndexOf("\\");
-  if (last <= 0) return { machine, object: rest.replace(/^\\/, ""), instance: null, counter: "" };
-  let object = rest.slice(1, last), instance = null;
-  const open = object.indexOf("(");
-  if (open >= 0 && object.endsWith(")")) {
-    instance = object.slice(open + 1, -1);
-    object = object.slice(0, open);
-  }
-  return { machine, object, instance, counter: rest.slice(last + 1) };
+export function instanceText(parts) {
+  if (parts.instance === null) return null;
+  return `${parts.parent === null ? "" : `${parts.parent}/`}${parts.instance}${parts.index > 0 ? `#${parts.index}` : ""}`;
 }
 
 /** The words of a search query, lower case; none for an empty query. */
@@ -61,10 +45,15 @@ export const matchesWords = (lowerPath, words) => words.every((w) => lowerPath.i
  *           depth, parent, children: node[], leaf: index | -1, leaves: number[] }
  */
 export class CounterTree {
-  constructor(paths) {
+  /**
+   * paths: the counter paths; parts: their parts, as the module gives them
+   * (perfcalc.mjs's PathParts: records', columns' and values' parts).
+   */
+  constructor(paths, parts) {
+    if (parts.length !== paths.length) throw new RangeError(`CounterTree: ${parts.length} parts for ${paths.length} paths`);
     this.paths = paths;
     this.lower = paths.map((p) => p.toLowerCase());
-    this.parts = paths.map(parsePath);
+    this.parts = parts.map((p) => ({ machine: p.machine, object: p.object, instance: instanceText(p), counter: p.counter }));
     this.machines = [...new Set(this.parts.map((p) => p.machine))];
     const multi = this.machines.length > 1;
     this.objects = new Set(this.parts.map((p) => `${p.machine}\\${p.object}`)).size;

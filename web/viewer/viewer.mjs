@@ -168,7 +168,7 @@ async function openLog(f) {
   if (g !== gen) return;
   if (cols.samples === 0) throw new Error(cols.damage ? `The log holds no sample before its damage: ${cols.damage}` : "The log holds no sample.");
   const paths = cols.columns.map((c) => c.path);
-  const t = new CounterTree(paths);
+  const t = new CounterTree(paths, cols.columns.map((c) => c.parts));
   view = {
     kind: "blg", source: { open: "blg" }, file: f.name, size: f.file.size, ref, bgRef, cols, tree: t,
     selection: new Selection(defaultSelection(paths)), stats: null, series: new Map(), damage: cols.damage,
@@ -255,7 +255,7 @@ async function openCaptures(plan) {
   };
   const values = await job("Computing every counter between the captures…", () => run(older ? `${older.name} → ${newer.name}` : newer.name));
   if (g !== gen) return;
-  const t = new CounterTree(values.map((x) => x.path));
+  const t = new CounterTree(values.map((x) => x.path), values.map((x) => x.parts));
   view = {
     kind: older ? "pair" : "single", v2, source: plan, tree: t, values, names: plan.names?.name ?? null, tables: base.tableNames,
     newer: { name: newer.name, time: newer.time }, older: older ? { name: older.name, time: older.time } : null,

@@ -177,6 +177,29 @@ RECORD_FIELDS = (
     ("REC_BIAS", 76, "i32"),
 )
 
+# The parts of a counter path (24 bytes, then the parts' bytes): in the
+# string area right after the path of every record and statistics record
+# of a counter (every kind but names), at path offset + path length: the
+# lengths of the machine, the object, the parent, the instance and the
+# counter, the index, then the five parts' UTF-8 bytes one after the other
+# in that order. They are the parts the decoder formatted the path from,
+# so a host never splits a path.
+PARTS_SIZE = 24
+PARTS_MACHINE = 0  # u32 machine length (UTF-8 bytes), the name without its leading `\\`; 0 for none
+PARTS_OBJECT = 4  # u32 object length
+PARTS_PARENT = 8  # u32 parent instance length; 0 for none
+PARTS_INSTANCE = 12  # u32 instance length: the name without its parent and `#n`
+PARTS_COUNTER = 16  # u32 counter length
+PARTS_INDEX = 20  # i32 instance index: PDH's `#n` (0 for the first instance of a name); −1 when the path names no instance
+PARTS_FIELDS = (
+    ("PARTS_MACHINE", 0, "u32"),
+    ("PARTS_OBJECT", 4, "u32"),
+    ("PARTS_PARENT", 8, "u32"),
+    ("PARTS_INSTANCE", 12, "u32"),
+    ("PARTS_COUNTER", 16, "u32"),
+    ("PARTS_INDEX", 20, "i32"),
+)
+
 # The statistics record of relog_stats (80 bytes): one column's
 # statistics, as PdhComputeCounterStatistics and perfcalc stats give them.
 # Its path, mean, mean status and type are where a record has its path,

@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from . import _abi
 from ._compute import options_bits, type_name
-from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table, split_path
+from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table
 from ._module import Instance, instance
 from ._records import RECORD, STAT, QUERY, decode
 from .errors import ArgumentError, DamagedError, LimitError
@@ -347,7 +347,7 @@ def _values_table(d) -> pa.Table:
     recs = d.records
     n = len(recs)
     paths = d.paths()
-    parts = [split_path(p) for p in paths]
+    parts = d.parts()
     rows = np.arange(n)
 
     def strings(i, whole):

@@ -18,59 +18,6 @@ SCHEMA = _columns.SCHEMA
 # FILETIME: 100 ns ticks since 1601-01-01; the Unix epoch as a FILETIME.
 _UNIX_EPOCH = 116_444_736_000_000_000
 _TICKS_PER_MINUTE = 600_000_000
-_MAX_INDEX = 1 << 31
-
-
-def split_path(path: str):
-    """Splits a counter path as PDH does (engine/counterpath.Parse): returns
-    (machine, object, instance, parent, index, counter), instance, parent
-    and index None where the path has none, or None for a path that does
-    not parse (the long table then keeps it whole as its counter)."""
-    if not path.startswith("\\") or len(path.encode("utf-8")) > 2048:
-        return None
-    machine, rest = "", path
-    if path.startswith("\\\\"):
-        end = path.find("\\", 2)
-        if end <= 2:
-            return None
-        machine, rest = path[2:end], path[end:]
-    last = rest.rfind("\\")
-    if last == 0:
-        return None
-    counter, obj = rest[last + 1 :], rest[1:last]
-    if counter == "":
-        return None
-    instance = parent = index = None
-    open_ = obj.find("(")
-    if open_ >= 0:
-        if not obj.endswith(")"):
-            return None
-        inst, obj = obj[open_ + 1 : -1], obj[:open_]
-        if inst == "":
-            return None
-        slash = inst.find("/")
-        if slash >= 0:
-            parent, inst = inst[:slash], inst[slash + 1 :]
-            if parent == "" or inst == "":
-                return None
-        index = 0
-        hash_ = inst.rfind("#")
-        if hash_ >= 0:
-            idx = inst[hash_ + 1 :]
-            if idx == "*" or (idx.isascii() and idx.isdigit()):
-                if idx != "*":
-                    if int(idx) >= _MAX_INDEX:
-                        return None
-                    index = int(idx)
-                inst = inst[:hash_]
-                if inst == "":
-                    return None
-        instance = inst
-    elif ")" in obj:
-        return None
-    if obj == "" or "\\" in obj:
-        return None
-    return machine, obj, instance, parent, index, counter
 
 
 def _dict_column(per_column: list, keys: np.ndarray) -> pa.Array:
@@ -106,7 +53,8 @@ def blg_table(d: Decoded) -> pa.Table:
     path_of = [paths.get(j, "") for j in range(ncols)]
     types = np.zeros(ncols, np.uint32)
     types[col] = recs["type"]
-    parts = [split_path(p) if j in paths else None for j, p in enumerate(path_of)]
+    by_column = d.parts_by("column")
+    parts = [by_column.get(j) for j in range(ncols)]
 
     def part(i, whole=None):
         return [(p[i] if p is not None else whole(j)) for j, p in enumerate(parts)]

@@ -29,6 +29,9 @@ def _dtype(fields, size: int) -> np.dtype:
     )
 
 
+# The lengths of the parts, in the order their bytes follow.
+_PART_FIELDS = (_abi.PARTS_MACHINE, _abi.PARTS_OBJECT, _abi.PARTS_PARENT, _abi.PARTS_INSTANCE, _abi.PARTS_COUNTER)
+
 HEADER = _dtype(_abi.HEADER_FIELDS, _abi.HEADER_SIZE)
 RECORD = _dtype(_abi.RECORD_FIELDS, _abi.RECORD_SIZE)
 STAT = _dtype(_abi.STAT_FIELDS, _abi.STAT_SIZE)
@@ -46,6 +49,27 @@ class Page:
 
     def text(self, off: int, n: int) -> str:
         return self.strings[off : off + n].decode("utf-8")
+
+    def parts(self, at: int):
+        """The parts of the counter path that ends at at in the string area
+        (wasm/ABI.md, "Path parts"): (machine, object, instance, parent,
+        index, counter), instance, parent and index None where the path has
+        none. The module formatted the path from them: nothing splits it."""
+        s = self.strings
+        if at + _abi.PARTS_SIZE > len(s):
+            raise Error("perfcalc: a path's parts lie outside the module's strings")
+        lens = [int.from_bytes(s[at + f : at + f + 4], "little") for f in _PART_FIELDS]
+        index = int.from_bytes(s[at + _abi.PARTS_INDEX : at + _abi.PARTS_INDEX + 4], "little", signed=True)
+        p, out = at + _abi.PARTS_SIZE, []
+        for n in lens:
+            if p + n > len(s):
+                raise Error("perfcalc: a path's parts lie outside the module's strings")
+            out.append(s[p : p + n].decode("utf-8"))
+            p += n
+        machine, obj, parent, instance, counter = out
+        if index < 0:
+            return (machine, obj, None, None, None, counter)
+        return (machine, obj, instance, parent or None, index, counter)
 
 
 @dataclass
@@ -73,6 +97,26 @@ class Decoded:
                 if k not in out:
                     r = p.records[i]
                     out[k] = p.text(int(r["path_off"]), int(r["path_len"]))
+        return out
+
+    def parts_by(self, key: str) -> dict:
+        """The path's parts (Page.parts) per distinct value of a record
+        field, as paths_by."""
+        out = {}
+        for p in self.pages:
+            keys, first = np.unique(p.records[key], return_index=True)
+            for k, i in zip(keys.tolist(), first.tolist()):
+                if k not in out:
+                    r = p.records[i]
+                    out[k] = p.parts(int(r["path_off"]) + int(r["path_len"]))
+        return out
+
+    def parts(self) -> list:
+        """Every record's path's parts (Page.parts), in order."""
+        out = []
+        for p in self.pages:
+            offs, lens = p.records["path_off"].tolist(), p.records["path_len"].tolist()
+            out.extend(p.parts(o + n) for o, n in zip(offs, lens))
         return out
 
     def paths(self) -> list:

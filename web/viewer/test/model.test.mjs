@@ -5,20 +5,19 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   COLORS, CounterTree, MAX_SELECTED, SERIES_STATUS, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor,
-  matchesWords, orderCaptures, parseIds, parsePath, searchWords, seriesBuffers, seriesOf, seriesTexts,
+  instanceText, matchesWords, orderCaptures, parseIds, searchWords, seriesBuffers, seriesOf, seriesTexts,
 } from "../model.mjs";
 
-test("parsePath: machine, object, instance (parent/name#n kept) and counter", () => {
-  assert.deepEqual(parsePath("\\\\GEORGIS3\\Processor(_Total)\\% Processor Time"),
-    { machine: "GEORGIS3", object: "Processor", instance: "_Total", counter: "% Processor Time" });
-  assert.deepEqual(parsePath("\\\\ZACH-PC\\Thread(svchost/3#1)\\Context Switches/sec"),
-    { machine: "ZACH-PC", object: "Thread", instance: "svchost/3#1", counter: "Context Switches/sec" });
-  assert.deepEqual(parsePath("\\\\HOST\\System\\Processes"), { machine: "HOST", object: "System", instance: null, counter: "Processes" });
-  // V2 paths have no machine; instances may hold parentheses and backslashes.
-  assert.deepEqual(parsePath("\\{5c1ef9a8-1b0e-4a8f-9d36-7f2a4e6c0b51}(0,1)\\% Idle Time"),
-    { machine: "", object: "{5c1ef9a8-1b0e-4a8f-9d36-7f2a4e6c0b51}", instance: "0,1", counter: "% Idle Time" });
-  assert.deepEqual(parsePath("\\\\M\\Process(a (x86))\\ID Process"), { machine: "M", object: "Process", instance: "a (x86)", counter: "ID Process" });
-  assert.deepEqual(parsePath("\\\\M\\LogicalDisk(\\Device\\X)\\Free"), { machine: "M", object: "LogicalDisk", instance: "\\Device\\X", counter: "Free" });
+// parts builds the parts of a path as perfcalc.mjs reads them from the
+// module (PathParts): an instance of null for none.
+const parts = (machine, object, instance, counter, parent = null, index = 0) =>
+  instance === null ? { machine, object, parent: null, instance: null, index: null, counter } : { machine, object, parent, instance, index, counter };
+
+test("instanceText: the instance as a path writes it, parent/name#n", () => {
+  assert.equal(instanceText(parts("GEORGIS3", "Processor", "_Total", "% Processor Time")), "_Total");
+  assert.equal(instanceText(parts("ZACH-PC", "Thread", "3", "Context Switches/sec", "svchost", 1)), "svchost/3#1");
+  assert.equal(instanceText(parts("HOST", "System", null, "Processes")), null);
+  assert.equal(instanceText(parts("M", "LogicalDisk", "\\Device\\X", "Free")), "\\Device\\X");
 });
 
 const TX = [
@@ -30,9 +29,18 @@ const TX = [
   "\\\\GEORGIS3\\System\\Processes",
   "\\\\GEORGIS3\\Processor(0)\\% Idle Time",
 ];
+const TX_PARTS = [
+  parts("GEORGIS3", "PhysicalDisk", "0 C:", "Avg. Disk Bytes/Read"),
+  parts("GEORGIS3", "PhysicalDisk", "0 C:", "Avg. Disk Queue Length"),
+  parts("GEORGIS3", "Processor", "0", "% Processor Time"),
+  parts("GEORGIS3", "Processor", "1", "% Processor Time"),
+  parts("GEORGIS3", "Processor", "_Total", "% Processor Time"),
+  parts("GEORGIS3", "System", null, "Processes"),
+  parts("GEORGIS3", "Processor", "0", "% Idle Time"),
+];
 
 test("CounterTree: object → counter → instances, leaves in column order, counters without instances as leaves", () => {
-  const t = new CounterTree(TX);
+  const t = new CounterTree(TX, TX_PARTS);
   assert.equal(t.size, TX.length);
   assert.deepEqual(t.machines, ["GEORGIS3"]);
   assert.deepEqual(t.roots.map((n) => [n.kind, n.label, n.leaves]), [
@@ -52,11 +60,12 @@ test("CounterTree: object → counter → instances, leaves in column order, cou
 });
 
 test("CounterTree: several machines are the top level; one object drops from labels", () => {
-  const t = new CounterTree(["\\\\A\\Processor(_Total)\\% Processor Time", "\\\\B\\Processor(_Total)\\% Processor Time", "\\\\A\\Memory\\Available Bytes"]);
+  const t = new CounterTree(["\\\\A\\Processor(_Total)\\% Processor Time", "\\\\B\\Processor(_Total)\\% Processor Time", "\\\\A\\Memory\\Available Bytes"],
+    [parts("A", "Processor", "_Total", "% Processor Time"), parts("B", "Processor", "_Total", "% Processor Time"), parts("A", "Memory", null, "Available Bytes")]);
   assert.deepEqual(t.roots.map((n) => [n.kind, n.label, n.leaves]), [["machine", "A", [0, 2]], ["machine", "B", [1]]]);
   assert.deepEqual(t.roots[0].children.map((n) => n.label), ["Processor", "Memory"]);
   assert.equal(t.label(1), "\\\\B\\Processor(_Total)\\% Processor Time");
-  const one = new CounterTree(["\\{guid}(0,0)\\% Idle Time", "\\{guid}\\Count"]);
+  const one = new CounterTree(["\\{guid}(0,0)\\% Idle Time", "\\{guid}\\Count"], [parts("", "{guid}", "0,0", "% Idle Time"), parts("", "{guid}", null, "Count")]);
   assert.equal(one.label(0), "(0,0)\\% Idle Time");
   assert.equal(one.label(1), "\\Count");
 });
@@ -66,7 +75,7 @@ test("search: every word anywhere in the path, case-insensitively; node counts f
   assert.deepEqual(searchWords(""), []);
   assert.ok(matchesWords("\\\\georgis3\\processor(0)\\% processor time", ["time", "proc"]));
   assert.ok(!matchesWords("\\\\georgis3\\system\\processes", ["time"]));
-  const t = new CounterTree(TX);
+  const t = new CounterTree(TX, TX_PARTS);
   const all = t.match("");
   assert.equal(all.count, TX.length);
   assert.ok(all.mask.every((x) => x === 1));
