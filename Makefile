@@ -49,7 +49,7 @@ bench:
 # BENCHRUNS times, every variant once per run (interleaved, so that the
 # load of a shared machine falls on all of them alike), then benchstat.
 # Benchmarks report wall ns and the thread's CPU ns per unit
-# (internal/cputime); on a busy machine read the cpu-ns rows.
+# (tools/cputime); on a busy machine read the cpu-ns rows.
 BENCHRUNS ?= 8
 BENCHSTAT ?= $(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 
@@ -84,7 +84,7 @@ COPIES    ?= 160
 BENCHARGS ?= relog {log} -f csv
 bench-compare:
 	@set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; \
-	$(GO) run ./internal/benchcmp -base $(BASE) -copies $(COPIES) -runs $(BENCHRUNS) -args '$(BENCHARGS)' > $$d/out.txt; \
+	$(GO) run ./tools/benchcmp -base $(BASE) -copies $(COPIES) -runs $(BENCHRUNS) -args '$(BENCHARGS)' > $$d/out.txt; \
 	$(BENCHSTAT) -col /bin $$d/out.txt
 
 # engine.AppendFloat against strconv.AppendFloat at 17 and 20 digits, on
@@ -107,7 +107,7 @@ format-check:
 bench-growth:
 	@$(call benchrun,./engine,^BenchmarkComputeBatchGrowth$$$$); \
 	$(BENCHSTAT) -col /n -filter ".unit:cpu-ns/counter" $$d/out.txt; \
-	for c in 160 1600; do $(GO) run ./internal/benchcmp -only head -copies $$c -runs 3 -args 'relog {log} -f csv'; done > $$d/relog.txt; \
+	for c in 160 1600; do $(GO) run ./tools/benchcmp -only head -copies $$c -runs 3 -args 'relog {log} -f csv'; done > $$d/relog.txt; \
 	$(BENCHSTAT) -col /log $$d/relog.txt
 
 # The JS package's batch APIs against the bare compute_batch export, and
@@ -142,10 +142,10 @@ fuzz-long:
 		done; \
 	done
 
-# Regenerates testdata/corpus/ from internal/gencorpus (byte-identical;
+# Regenerates testdata/corpus/ from tools/gencorpus (byte-identical;
 # a test fails when the committed files are stale).
 corpus:
-	$(GO) run ./internal/gencorpus/cmd/gencorpus -o testdata/corpus
+	$(GO) run ./tools/gencorpus/cmd/gencorpus -o testdata/corpus
 
 # staticcheck, pinned, over every package (the linux build; the windows and
 # wasip1 builds leave platform-only helpers that it would call unused).
@@ -160,7 +160,7 @@ staticcheck:
 	echo "$(GO) run $(STATICCHECK) ./..."; $(GO) run $(STATICCHECK) ./...
 
 # The files generated from internal/abi/layout.go (web/abi.mjs, the tables
-# of wasm/ABI.md) and engine/formatpow.go (internal/genpow5); a test fails
+# of wasm/ABI.md) and engine/formatpow.go (tools/genpow5); a test fails
 # when they are stale.
 generate:
 	$(GO) generate ./internal/abi ./engine
@@ -232,7 +232,7 @@ check:
 	$(MAKE) windows-check
 	GOOS=wasip1  GOARCH=wasm  $(GO) build ./engine/...
 	$(GO) mod tidy -diff
-	$(GO) run ./internal/abigen -check
+	$(GO) run ./tools/abigen -check
 	$(GO) test -count=1 -run '^(TestNoOtherPathParser|TestPathParserPatterns)$$' ./engine/counterpath
 	$(MAKE) wasm-check
 

@@ -6,7 +6,7 @@ import (
 	"github.com/perfcalc/perfcalc/collect"
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
-	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // A Collector over two recorded PERF_DATA_BLOCKs: on Windows,

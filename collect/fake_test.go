@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine/perfdata"
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // v1Corpus is ../shared/corpus/v1: 11 consecutive samples of 8 objects of

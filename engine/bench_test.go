@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/cputime"
+	"github.com/perfcalc/perfcalc/tools/cputime"
 )
 
 // displayableTypes lists the winperf.h types that have a value.

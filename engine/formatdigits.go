@@ -6,7 +6,7 @@ import (
 	"math/bits"
 )
 
-//go:generate go run ../internal/genpow5 -o formatpow.go
+//go:generate go run ../tools/genpow5 -o formatpow.go
 
 // formatG is the fast path of AppendFloat: it writes C's %.<digits>g of v
 // (1 ≤ digits ≤ MaxDigits), the exact decimal value correctly rounded, to

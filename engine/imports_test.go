@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // TestImports: package engine imports only the standard library, without

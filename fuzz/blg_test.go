@@ -11,9 +11,9 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
-	"github.com/perfcalc/perfcalc/internal/blgbuild"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // FuzzBLG: the .blg container (both entry points) and the record parsers

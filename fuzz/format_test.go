@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // FuzzAppendFloat: engine.AppendFloat (its fast path wherever that decides

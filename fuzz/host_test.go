@@ -14,8 +14,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
 	"github.com/perfcalc/perfcalc/internal/abi"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // hostEngine is the sandbox of the host fuzz targets: one per process (each

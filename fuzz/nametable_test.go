@@ -9,10 +9,10 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/nametable"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/encode"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/encode"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // ntRealTable returns the real name table of ../shared/corpus, or nil

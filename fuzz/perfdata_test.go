@@ -12,11 +12,11 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/wintype"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/describe"
-	"github.com/perfcalc/perfcalc/internal/encode"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/describe"
+	"github.com/perfcalc/perfcalc/tools/encode"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // pdRealBlocks returns the real V1 blocks of ../shared/corpus/v1, or none

@@ -16,9 +16,9 @@ import (
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/encode"
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/encode"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // querySeedPairs returns pairs of captures: the generated Global pair and

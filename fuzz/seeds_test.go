@@ -3,11 +3,11 @@ package fuzz
 import (
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // addProjectSeeds adds the project's own captures of kind k (the files of
-// testdata/corpus, as internal/gencorpus builds them) to f's seed corpus.
+// testdata/corpus, as tools/gencorpus builds them) to f's seed corpus.
 func addProjectSeeds(f *testing.F, k gencorpus.Kind) {
 	f.Helper()
 	seeds, err := gencorpus.Seeds(k)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/host"
-	"github.com/perfcalc/perfcalc/internal/cputime"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/cputime"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // calculator is the method set that Engine and Native share.
@@ -124,7 +124,7 @@ func realisticInputs(typ engine.CounterType, n int) []engine.Input {
 	return ins
 }
 
-// syntheticV1 is the ~1 MB V1 blob of internal/gencorpus, which
+// syntheticV1 is the ~1 MB V1 blob of tools/gencorpus, which
 // perfdata's benchmarks walk too.
 func syntheticV1(tb testing.TB) []byte {
 	b, err := gencorpus.SyntheticV1()

@@ -12,7 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/perfcalc/perfcalc/engine/relog"
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // TestLargeInstanceRetired: an instance whose memory a large input grew

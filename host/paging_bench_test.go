@@ -12,9 +12,9 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
 	"github.com/perfcalc/perfcalc/internal/abi"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/cputime"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/cputime"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // rawModule drives a perfcalc.wasm through wazero directly, without

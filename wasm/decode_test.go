@@ -20,9 +20,9 @@ import (
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/encode"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/encode"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // decoded is every abi.Record of a decode export's result, read page by page.

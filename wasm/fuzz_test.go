@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/internal/abi"
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // FuzzDecodeExports feeds arbitrary bytes to every decode export: none may

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // TestConvertCorpus converts the corpus' folder of four logs, one of them

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // readShared returns a real log of ../shared/corpus/blg (skipping without

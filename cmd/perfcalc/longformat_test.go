@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine/relog"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
-	"github.com/perfcalc/perfcalc/internal/memtest"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/memtest"
 )
 
 // txLog returns the real Tx log repeated copies times (160: 42 MB).

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/internal/blgbuild"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // tinyLogStart is the UTC start of tinyLog's logs: 2013-02-20 02:50:17.844.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/internal/blgbuild"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // instancesLog writes a log of one wildcard counter (\Process(*)\Count)

@@ -18,9 +18,9 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/engine/wintype"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/encode"
 	"github.com/perfcalc/perfcalc/internal/longform"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // The golden files of testdata/golden are rewritten by "go test -update".
@@ -85,7 +85,7 @@ func checkGolden(t *testing.T, cases []goldenCase) {
 }
 
 // The V2 files need the counter ids of the blocks that do not name their
-// counter (internal/gencorpus.V2BlockIDs).
+// counter (tools/gencorpus.V2BlockIDs).
 var v2Args = []string{"--reginfo", corpusFile("v2-reginfo.bin"), "--strings", corpusFile("v2-strings.bin"),
 	"--ids", "*,0,*,10,0", "--counterset", "Processor Information"}
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // readCorpus returns the bytes of a real log in ../shared/corpus/blg, or

@@ -8,8 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/perfcalc/perfcalc/engine/wintype"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // TestImports: the package imports only the standard library (without fmt

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // TestRewind: after Rewind, Next gives the same samples again (split ones

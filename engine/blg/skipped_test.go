@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine/blg"
-	"github.com/perfcalc/perfcalc/internal/blgbuild"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // TestSkippedEvents: a sample event whose provider GUID or event type is

@@ -9,7 +9,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // samplesOf reads r to its end and returns deep copies of its samples

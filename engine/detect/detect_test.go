@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 func TestImports(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }

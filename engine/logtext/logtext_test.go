@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // TestImports: the package imports only the standard library (without fmt

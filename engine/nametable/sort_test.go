@@ -10,8 +10,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/perfcalc/perfcalc/engine/nametable"
-	"github.com/perfcalc/perfcalc/internal/encode"
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/encode"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // TestLookupNameByBruteForce: LookupName finds, for every name, exactly the

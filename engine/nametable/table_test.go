@@ -12,8 +12,8 @@ import (
 	"unicode/utf16"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // sz encodes strings as consecutive UTF-16LE NUL-terminated strings, without

@@ -10,9 +10,9 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
-	"github.com/perfcalc/perfcalc/internal/corpus"
-	"github.com/perfcalc/perfcalc/internal/cputime"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/cputime"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // walkValues visits every object, instance, name and raw value of data, and
@@ -216,7 +216,7 @@ func walkBinaryRead(data []byte) (sum uint64, n int, err error) {
 	return sum, n, nil
 }
 
-// syntheticBlob is the ~1 MB multi-object blob of internal/gencorpus.
+// syntheticBlob is the ~1 MB multi-object blob of tools/gencorpus.
 func syntheticBlob(tb testing.TB) []byte {
 	b, err := gencorpus.SyntheticV1()
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // manifestEntry is one block of ../shared/corpus/v1/manifest.json.

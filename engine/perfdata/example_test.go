@@ -6,7 +6,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
-	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // exampleBlob returns a small blob such as RegQueryValueEx(HKEY_PERFORMANCE_DATA,

@@ -9,8 +9,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
-	"github.com/perfcalc/perfcalc/internal/encode"
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/encode"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // walkAll decodes everything in data: every object, counter definition,

@@ -8,7 +8,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // TestInstanceNameCap: an instance name of PDH_MAX_INSTANCE_NAME characters

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
-	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // bigCounterset builds a result of about 1 MB: one PERF_COUNTERSET block of

@@ -9,8 +9,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
-	"github.com/perfcalc/perfcalc/internal/describe"
-	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/tools/describe"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // allKinds is a result with every block kind.

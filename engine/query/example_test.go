@@ -7,7 +7,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/query"
-	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // exampleCapture encodes a Processor object sampled at second sec, with

@@ -9,7 +9,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/query"
-	"github.com/perfcalc/perfcalc/internal/encode"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // TestSelectionDoesNotHideDamage: a capture is as malformed whatever the

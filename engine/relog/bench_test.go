@@ -11,9 +11,9 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/nametable"
-	"github.com/perfcalc/perfcalc/internal/cputime"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
-	"github.com/perfcalc/perfcalc/internal/memtest"
+	"github.com/perfcalc/perfcalc/tools/cputime"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/memtest"
 )
 
 // BenchmarkCSV reads and converts each real log to CSV (both readings of

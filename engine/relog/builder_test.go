@@ -6,10 +6,10 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/wintype"
-	"github.com/perfcalc/perfcalc/internal/blgbuild"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
-// This file builds small .blg logs by hand: internal/blgbuild frames them
+// This file builds small .blg logs by hand: tools/blgbuild frames them
 // (a 32-bit system header with a TRACE_LOGFILE_HEADER, then PDH events in
 // 64 KiB buffers); the records (counter list, name-table chunks, samples)
 // are made here.

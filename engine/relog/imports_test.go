@@ -3,7 +3,7 @@ package relog
 import (
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // TestImports: the package imports only the standard library (without fmt

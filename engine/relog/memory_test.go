@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/hostile"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // TestCounterListMemory: a Converter keeps at most 4 times the bytes of a

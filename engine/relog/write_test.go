@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine/blg"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // pieces records what Write hands to its writer, call by call.

@@ -6,7 +6,7 @@ import (
 	"unicode/utf16"
 	"unsafe"
 
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // TestImports: the decoders and the WebAssembly module link this package.

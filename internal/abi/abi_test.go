@@ -17,7 +17,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/detect"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
-	"github.com/perfcalc/perfcalc/internal/corpus"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // pageRecord reads record i of the page b and its path.

@@ -12,7 +12,7 @@
 // into a growing Writer and reads the result with the same reader, so the
 // two cannot differ. The JS constants
 // (web/abi.mjs) and the tables of wasm/ABI.md are generated from layout.go
-// by internal/abigen (go generate); a test fails while they are stale.
+// by tools/abigen (go generate); a test fails while they are stale.
 //
 // The package is linked into the module: it imports only the standard
 // library and perfcalc's engine, and neither fmt nor os, nor errors.Is
@@ -27,4 +27,4 @@
 // the module's header against its memory before it trusts it.
 package abi
 
-//go:generate go run ../abigen
+//go:generate go run ../../tools/abigen

@@ -3,7 +3,7 @@ package abi
 import (
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // TestImports: the package, linked into the WebAssembly module, imports

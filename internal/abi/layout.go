@@ -1,7 +1,7 @@
 package abi
 
 // This file is the ABI's layout: every constant that a host must know, and
-// nothing else (no imports), so that internal/abigen can read it on its own.
+// nothing else (no imports), so that tools/abigen can read it on its own.
 // abigen writes the JS constants (web/abi.mjs) and the tables of
 // wasm/ABI.md from it: a field's comment starts with its wasm type (u32,
 // i32, u64, i64, f64), and the rest is its description in ABI.md. Run

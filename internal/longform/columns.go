@@ -4,7 +4,7 @@ import "github.com/perfcalc/perfcalc/engine"
 
 // This file is the one definition of the long table's columns. Everything
 // else derives from Fields: the Parquet writer's schema and rows
-// (internal/parquetlog), and, through make generate (internal/abigen), the
+// (internal/parquetlog), and, through make generate (tools/abigen), the
 // column table of the package documentation, the Python package's
 // _columns.py (its Arrow and Spark schemas) and the external checks of the
 // Parquet output. Adding a column is one more entry here, then make

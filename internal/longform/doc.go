@@ -4,7 +4,7 @@
 // values and convert with -f parquet) writes it, and the Python package's
 // Arrow tables (issue 16) have the same columns, names and types: Fields
 // (columns.go) is the one place that defines them, and make generate
-// (internal/abigen) writes the table below, the Python package's schemas
+// (tools/abigen) writes the table below, the Python package's schemas
 // and the external checks' from it.
 //
 // # Columns

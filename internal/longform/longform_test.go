@@ -9,7 +9,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/wintype"
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // TestImports: the package keeps to what the WebAssembly module may link,

@@ -14,8 +14,8 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
-	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/longform"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 func TestFamilyName(t *testing.T) {

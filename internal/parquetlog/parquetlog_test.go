@@ -17,8 +17,8 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
-	"github.com/perfcalc/perfcalc/internal/corpus"
 	"github.com/perfcalc/perfcalc/internal/longform"
+	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
 // convert writes a log as Parquet with opts, and as relog's CSV.

@@ -1,5 +1,5 @@
 """read_blg on the 42 MB log (the real Tx log repeated 160 times, written by
-internal/gencorpus/cmd/repeatlog) beside the native perfcalc relog -f json,
+tools/gencorpus/cmd/repeatlog) beside the native perfcalc relog -f json,
 runs interleaved on the same machine; and the module's decode alone.
 
     make python-bench            # or: python bench/bench.py [--runs N]
@@ -41,7 +41,7 @@ def main() -> int:
         subprocess.run(["go", "build", "-o", native, "./cmd/perfcalc"], cwd=ROOT, check=True)
     log = Path(tempfile.gettempdir()) / f"perfcalc-tx{args.copies}.blg"
     subprocess.run(
-        ["go", "run", "./internal/gencorpus/cmd/repeatlog", "-n", str(args.copies), "-o", str(log), str(TX)], cwd=ROOT, check=True
+        ["go", "run", "./tools/gencorpus/cmd/repeatlog", "-n", str(args.copies), "-o", str(log), str(TX)], cwd=ROOT, check=True
     )
     data = log.read_bytes()
     perfcalc.compute("PERF_RAW_FRACTION", None, (1, 1))  # compile and instantiate first

@@ -264,7 +264,7 @@ def test_log_beyond_the_modules_record_limit_raises_limit_error(tmp_path):
 
     log = tmp_path / "big.blg"
     subprocess.run(
-        ["go", "run", "./internal/gencorpus/cmd/repeatlog", "-n", "480", "-o", str(log), str(need_corpus() / "blg" / "Tx_BasicPerfCounters.blg")],
+        ["go", "run", "./tools/gencorpus/cmd/repeatlog", "-n", "480", "-o", str(log), str(need_corpus() / "blg" / "Tx_BasicPerfCounters.blg")],
         cwd=ROOT,
         check=True,
     )

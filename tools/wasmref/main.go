@@ -33,7 +33,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
-	"github.com/perfcalc/perfcalc/internal/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 const usage = "usage: wasmref v1 BLOB [NAMETABLE] | v2 DATA REGINFO [STRINGS] | names NAMETABLE | blg LOG | query OLDER NEWER [NAMETABLE] | query2 OLDER NEWER REGINFO STRINGS | relog csv|tsv|json LOG | v2fixture DIR\n"

@@ -89,7 +89,7 @@ export function lines(text, parse = JSON.parse) {
  * Returns a .blg log of 64 KiB buffers with its body (buffers 2 …) repeated
  * copies times, each copy's events shifted in time and its buffers
  * renumbered so that time stamps keep increasing: a large log made from a
- * real one (as internal/gencorpus.RepeatedLog does in Go).
+ * real one (as tools/gencorpus.RepeatedLog does in Go).
  */
 export function repeatLog(log, copies) {
   const BUF = 0x10000, BUF_HEADER = 0x48, EVENT_HEADER = 48, TICKS_PER_SECOND = 10000000n;

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/perfcalc/perfcalc/internal/importban"
+	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
 // The calendar arithmetic agrees with package time over ±600 years around

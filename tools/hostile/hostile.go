@@ -1,0 +1,73 @@
+// Package hostile builds the hostile inputs of issue 12 with the project's
+// own encoders, at any size: the regression tests use them small, the
+// measurements (cmd/hostile) at the size of the attack. Each generator is
+// deterministic.
+package hostile
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/wintype"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
+	"github.com/perfcalc/perfcalc/tools/encode"
+)
+
+// LongInstancesV1 returns a V1 blob with one object (title index 230) of n
+// instances whose names are nameLen characters: name i is nameLen−1 times
+// 'a' then the digit i%10, so that a pattern of many a's followed by
+// another letter almost matches every name.
+func LongInstancesV1(n, nameLen int) ([]byte, error) {
+	o := encode.V1Object{ObjectNameTitleIndex: 230, NumInstances: int32(n), PerfFreq: 10_000_000,
+		Counters: []encode.V1Counter{{CounterNameTitleIndex: 6, CounterType: engine.CounterRawcount, CounterSize: 4}}}
+	encode.V1Layout(o.Counters)
+	for i := range n {
+		name := strings.Repeat("a", nameLen-1) + strconv.Itoa(i%10)
+		o.Instances = append(o.Instances, encode.V1Instance{Name: name, UniqueID: -1, Values: []uint64{uint64(i)}})
+	}
+	blob := encode.V1Blob{SystemName: "HOSTILE", PerfFreq: 10_000_000, PerfTime: 1, PerfTime100nSec: 133_000_000_000_000_000,
+		SystemTime: wintype.SystemTime{Year: 2025, Month: 1, Day: 1}, Objects: []encode.V1Object{o}}
+	return encode.EncodeV1(&blob)
+}
+
+// NearMissPattern returns the wildcard "*" followed by n 'a's and a 'b': a
+// pattern that almost matches every name of LongInstancesV1 and that costs
+// a backtracking matcher n × the name's length.
+func NearMissPattern(n int) string { return "*" + strings.Repeat("a", n) + "b" }
+
+// CounterListLog returns a .blg log whose counter list has n entries of 152
+// bytes each (distinct instances of one counter) and no sample: the
+// decoders' memory then is all the counter list's.
+func CounterListLog(n int) []byte {
+	list := append([]byte(nil), blgbuild.CounterListHeader...)
+	for i := range n {
+		list = blgbuild.AppendCounterList(list, blgbuild.Counter{
+			Type: uint32(engine.CounterRawcount), Machine: `\\HOSTILE`, Object: "Process",
+			Instance: "instance" + pad6(i), Counter: "% Processor Time",
+		})
+	}
+	l := blgbuild.New(64<<10, 130_057_734_178_440_000)
+	l.Record(blgbuild.EventCounterList, 130_057_734_178_440_000, list, blgbuild.MaxEventData)
+	return l.Bytes()
+}
+
+func pad6(i int) string {
+	s := strconv.Itoa(i % 1_000_000)
+	return strings.Repeat("0", 6-len(s)) + s
+}
+
+// NameTable returns a "Counter 009" table of n pairs whose names are
+// non-ASCII (case folding takes Unicode's tables), share a long prefix and
+// come in no particular order.
+func NameTable(n int) ([]byte, error) {
+	t := encode.NameTable{Pairs: make([]encode.NameTablePair, n)}
+	x := uint32(2463534242)
+	for i := range t.Pairs {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		t.Pairs[i] = encode.NameTablePair{Index: uint32(2 * (i + 1)), Text: "Größe " + strconv.FormatUint(uint64(x), 10)}
+	}
+	return encode.EncodeNameTable(&t)
+}
