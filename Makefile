@@ -14,6 +14,8 @@ BENCH    ?= .
 COUNT    ?= 5
 BENCHTIME ?= 300ms
 
+
+.PHONY: deps-check
 .PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare bench-growth web-bench bench-format format-check fuzz fuzz-long check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 .PHONY: python-test python-bench
 
@@ -234,7 +236,21 @@ check:
 	$(GO) mod tidy -diff
 	$(GO) run ./tools/abigen -check
 	$(GO) test -count=1 -run '^(TestNoOtherPathParser|TestPathParserPatterns)$$' ./engine/counterpath
+	$(MAKE) deps-check
 	$(MAKE) wasm-check
+
+# Dependencies run downhill (issue 20): engine/query does not import
+# engine/relog, the command does not import the module's ABI, and nothing
+# that ships links a package of tools/.
+deps-check:
+	@set -e; p=github.com/perfcalc/perfcalc; \
+	if $(GO) list -deps ./engine/query | grep -qx "$$p/engine/relog"; then echo "deps-check: engine/query imports engine/relog"; exit 1; fi; \
+	if $(GO) list -deps ./cmd/perfcalc | grep -qx "$$p/internal/abi"; then echo "deps-check: cmd/perfcalc imports internal/abi"; exit 1; fi; \
+	for goos in linux windows; do \
+		bad=$$(GOOS=$$goos $(GO) list -deps ./cmd/perfcalc ./host ./collect ./wasm/... | grep "^$$p/tools/" || true); \
+		if [ -n "$$bad" ]; then echo "deps-check: a shipped package links tools/ ($$goos): $$bad"; exit 1; fi; \
+	done; \
+	echo "deps-check: engine/query does not import engine/relog; cmd/perfcalc does not import internal/abi; nothing shipped links tools/"
 
 # The Windows code (collect's _windows.go files, perfcalc watch) checked
 # from any OS: vet and the test binaries of every package, built for
