@@ -11,9 +11,10 @@
 // counter of one instance on one machine) becomes one metric of its family
 // with the labels machine (without the leading \\) and, for objects with
 // instances, instance (PDH's parent/name#n). Two counters whose names map
-// to the same family name are told apart by a suffix _2, _3, … in order of
-// appearance; a column whose family and labels repeat an earlier column's
-// is left out.
+// to the same family name are told apart by a number _2, _3, … in order of
+// appearance, put before the unit suffix where the name has a unit
+// (windows_disk_busy_2_percent: a family with a UNIT must end in it); a
+// column whose family and labels repeat an earlier column's is left out.
 //
 // A sample is the PDH value (relog's: not capped, not scaled), as
 // engine.AppendFloat writes it with engine.ShortestDigits (the shortest
@@ -233,12 +234,17 @@ func layout(series []longform.Series) ([]family, []string) {
 		fi, ok := byKey[key]
 		if !ok {
 			name, unit := FamilyName(s.Object, s.Counter, s.Type)
-			base := name
+			// The number goes before the unit suffix: a family with a
+			// UNIT must end in it.
+			base, tail := name, ""
+			if unit != "" {
+				base, tail = name[:len(name)-len(unit)-1], name[len(name)-len(unit)-1:]
+			}
 			for n := 2; ; n++ {
 				if _, taken := byName[name]; !taken {
 					break
 				}
-				name = base + "_" + strconv.Itoa(n)
+				name = base + "_" + strconv.Itoa(n) + tail
 			}
 			fi = len(fams)
 			fams = append(fams, family{name: name, unit: unit, key: key, help: `\` + s.Object + `\` + s.Counter + " (" + s.TypeName + ")"})
