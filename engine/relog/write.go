@@ -31,7 +31,9 @@ const (
 	// number (the shortest decimal that reads back as the same float64,
 	// engine.ShortestDigits: exponents have three digits, as in CSV) or
 	// null when it has no valid value; columns absent from the sample
-	// have no member.
+	// have no member. Every column has a key of its own: where the log
+	// holds a path twice, the second column's key is "<path> (duplicate
+	// 2)", the third's "(duplicate 3)", and so on.
 	JSON
 )
 
@@ -132,9 +134,33 @@ func (c *Converter) newText(f Format) *text {
 	if f == TSV {
 		t.sep = '\t'
 	}
+	// JSON: every column has a key of its own. A path that repeats (a
+	// log may list a counter twice) is written "<path> (duplicate 2)",
+	// "(duplicate 3)", … from its second column on, skipping keys that
+	// are other columns' paths. keys: 1 a path no column has taken yet, 2
+	// a key taken.
+	var keys map[string]uint8
+	var next map[string]int // the number to try next for a path
+	if f == JSON {
+		next = map[string]int{}
+		keys = make(map[string]uint8, len(c.columns))
+		for i := range c.columns {
+			keys[c.columns[i].Path] = 1
+		}
+	}
 	for i := range c.columns {
 		if f == JSON {
-			t.keyBuf = appendJSONString(t.keyBuf, c.columns[i].Path)
+			key := c.columns[i].Path
+			if keys[key] != 1 {
+				n := max(2, next[key])
+				for keys[key+" (duplicate "+strconv.Itoa(n)+")"] != 0 {
+					n++
+				}
+				next[key] = n + 1
+				key += " (duplicate " + strconv.Itoa(n) + ")"
+			}
+			keys[key] = 2
+			t.keyBuf = appendJSONString(t.keyBuf, key)
 			t.keyBuf = append(t.keyBuf, ':')
 		} else {
 			t.keyBuf = appendQuoted(t.keyBuf, c.columns[i].Path)

@@ -121,3 +121,49 @@ func promtoolCheck(t *testing.T, text []byte, n int64) {
 		t.Errorf("the blocks hold %d samples, Write wrote %d", have, n)
 	}
 }
+
+// TestRepeatedMetrics: columns whose family and labels repeat an earlier
+// column's (a path logged twice, counter names that differ only in case)
+// are kept, told apart by a duplicate label: all 9 samples of 3 columns
+// and 3 samples are written, each with its own column's values.
+func TestRepeatedMetrics(t *testing.T) {
+	cs := []blgbuild.Counter{
+		{Type: rawCount, Machine: `\\H`, Object: "Memory", Counter: "Available Bytes"},
+		{Type: rawCount, Machine: `\\H`, Object: "Memory", Counter: "Available Bytes"},
+		{Type: rawCount, Machine: `\\H`, Object: "Memory", Counter: "available bytes"},
+		{Type: rawCount, Machine: `\\H`, Object: "Disk", Instance: "C:", Counter: "Free Bytes"},
+		{Type: rawCount, Machine: `\\H`, Object: "Disk", Instance: "C:", Counter: "Free Bytes"},
+	}
+	log := collideLog(cs, []uint64{1, 2, 3, 4, 5}, []uint64{11, 12, 13, 14, 15}, []uint64{21, 22, 23, 24, 25})
+	text, st := write(t, log, Options{})
+	var lines []string
+	for _, line := range strings.Split(string(text), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			lines = append(lines, line)
+		}
+	}
+	want := []string{
+		`windows_memory_available_bytes{machine="H"} 1 1361328617.844`,
+		`windows_memory_available_bytes{machine="H"} 11 1361328618.844`,
+		`windows_memory_available_bytes{machine="H"} 21 1361328619.844`,
+		`windows_memory_available_bytes{machine="H",duplicate="2"} 2 1361328617.844`,
+		`windows_memory_available_bytes{machine="H",duplicate="2"} 12 1361328618.844`,
+		`windows_memory_available_bytes{machine="H",duplicate="2"} 22 1361328619.844`,
+		`windows_memory_available_bytes{machine="H",duplicate="3"} 3 1361328617.844`,
+		`windows_memory_available_bytes{machine="H",duplicate="3"} 13 1361328618.844`,
+		`windows_memory_available_bytes{machine="H",duplicate="3"} 23 1361328619.844`,
+		`windows_disk_free_bytes{machine="H",instance="C:"} 4 1361328617.844`,
+		`windows_disk_free_bytes{machine="H",instance="C:"} 14 1361328618.844`,
+		`windows_disk_free_bytes{machine="H",instance="C:"} 24 1361328619.844`,
+		`windows_disk_free_bytes{machine="H",instance="C:",duplicate="2"} 5 1361328617.844`,
+		`windows_disk_free_bytes{machine="H",instance="C:",duplicate="2"} 15 1361328618.844`,
+		`windows_disk_free_bytes{machine="H",instance="C:",duplicate="2"} 25 1361328619.844`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("have\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if st.Samples != 15 || st.Metrics != 5 || st.Families != 2 {
+		t.Errorf("Stats %+v: want 15 samples, 5 metrics, 2 families", st)
+	}
+	promtoolCheck(t, text, st.Samples)
+}
