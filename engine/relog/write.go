@@ -137,27 +137,24 @@ func (c *Converter) newText(f Format) *text {
 	// JSON: every column has a key of its own. A path that repeats (a
 	// log may list a counter twice) is written "<path> (duplicate 2)",
 	// "(duplicate 3)", … from its second column on, skipping keys that
-	// are other columns' paths. keys: 1 a path no column has taken yet, 2
-	// a key taken.
-	var keys map[string]uint8
-	var next map[string]int // the number to try next for a path
+	// are other columns' paths. keys: 1 for a path that no column has
+	// taken yet; n ≥ 2 for a key taken, n the next number to try.
+	var keys map[string]int
 	if f == JSON {
-		next = map[string]int{}
-		keys = make(map[string]uint8, len(c.columns))
+		keys = make(map[string]int, len(c.columns))
 		for i := range c.columns {
 			keys[c.columns[i].Path] = 1
 		}
 	}
 	for i := range c.columns {
 		if f == JSON {
-			key := c.columns[i].Path
-			if keys[key] != 1 {
-				n := max(2, next[key])
-				for keys[key+" (duplicate "+strconv.Itoa(n)+")"] != 0 {
-					n++
+			path := c.columns[i].Path
+			key := path
+			for n := keys[path]; n != 1; n++ {
+				if key = path + " (duplicate " + strconv.Itoa(n) + ")"; keys[key] == 0 {
+					keys[path] = n + 1
+					break
 				}
-				next[key] = n + 1
-				key += " (duplicate " + strconv.Itoa(n) + ")"
 			}
 			keys[key] = 2
 			t.keyBuf = appendJSONString(t.keyBuf, key)
