@@ -1,7 +1,9 @@
 package relog
 
 import (
+	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -95,4 +97,94 @@ func joinPieces(p pieces) []byte {
 		b = append(b, c...)
 	}
 	return b
+}
+
+// svcLog is a log of one wildcard counter \\H\Svc(*)\X
+// (PERF_COUNTER_LARGE_RAWCOUNT) whose samples, at seconds from, from+1, …,
+// hold the instances names with the values values[k][i].
+func svcLog(from int, names []string, values ...[]uint64) []byte {
+	l := newLog(pacific, collideLocal+8*3600*ticksPerSecond)
+	l.record(0x20, collideLocal, counterList(counterSpec{Flags: 1, Type: rawCount, Machine: `\\H`, Object: "Svc", Instance: "*", Counter: "X"}))
+	for k, vs := range values {
+		ts := int64(collideLocal + (from+k)*ticksPerSecond)
+		items := make([]item, len(names))
+		for i, n := range names {
+			items[i] = item{n, vs[i], 0}
+		}
+		l.record(0x22, ts, sampleRecord(multiRec(0, ts, items...)))
+	}
+	return l.bytes()
+}
+
+// TestMergeCase: merged logs whose instance names differ only in case.
+// A column of one log joins the column of an earlier log of the same path,
+// else of the same path but for case (PDH compares names without case),
+// and takes at most one column of each log: no value of any log is
+// dropped or written under another column, in CSV and in the statistics.
+func TestMergeCase(t *testing.T) {
+	const head = `"(PDH-CSV 4.0) (Pacific Standard Time)(480)"`
+	row := func(sec int, cells ...string) string {
+		return `"02/19/2013 18:50:` + strconv.Itoa(17+sec) + `.844","` + strings.Join(cells, `","`) + "\"\r\n"
+	}
+	const svc, lower, upper = `"\\H\Svc(Svc)\X"`, `"\\H\Svc(svc)\X"`, `"\\H\Svc(SVC)\X"`
+	for _, tc := range []struct {
+		name string
+		logs [][]byte
+		want string
+	}{
+		{"Svc, then Svc and svc", [][]byte{
+			svcLog(0, []string{"Svc"}, []uint64{1}, []uint64{2}),
+			svcLog(2, []string{"Svc", "svc"}, []uint64{10, 20}, []uint64{11, 21}),
+		}, head + "," + svc + "," + lower + "\r\n" + row(0, "1", "") + row(1, "2", "") + row(2, "10", "20") + row(3, "11", "21")},
+		{"Svc, then svc and Svc", [][]byte{
+			svcLog(0, []string{"Svc"}, []uint64{1}, []uint64{2}),
+			svcLog(2, []string{"svc", "Svc"}, []uint64{20, 10}, []uint64{21, 11}),
+		}, head + "," + svc + "," + lower + "\r\n" + row(0, "1", "") + row(1, "2", "") + row(2, "10", "20") + row(3, "11", "21")},
+		{"Svc and svc, then svc", [][]byte{
+			svcLog(0, []string{"Svc", "svc"}, []uint64{1, 5}, []uint64{2, 6}),
+			svcLog(2, []string{"svc"}, []uint64{20}, []uint64{21}),
+		}, head + "," + svc + "," + lower + "\r\n" + row(0, "1", "5") + row(1, "2", "6") + row(2, "", "20") + row(3, "", "21")},
+		{"Svc, then SVC: one series", [][]byte{
+			svcLog(0, []string{"Svc"}, []uint64{1}, []uint64{2}),
+			svcLog(2, []string{"SVC"}, []uint64{30}, []uint64{31}),
+		}, head + "," + svc + "\r\n" + row(0, "1") + row(1, "2") + row(2, "30") + row(3, "31")},
+		{"Svc and svc, then SVC, svc and Svc", [][]byte{
+			svcLog(0, []string{"Svc", "svc"}, []uint64{1, 5}, []uint64{2, 6}),
+			svcLog(2, []string{"SVC", "svc", "Svc"}, []uint64{30, 20, 10}, []uint64{31, 21, 11}),
+		}, head + "," + svc + "," + lower + "," + upper + "\r\n" + row(0, "1", "5", "") + row(1, "2", "6", "") + row(2, "10", "20", "30") + row(3, "11", "21", "31")},
+		{"one path twice, twice", [][]byte{
+			rawCountLog([]counterSpec{{Machine: `\\H`, Object: "M", Counter: "X"}, {Machine: `\\H`, Object: "M", Counter: "X"}}, []uint64{1, 5}, []uint64{2, 6}),
+			rawCountLog([]counterSpec{{Machine: `\\H`, Object: "M", Counter: "X"}, {Machine: `\\H`, Object: "m", Counter: "x"}}, []uint64{1, 5}, []uint64{2, 6}, []uint64{3, 7}),
+		}, head + `,"\\H\M\X","\\H\M\X"` + "\r\n" + row(0, "1", "5") + row(1, "2", "6") + row(2, "3", "7")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := merge(t, Options{}, tc.logs...)
+			var b bytes.Buffer
+			if err := c.Write(&b, CSV); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tc.want {
+				t.Errorf("have\n%s\nwant\n%s", b.String(), tc.want)
+			}
+			// The statistics count every value of every column.
+			st, err := merge(t, Options{}, tc.logs...).Statistics()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(tc.want, "\r\n"), "\r\n")[1:]
+			for i, s := range st {
+				n, sum := 0, 0.0
+				for _, line := range lines {
+					cell := strings.Split(strings.TrimSuffix(line, `"`), `","`)[1+i]
+					if v, err := strconv.ParseFloat(cell, 64); err == nil {
+						n++
+						sum += v
+					}
+				}
+				if s.Count != n || s.Mean != sum/float64(n) {
+					t.Errorf("column %d: statistics count %d, mean %v; want %d, %v", i, s.Count, s.Mean, n, sum/float64(n))
+				}
+			}
+		})
+	}
 }
