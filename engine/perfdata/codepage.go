@@ -38,8 +38,10 @@ var cp1252 = [32]rune{
 }
 
 // AppendName appends the instance's name, decoded to UTF-8, to dst and
-// returns the extended buffer. The name ends at its first NUL. Unpaired
-// UTF-16 surrogates and invalid UTF-8 become U+FFFD. A code page that
+// returns the extended buffer. The name ends at its first NUL. A UTF-16
+// name keeps every code unit (text.AppendUTF16Name: an unpaired surrogate
+// is written U+FFFD and its four hexadecimal digits, U+FFFD itself
+// U+FFFD FFFD); invalid UTF-8 becomes U+FFFD. A code page that
 // SupportedCodePage refuses is a *engine.FormatError wrapping
 // engine.ErrUnsupported that names it. AppendName allocates nothing when
 // dst has room.
@@ -57,7 +59,8 @@ func (in *Instance) Name() (string, error) {
 func appendName(dst, raw []byte, cp uint32, obj int, objOff uint64) ([]byte, error) {
 	switch cp {
 	case CodePageUTF16, CodePageUTF16LE:
-		return appendUTF16(dst, raw), nil
+		n, _ := text.UTF16Len(raw)
+		return text.AppendUTF16Name(dst, raw[:n]), nil
 	case CodePage1252, CodePageLatin1, CodePageASCII:
 		for _, c := range raw {
 			switch {

@@ -188,3 +188,80 @@ func TestMergeCase(t *testing.T) {
 		})
 	}
 }
+
+// multiRecUnits is a multi-instance sub-record whose instance names are
+// given as UTF-16 code units (any 16-bit units, unpaired surrogates
+// included), each with the raw value FirstValue values[i].
+func multiRecUnits(ts int64, names [][]uint16, values []uint64) []byte {
+	body := make([]byte, 24+24*len(names))
+	le.PutUint32(body[4:], uint32(len(names)))
+	le.PutUint64(body[16:], uint64(ts))
+	var text []byte
+	for i, units := range names {
+		q := body[24+24*i:]
+		le.PutUint32(q[0:], uint32(len(body)+len(text)))
+		le.PutUint32(q[4:], 1)
+		le.PutUint64(q[8:], values[i])
+		for _, u := range units {
+			text = le.AppendUint16(text, u)
+		}
+		text = append(text, 0, 0)
+	}
+	body = append(body, text...)
+	for len(body)%8 != 0 {
+		body = append(body, 0)
+	}
+	le.PutUint32(body[0:], uint32(len(body)))
+	return append(bl(2, 8+len(body)), body...)
+}
+
+// TestSurrogateInstances: instance names that are not valid UTF-16 (Windows
+// allows any 16-bit units) keep their identity: "x" + 0xD800 and "x" +
+// 0xDC00 are two columns named with U+FFFD and the unit's hex digits, and
+// when the two swap places between samples each keeps its own values, in
+// CSV and JSON, the text valid UTF-8. A real U+FFFD is a third name.
+func TestSurrogateInstances(t *testing.T) {
+	hi, lo, repl := []uint16{'x', 0xD800}, []uint16{'x', 0xDC00}, []uint16{'x', 0xFFFD}
+	l := newLog(pacific, collideLocal+8*3600*ticksPerSecond)
+	l.record(0x20, collideLocal, counterList(counterSpec{Flags: 1, Type: rawCount, Machine: `\\H`, Object: "Svc", Instance: "*", Counter: "X"}))
+	for k, s := range []struct {
+		names  [][]uint16
+		values []uint64
+	}{
+		{[][]uint16{hi, lo, repl}, []uint64{1, 2, 3}},
+		{[][]uint16{lo, repl, hi}, []uint64{20, 30, 10}},
+		{[][]uint16{repl, hi, lo}, []uint64{300, 100, 200}},
+	} {
+		ts := int64(collideLocal + k*ticksPerSecond)
+		l.record(0x22, ts, sampleRecord(multiRecUnits(ts, s.names, s.values)))
+	}
+	log := l.bytes()
+	csv, err := csvText(t, log, Options{}, CSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"(PDH-CSV 4.0) (Pacific Standard Time)(480)","\\H\Svc(x` + "\uFFFD" + `D800)\X","\\H\Svc(x` + "\uFFFD" + `DC00)\X","\\H\Svc(x` + "\uFFFD" + `FFFD)\X"` + "\r\n" +
+		`"02/19/2013 18:50:17.844","1","2","3"` + "\r\n" +
+		`"02/19/2013 18:50:18.844","10","20","30"` + "\r\n" +
+		`"02/19/2013 18:50:19.844","100","200","300"` + "\r\n"
+	if csv != want {
+		t.Errorf("CSV: have\n%s\nwant\n%s", csv, want)
+	}
+	js, err := csvText(t, log, Options{}, JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, line := range strings.Split(strings.TrimSuffix(js, "\n"), "\n") {
+		var row struct{ Values map[string]float64 }
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		scale := []float64{1, 10, 100}[k]
+		for i, name := range []string{"D800", "DC00", "FFFD"} {
+			key := `\\H\Svc(x` + "\uFFFD" + name + `)\X`
+			if have := row.Values[key]; have != scale*float64(i+1) || len(row.Values) != 3 {
+				t.Errorf("JSON row %d: %s: have %v (of %d values), want %v", k, key, have, len(row.Values), scale*float64(i+1))
+			}
+		}
+	}
+}

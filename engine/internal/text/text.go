@@ -54,6 +54,26 @@ func AppendUTF16(dst, b []byte) []byte {
 	return dst
 }
 
+// AppendUTF16Name appends the UTF-8 form of the UTF-16LE name b, as
+// AppendUTF16 does, but keeps every code unit: an unpaired surrogate is
+// written as U+FFFD followed by its four upper-case hexadecimal digits
+// (0xD800 → "\uFFFDD800"), and U+FFFD itself as "\uFFFDFFFD", so that
+// names that differ in their code units differ as strings, in valid
+// UTF-8 (Windows allows any 16-bit units in instance names).
+func AppendUTF16Name(dst, b []byte) []byte {
+	const hex = "0123456789ABCDEF"
+	for i, n := 0, len(b)/2; i < n; {
+		r, next := DecodeUTF16(b, i)
+		dst = utf8.AppendRune(dst, r)
+		if r == utf8.RuneError {
+			u := binary.LittleEndian.Uint16(b[2*i:])
+			dst = append(dst, hex[u>>12], hex[u>>8&15], hex[u>>4&15], hex[u&15])
+		}
+		i = next
+	}
+	return dst
+}
+
 // AppendIndexName appends "#<index>", the name PDH gives an object or
 // counter whose index (a V1 title index, a V2 counter id) has no name.
 func AppendIndexName(dst []byte, index uint32) []byte {
