@@ -178,10 +178,8 @@ func parseCounterEntry(b []byte, index, p int, loc *locator) (CounterInfo, int, 
 			err = newError(rec, index, loc.at(p+at), field, "name exceeds PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
 			return ""
 		}
-		if optional { // the instance and its parent keep every code unit
-			return string(text.AppendUTF16Name(make([]byte, 0, n/2), strs[o:o+uint32(n)]))
-		}
-		return string(text.AppendUTF16(make([]byte, 0, n/2), strs[o:o+uint32(n)]))
+		// The instance and its parent keep every code unit (AppendUTF16Name).
+		return string(text.AppendUTF16Units(make([]byte, 0, n/2), strs[o:o+uint32(n)], optional))
 	}
 	c.Machine = str("MachineOffset", 28, false)
 	c.Object = str("ObjectOffset", 32, false)

@@ -75,7 +75,7 @@ type nameSpan struct {
 // InvalidData when computed).
 type Value struct {
 	Counter  int    // index into the counter list
-	Instance []byte // UTF-8 instance name of a multi-instance item (an unpaired surrogate written U+FFFD and its 4 hex digits, U+FFFD itself U+FFFD FFFD); nil for a single counter
+	Instance []byte // UTF-8 instance name of a multi-instance item (an unpaired surrogate written U+FFFD and its 4 hex digits, U+FFFD itself U+FFFD fffd); nil for a single counter
 	Raw      engine.RawCounter
 }
 

@@ -240,7 +240,7 @@ func TestSurrogateInstances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `"(PDH-CSV 4.0) (Pacific Standard Time)(480)","\\H\Svc(x` + "\uFFFD" + `D800)\X","\\H\Svc(x` + "\uFFFD" + `DC00)\X","\\H\Svc(x` + "\uFFFD" + `FFFD)\X"` + "\r\n" +
+	want := `"(PDH-CSV 4.0) (Pacific Standard Time)(480)","\\H\Svc(x` + "\uFFFD" + `d800)\X","\\H\Svc(x` + "\uFFFD" + `dc00)\X","\\H\Svc(x` + "\uFFFD" + `fffd)\X"` + "\r\n" +
 		`"02/19/2013 18:50:17.844","1","2","3"` + "\r\n" +
 		`"02/19/2013 18:50:18.844","10","20","30"` + "\r\n" +
 		`"02/19/2013 18:50:19.844","100","200","300"` + "\r\n"
@@ -257,7 +257,7 @@ func TestSurrogateInstances(t *testing.T) {
 			t.Fatal(err)
 		}
 		scale := []float64{1, 10, 100}[k]
-		for i, name := range []string{"D800", "DC00", "FFFD"} {
+		for i, name := range []string{"d800", "dc00", "fffd"} {
 			key := `\\H\Svc(x` + "\uFFFD" + name + `)\X`
 			if have := row.Values[key]; have != scale*float64(i+1) || len(row.Values) != 3 {
 				t.Errorf("JSON row %d: %s: have %v (of %d values), want %v", k, key, have, len(row.Values), scale*float64(i+1))

@@ -103,7 +103,7 @@ func TestAppendUTF16Name(t *testing.T) {
 				want.WriteRune(utf16.DecodeRune(rune(u), rune(us[i+1])))
 				i++
 			case utf16.IsSurrogate(rune(u)) || u == 0xfffd:
-				want.WriteString("\uFFFD" + strings.ToUpper(strconv.FormatUint(uint64(u), 16)))
+				want.WriteString("\uFFFD" + strconv.FormatUint(uint64(u), 16))
 			default:
 				want.WriteRune(rune(u))
 			}
