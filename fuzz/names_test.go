@@ -253,6 +253,13 @@ func FuzzNameCollisions(f *testing.F) {
 	f.Add([]byte{1, 0, 4, 1, 1, 0x03, 0, 1, 0x10, 0x03, 0, 0, 0, 1, 4, 1, 0x07, 0, 2, 0x21})
 	f.Add([]byte{2, 0, 0, 3, 0, 0x1f, 0x03, 7, 0x31})
 	f.Add([]byte{0, 1, 1, 0xff, 0xff, 3, 0x51, 0, 2, 0, 0x18, 0, 0, 0, 0, 0, 0, 0, 0, 7})
+	// Svc in one log, Svc and svc in the other (merged, svc lost its values).
+	f.Add([]byte{0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0x03, 0, 0, 0, 0})
+	// One path twice (JSON repeated its key; OpenMetrics left one out).
+	f.Add([]byte{1, 3, 3, 0, 0, 3, 0, 0})
+	// X Bytes and X-Bytes: one family name once sanitised (the number went
+	// after the unit).
+	f.Add([]byte{1, 0, 2, 0, 0x01, 0, 0, 0, 0x02, 0, 0, 0, 0, 3, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a := buildCollisionLog(&data, 0, 0)
 		b := buildCollisionLog(&data, 1, a.samples)
