@@ -137,11 +137,13 @@ func (c *Converter) newText(f Format) *text {
 	// JSON: every column has a key of its own. A path that repeats (a
 	// log may list a counter twice) is written "<path> (duplicate 2)",
 	// "(duplicate 3)", … from its second column on, skipping keys that
-	// are other columns' paths. keys: 1 for a path that no column has
-	// taken yet; n ≥ 2 for a key taken, n the next number to try.
+	// are other columns' paths (the keys made of two different paths
+	// differ, and those of one path have increasing numbers). keys: 1 for
+	// a path that no column has taken yet; n ≥ 2 for a path taken, n the
+	// next number to try.
 	var keys map[string]int
 	if f == JSON {
-		keys = make(map[string]int, len(c.columns))
+		keys = map[string]int{}
 		for i := range c.columns {
 			keys[c.columns[i].Path] = 1
 		}
@@ -150,13 +152,19 @@ func (c *Converter) newText(f Format) *text {
 		if f == JSON {
 			path := c.columns[i].Path
 			key := path
-			for n := keys[path]; n != 1; n++ {
-				if key = path + " (duplicate " + strconv.Itoa(n) + ")"; keys[key] == 0 {
-					keys[path] = n + 1
-					break
+			n := keys[path]
+			if n == 1 {
+				n = 2
+			} else {
+				for {
+					key = path + " (duplicate " + strconv.Itoa(n) + ")"
+					n++
+					if keys[key] == 0 {
+						break
+					}
 				}
 			}
-			keys[key] = 2
+			keys[path] = n
 			t.keyBuf = appendJSONString(t.keyBuf, key)
 			t.keyBuf = append(t.keyBuf, ':')
 		} else {
