@@ -5,6 +5,7 @@ package relog
 import (
 	"io"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -478,4 +479,41 @@ func (d *dayCache) appendTime(dst []byte, ft int64, iso bool) []byte {
 		d.date = d.date[:len(d.date)-len("00:00:00.000")]
 	}
 	return appendClock(append(dst, d.date...), filetime.Clock(ft-days*filetime.TicksPerDay))
+}
+
+// jsonKeys returns the JSON key of every column: its path, except that a
+// path that repeats (a log may list a counter twice) is written
+// "<path> (duplicate 2)", "(duplicate 3)", … from its second column on,
+// skipping keys that are other columns' paths (the keys made of two
+// different paths differ, and those of one path have increasing
+// numbers), so that a JSON parser keeps every column's value. The
+// WebAssembly module leaves this out (fast_wasm.go: its JSON repeats the
+// key of a repeated path).
+func jsonKeys(cols []Column) []string {
+	keys := make([]string, len(cols))
+	// taken: 1 for a path that no column has taken yet; n ≥ 2 for a path
+	// taken, n the next number to try.
+	taken := map[string]int{}
+	for i := range cols {
+		taken[cols[i].Path] = 1
+	}
+	for i := range cols {
+		path := cols[i].Path
+		key := path
+		n := taken[path]
+		if n == 1 {
+			n = 2
+		} else {
+			for {
+				key = path + " (duplicate " + strconv.Itoa(n) + ")"
+				n++
+				if taken[key] == 0 {
+					break
+				}
+			}
+		}
+		taken[path] = n
+		keys[i] = key
+	}
+	return keys
 }

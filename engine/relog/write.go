@@ -33,7 +33,8 @@ const (
 	// null when it has no valid value; columns absent from the sample
 	// have no member. Every column has a key of its own: where the log
 	// holds a path twice, the second column's key is "<path> (duplicate
-	// 2)", the third's "(duplicate 3)", and so on.
+	// 2)", the third's "(duplicate 3)", and so on (not in the WebAssembly
+	// module, whose JSON repeats the path: jsonKeys).
 	JSON
 )
 
@@ -134,37 +135,16 @@ func (c *Converter) newText(f Format) *text {
 	if f == TSV {
 		t.sep = '\t'
 	}
-	// JSON: every column has a key of its own. A path that repeats (a
-	// log may list a counter twice) is written "<path> (duplicate 2)",
-	// "(duplicate 3)", … from its second column on, skipping keys that
-	// are other columns' paths (the keys made of two different paths
-	// differ, and those of one path have increasing numbers). keys: 1 for
-	// a path that no column has taken yet; n ≥ 2 for a path taken, n the
-	// next number to try.
-	var keys map[string]int
+	var keys []string // JSON: the keys of the columns (jsonKeys)
 	if f == JSON {
-		keys = map[string]int{}
-		for i := range c.columns {
-			keys[c.columns[i].Path] = 1
-		}
+		keys = jsonKeys(c.columns)
 	}
 	for i := range c.columns {
 		if f == JSON {
-			path := c.columns[i].Path
-			key := path
-			n := keys[path]
-			if n == 1 {
-				n = 2
-			} else {
-				for {
-					key = path + " (duplicate " + strconv.Itoa(n) + ")"
-					n++
-					if keys[key] == 0 {
-						break
-					}
-				}
+			key := c.columns[i].Path
+			if keys != nil {
+				key = keys[i]
 			}
-			keys[path] = n
 			t.keyBuf = appendJSONString(t.keyBuf, key)
 			t.keyBuf = append(t.keyBuf, ':')
 		} else {
