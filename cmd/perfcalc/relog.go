@@ -36,7 +36,10 @@ Several logs (up to 32) are merged, as relog merges its inputs: the union of
 their counters (the first log's, then those new in each next log), their
 samples in time order (samples of equal time stamps are one row; where two
 logs have the same counter, the first log's value), each counter's values
-computed along its samples across the logs. Times are the first log's local
+computed along its samples across the logs. A counter of one log is the
+same as another log's whose path is equal, else equal but for case, and
+each joins at most one counter of each log (Svc in one log, Svc and svc in
+another: two columns, Svc of both logs and svc). Times are the first log's local
 time: a log of another time zone is moved to it.
 
 -q lists the counters (one path per line, the CSV header's columns), then
@@ -45,7 +48,9 @@ the time of the first and last sample and the number of samples.
 -f json writes one JSON object per line and row:
   {"time":"2013-02-19T18:50:17.844","values":{"\\\\HOST\\Processor(0)\\% Processor Time":12.5,...}}
 with null where there is no value and no member where the instance is absent;
-numbers are the shortest text that reads back as the same double.
+numbers are the shortest text that reads back as the same double. A path
+the log holds twice has the key "<path> (duplicate 2)" from its second
+column on.
 
 -f parquet writes the long table: one row per sample and counter instance
 (UTC and local time, machine, object, instance, parent, instance index,
@@ -57,7 +62,9 @@ OpenMetrics wants each metric's time stamps to increase: a sample whose
 time stamp (UTC, in milliseconds) is not after the previous one of its
 metric is left out, and a note on standard error says how many were; the
 exit status stays 0 (the text holds every sample OpenMetrics can hold, and
--f csv or parquet keeps them all).
+-f csv or parquet keeps them all). Columns that would be the same metric
+(a path logged twice, counter names that differ only in case) are told
+apart by a label duplicate="2", "3", ...
 
 -b and -e take the log's local time as relog prints it (02/19/2013 18:50:17.844,
 the seconds and milliseconds optional, AM/PM accepted) or as ISO 8601

@@ -524,23 +524,32 @@ func readOpenMetrics(t *testing.T, text string) []omSample {
 		if len(f) != 2 {
 			t.Fatalf("%q: want a value and a time stamp", line)
 		}
-		out = append(out, omSample{path + `\` + counter, f[0], f[1]})
+		path += `\` + counter
+		if d, ok := labels["duplicate"]; ok {
+			path += " (duplicate " + d + ")"
+		}
+		out = append(out, omSample{path, f[0], f[1]})
 	}
 	return out
 }
 
 // validCells maps the path of each valid cell of values -f csv to the
 // cell. A path that repeats an earlier column (a V2 counter that two
-// blocks hold) keeps the first column's cell, as OpenMetrics keeps the
-// first of a metric's columns (package openmetrics).
+// blocks hold) is a metric of its own in OpenMetrics (package openmetrics:
+// a label duplicate="2", "3", …): its cells are keyed "<path> (duplicate
+// n)", as readOpenMetrics names them.
 func validCells(head, cells []string) map[string]string {
 	want := map[string]string{}
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for i, p := range head[1:] {
-		if !seen[p] && cells[i+1] != " " {
-			want[p] = cells[i+1]
+		seen[p]++
+		key := p
+		if n := seen[p]; n > 1 {
+			key += " (duplicate " + strconv.Itoa(n) + ")"
 		}
-		seen[p] = true
+		if cells[i+1] != " " {
+			want[key] = cells[i+1]
+		}
 	}
 	return want
 }

@@ -48,8 +48,8 @@ type CounterInfo struct {
 	DefaultScale  int32
 	Machine       string // as stored, with its leading \\ (e.g. `\\GEORGIS3`); "" when empty
 	Object        string
-	Instance      string // "" when the entry has none; "*" for a wildcard
-	Parent        string // "" when the entry has none
+	Instance      string // "" when the entry has none; "*" for a wildcard (as text.AppendUTF16Name decodes it: every code unit kept)
+	Parent        string // "" when the entry has none (decoded as Instance)
 	InstanceIndex uint32
 	Counter       string // "*" for whole-object entries
 	Path          string // the full counter path, as relog prints it in its CSV header
@@ -178,7 +178,8 @@ func parseCounterEntry(b []byte, index, p int, loc *locator) (CounterInfo, int, 
 			err = newError(rec, index, loc.at(p+at), field, "name exceeds PDH_MAX_INSTANCE_NAME (1024 characters)", engine.ErrUnsupported)
 			return ""
 		}
-		return string(text.AppendUTF16(make([]byte, 0, n/2), strs[o:o+uint32(n)]))
+		// The instance and its parent keep every code unit (AppendUTF16Name).
+		return string(text.AppendUTF16Units(make([]byte, 0, n/2), strs[o:o+uint32(n)], optional))
 	}
 	c.Machine = str("MachineOffset", 28, false)
 	c.Object = str("ObjectOffset", 32, false)

@@ -75,7 +75,7 @@ type nameSpan struct {
 // InvalidData when computed).
 type Value struct {
 	Counter  int    // index into the counter list
-	Instance []byte // UTF-8 instance name of a multi-instance item; nil for a single counter
+	Instance []byte // UTF-8 instance name of a multi-instance item (an unpaired surrogate written U+FFFD and its 4 hex digits, U+FFFD itself U+FFFD fffd); nil for a single counter
 	Raw      engine.RawCounter
 }
 
@@ -272,7 +272,7 @@ func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 			return newError(rec, n, loc.at(p+q), "NameOffset", "items whose names overlap: more name bytes than the record holds", engine.ErrMalformed)
 		}
 		start := len(s.names)
-		s.names = text.AppendUTF16(s.names, b[no:no+uint32(ln)])
+		s.names = text.AppendUTF16Name(s.names, b[no:no+uint32(ln)])
 		s.spans = append(s.spans, nameSpan{value: len(s.Values), start: start, end: len(s.names)})
 		raw := s.addValue(n)
 		raw.CStatus = status

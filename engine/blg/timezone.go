@@ -38,15 +38,23 @@ func parseTimeZone(b []byte) TimeZone {
 	}
 }
 
-// tzresNames resolves the tzres.dll string references that appear in real
+// tzresName resolves the tzres.dll string references that appear in real
 // logs to the English names Windows (and relog) prints. A reference -X2 is a
 // zone's standard name and -X1 its daylight name; only references that real
-// logs or relog output justify are listed.
-var tzresNames = map[string]string{
-	"@tzres.dll,-211": "Pacific Daylight Time", // Tx_BasicPerfCounters.blg (Bias 480); the name appears in relog CSV headers
-	"@tzres.dll,-212": "Pacific Standard Time", // Tx_BasicPerfCounters.blg
-	"@tzres.dll,-111": "Eastern Daylight Time", // PAL_SamplePerfmonLog.blg (Bias 300)
-	"@tzres.dll,-112": "Eastern Standard Time", // PAL_SamplePerfmonLog.blg
+// logs or relog output justify are listed; "" for any other. (A switch,
+// not a map: the WebAssembly module is about 1 KB smaller.)
+func tzresName(ref string) string {
+	switch ref {
+	case "@tzres.dll,-211":
+		return "Pacific Daylight Time" // Tx_BasicPerfCounters.blg (Bias 480); the name appears in relog CSV headers
+	case "@tzres.dll,-212":
+		return "Pacific Standard Time" // Tx_BasicPerfCounters.blg
+	case "@tzres.dll,-111":
+		return "Eastern Daylight Time" // PAL_SamplePerfmonLog.blg (Bias 300)
+	case "@tzres.dll,-112":
+		return "Eastern Standard Time" // PAL_SamplePerfmonLog.blg
+	}
+	return ""
 }
 
 // ResolveName returns the name Windows prints for a time-zone name as a log
@@ -58,10 +66,7 @@ func ResolveName(name string) string {
 	if !strings.HasPrefix(name, "@") {
 		return name
 	}
-	if v, ok := tzresNames[name]; ok {
-		return v
-	}
-	if v, ok := tzresNames[asciiLower(name)]; ok {
+	if v := tzresName(asciiLower(name)); v != "" {
 		return v
 	}
 	return name

@@ -130,7 +130,7 @@ func (b *Block) SystemNameBytes() []byte {
 
 // AppendSystemName appends the system name, decoded to UTF-8, to dst.
 func (b *Block) AppendSystemName(dst []byte) []byte {
-	return appendUTF16(dst, b.SystemNameBytes())
+	return appendUTF16(dst, b.SystemNameBytes(), false)
 }
 
 // SystemName returns the system name (the computer's name) as a string.

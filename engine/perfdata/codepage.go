@@ -38,8 +38,10 @@ var cp1252 = [32]rune{
 }
 
 // AppendName appends the instance's name, decoded to UTF-8, to dst and
-// returns the extended buffer. The name ends at its first NUL. Unpaired
-// UTF-16 surrogates and invalid UTF-8 become U+FFFD. A code page that
+// returns the extended buffer. The name ends at its first NUL. A UTF-16
+// name keeps every code unit (text.AppendUTF16Name: an unpaired surrogate
+// is written U+FFFD and its four hexadecimal digits, U+FFFD itself
+// U+FFFD fffd); invalid UTF-8 becomes U+FFFD. A code page that
 // SupportedCodePage refuses is a *engine.FormatError wrapping
 // engine.ErrUnsupported that names it. AppendName allocates nothing when
 // dst has room.
@@ -57,7 +59,7 @@ func (in *Instance) Name() (string, error) {
 func appendName(dst, raw []byte, cp uint32, obj int, objOff uint64) ([]byte, error) {
 	switch cp {
 	case CodePageUTF16, CodePageUTF16LE:
-		return appendUTF16(dst, raw), nil
+		return appendUTF16(dst, raw, true), nil
 	case CodePage1252, CodePageLatin1, CodePageASCII:
 		for _, c := range raw {
 			switch {
@@ -90,8 +92,9 @@ func appendName(dst, raw []byte, cp uint32, obj int, objOff uint64) ([]byte, err
 }
 
 // appendUTF16 appends the UTF-16LE text in raw, up to its first NUL, as
-// UTF-8 (unpaired surrogates become U+FFFD).
-func appendUTF16(dst, raw []byte) []byte {
+// UTF-8: with every code unit kept for a name (text.AppendUTF16Name), else
+// with unpaired surrogates as U+FFFD.
+func appendUTF16(dst, raw []byte, name bool) []byte {
 	n, _ := text.UTF16Len(raw)
-	return text.AppendUTF16(dst, raw[:n])
+	return text.AppendUTF16Units(dst, raw[:n], name)
 }

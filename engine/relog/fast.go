@@ -189,8 +189,10 @@ type batchRow struct {
 // at 20 digits, 40 KiB of raw values.
 const batchValues = 1024
 
-func newRowBatch(cols int) *rowBatch {
-	n := max(1, batchValues/max(cols, 1))
+// newRowBatch returns a batch for rows of cols columns, holding at most
+// rows rows (the log's kept samples: a small log needs no large batches).
+func newRowBatch(cols, rows int) *rowBatch {
+	n := max(1, min(batchValues/max(cols, 1), rows))
 	return &rowBatch{cols: cols, times: make([]int64, n), raws: make([]engine.RawCounter, n*cols),
 		present: make([]bool, n*cols), computed: make([]bool, n), res: make([]engine.Result, n*cols),
 		carryRaw: make([]engine.RawCounter, cols), carryHas: make([]bool, cols), done: make(chan struct{}, 1)}
@@ -292,7 +294,7 @@ func (c *Converter) pipeline(t *text, w io.Writer) error {
 	order := make(chan *rowBatch, inFlight) // to the writer, in the log's order
 	stop := make(chan struct{})
 	for range inFlight {
-		free <- newRowBatch(len(c.columns))
+		free <- newRowBatch(len(c.columns), c.samples)
 	}
 	go func() {
 		defer close(order)

@@ -53,10 +53,15 @@ const MaxInputs = 32
 // their samples combine; Merge does the following.
 //
 //   - Columns: the union of the logs' columns, those of the first log in
-//     its order, then each later log's columns that no earlier log has (a
-//     path matches another case-insensitively; the first spelling is kept).
-//     Column.Input names the first log that has the column. Two columns of
-//     one log are never merged, even when their paths are equal.
+//     its order, then each later log's columns that no earlier log has.
+//     A later log's column joins a column of the earlier logs whose path
+//     is the same, else one whose path is the same under PDH's
+//     case-insensitive comparison (the first spelling is kept), each
+//     taken in order and at most once per log: two columns of one log are
+//     never merged, even when their paths are equal or differ only in
+//     case (Svc in one log, Svc and svc in another: svc is a column of its
+//     own), so that no value is dropped or written under another column.
+//     Column.Input names the first log that has the column.
 //   - Rows: the samples of every log in time-stamp order; samples of
 //     several logs with the same time stamp (to the 100 ns tick) form one
 //     row, as when a log is merged with itself or with a copy of part of
@@ -258,29 +263,80 @@ func (m *merger) scan(c *Converter) {
 }
 
 // layout lays out every part's columns and their union, the columns of c.
+// A log's column joins a column of earlier logs with the same path, else
+// one with the same path under PDH's case-insensitive comparison, else
+// becomes a column of its own; each merged column takes at most one
+// column of each log, so that no column of a log takes the values of
+// another of the same log.
 func (m *merger) layout(c *Converter) {
-	byKey := map[string]int32{} // folded path → the first column of an earlier log with it
+	// The merged columns by path and by folded path, in order; a cursor
+	// per key skips the columns that the current log has taken.
+	type list struct {
+		cols []int32
+		next int // the first of cols the current log may still take
+		log  int // the log next belongs to
+	}
+	byPath, byKey := map[string]*list{}, map[string]*list{}
+	var takenBy []int // per merged column: 1 + the last log that took it
+	take := func(l *list, k int) int32 {
+		if l == nil {
+			return -1
+		}
+		if l.log != k {
+			l.next, l.log = 0, k
+		}
+		for ; l.next < len(l.cols); l.next++ {
+			if u := l.cols[l.next]; takenBy[u] != k+1 {
+				l.next++
+				takenBy[u] = k + 1
+				return u
+			}
+		}
+		return -1
+	}
+	add := func(m map[string]*list, key string, u int32) {
+		l := m[key]
+		if l == nil {
+			l = &list{log: -1}
+			m[key] = l
+		}
+		l.cols = append(l.cols, u)
+	}
 	var key []byte
 	m.colOf = make([][]int32, len(m.parts))
 	for k, p := range m.parts {
 		p.layout()
-		m.colOf[k] = make([]int32, len(p.columns))
+		colOf := make([]int32, len(p.columns))
 		for j := range p.columns {
-			col := &p.columns[j]
-			key = fold.Append(key[:0], col.Path)
-			u, ok := byKey[string(key)]
-			if !ok || int(c.columns[u].Input) == k {
-				// A log's own columns are all kept, even two of one path
-				// (a counter logged alone and through a wildcard).
-				u = int32(len(c.columns))
-				c.columns = append(c.columns, Column{Path: col.Path, Parts: col.Parts, Entry: col.Entry, Input: k, Type: col.Type})
+			colOf[j] = take(byPath[p.columns[j].Path], k)
+		}
+		for j := range p.columns {
+			if colOf[j] < 0 {
+				key = fold.Append(key[:0], p.columns[j].Path)
+				colOf[j] = take(byKey[string(key)], k)
 			}
-			m.colOf[k][j] = u
 		}
-		for u := len(c.columns) - 1; u >= 0 && c.columns[u].Input == k; u-- {
-			key = fold.Append(key[:0], c.columns[u].Path)
-			byKey[string(key)] = int32(u) // the first of the log's columns of that path wins
+		first := len(c.columns)
+		for j := range p.columns {
+			if colOf[j] >= 0 {
+				continue
+			}
+			// A column of this log only so far (two columns of one log
+			// are never merged, even of one path: a counter logged alone
+			// and through a wildcard).
+			col := &p.columns[j]
+			u := int32(len(c.columns))
+			c.columns = append(c.columns, Column{Path: col.Path, Parts: col.Parts, Entry: col.Entry, Input: k, Type: col.Type})
+			takenBy = append(takenBy, k+1)
+			colOf[j] = u
 		}
+		for u := first; u < len(c.columns); u++ {
+			path := c.columns[u].Path
+			add(byPath, path, int32(u))
+			key = fold.Append(key[:0], path)
+			add(byKey, string(key), int32(u))
+		}
+		m.colOf[k] = colOf
 	}
 	c.row.Cells = make([]Cell, len(c.columns))
 	m.covered = make([]bool, len(c.columns))

@@ -30,7 +30,10 @@ const (
 	// number (the shortest decimal that reads back as the same float64,
 	// engine.ShortestDigits: exponents have three digits, as in CSV) or
 	// null when it has no valid value; columns absent from the sample
-	// have no member.
+	// have no member. Every column has a key of its own: where the log
+	// holds a path twice, the second column's key is "<path> (duplicate
+	// 2)", the third's "(duplicate 3)", and so on (jsonKeys; the
+	// WebAssembly module writes the same keys).
 	JSON
 )
 
@@ -115,14 +118,50 @@ func (c *Converter) newText(f Format) *text {
 		t.digits = engine.DefaultDigits
 	}
 	if t.json {
+		keys := jsonKeys(c.columns)
 		t.keyEnd = make([]int, len(c.columns))
 		for i := range c.columns {
-			t.keyBuf = logtext.AppendJSONString(t.keyBuf, c.columns[i].Path)
+			t.keyBuf = logtext.AppendJSONString(t.keyBuf, keys[i])
 			t.keyBuf = append(t.keyBuf, ':')
 			t.keyEnd[i] = len(t.keyBuf)
 		}
 	}
 	return t
+}
+
+// jsonKeys returns the JSON key of every column: its path, except that a
+// path that repeats (a log may list a counter twice) is written
+// "<path> (duplicate 2)", "(duplicate 3)", … from its second column on,
+// skipping keys that are other columns' paths (the keys made of two
+// different paths differ, and those of one path have increasing
+// numbers), so that a JSON parser keeps every column's value.
+func jsonKeys(cols []Column) []string {
+	keys := make([]string, len(cols))
+	// taken: 1 for a path that no column has taken yet; n ≥ 2 for a path
+	// taken, n the next number to try.
+	taken := make(map[string]int, len(cols))
+	for i := range cols {
+		taken[cols[i].Path] = 1
+	}
+	for i := range cols {
+		path := cols[i].Path
+		key := path
+		n := taken[path]
+		if n == 1 {
+			n = 2
+		} else {
+			for {
+				key = path + " (duplicate " + strconv.Itoa(n) + ")"
+				n++
+				if taken[key] == 0 {
+					break
+				}
+			}
+		}
+		taken[path] = n
+		keys[i] = key
+	}
+	return keys
 }
 
 func (t *text) key(i int) []byte {

@@ -11,9 +11,13 @@
 // counter of one instance on one machine) becomes one metric of its family
 // with the labels machine (without the leading \\) and, for objects with
 // instances, instance (PDH's parent/name#n). Two counters whose names map
-// to the same family name are told apart by a suffix _2, _3, … in order of
-// appearance; a column whose family and labels repeat an earlier column's
-// is left out.
+// to the same family name are told apart by a number _2, _3, … in order of
+// appearance, put before the unit suffix where the name has a unit
+// (windows_disk_busy_2_percent: a family with a UNIT must end in it).
+// Every column is kept: a column whose family and labels repeat an earlier
+// column's (a path the log holds twice, counter names that differ only in
+// case, which are one family) gets one more label, duplicate="2" for the
+// second such column, "3" for the third, and so on in column order.
 //
 // A sample is the PDH value (relog's: not capped, not scaled), as
 // engine.AppendFloat writes it with engine.ShortestDigits (the shortest
@@ -219,8 +223,7 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 }
 
 // layout groups the series into families, in order of first appearance,
-// and returns with them each column's line prefix (name and labels,
-// "" for a column left out).
+// and returns with them each column's line prefix (name and labels).
 func layout(series []longform.Series) ([]family, []string) {
 	var fams []family
 	byName := map[string]int{}
@@ -233,12 +236,17 @@ func layout(series []longform.Series) ([]family, []string) {
 		fi, ok := byKey[key]
 		if !ok {
 			name, unit := FamilyName(s.Object, s.Counter, s.Type)
-			base := name
+			// The number goes before the unit suffix: a family with a
+			// UNIT must end in it.
+			base, tail := name, ""
+			if unit != "" {
+				base, tail = name[:len(name)-len(unit)-1], name[len(name)-len(unit)-1:]
+			}
 			for n := 2; ; n++ {
 				if _, taken := byName[name]; !taken {
 					break
 				}
-				name = base + "_" + strconv.Itoa(n)
+				name = base + "_" + strconv.Itoa(n) + tail
 			}
 			fi = len(fams)
 			fams = append(fams, family{name: name, unit: unit, key: key, help: `\` + s.Object + `\` + s.Counter + " (" + s.TypeName + ")"})
@@ -250,9 +258,13 @@ func layout(series []longform.Series) ([]family, []string) {
 			b = append(b, `,instance=`...)
 			b = appendLabelValue(b, s.FullInstance())
 		}
+		labels := len(b)
 		b = append(b, "} "...)
-		if seen[string(b)] {
-			continue // the same metric again
+		for n := 2; seen[string(b)]; n++ {
+			// The same metric again: told apart by a label.
+			b = append(b[:labels], `,duplicate="`...)
+			b = strconv.AppendInt(b, int64(n), 10)
+			b = append(b, `"} `...)
 		}
 		seen[string(b)] = true
 		prefixes[c] = string(b)

@@ -43,26 +43,19 @@ func appendQuoted(dst []byte, s string, escapeBackslash bool) []byte {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
+			esc := byte(0) // the letter of a backslash escape
 			switch {
 			case c == '"' || c == '\\' && escapeBackslash:
-				dst = append(dst, '\\', c)
+				esc = c
 			case c >= ' ' && c != 0x7f:
 				dst = append(dst, c)
-			case c == '\a':
-				dst = append(dst, `\a`...)
-			case c == '\b':
-				dst = append(dst, `\b`...)
-			case c == '\f':
-				dst = append(dst, `\f`...)
-			case c == '\n':
-				dst = append(dst, `\n`...)
-			case c == '\r':
-				dst = append(dst, `\r`...)
-			case c == '\t':
-				dst = append(dst, `\t`...)
-			case c == '\v':
-				dst = append(dst, `\v`...)
-			default:
+				continue
+			case c >= '\a' && c <= '\r': // \a \b \t \n \v \f \r
+				esc = "abtnvfr"[c-'\a']
+			}
+			if esc != 0 {
+				dst = append(dst, '\\', esc)
+			} else {
 				dst = append(dst, '\\', 'x', hex[c>>4], hex[c&15])
 			}
 			continue

@@ -45,11 +45,30 @@ func DecodeUTF16(b []byte, i int) (rune, int) {
 // AppendUTF16 appends the UTF-8 form of the UTF-16LE text b (len(b)/2 code
 // units; NULs included, an odd trailing byte ignored) to dst. Unpaired
 // surrogates become U+FFFD.
-func AppendUTF16(dst, b []byte) []byte {
+func AppendUTF16(dst, b []byte) []byte { return AppendUTF16Units(dst, b, false) }
+
+// AppendUTF16Name appends the UTF-8 form of the UTF-16LE name b, as
+// AppendUTF16 does, but keeps every code unit: an unpaired surrogate is
+// written as U+FFFD followed by its four lower-case hexadecimal digits
+// (0xD800 → "\uFFFDd800"), and U+FFFD itself as "\uFFFDfffd", so that
+// names that differ in their code units differ as strings, in valid
+// UTF-8 (Windows allows any 16-bit units in instance names).
+func AppendUTF16Name(dst, b []byte) []byte { return AppendUTF16Units(dst, b, true) }
+
+// AppendUTF16Units is AppendUTF16Name when keep is set, else AppendUTF16.
+// (One body for both, not inlined: the WebAssembly module carries one
+// copy.)
+//
+//go:noinline
+func AppendUTF16Units(dst, b []byte, keep bool) []byte {
 	for i, n := 0, len(b)/2; i < n; {
-		var r rune
-		r, i = DecodeUTF16(b, i)
+		r, next := DecodeUTF16(b, i)
 		dst = utf8.AppendRune(dst, r)
+		if keep && r == utf8.RuneError {
+			// Four digits: the units written are 0xD800 and above.
+			dst = strconv.AppendUint(dst, uint64(binary.LittleEndian.Uint16(b[2*i:])), 16)
+		}
+		i = next
 	}
 	return dst
 }

@@ -3,9 +3,11 @@ package text
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // TestAppendUTF16 compares AppendUTF16 with unicode/utf16.Decode on random
@@ -71,5 +73,48 @@ func TestInterner(t *testing.T) {
 	}
 	if len(in.m) > maxIntern {
 		t.Errorf("the interner holds %d strings, more than %d", len(in.m), maxIntern)
+	}
+}
+
+// TestAppendUTF16Name: names keep every code unit. The text is valid UTF-8,
+// equals AppendUTF16's where no unit is an unpaired surrogate or U+FFFD,
+// writes those as U+FFFD and four hex digits, and two different
+// sequences of code units never give the same text.
+func TestAppendUTF16Name(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	picks := []uint16{'a', 'F', '0', 0xe9, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xfffd, 0xffff, 0xd834, 0xdd1e}
+	seen := map[string]string{}
+	for n := 0; n < 20000; n++ {
+		us := make([]uint16, rng.IntN(6))
+		for i := range us {
+			us[i] = picks[rng.IntN(len(picks))]
+		}
+		b := make([]byte, 2*len(us))
+		for i, u := range us {
+			binary.LittleEndian.PutUint16(b[2*i:], u)
+		}
+		have := string(AppendUTF16Name(nil, b))
+		// The reference: unicode/utf16 for the pairs, the escape for the rest.
+		var want strings.Builder
+		for i := 0; i < len(us); i++ {
+			u := us[i]
+			switch {
+			case utf16.IsSurrogate(rune(u)) && u < 0xdc00 && i+1 < len(us) && us[i+1] >= 0xdc00 && us[i+1] <= 0xdfff:
+				want.WriteRune(utf16.DecodeRune(rune(u), rune(us[i+1])))
+				i++
+			case utf16.IsSurrogate(rune(u)) || u == 0xfffd:
+				want.WriteString("\uFFFD" + strconv.FormatUint(uint64(u), 16))
+			default:
+				want.WriteRune(rune(u))
+			}
+		}
+		if have != want.String() || !utf8.ValidString(have) {
+			t.Fatalf("%x: have %q, want %q", us, have, want.String())
+		}
+		key := string(b)
+		if other, ok := seen[have]; ok && other != key {
+			t.Fatalf("%x and %x both give %q", []byte(other), b, have)
+		}
+		seen[have] = key
 	}
 }
