@@ -15,10 +15,10 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/perfcalc/perfcalc/engine/relog"
-	"github.com/perfcalc/perfcalc/internal/blgbuild"
 	"github.com/perfcalc/perfcalc/internal/longform"
 	"github.com/perfcalc/perfcalc/internal/openmetrics"
 	"github.com/perfcalc/perfcalc/internal/parquetlog"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // collisionNames are the instance names FuzzNameCollisions draws from, as

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/perfcalc/perfcalc/internal/blgbuild"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // Counter types of the hand-made logs.
