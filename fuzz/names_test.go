@@ -138,38 +138,13 @@ func buildCollisionLog(data *[]byte, logIndex, from int) collisionLog {
 				names[i], values[i] = collisionNames[p], base+uint64(p)
 				cl.cells[values[i]] = collisionCell{entry: ei, name: collisionNames[p]}
 			}
-			rec = append(rec, multiRecord(ts, names, values)...)
+			rec = append(rec, blgbuild.MultiSubRecord(ts, names, values)...)
 		}
 		binary.LittleEndian.PutUint32(rec[4:], uint32(len(rec)))
 		l.Record(blgbuild.EventSample, ts, rec, 8000)
 	}
 	cl.log = l.Bytes()
 	return cl
-}
-
-// multiRecord is a multi-instance sub-record of instances named by UTF-16
-// code units, with the raw values FirstValue values[i].
-func multiRecord(ts int64, names [][]uint16, values []uint64) []byte {
-	le := binary.LittleEndian
-	body := make([]byte, 24+24*len(names))
-	le.PutUint32(body[4:], uint32(len(names)))
-	le.PutUint64(body[16:], uint64(ts))
-	var text []byte
-	for i, units := range names {
-		q := body[24+24*i:]
-		le.PutUint32(q[0:], uint32(len(body)+len(text)))
-		le.PutUint32(q[4:], 1)
-		le.PutUint64(q[8:], values[i])
-		text = append(append(text, utf16Bytes(units)...), 0, 0)
-	}
-	body = append(body, text...)
-	for len(body)%8 != 0 {
-		body = append(body, 0)
-	}
-	le.PutUint32(body[0:], uint32(len(body)))
-	head := []byte{'B', 'L', 3, 2, 0, 0, 0, 0}
-	le.PutUint32(head[4:], uint32(8+len(body)))
-	return append(head, body...)
 }
 
 // nameText is the text perfcalc gives an instance name: UTF-8, an unpaired

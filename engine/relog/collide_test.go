@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // This file tests what happens when names collide: a path the log holds
@@ -189,32 +191,6 @@ func TestMergeCase(t *testing.T) {
 	}
 }
 
-// multiRecUnits is a multi-instance sub-record whose instance names are
-// given as UTF-16 code units (any 16-bit units, unpaired surrogates
-// included), each with the raw value FirstValue values[i].
-func multiRecUnits(ts int64, names [][]uint16, values []uint64) []byte {
-	body := make([]byte, 24+24*len(names))
-	le.PutUint32(body[4:], uint32(len(names)))
-	le.PutUint64(body[16:], uint64(ts))
-	var text []byte
-	for i, units := range names {
-		q := body[24+24*i:]
-		le.PutUint32(q[0:], uint32(len(body)+len(text)))
-		le.PutUint32(q[4:], 1)
-		le.PutUint64(q[8:], values[i])
-		for _, u := range units {
-			text = le.AppendUint16(text, u)
-		}
-		text = append(text, 0, 0)
-	}
-	body = append(body, text...)
-	for len(body)%8 != 0 {
-		body = append(body, 0)
-	}
-	le.PutUint32(body[0:], uint32(len(body)))
-	return append(bl(2, 8+len(body)), body...)
-}
-
 // TestSurrogateInstances: instance names that are not valid UTF-16 (Windows
 // allows any 16-bit units) keep their identity: "x" + 0xD800 and "x" +
 // 0xDC00 are two columns named with U+FFFD and the unit's hex digits, and
@@ -233,7 +209,7 @@ func TestSurrogateInstances(t *testing.T) {
 		{[][]uint16{repl, hi, lo}, []uint64{300, 100, 200}},
 	} {
 		ts := int64(collideLocal + k*ticksPerSecond)
-		l.record(0x22, ts, sampleRecord(multiRecUnits(ts, s.names, s.values)))
+		l.record(0x22, ts, sampleRecord(blgbuild.MultiSubRecord(ts, s.names, s.values)))
 	}
 	log := l.bytes()
 	csv, err := csvText(t, log, Options{}, CSV)
