@@ -115,8 +115,8 @@ func queryParts(cfg *QueryConfig, older, newer []byte) ([][]byte, func([]byte, [
 // significant digits (0: engine.DefaultDigits, 20; 17 as Windows before
 // 2020): what perfcalc values -f csv writes (query.WriteCSV). A module
 // without the export (older than this package) gives an *Error with
-// CodeUnsupported. A text longer than the module's output buffer gets a
-// larger buffer and a second query, as RelogText's does.
+// CodeUnsupported. A text longer than the module's output buffer comes in
+// pages, as RelogText's does.
 func (e *Engine) QueryText(cfg *QueryConfig, older, newer []byte, tsv bool, digits int) ([]byte, error) {
 	f, err := queryTextFormat(tsv, digits)
 	if err != nil {
@@ -164,8 +164,9 @@ func (e *Engine) RelogStats(log []byte, sel relog.Options) (*Decoded, error) {
 //
 // # Notes
 //
-//   - A text longer than the module's output buffer (4 MiB) gets a larger
-//     buffer (out_reserve) and a second conversion, up to 1 GiB.
+//   - A text longer than the module's output buffer (4 MiB) comes in
+//     pages, each resumed where the one before it ended (decode_next):
+//     the log is converted once, whatever the text's length.
 //   - Digits other than the default need a module that reads them (bits
 //     8 to 15 of relog_text's format, ABI.md); an older module refuses
 //     them with CodeArgument.
@@ -184,11 +185,14 @@ func (e *Engine) RelogText(log []byte, sel relog.Options, format relog.Format) (
 }
 
 // text places parts and calls the text export f (relog_text, query_text),
-// whose parameters args sets, and returns the text it wrote; a text longer
-// than the output buffer gets a larger one (out_reserve) and a second
-// call. After a text, an error text the export left (a log damaged after
-// the rows written) is an *Error (Code 0) returned with the text.
-func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region)) ([]byte, error) {
+// whose parameters args sets, then decode_next for every further page, and
+// returns the text. A text longer than the output buffer comes in pages
+// (CodeSpace, a full buffer, the cursor in last_detail), each resumed where
+// the one before it ended: the module produces the text once, in any
+// buffer, and no size is guessed. After a text, an error text the export
+// left (a log damaged after the rows written) is an *Error (Code 0)
+// returned with the text.
+func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region)) (text []byte, err error) {
 	op := exports[f]
 	inst, err := e.get()
 	if err != nil {
@@ -199,33 +203,48 @@ func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args f
 	if err != nil {
 		return nil, err
 	}
-	call := func() (int32, error) {
-		args(inst.stack[:], at)
-		err := e.call(inst, f)
-		return int32(uint32(inst.stack[0])), err
-	}
-	rc, err := call()
-	if err == nil && Code(rc) == CodeSpace {
-		// Longer than the output buffer: last_detail is its length.
-		if err := inst.reserve(e, fnOutReserve, inst.lastDetail(e)); err != nil {
+	clear(inst.stack[:])
+	args(inst.stack[:], at)
+	cursor := uint32(0)
+	defer func() {
+		if err != nil && cursor != 0 && inst.fn[fnDecodeNext] != nil {
+			// Let the module's continuation go (decode_next(0)); a trap
+			// here has discarded the instance already.
+			clear(inst.stack[:])
+			_ = e.call(inst, fnDecodeNext)
+		}
+	}()
+	for {
+		if err := e.call(inst, f); err != nil {
 			return nil, err
 		}
-		rc, err = call()
+		rc := int32(uint32(inst.stack[0]))
+		n := uint32(rc)
+		if Code(rc) == CodeSpace {
+			// A page: the whole output buffer, and the cursor.
+			if cursor = inst.lastDetail(e); cursor == 0 {
+				return nil, inst.violation(op, "a page of text without a cursor")
+			}
+			n = inst.outCap
+		} else if rc < 0 {
+			return nil, inst.guestError(e, op, rc)
+		}
+		if n > inst.outCap {
+			return nil, inst.violation(op, "the text is longer than the output buffer")
+		}
+		b, ok := inst.mem.Read(inst.out, n)
+		if !ok {
+			return nil, inst.violation(op, "the output buffer lies outside memory")
+		}
+		text = append(text, b...)
+		if Code(rc) != CodeSpace {
+			cursor = 0 // the last page: the continuation has ended
+			break
+		}
+		clear(inst.stack[:])
+		inst.stack[0] = uint64(cursor)
+		f = fnDecodeNext
 	}
-	if err != nil {
-		return nil, err
-	}
-	if rc < 0 {
-		return nil, inst.guestError(e, op, rc)
-	}
-	if uint32(rc) > inst.outCap {
-		return nil, inst.violation(op, "the text is longer than the output buffer")
-	}
-	b, ok := inst.mem.Read(inst.out, uint32(rc))
-	if !ok {
-		return nil, inst.violation(op, "the output buffer lies outside memory")
-	}
-	text := append([]byte(nil), b...)
 	if msg := inst.errorText(e); msg != "" {
 		return text, &Error{Op: op, Text: msg}
 	}

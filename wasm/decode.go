@@ -88,16 +88,28 @@ func wait() int32 {
 // (true: the next page, in the output buffer then in use) or for the
 // continuation's end (false).
 func pause() bool {
-	cursor += 2 // odd: never 0
-	out.Cursor = cursor
+	out.Cursor = nextCursor()
 	_, _, lastDetail = out.Finish(&builder.Summary)
-	setError("perfcalc: the result continues: decode_next(cursor)")
-	baton <- abi.CodeSpace
-	if <-baton == 0 {
+	if !park() {
 		return false
 	}
 	out.NextPage(outBuf)
 	return true
+}
+
+// nextCursor returns the cursor of a page that a builder ends: a new odd
+// number (never 0).
+func nextCursor() uint32 {
+	cursor += 2
+	return cursor
+}
+
+// park hands a page over (CodeSpace), on the builder's goroutine, and
+// waits for decode_next (true) or for the continuation's end (false).
+func park() bool {
+	setError("perfcalc: the result continues: decode_next(cursor)")
+	baton <- abi.CodeSpace
+	return <-baton != 0
 }
 
 // drop ends the current continuation, if any: the parked builder returns.
@@ -336,51 +348,64 @@ func sniff(inOff, n uint32) (rc int32) {
 	return int32(abi.Sniff(data))
 }
 
-// textWriter writes into the output buffer what fits, and counts the rest.
+// textWriter writes a text export's text into the output buffer, page by
+// page: when the buffer is full, the page (the whole buffer) goes to the
+// host (CodeSpace, last_detail = the cursor for decode_next) and the text
+// continues from the start of the buffer then in use when the host asks
+// for the next page. The text is produced once, whatever the pages.
 type textWriter struct {
-	buf   []byte
-	n     int // bytes written
-	total int // bytes offered
+	n int // bytes written into the current page
 }
 
+// Write copies p into the page, parking the builder at every full page;
+// abandoned (another export, decode_next(0)), it returns abi.ErrStopped.
 func (t *textWriter) Write(p []byte) (int, error) {
-	t.n += copy(t.buf[t.n:], p)
-	t.total += len(p)
-	return len(p), nil
+	k := len(p)
+	for {
+		c := copy(outBuf[t.n:], p)
+		t.n += c
+		p = p[c:]
+		if len(p) == 0 {
+			return k, nil
+		}
+		lastDetail = nextCursor()
+		if !park() {
+			return k - len(p), abi.ErrStopped
+		}
+		t.n = 0
+	}
 }
 
 // relogText writes relog's text of the .blg log at inOff (n bytes) into the
 // output buffer, in format (abi.Format…), with the selection of logInput:
-// abi.RelogText. It returns the bytes written, or CodeSpace when the text
-// is longer than the buffer (last_detail is its length). After a
-// non-negative result, err_len > 0 means the log is damaged after the rows
-// written, and err_ptr holds why.
+// abi.RelogText. It returns the bytes written; a text longer than the
+// buffer comes in pages (CodeSpace, last_detail = the cursor of
+// decode_next). After a non-negative result, err_len > 0 means the log is
+// damaged after the rows written, and err_ptr holds why.
 //
 //go:wasmexport relog_text
-func relogText(inOff, n, patOff, patLen uint32, begin, end int64, every, format uint32) (rc int32) {
-	defer recovered(&rc)
-	clearError()
-	data, opts, code := logInput(inOff, n, patOff, patLen, begin, end, every)
+func relogText(inOff, n, patOff, patLen uint32, begin, end int64, every, format uint32) int32 {
+	args, span = [len(args)]uint32{inOff, n, patOff, patLen, every, format}, [2]int64{begin, end}
+	return build(relogTextJob)
+}
+
+// relogTextJob is relog_text's builder.
+func relogTextJob() int32 {
+	data, opts, code := logInput(args[0], args[1], args[2], args[3], span[0], span[1], args[4])
 	if code != 0 {
 		return code
 	}
-	tw := textWriter{buf: outBuf}
-	damage, err := abi.RelogText(&tw, data, opts, format)
+	var tw textWriter
+	damage, err := abi.RelogText(&tw, data, opts, args[5])
 	return tw.finish(damage, err)
 }
 
-// finish ends the text that t wrote, or reports err: the bytes written;
-// CodeSpace when the text is longer than the buffer (last_detail is its
-// length); err's code. damage, the damage of a log after the rows
+// finish ends the text that t wrote, or reports err: the bytes written on
+// the last page, or err's code. damage, the damage of a log after the rows
 // written, goes to err_ptr.
 func (t *textWriter) finish(damage, err error) int32 {
 	if err != nil {
 		return fail(abi.CodeOf(err), err)
-	}
-	if t.total > len(t.buf) {
-		lastDetail = uint32(min(t.total, 1<<32-1))
-		setError("perfcalc: the text does not fit the output buffer")
-		return abi.CodeSpace
 	}
 	if damage != nil {
 		setError(damage.Error())
@@ -454,18 +479,22 @@ func queryBuilder() int32 {
 // queryText writes relog's CSV or TSV of every selected counter between two
 // captures (the descriptor of query) into the output buffer, in format
 // (abi.FormatCSV or FormatTSV, digits in bits 8 to 15): abi.QueryText, what
-// perfcalc values -f csv writes. It returns the bytes written, or CodeSpace
-// when the text is longer than the buffer (last_detail is its length).
+// perfcalc values -f csv writes. It returns the bytes written; a text
+// longer than the buffer comes in pages, as relog_text's.
 //
 //go:wasmexport query_text
-func queryText(descOff, options, format uint32) (rc int32) {
-	defer recovered(&rc)
-	clearError()
+func queryText(descOff, options, format uint32) int32 {
+	args = [len(args)]uint32{descOff, options, format}
+	return build(queryTextJob)
+}
+
+// queryTextJob is query_text's builder.
+func queryTextJob() int32 {
 	var q abi.Query
-	older, newer, code := queryInput("query_text", descOff, options, &q)
+	older, newer, code := queryInput("query_text", args[0], args[1], &q)
 	if code != 0 {
 		return code
 	}
-	tw := textWriter{buf: outBuf}
-	return tw.finish(nil, abi.QueryText(&tw, older, newer, &q, format))
+	var tw textWriter
+	return tw.finish(nil, abi.QueryText(&tw, older, newer, &q, args[2]))
 }

@@ -530,6 +530,17 @@ func TestQuery(t *testing.T) {
 			t.Errorf("query_text format %d, digits %d: %d bytes, want %d identical bytes", c.format, c.digits, rc, text.Len())
 		}
 	}
+	// In pages of 97 bytes, the same text.
+	var text bytes.Buffer
+	if err := query.WriteCSV(&text, want, query.CaptureStamp(b1), false, engine.DefaultDigits); err != nil {
+		t.Fatal(err)
+	}
+	outBuf = outStatic[:97]
+	paged, pages := readText(t, queryText(offs[0], 0, abi.FormatCSV), nil)
+	outBuf = outStatic[:]
+	if !bytes.Equal(paged, text.Bytes()) || pages != (text.Len()+96)/97 {
+		t.Errorf("query_text in pages of 97 bytes: %d bytes in %d pages, want %d identical bytes in %d", len(paged), pages, text.Len(), (text.Len()+96)/97)
+	}
 	if rc := queryText(offs[0], 0, 2); rc != abi.CodeArgument { // JSON is not a query_text format
 		t.Errorf("query_text format 2: %d, want CodeArgument", rc)
 	}
@@ -738,4 +749,91 @@ func mustRead(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// readText collects a text export's text, from its first result rc, page
+// by page: a full output buffer with CodeSpace and a cursor (last_detail)
+// for decode_next, up to the last page's length. next, when set, replaces
+// the output buffer before each next page. It returns the text and the
+// number of pages.
+func readText(t *testing.T, rc int32, next func(page int)) ([]byte, int) {
+	t.Helper()
+	var text []byte
+	for page := 1; ; page++ {
+		if rc >= 0 {
+			return append(text, outBuf[:rc]...), page
+		}
+		if rc != abi.CodeSpace || lastDetail%2 != 1 {
+			t.Fatalf("page %d: rc %d, last_detail %d (%s), want a page and an odd cursor", page, rc, lastDetail, errBuf[:errLen])
+		}
+		text = append(text, outBuf...)
+		if next != nil {
+			next(page)
+		}
+		rc = decodeNext(lastDetail)
+	}
+}
+
+// TestTextContinuation writes relog_text's texts of the real logs in pages
+// of a few KiB, in buffers that change between pages, and checks that the
+// pages make the text of relog's Write byte for byte (pages split lines
+// and UTF-8 sequences anywhere), with a damaged log's damage after the last
+// page; that a decode export and decode_next(0) end a text's continuation,
+// and that a text export ends a decode's.
+func TestTextContinuation(t *testing.T) {
+	dir := corpus.Shared(t, "blg")
+	defer func() { outBuf = outStatic[:] }()
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShell_BadCounterSamples.blg"} {
+		b := mustRead(t, filepath.Join(dir, name))
+		offs, lens := load(t, b)
+		for f := relog.CSV; f <= relog.JSON; f++ {
+			c, err := relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{Digits: 17})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			damage := ""
+			if err := c.Write(&want, f); err != nil {
+				damage = err.Error()
+			}
+			outBuf = outStatic[:4093]
+			rc := relogText(offs[0], lens[0], 0, 0, 0, 0, 0, uint32(f)|17<<abi.DigitsShift)
+			text, pages := readText(t, rc, func(page int) { outBuf = outStatic[:4093+page%3*1000] })
+			if !bytes.Equal(text, want.Bytes()) || pages < 2 || string(errBuf[:errLen]) != damage {
+				t.Errorf("%s format %d: %d bytes in %d pages, damage %q; want %d identical bytes in pages, damage %q",
+					name, f, len(text), pages, errBuf[:errLen], want.Len(), damage)
+			}
+		}
+	}
+
+	outBuf = outStatic[:1000]
+	offs, lens := load(t, mustRead(t, filepath.Join(dir, "Tx_BasicPerfCounters.blg")))
+	text := func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }
+	for _, end := range []func() int32{
+		func() int32 { return decodeNext(0) },
+		func() int32 { return decodeNames(0, 0, 0) },
+	} {
+		if rc := text(); rc != abi.CodeSpace {
+			t.Fatalf("relog_text = %d, want a page", rc)
+		}
+		cur := lastDetail
+		if rc := end(); rc < 0 || errLen != 0 {
+			t.Fatalf("ending the continuation: %d, %q", rc, errBuf[:errLen])
+		}
+		if rc := decodeNext(cur); rc != abi.CodeArgument {
+			t.Fatalf("decode_next(%d) after its end = %d, want abi.CodeArgument", cur, rc)
+		}
+	}
+	outBuf = outStatic[:64<<10]
+	if rc := decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0); rc != abi.CodeSpace {
+		t.Fatalf("decode_blg = %d, want a page", rc)
+	}
+	cur := abi.ReadHeader(outBuf).Cursor
+	outBuf = outStatic[:]
+	if rc := text(); rc <= 0 {
+		t.Fatalf("relog_text after a decode's page = %d (%s), want the text", rc, errBuf[:errLen])
+	}
+	if rc := decodeNext(cur); rc != abi.CodeArgument {
+		t.Fatalf("decode_next(%d) after relog_text = %d, want abi.CodeArgument", cur, rc)
+	}
 }

@@ -42,7 +42,7 @@ var Exports = []Export{
 	{"relog_columns", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32",
 		"the columns of a `.blg` log and its kept samples' count and range, as `relog -q` lists them, without computing a value (column records)"},
 	{"decode_next", "cursor u32", "i32",
-		"the next page of the result whose last page carried `cursor`, resumed where that page ended (see Paging); `cursor` 0 ends the result"},
+		"the next page of the result or text whose last page carried `cursor` (a header's; a text's `last_detail`), resumed where that page ended (see Paging); `cursor` 0 ends the result"},
 	{"query_text", "desc_off u32, options u32, format u32", "i32",
 		"relog's CSV (0) or TSV (1) text of `query`'s counters, as `perfcalc values -f csv` writes it"},
 }
