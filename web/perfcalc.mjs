@@ -641,18 +641,24 @@ export class Perfcalc {
   }
 
   // _text calls a text export (relog_text, query_text) and returns its
-  // text; a text longer than the output buffer gets a larger one and a
-  // second call.
+  // text. A text longer than the output buffer comes in pages (CodeSpace:
+  // the whole buffer, and the cursor in last_detail), each resumed by
+  // decode_next where the one before it ended: the module produces the
+  // text once, and no size is guessed. Pages may end inside a UTF-8
+  // sequence: the decoder streams across them.
   _text(call) {
-    let rc = call();
-    if (rc === abi.CODE_SPACE) {
-      // The text is longer than the output buffer: last_detail is its length.
-      this._reserve("out", this.exports.last_detail() >>> 0);
-      rc = call();
+    const dec = new TextDecoder();
+    let text = "";
+    for (let rc = call(); ;) {
+      if (rc < 0 && rc !== abi.CODE_SPACE) this._throw(rc);
+      const more = rc === abi.CODE_SPACE;
+      this._views();
+      text += dec.decode(this._u8.subarray(this.outPtr, this.outPtr + (more ? this.outCap : rc)), { stream: more });
+      if (!more) return text;
+      const cursor = this.exports.last_detail() >>> 0;
+      if (cursor === 0) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: a page of text without a cursor");
+      rc = this._call("decode_next", cursor);
     }
-    if (rc < 0) this._throw(rc);
-    this._views();
-    return new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));
   }
 
   _relogArgs(data, opts) {

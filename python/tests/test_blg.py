@@ -135,6 +135,59 @@ def test_relog_text_equals_native(native, fmt, digits):
         assert perfcalc.relog(log, format=fmt, digits=digits) == want, log.name
 
 
+def test_relog_text_in_pages_equals_native(native, tmp_path):
+    """A text of several output buffers (the Tx log repeated 40 times: about
+    14 MB of JSON) comes in pages, each resumed by decode_next: the native
+    relog's text, byte for byte, and the output buffer is not enlarged (no
+    size guessed). In a thread of its own, whose instance is fresh."""
+    import subprocess
+    import threading
+
+    from perfcalc import _module
+
+    from conftest import ROOT
+
+    log = tmp_path / "big.blg"
+    subprocess.run(
+        ["go", "run", "./tools/gencorpus/cmd/repeatlog", "-n", "40", "-o", str(log), str(need_corpus() / "blg" / "Tx_BasicPerfCounters.blg")],
+        cwd=ROOT,
+        check=True,
+    )
+    want = run_native(native, "relog", log, "-f", "json").stdout.decode("utf-8")
+    seen = {}
+
+    def run():
+        try:
+            inst = _module.instance()
+            seen["static"], seen["cursors"] = inst.call("out_cap"), []
+            real = inst.call
+
+            def call(name, *args):
+                if name == "decode_next":
+                    seen["cursors"].append(args[0])
+                return real(name, *args)
+
+            inst.call = call
+            try:
+                seen["text"] = perfcalc.relog(log, format="json")
+            finally:
+                del inst.call
+            seen["cap"] = inst.call("out_cap")
+        except BaseException as e:  # noqa: BLE001 - re-raised in the test's thread
+            seen["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    if "error" in seen:
+        raise seen["error"]
+    n, static = len(want.encode("utf-8")), seen["static"]
+    assert n > 2 * static, "the text must exceed the output buffer twice"
+    assert seen["text"] == want
+    assert len(seen["cursors"]) == -(-n // static) - 1 and all(c % 2 == 1 for c in seen["cursors"]), seen["cursors"]
+    assert seen["cap"] == static, "no output buffer reserved for the text"
+
+
 def assert_stats(table: pa.Table, want: list) -> None:
     """table (perfcalc.stats) equals want (perfcalc stats --json)."""
     have = table.to_pylist()

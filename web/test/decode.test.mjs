@@ -324,9 +324,17 @@ test("decode and relog: a log larger than the module's static buffers equals nat
   const staticOut = pc.outCap;
   const file = join(mkdtempSync(join(tmpdir(), "perfcalc-big-")), "big.blg");
   writeFileSync(file, log);
+  // The text comes in pages of the static buffer, each resumed by decode_next.
+  const exports = pc.exports, cursors = [];
+  pc.exports = { ...exports, decode_next: (c) => (cursors.push(c), exports.decode_next(c)) };
   const json = pc.relog(log, { format: "json" });
-  assert.ok(json.length > staticOut, "the JSON text must exceed the static output buffer");
+  pc.exports = exports;
+  const bytes = new TextEncoder().encode(json).length;
+  assert.ok(bytes > 2 * staticOut, "the JSON text must exceed the static output buffer twice");
   assert.equal(json, runNative("perfcalc", ["relog", "-f", "json", file]));
+  assert.equal(cursors.length, Math.ceil(bytes / staticOut) - 1, `${bytes} bytes in pages of ${staticOut}: ${cursors.length} calls of decode_next`);
+  assert.ok(cursors.every((c) => c % 2 === 1), `cursors ${cursors}`);
+  assert.equal(pc.outCap, staticOut, "no output buffer reserved for the text");
   const d = pc.decode(log, { kind: "blg" });
   sameRecords(d.records, runNative("wasmref", ["blg", file]), "repeated Tx");
   assert.ok(d.records.length * 80 > staticOut);

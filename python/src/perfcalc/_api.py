@@ -16,7 +16,7 @@ from ._compute import options_bits, type_name
 from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table
 from ._module import Instance, instance
 from ._records import RECORD, STAT, QUERY, decode
-from .errors import ArgumentError, DamagedError, LimitError
+from .errors import ArgumentError, DamagedError, Error, LimitError
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview]
 
@@ -191,7 +191,6 @@ def relog(
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
-    inst.reserve_out(min(4 * n + (1 << 20), _abi.MAX_RESERVE))
     text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
     damage = inst.error_text()
     if damage and damaged == "raise":
@@ -331,16 +330,24 @@ def values_text(
 
 
 def _text(inst: Instance, op: str, args) -> str:
-    """Calls a text export (relog_text, query_text) and returns its text; a
-    text longer than the output buffer gets a larger one and a second call."""
-    for _ in range(2):
-        rc = inst.call(op, *args)
-        if rc != _abi.CODE_SPACE:
-            break
-        inst.reserve_out(inst.call("last_detail"))
+    """Calls a text export (relog_text, query_text) and returns its text. A
+    text longer than the output buffer comes in pages (CODE_SPACE: the whole
+    buffer, and the cursor in last_detail), each resumed by decode_next
+    where the one before it ended: the module produces the text once, and
+    no size is guessed. Pages may end inside a UTF-8 sequence: they are
+    joined before decoding."""
+    pages = []
+    rc = inst.call(op, *args)
+    while rc == _abi.CODE_SPACE:
+        cursor = inst.call("last_detail")
+        if cursor == 0:
+            raise Error(f"perfcalc: {op}: a page of text without a cursor")
+        pages.append(bytes(inst.view(inst.call("out_ptr"), inst.call("out_cap"))))
+        rc = inst.call("decode_next", cursor)
     if rc < 0:
         raise inst.error(op, rc)
-    return bytes(inst.view(inst.call("out_ptr"), rc)).decode("utf-8")
+    pages.append(bytes(inst.view(inst.call("out_ptr"), rc)))
+    return b"".join(pages).decode("utf-8")
 
 
 def _values_table(d) -> pa.Table:
