@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"testing"
@@ -162,6 +163,110 @@ func BenchmarkPaging(b *testing.B) {
 			}
 			t.Report(b, float64(b.N), "decode")
 			b.ReportMetric(float64(pages), "pages")
+		})
+	}
+}
+
+// relogText converts the log with relog_text in format and returns the
+// text, as a host reads it: by this module's pages (decode_next with the
+// cursor in last_detail; pages), or by the protocol before text pages:
+// CodeSpace with the text's length in last_detail, out_reserve and a second
+// conversion (guess > 0: after out_reserve(guess), Python's 4n + 1 MiB, one
+// conversion).
+func (m *rawModule) relogText(tb testing.TB, n int, format uint64, pages bool, guess uint64) []byte {
+	if guess > 0 {
+		m.call(tb, "out_reserve", guess)
+	}
+	rc := int32(m.call(tb, "relog_text", 0, uint64(n), 0, 0, 0, 0, 0, format))
+	var text []byte
+	for rc == abi.CodeSpace {
+		detail := m.call(tb, "last_detail")
+		if !pages {
+			m.call(tb, "out_reserve", detail)
+			rc = int32(m.call(tb, "relog_text", 0, uint64(n), 0, 0, 0, 0, 0, format))
+			break
+		}
+		b, ok := m.mod.Memory().Read(uint32(m.call(tb, "out_ptr")), uint32(m.call(tb, "out_cap")))
+		if !ok {
+			tb.Fatal("a page outside memory")
+		}
+		text = append(text, b...)
+		rc = int32(m.call(tb, "decode_next", detail))
+	}
+	if rc < 0 {
+		tb.Fatalf("relog_text: %d", rc)
+	}
+	b, ok := m.mod.Memory().Read(uint32(m.call(tb, "out_ptr")), uint32(rc))
+	if !ok {
+		tb.Fatal("the text outside memory")
+	}
+	return append(text, b...)
+}
+
+// BenchmarkTextPaging converts the real Tx log repeated 40 times (15.7 MB)
+// to relog's JSON and CSV (text-MB; pages of the 4 MiB output buffer)
+// through wazero: by this module's pages
+// (pages: the log converted once, the output buffer left at 4 MiB) and,
+// when PERFCALC_BASE_WASM names a module before text pages (the commit
+// before them:
+//
+//	git show 81e238d:wasm/module/perfcalc.wasm > /tmp/base.wasm
+//
+// ), by its protocol: twice converts, then reserves the text's length and
+// converts again (what host and JS did); guess reserves 4n + 1 MiB first
+// and converts once (what Python did). mem-MB is the instance's memory
+// after the text, B/op what the host allocates (wazero's memory
+// included). -benchtime 1x -count 3 is enough; read cpu-ns/text on a
+// busy machine.
+func BenchmarkTextPaging(b *testing.B) {
+	tx := readFile(b, corpus.Shared(b, "blg", "Tx_BasicPerfCounters.blg"))
+	l, err := gencorpus.NewRepeatedLog(tx, 40)
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := l.Bytes()
+	type side struct {
+		name   string
+		wasm   []byte
+		pages  bool
+		guess  uint64
+		format relog.Format
+	}
+	var sides []side
+	base := os.Getenv("PERFCALC_BASE_WASM")
+	if base == "" {
+		b.Log("PERFCALC_BASE_WASM is not set: the text without pages is not measured")
+	}
+	for _, f := range []relog.Format{relog.JSON, relog.CSV} {
+		name := map[relog.Format]string{relog.JSON: "json", relog.CSV: "csv"}[f]
+		sides = append(sides, side{name + "/pages", host.Module(), true, 0, f})
+		if base != "" {
+			w := readFile(b, base)
+			sides = append(sides, side{name + "/twice", w, false, 0, f}, side{name + "/guess", w, false, uint64(min(4*len(log)+1<<20, abi.MaxReserve)), f})
+		}
+	}
+	for _, s := range sides {
+		want, err := host.Native{}.RelogText(log, relog.Options{}, s.format)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, cm := compileRaw(b, s.wasm)
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var mem uint32
+			t := cputime.Start(b)
+			for i := 0; i < b.N; i++ {
+				m := newRaw(b, r, cm, log)
+				text := m.relogText(b, len(log), uint64(s.format), s.pages, s.guess)
+				if !bytes.Equal(text, want) {
+					b.Fatalf("%d bytes of text, want %d identical bytes", len(text), len(want))
+				}
+				mem = m.mod.Memory().Size()
+				m.mod.Close(m.ctx)
+			}
+			t.Report(b, float64(b.N), "text")
+			b.ReportMetric(float64(mem)/(1<<20), "mem-MB")
+			b.ReportMetric(float64(len(want))/1e6, "text-MB")
 		})
 	}
 }
