@@ -20,8 +20,10 @@ import (
 // A result that does not fit one page is a continuation: the builder runs
 // on a goroutine of its own, which out's Pause parks when a page is full
 // (page, pause); decode_next resumes it, with the header's cursor, where
-// the page ended, without decoding the input again. (A goroutine and two
-// channels cost the module about 1 KB; iter.Pull's coroutines cost 23 KB.)
+// the page ended, without decoding the input again. The text exports run
+// the same way, their textWriter parking the builder at a full buffer
+// (park), so that a text is produced once. (A goroutine and two channels
+// cost the module about 1 KB; iter.Pull's coroutines cost 23 KB.)
 var (
 	out     abi.Writer
 	builder abi.Builder
