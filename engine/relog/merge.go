@@ -103,7 +103,7 @@ func Merge(inputs []Input, opts Options) (*Converter, error) {
 		heads: make([]*blg.Sample, len(inputs)),
 		zoned: make([]bool, len(inputs)),
 	}
-	partOpts := Options{Counters: opts.Counters, part: true}
+	partOpts := Options{Counters: opts.Counters, MaxColumns: opts.MaxColumns, part: true}
 	for k, in := range inputs {
 		p, err := New(in.R, in.Size, partOpts)
 		if err != nil {
@@ -122,7 +122,17 @@ func Merge(inputs []Input, opts Options) (*Converter, error) {
 		merge:    m,
 	}
 	m.scan(c)
+	if fast && opts.MaxColumns > 0 {
+		for _, p := range m.parts {
+			if p.over || p.keptColumns() > opts.MaxColumns {
+				return nil, &ColumnsError{Max: opts.MaxColumns}
+			}
+		}
+	}
 	m.layout(c)
+	if fast && opts.MaxColumns > 0 && len(c.columns) > opts.MaxColumns {
+		return nil, &ColumnsError{Max: opts.MaxColumns}
+	}
 	return c, nil
 }
 
@@ -245,6 +255,9 @@ func (m *merger) scan(c *Converter) {
 			for _, k := range m.group {
 				if _, err := m.parts[k].visit(m.heads[k], true, nil); err != nil {
 					m.fail(k, err)
+				}
+				if fast && m.parts[k].over {
+					return // Merge refuses the logs: no need to read on
 				}
 			}
 			if c.samples == 0 {
