@@ -107,3 +107,36 @@ func TestWideLogMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(log)
 }
+
+// TestMaxColumnsStopsEarly: the first reading stops at the column after
+// the limit, before the memory of the log's columns is spent: refusing a
+// log of 40,000 columns at 100 allocates under 1 MB in all (reading its
+// columns allocates over 8 MB), read in one piece or in parts.
+func TestMaxColumnsStopsEarly(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	log := hostile.NewInstancesLog(4, 1000, 10)
+	allocated := func(max int) (uint64, error) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := New(bytes.NewReader(log), int64(len(log)), Options{MaxColumns: max})
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, err
+	}
+	for _, seq := range []bool{false, true} {
+		sequentialScan = seq
+		all, err := allocated(0)
+		if err != nil || all < 8<<20 {
+			t.Fatalf("sequential %v: reading every column allocated %d bytes (%v), want over 8 MB", seq, all, err)
+		}
+		n, err := allocated(100)
+		var ce *ColumnsError
+		if !errors.As(err, &ce) {
+			t.Fatalf("sequential %v: error %v, want a *ColumnsError", seq, err)
+		}
+		t.Logf("sequential %v: %d bytes allocated while refusing, %d reading every column", seq, n, all)
+		if n > 1<<20 {
+			t.Errorf("sequential %v: %d bytes allocated while refusing, want under 1 MB", seq, n)
+		}
+	}
+	sequentialScan = false
+}
