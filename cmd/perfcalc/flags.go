@@ -52,9 +52,9 @@ The default is relog's output: no cap, no scaling.
 `
 
 // defaultMaxColumns is --max-columns' default: each column (a counter of
-// one instance) holds about 0.7 KB (CSV, TSV, JSON, stats) to 1.9 KB
-// (Parquet) from the first reading to the end, so that a million columns
-// stay under about 2 GB (doc/COMMANDS.md, "Memory").
+// one instance) holds about 0.75 KB (CSV, TSV, JSON) to 1.6 KB (Parquet)
+// of resident memory from the first reading to the end, so that a million
+// columns stay under about 2 GB (doc/COMMANDS.md §4).
 const defaultMaxColumns = 1_000_000
 
 // addMaxColumnsFlag registers --max-columns on fs.

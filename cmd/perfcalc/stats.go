@@ -38,7 +38,8 @@ FILE.partial).
 
 --max-columns N (default 1000000) refuses logs of more than N columns
 (counters of distinct instances), exit status 1, before memory runs out:
-each column holds about 1 KB until the end. 0 sets no limit.
+each column holds about 1 KB until the end, and each value 40 bytes. 0
+sets no limit.
 
 Flags:
 `
