@@ -67,11 +67,15 @@ func TestMaxColumns(t *testing.T) {
 	sequentialScan = false
 	in := []Input{{bytes.NewReader(log), int64(len(log)), "a.blg"}, {bytes.NewReader(log), int64(len(log)), "b.blg"}}
 	var ce *ColumnsError
-	if _, err := Merge(in, Options{MaxColumns: n - 1}); !errors.As(err, &ce) {
-		t.Errorf("Merge over the limit: error %v, want a *ColumnsError", err)
+	// Merge counts the columns of its logs together: each log holds its
+	// own.
+	for _, max := range []int{n - 1, n, 2*n - 1} {
+		if _, err := Merge(in, Options{MaxColumns: max}); !errors.As(err, &ce) {
+			t.Errorf("Merge of two logs of %d columns, MaxColumns %d: error %v, want a *ColumnsError", n, max, err)
+		}
 	}
-	if _, err := Merge(in, Options{MaxColumns: n}); err != nil {
-		t.Errorf("Merge of two logs of the same %d columns under MaxColumns %d: %v", n, n, err)
+	if _, err := Merge(in, Options{MaxColumns: 2 * n}); err != nil {
+		t.Errorf("Merge of two logs of %d columns under MaxColumns %d: %v", n, 2*n, err)
 	}
 }
 

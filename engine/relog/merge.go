@@ -122,18 +122,22 @@ func Merge(inputs []Input, opts Options) (*Converter, error) {
 		merge:    m,
 	}
 	m.scan(c)
-	if fast && opts.MaxColumns > 0 {
-		for _, p := range m.parts {
-			if p.over || p.keptColumns() > opts.MaxColumns {
-				return nil, &ColumnsError{Max: opts.MaxColumns}
-			}
-		}
-	}
-	m.layout(c)
-	if fast && opts.MaxColumns > 0 && len(c.columns) > opts.MaxColumns {
+	if fast && opts.MaxColumns > 0 && m.columnsMet() > opts.MaxColumns {
 		return nil, &ColumnsError{Max: opts.MaxColumns}
 	}
+	m.layout(c) // no more merged columns than the logs have together
 	return c, nil
+}
+
+// columnsMet returns the number of columns the logs' first readings have
+// met so far, all logs together (Options.MaxColumns: each log holds its
+// own columns, besides the merged ones).
+func (m *merger) columnsMet() int {
+	n := 0
+	for _, p := range m.parts {
+		n += p.met
+	}
+	return n
 }
 
 // merger is the state of a Converter over several logs: one single-log
@@ -259,6 +263,9 @@ func (m *merger) scan(c *Converter) {
 				if fast && m.parts[k].over {
 					return // Merge refuses the logs: no need to read on
 				}
+			}
+			if fast && c.opts.MaxColumns > 0 && m.columnsMet() > c.opts.MaxColumns {
+				return // each log holds its columns: their sum counts
 			}
 			if c.samples == 0 {
 				c.begin = t

@@ -36,10 +36,11 @@ type Options struct {
 	Digits int
 	// MaxColumns is the most columns New and Merge accept (columns are
 	// counter instances: each costs memory for as long as the Converter
-	// lives, whatever the size of the records). Over it, the first reading
-	// stops as soon as it has met MaxColumns+1 columns, and New and Merge
-	// return a *ColumnsError. 0 means no limit. The WebAssembly module
-	// ignores it (its size budget).
+	// lives, whatever the size of the records); for Merge, the columns of
+	// all its logs together, each log's counted apart (each log holds its
+	// own). Over it, the first reading stops as soon as it has met
+	// MaxColumns+1 columns, and New and Merge return a *ColumnsError. 0
+	// means no limit. The WebAssembly module ignores it (its size budget).
 	MaxColumns int
 
 	part bool // a log of Merge: New opens it, Merge reads it
