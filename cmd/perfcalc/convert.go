@@ -18,7 +18,7 @@ import (
 )
 
 var convertUsage = `Usage:
-  perfcalc convert INPUT... -o DIR [-f ` + formatNames(forConvert, formatParquet, "|") + `] [-j N] [--force] [--digits 20|17]
+  perfcalc convert INPUT... -o DIR [-f ` + formatNames(forConvert, formatParquet, "|") + `] [-j N] [--force] [--digits 20|17] [--max-columns N]
 
 Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
@@ -41,6 +41,10 @@ the throughput and the time left. At the end, standard output gets one
 line per failure and a summary: converted, skipped and failed. A log whose
 OpenMetrics text leaves out samples whose time stamp did not increase (see
 perfcalc relog -h) gets a note on standard error; it counts as converted.
+
+--max-columns N (default 1000000) fails a log of more than N columns
+(counters of distinct instances) as perfcalc relog does, before memory
+runs out; -j logs are read at once, each up to that bound. 0 sets no limit.
 
 Flags:
 `
@@ -75,6 +79,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jobs := fs.Int("j", runtime.NumCPU(), "logs converted at once")
 	force := fs.Bool("force", false, "convert inputs whose output is already up to date")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
+	maxColumns := addMaxColumnsFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, convertUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -117,7 +122,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.err = convertOne(j, f, int(*digits))
+				j.err = convertOne(j, f, int(*digits), *maxColumns)
 				p.done(j)
 			}
 		}()
@@ -290,8 +295,8 @@ func upToDate(in, out string) bool {
 
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
-func convertOne(j *job, format outputFormat, digits int) error {
-	c, closeIn, err := openLogs([]string{j.in}, relog.Options{Digits: digits}, &stdinOnce{})
+func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
+	c, closeIn, err := openLogs([]string{j.in}, relog.Options{Digits: digits, MaxColumns: maxColumns}, &stdinOnce{})
 	if err != nil {
 		// openLogs names the file; the summary names it already.
 		if fe := (*fileError)(nil); errors.As(err, &fe) && fe.name == j.in {

@@ -11,6 +11,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 // pathList is a repeatable -c flag of counter paths (wildcards allowed).
@@ -49,6 +50,48 @@ the formula in this order:
   wrap32    read a backwards step of a 4-byte counter as a 32-bit wrap
 The default is relog's output: no cap, no scaling.
 `
+
+// defaultMaxColumns is --max-columns' default: each column (a counter of
+// one instance) holds about 0.75 KB (CSV, TSV, JSON) to 1.6 KB (Parquet)
+// of resident memory from the first reading to the end, so that a million
+// columns stay under about 2 GB (doc/COMMANDS.md §4).
+const defaultMaxColumns = 1_000_000
+
+// addMaxColumnsFlag registers --max-columns on fs.
+func addMaxColumnsFlag(fs *flag.FlagSet) *int {
+	n := maxColumnsFlag(defaultMaxColumns)
+	fs.Var(&n, "max-columns", "refuse logs of more columns (counters of distinct instances, about 1-2 KB of memory each); 0: no limit")
+	return (*int)(&n)
+}
+
+// maxColumnsFlag is --max-columns: a number of columns, 0 for no limit.
+type maxColumnsFlag int
+
+func (n *maxColumnsFlag) String() string { return strconv.Itoa(int(*n)) }
+
+func (n *maxColumnsFlag) Set(v string) error {
+	k, err := strconv.Atoi(v)
+	if err != nil || k < 0 {
+		return errors.New("want a number of columns, 0 for no limit")
+	}
+	*n = maxColumnsFlag(k)
+	return nil
+}
+
+// columnsError words relog's *relog.ColumnsError for people, naming the
+// logs and the flag that raises the limit; other errors are returned as
+// they are.
+func columnsError(err error, names []string) error {
+	var ce *relog.ColumnsError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	err = fmt.Errorf("more than %d columns (counters of distinct instances, about 1-2 KB of memory each): refused before memory runs out; --max-columns N raises the limit (0: none)", ce.Max)
+	if len(names) == 1 {
+		return &fileError{names[0], err}
+	}
+	return fmt.Errorf("the logs: %w", err)
+}
 
 // addDigitsFlag registers --digits on fs with the given default.
 func addDigitsFlag(fs *flag.FlagSet, def int) *digitsFlag {

@@ -180,7 +180,7 @@ func TestConvertErrorChain(t *testing.T) {
 	folder := filepath.Join(dir, "folder.blg")
 	os.Mkdir(folder, 0o755)
 	j := &job{in: bad, out: filepath.Join(dir, "bad.csv")}
-	err := convertOne(j, formatCSV, 20)
+	err := convertOne(j, formatCSV, 20, defaultMaxColumns)
 	var fe *engine.FormatError
 	if err == nil || !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), "not a readable .blg log: ") {
 		t.Errorf("a foreign file: %v (%T); want a *engine.FormatError saying it is not a readable .blg log", err, err)
@@ -188,11 +188,11 @@ func TestConvertErrorChain(t *testing.T) {
 	if _, serr := os.Stat(j.out); serr == nil {
 		t.Errorf("a failed conversion left %s", j.out)
 	}
-	if err := convertOne(&job{in: folder, out: filepath.Join(dir, "f.csv")}, formatCSV, 20); err == nil || err.Error() != "is a folder" {
+	if err := convertOne(&job{in: folder, out: filepath.Join(dir, "f.csv")}, formatCSV, 20, defaultMaxColumns); err == nil || err.Error() != "is a folder" {
 		t.Errorf("a folder: %v, want \"is a folder\"", err)
 	}
 	missing := filepath.Join(dir, "missing.blg")
-	if err := convertOne(&job{in: missing, out: filepath.Join(dir, "m.csv")}, formatCSV, 20); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+	if err := convertOne(&job{in: missing, out: filepath.Join(dir, "m.csv")}, formatCSV, 20, defaultMaxColumns); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("a missing file: %v; want os.ErrNotExist naming the file", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 const statsUsage = `Usage:
-  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--json] [-o OUT]
+  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--json] [-o OUT] [--max-columns N]
 
 Summarises every counter of a perfmon binary log (.blg), like PDH's
 PdhComputeCounterStatistics: the number of valid values, the number of
@@ -36,6 +36,11 @@ damaged log is summarised up to the damage, and the command exits with
 status 1 (-o FILE is then left as it was; --keep-partial writes
 FILE.partial).
 
+--max-columns N (default 1000000) refuses logs of more than N columns
+(counters of distinct instances), exit status 1, before memory runs out:
+each column holds about 1 KB until the end, and each value 40 bytes. 0
+sets no limit.
+
 Flags:
 `
 
@@ -50,6 +55,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	keepPartial := fs.Bool("keep-partial", false, "when the log is damaged, keep the statistics of the samples before the damage in -o FILE.partial")
+	maxColumns := addMaxColumnsFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, statsUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -65,7 +71,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths}, in)
+	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths, MaxColumns: *maxColumns}, in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}

@@ -395,6 +395,7 @@ func (c *Converter) absorb(h *Converter) {
 		c.samples += h.samples
 	}
 	c.scanErr = h.scanErr
+	c.over = c.over || h.over
 	for i := range h.entries {
 		e, he := &c.entries[i], &h.entries[i]
 		if !e.multi() {

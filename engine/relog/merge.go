@@ -103,7 +103,7 @@ func Merge(inputs []Input, opts Options) (*Converter, error) {
 		heads: make([]*blg.Sample, len(inputs)),
 		zoned: make([]bool, len(inputs)),
 	}
-	partOpts := Options{Counters: opts.Counters, part: true}
+	partOpts := Options{Counters: opts.Counters, MaxColumns: opts.MaxColumns, part: true}
 	for k, in := range inputs {
 		p, err := New(in.R, in.Size, partOpts)
 		if err != nil {
@@ -122,8 +122,22 @@ func Merge(inputs []Input, opts Options) (*Converter, error) {
 		merge:    m,
 	}
 	m.scan(c)
-	m.layout(c)
+	if fast && opts.MaxColumns > 0 && m.columnsMet() > opts.MaxColumns {
+		return nil, &ColumnsError{Max: opts.MaxColumns}
+	}
+	m.layout(c) // no more merged columns than the logs have together
 	return c, nil
+}
+
+// columnsMet returns the number of columns the logs' first readings have
+// met so far, all logs together (Options.MaxColumns: each log holds its
+// own columns, besides the merged ones).
+func (m *merger) columnsMet() int {
+	n := 0
+	for _, p := range m.parts {
+		n += p.met
+	}
+	return n
 }
 
 // merger is the state of a Converter over several logs: one single-log
@@ -246,6 +260,12 @@ func (m *merger) scan(c *Converter) {
 				if _, err := m.parts[k].visit(m.heads[k], true, nil); err != nil {
 					m.fail(k, err)
 				}
+				if fast && m.parts[k].over {
+					return // Merge refuses the logs: no need to read on
+				}
+			}
+			if fast && c.opts.MaxColumns > 0 && m.columnsMet() > c.opts.MaxColumns {
+				return // each log holds its columns: their sum counts
 			}
 			if c.samples == 0 {
 				c.begin = t

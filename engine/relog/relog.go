@@ -34,6 +34,14 @@ type Options struct {
 	// Windows wrote them before about 2020. 0 means engine.DefaultDigits.
 	// JSON always writes the shortest text that reads back exactly.
 	Digits int
+	// MaxColumns is the most columns New and Merge accept (columns are
+	// counter instances: each costs memory for as long as the Converter
+	// lives, whatever the size of the records); for Merge, the columns of
+	// all its logs together, each log's counted apart (each log holds its
+	// own). Over it, the first reading stops as soon as it has met
+	// MaxColumns+1 columns, and New and Merge return a *ColumnsError. 0
+	// means no limit. The WebAssembly module ignores it (its size budget).
+	MaxColumns int
 
 	part bool // a log of Merge: New opens it, Merge reads it
 }
@@ -113,6 +121,8 @@ type Converter struct {
 	begin    int64
 	end      int64
 	scanErr  error
+	met      int  // the first pass: columns met that the filters keep (MaxColumns)
+	over     bool // the first pass met more than MaxColumns columns
 
 	// The second pass.
 	r        *blg.Reader
@@ -217,6 +227,9 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 	}
 	c.r = br // Next rewinds it for the second reading
 	c.scan(br)
+	if fast && c.opts.MaxColumns > 0 && (c.over || c.keptColumns() > c.opts.MaxColumns) {
+		return nil, &ColumnsError{Max: c.opts.MaxColumns}
+	}
 	c.layout()
 	return c, nil
 }
@@ -310,6 +323,9 @@ func (c *Converter) scanPart(br *blg.Reader) {
 			c.scanErr = err
 			return
 		}
+		if fast && c.over {
+			return // New refuses the log: no need to read on
+		}
 		if c.samples == 0 {
 			c.begin = s.TimeStamp
 		}
@@ -327,6 +343,7 @@ func (c *Converter) addPair(e *entry, ci, ii int32) {
 			e.single = 1
 			if c.match(e, 0, 0) {
 				e.single = 2
+				c.count()
 			}
 		}
 		return
@@ -335,7 +352,50 @@ func (c *Converter) addPair(e *entry, ci, ii int32) {
 	if _, ok := e.pairs[k]; ok {
 		return
 	}
-	e.pairs[k] = c.match(e, ci, ii)
+	keep := c.match(e, ci, ii)
+	e.pairs[k] = keep
+	if keep {
+		c.count()
+	}
+}
+
+// count counts a column met by the first pass, against Options.MaxColumns.
+func (c *Converter) count() {
+	if fast && c.opts.MaxColumns > 0 {
+		c.met++
+		c.over = c.over || c.met > c.opts.MaxColumns
+	}
+}
+
+// keptColumns returns the number of columns the first pass met that the filters
+// keep: the number of columns layout makes.
+func (c *Converter) keptColumns() int {
+	n := 0
+	for i := range c.entries {
+		e := &c.entries[i]
+		if e.pairs == nil {
+			if e.single == 2 {
+				n++
+			}
+			continue
+		}
+		for _, keep := range e.pairs {
+			if keep {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// ColumnsError is the error of New and Merge for logs with more columns
+// than Options.MaxColumns.
+type ColumnsError struct {
+	Max int // Options.MaxColumns
+}
+
+func (e *ColumnsError) Error() string {
+	return "relog: more than " + strconv.Itoa(e.Max) + " columns (counter instances)"
 }
 
 // match reports whether the column of counter ci and instance ii of entry e
@@ -406,6 +466,10 @@ const noInstance = "\x00"
 // order; within an entry, counters in order of first appearance, and
 // within a counter, instances in order of first appearance.
 func (c *Converter) layout() {
+	if fast && c.columns == nil {
+		// As many as there will be: no spare capacity per column.
+		c.columns = make([]Column, 0, c.keptColumns())
+	}
 	for ei := range c.entries {
 		e := &c.entries[ei]
 		e.grid = make([]int32, len(e.counters)*len(e.insts))

@@ -66,7 +66,7 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 		}
 		buf = logtext.EndRow(buf)
 	}
-	if fast && cpus() >= 2 && !sequentialWrite {
+	if fast && cpus() >= 2 && !sequentialWrite && len(c.columns) <= pipelineColumns {
 		if len(buf) > 0 {
 			if _, err := w.Write(buf); err != nil {
 				return err
@@ -98,6 +98,13 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 	}
 	return c.Err()
 }
+
+// pipelineColumns is the most columns Write runs pipeline for: its
+// batches and formatters hold about 870 bytes a column (2 CPUs; more with
+// more), which a log of very many columns (instances that come and go)
+// does not pay for; the sequential writer holds nothing more than Next's
+// row and writes the same bytes.
+const pipelineColumns = 1 << 15
 
 // sequentialWrite makes Write run on one goroutine whatever the CPUs (the
 // tests compare both ways).

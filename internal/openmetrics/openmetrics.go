@@ -266,8 +266,9 @@ func layout(series []longform.Series) ([]family, []string) {
 			b = strconv.AppendInt(b, int64(n), 10)
 			b = append(b, `"} `...)
 		}
-		seen[string(b)] = true
-		prefixes[c] = string(b)
+		prefix := string(b) // one copy for both: memory per column
+		seen[prefix] = true
+		prefixes[c] = prefix
 		fams[fi].cols = append(fams[fi].cols, c)
 	}
 	return fams, prefixes

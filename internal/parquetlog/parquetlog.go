@@ -75,11 +75,17 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	}
 	ss := t.Series
 	// Each series' record, with the columns that every row of the series
-	// repeats.
-	series := make([]record, len(ss))
-	seriesNulls := make([]nullables, len(ss))
-	for i := range ss {
-		series[i].setSeries(&ss[i], &seriesNulls[i])
+	// repeats; for very many series (instances that come and go), none:
+	// each row's record takes its series' columns itself (the same
+	// values), rather than 260 bytes a series for the whole run.
+	var series []record
+	var seriesNulls []nullables
+	if len(ss) <= cachedSeries {
+		series = make([]record, len(ss))
+		seriesNulls = make([]nullables, len(ss))
+		for i := range ss {
+			series[i].setSeries(&ss[i], &seriesNulls[i])
+		}
 	}
 	pw := parquet.NewGenericWriter[record](w,
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
@@ -119,6 +125,10 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	return st, t.Rows.Err()
 }
 
+// cachedSeries is the most series whose records Write prepares once (a
+// variable: the tests compare both ways).
+var cachedSeries = 1 << 15
+
 // recordFresh reports a record.go older than longform.Fields (make generate
 // not run after a column changed) as an error rather than a wrong file.
 var recordFresh = sync.OnceValue(func() error {
@@ -156,7 +166,8 @@ type group struct {
 }
 
 // write writes the gathered rows as one row group and empties the group
-// (series holds each series' record, its rows' other columns unset):
+// (series holds each series' record, its rows' other columns unset, or
+// is nil: each record then takes its series' columns itself):
 // ordered by series (relog's column order) and, within a series, by time,
 // unless timeOrder keeps them as they came.
 func (g *group) write(pw *parquet.GenericWriter[record], ss []longform.Series, series []record, timeOrder bool) error {
@@ -191,7 +202,12 @@ func (g *group) write(pw *parquet.GenericWriter[record], ss []longform.Series, s
 		c := &g.cells[i]
 		g.row = longform.Row{Series: &ss[c.series], Time: c.time, LocalTime: c.local, Cell: &c.cell}
 		k := len(g.recs)
-		g.recs = append(g.recs, series[c.series])
+		if series != nil {
+			g.recs = append(g.recs, series[c.series])
+		} else {
+			g.recs = append(g.recs, record{})
+			g.recs[k].setSeries(&ss[c.series], &g.nulls[k])
+		}
 		g.recs[k].setRow(&g.row, &g.nulls[k])
 		if len(g.recs) == batch {
 			if _, err := pw.Write(g.recs); err != nil {

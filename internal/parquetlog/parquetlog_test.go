@@ -220,3 +220,27 @@ func TestOnlyTheCommandLinksParquet(t *testing.T) {
 		t.Fatalf("go list listed %d perfcalc packages", checked)
 	}
 }
+
+// TestUncachedSeries: Write without each series' record prepared once (a
+// log of very many series) writes the same bytes as with it, for real logs
+// (parents, instance indexes, objects without instances) in both row
+// orders.
+func TestUncachedSeries(t *testing.T) {
+	dir := corpus.Shared(t, "blg")
+	defer func(n int) { cachedSeries = n }(cachedSeries)
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg"} {
+		log, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, timeOrder := range []bool{false, true} {
+			cachedSeries = 1 << 15
+			want, _, _ := convert(t, log, Options{RowGroupRows: 4000, TimeOrder: timeOrder})
+			cachedSeries = 0
+			got, _, _ := convert(t, log, Options{RowGroupRows: 4000, TimeOrder: timeOrder})
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, time order %v: the Parquet differs without the prepared records", name, timeOrder)
+			}
+		}
+	}
+}

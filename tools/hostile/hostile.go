@@ -71,3 +71,39 @@ func NameTable(n int) ([]byte, error) {
 	}
 	return encode.EncodeNameTable(&t)
 }
+
+// NewInstancesLog returns a .blg log of counters wildcard entries
+// (\\HOSTILE\Process(*)\Counter k) and samples samples, each of which
+// brings perSample instances that no other sample has: the log has
+// counters × samples × perSample columns, however small its records.
+func NewInstancesLog(counters, samples, perSample int) []byte {
+	const start = 130_057_734_178_440_000
+	list := append([]byte(nil), blgbuild.CounterListHeader...)
+	for k := range counters {
+		list = blgbuild.AppendCounterList(list, blgbuild.Counter{
+			Flags: 1, Type: uint32(engine.CounterRawcount), Machine: `\\HOSTILE`, Object: "Process",
+			Instance: "*", Counter: "Counter " + strconv.Itoa(k),
+		})
+	}
+	l := blgbuild.New(64<<10, start)
+	l.Record(blgbuild.EventCounterList, start, list, blgbuild.MaxEventData)
+	names := make([][]uint16, perSample)
+	values := make([]uint64, perSample)
+	for i := range samples {
+		ts := int64(start + i*10_000_000)
+		for j := range names {
+			names[j] = names[j][:0]
+			for _, r := range "instance" + strconv.Itoa(i*perSample+j) {
+				names[j] = append(names[j], uint16(r))
+			}
+			values[j] = uint64(i + j)
+		}
+		rec := []byte{'B', 'L', 3, 0, 0, 0, 0, 0}
+		for range counters {
+			rec = append(rec, blgbuild.MultiSubRecord(ts, names, values)...)
+		}
+		rec[4], rec[5], rec[6], rec[7] = byte(len(rec)), byte(len(rec)>>8), byte(len(rec)>>16), byte(len(rec)>>24)
+		l.Record(blgbuild.EventSample, ts, rec, blgbuild.MaxEventData)
+	}
+	return l.Bytes()
+}

@@ -7,7 +7,9 @@
 // capped-instances.bin (40 names of 1,024 characters, the most Windows allows),
 // pattern.txt (a 1 KB -c pattern that almost matches them),
 // counter-list.blg (60 MB: 394,736 counter-list entries, no sample),
-// names-1e6.multisz (a name table of 10^6 pairs).
+// names-1e6.multisz (a name table of 10^6 pairs),
+// new-instances.blg (4 wildcard counters, 2,500 samples that each bring 40
+// new instances: 400,000 columns in 12 MB).
 package main
 
 import (
@@ -40,6 +42,7 @@ func main() {
 		"pattern.txt":          []byte(`\#230(` + hostile.NearMissPattern(1000) + `)\*`),
 		"counter-list.blg":     hostile.CounterListLog(394_736),
 		"names-1e6.multisz":    names,
+		"new-instances.blg":    hostile.NewInstancesLog(4, 2500, 40),
 	} {
 		if err := os.WriteFile(filepath.Join(*dir, name), data, 0o644); err != nil {
 			log.Fatal(err)
