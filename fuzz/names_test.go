@@ -252,7 +252,7 @@ func checkOneLog(t *testing.T, cl *collisionLog, withParquet bool) {
 		}
 		return c
 	}
-	cols := open().Columns()
+	var cols []relog.Column
 	var want int
 	for _, sep := range []rune{',', '\t'} {
 		var text bytes.Buffer
@@ -260,7 +260,9 @@ func checkOneLog(t *testing.T, cl *collisionLog, withParquet bool) {
 		if sep == '\t' {
 			f = relog.TSV
 		}
-		if err := open().Write(&text, f); err != nil {
+		c := open()
+		cols = c.Columns()
+		if err := c.Write(&text, f); err != nil {
 			t.Fatal(err)
 		}
 		head, rows := csvCells(t, text.String(), sep)
