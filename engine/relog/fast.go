@@ -293,7 +293,11 @@ func (c *Converter) pipeline(t *text, w io.Writer) error {
 	work := make(chan *rowBatch, inFlight)  // to the formatters
 	order := make(chan *rowBatch, inFlight) // to the writer, in the log's order
 	stop := make(chan struct{})
-	for range inFlight {
+	// No more batches than the log's rows fill (a small log needs one);
+	// more rows than counted only cycle the batches more often.
+	b := newRowBatch(len(c.columns), c.samples)
+	free <- b
+	for range min(inFlight, (c.samples+len(b.times)-1)/len(b.times)) - 1 {
 		free <- newRowBatch(len(c.columns), c.samples)
 	}
 	go func() {

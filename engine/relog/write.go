@@ -58,7 +58,7 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 		return errors.New("relog: unknown format")
 	}
 	t := c.newText(f)
-	buf := make([]byte, 0, flushSize+4096)
+	buf := make([]byte, 0, 4096) // grows to flushSize with the rows: a small log needs no 52 KB
 	if f != JSON {
 		buf = c.AppendHeader(buf, f)
 		for i := range c.columns {

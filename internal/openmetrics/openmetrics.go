@@ -73,6 +73,17 @@ type Options struct {
 	Budget int
 	// TempDir is where the temporary file goes; "" means os.TempDir().
 	TempDir string
+	// Spill, when not nil, takes the windows that do not stay in memory
+	// in place of a temporary file (TempDir is then unused): tests and
+	// fuzz targets give a buffer in memory, so that no input costs a file.
+	Spill SpillFile
+}
+
+// SpillFile is where Write spills the windows of samples beyond its
+// budget: written at increasing offsets, then read back.
+type SpillFile interface {
+	io.ReaderAt
+	io.WriterAt
 }
 
 // Stats counts what Write wrote.
@@ -117,7 +128,7 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	win := max(1, budget/8/max(ncol, 1))
 	times := make([]int64, 0, win)
 	vals := make([]uint64, ncol*win)
-	sp := spill{dir: opts.TempDir}
+	sp := spill{dir: opts.TempDir, f: opts.Spill}
 	defer sp.close()
 	rowErr := func() error {
 		for t.Rows.Next() {
@@ -153,7 +164,7 @@ func Write(w io.Writer, t *longform.Table, opts Options) (Stats, error) {
 	}
 	st.Spilled = sp.size
 
-	out := make([]byte, 0, lineSize+4096)
+	out := make([]byte, 0, 4096) // grows to lineSize with the text: a small log needs no more
 	flush := func(force bool) error {
 		if len(out) >= lineSize || force && len(out) > 0 {
 			_, err := w.Write(out)
@@ -316,7 +327,8 @@ func floorDiv(a, b int64) int64 {
 // spill is the temporary file of the windows that did not stay in memory.
 type spill struct {
 	dir    string
-	f      *os.File
+	f      SpillFile // Options.Spill, or file
+	file   *os.File  // the temporary file Write created
 	size   int64
 	chunks []chunk
 	buf    []byte // writes
@@ -340,7 +352,7 @@ func (s *spill) write(times []int64, vals []uint64, ncol int) error {
 		if err != nil {
 			return err
 		}
-		s.f = f
+		s.f, s.file = f, f
 	}
 	n, win := len(times), len(vals)/max(ncol, 1)
 	// Through a small buffer: the window itself is the budget.
@@ -404,11 +416,11 @@ func (s *spill) read(ch chunk, c int, times []int64, vals []uint64) ([]int64, []
 	return times, vals, nil
 }
 
-// close removes the temporary file.
+// close removes the temporary file Write created.
 func (s *spill) close() {
-	if s.f != nil {
-		name := s.f.Name()
-		s.f.Close()
+	if s.file != nil {
+		name := s.file.Name()
+		s.file.Close()
 		os.Remove(name)
 	}
 }

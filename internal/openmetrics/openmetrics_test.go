@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,6 +203,44 @@ func TestSpill(t *testing.T) {
 		}
 		if left, _ := os.ReadDir(dir); len(left) > 0 {
 			t.Errorf("%s: %d temporary files left", name, len(left))
+		}
+	}
+}
+
+// memSpill is a SpillFile in memory.
+type memSpill struct{ b []byte }
+
+func (m *memSpill) WriteAt(p []byte, off int64) (int, error) {
+	if end := int(off) + len(p); end > len(m.b) {
+		m.b = append(m.b, make([]byte, end-len(m.b))...)
+	}
+	return copy(m.b[off:], p), nil
+}
+
+func (m *memSpill) ReadAt(p []byte, off int64) (int, error) {
+	if int(off)+len(p) > len(m.b) {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return copy(p, m.b[off:]), nil
+}
+
+// TestSpillOption: with Options.Spill the windows go there, no file is
+// made in TempDir, and the text is the same as from memory.
+func TestSpillOption(t *testing.T) {
+	for _, name := range logs {
+		log := readLog(t, name)
+		want, _ := write(t, log, Options{})
+		dir := t.TempDir()
+		var m memSpill
+		have, st := write(t, log, Options{Budget: 4096, TempDir: dir, Spill: &m})
+		if st.Spilled == 0 || int64(len(m.b)) != st.Spilled {
+			t.Errorf("%s: spilled %d bytes, the SpillFile holds %d", name, st.Spilled, len(m.b))
+		}
+		if !bytes.Equal(have, want) {
+			t.Errorf("%s: the text written through Spill differs", name)
+		}
+		if left, _ := os.ReadDir(dir); len(left) > 0 {
+			t.Errorf("%s: %d files made in TempDir", name, len(left))
 		}
 	}
 }
