@@ -39,8 +39,8 @@ logs have the same counter, the first log's value), each counter's values
 computed along its samples across the logs. A counter of one log is the
 same as another log's whose path is equal, else equal but for case, and
 each joins at most one counter of each log (Svc in one log, Svc and svc in
-another: two columns, Svc of both logs and svc). Times are the first log's local
-time: a log of another time zone is moved to it.
+another: two columns, Svc of both logs and svc). Times are the first log's
+local time: a log of another time zone is moved to it.
 
 -q lists the counters (one path per line, the CSV header's columns), then
 the time of the first and last sample and the number of samples.
