@@ -24,8 +24,8 @@ Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
 (logs/*/*.blg, quoted so that perfcalc expands it); a folder's or a
 pattern's files that are not regular files (named pipes, devices) are
-skipped with a note, and read as streams when given by name. Each log gives one output
-in DIR named after it, with the extension of its format:
+skipped with a note, and read as streams when given by name. Each log gives
+one output in DIR named after it, with the extension of its format:
   ` + convertExtensions() + `
 SERVER1.blg becomes DIR/SERVER1.parquet, written through a temporary file:
 complete or absent. The formats are relog's (perfcalc relog -h).
