@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"hash/crc32"
-	"io"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -49,7 +48,7 @@ func FuzzLongFormats(f *testing.F) {
 			c = open()
 		}
 		var om bytes.Buffer
-		var sp memSpill
+		var sp openmetrics.MemorySpill
 		ost, err := openmetrics.Write(&om, longform.FromConverter(c), openmetrics.Options{Budget: 64, Spill: &sp})
 		if err != nil && !errors.Is(err, c.Err()) {
 			t.Fatalf("openmetrics: %v (the log's error: %v)", err, c.Err())
@@ -67,8 +66,8 @@ func FuzzLongFormats(f *testing.F) {
 		if lines != ost.Samples {
 			t.Fatalf("%d sample lines, Write counted %d", lines, ost.Samples)
 		}
-		if int64(len(sp.b)) != ost.Spilled {
-			t.Fatalf("%d bytes spilled, Write counted %d", len(sp.b), ost.Spilled)
+		if int64(sp.Len()) != ost.Spilled {
+			t.Fatalf("%d bytes spilled, Write counted %d", sp.Len(), ost.Spilled)
 		}
 	})
 }
@@ -90,21 +89,4 @@ func checkParquet(t *testing.T, c *relog.Converter) {
 	if f.NumRows() != st.Rows {
 		t.Fatalf("the file has %d rows, Write counted %d", f.NumRows(), st.Rows)
 	}
-}
-
-// memSpill is an openmetrics.SpillFile in memory.
-type memSpill struct{ b []byte }
-
-func (m *memSpill) WriteAt(p []byte, off int64) (int, error) {
-	if end := int(off) + len(p); end > len(m.b) {
-		m.b = append(m.b, make([]byte, end-len(m.b))...)
-	}
-	return copy(m.b[off:], p), nil
-}
-
-func (m *memSpill) ReadAt(p []byte, off int64) (int, error) {
-	if int(off)+len(p) > len(m.b) {
-		return 0, io.ErrUnexpectedEOF
-	}
-	return copy(p, m.b[off:]), nil
 }

@@ -86,6 +86,29 @@ type SpillFile interface {
 	io.WriterAt
 }
 
+// MemorySpill is a SpillFile in memory (for tests and fuzz targets, where
+// a temporary file per input would cost more than the work).
+type MemorySpill struct{ b []byte }
+
+// WriteAt writes p at off, growing the buffer as needed.
+func (m *MemorySpill) WriteAt(p []byte, off int64) (int, error) {
+	if end := int(off) + len(p); end > len(m.b) {
+		m.b = append(m.b, make([]byte, end-len(m.b))...)
+	}
+	return copy(m.b[off:], p), nil
+}
+
+// Len returns the bytes written (the end of the furthest write).
+func (m *MemorySpill) Len() int { return len(m.b) }
+
+// ReadAt reads len(p) bytes at off; io.ErrUnexpectedEOF beyond what was written.
+func (m *MemorySpill) ReadAt(p []byte, off int64) (int, error) {
+	if int(off)+len(p) > len(m.b) {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return copy(p, m.b[off:]), nil
+}
+
 // Stats counts what Write wrote.
 type Stats struct {
 	Families int   // metric families written

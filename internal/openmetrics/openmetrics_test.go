@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -207,23 +206,6 @@ func TestSpill(t *testing.T) {
 	}
 }
 
-// memSpill is a SpillFile in memory.
-type memSpill struct{ b []byte }
-
-func (m *memSpill) WriteAt(p []byte, off int64) (int, error) {
-	if end := int(off) + len(p); end > len(m.b) {
-		m.b = append(m.b, make([]byte, end-len(m.b))...)
-	}
-	return copy(m.b[off:], p), nil
-}
-
-func (m *memSpill) ReadAt(p []byte, off int64) (int, error) {
-	if int(off)+len(p) > len(m.b) {
-		return 0, io.ErrUnexpectedEOF
-	}
-	return copy(p, m.b[off:]), nil
-}
-
 // TestSpillOption: with Options.Spill the windows go there, no file is
 // made in TempDir, and the text is the same as from memory.
 func TestSpillOption(t *testing.T) {
@@ -231,10 +213,10 @@ func TestSpillOption(t *testing.T) {
 		log := readLog(t, name)
 		want, _ := write(t, log, Options{})
 		dir := t.TempDir()
-		var m memSpill
+		var m MemorySpill
 		have, st := write(t, log, Options{Budget: 4096, TempDir: dir, Spill: &m})
-		if st.Spilled == 0 || int64(len(m.b)) != st.Spilled {
-			t.Errorf("%s: spilled %d bytes, the SpillFile holds %d", name, st.Spilled, len(m.b))
+		if st.Spilled == 0 || int64(m.Len()) != st.Spilled {
+			t.Errorf("%s: spilled %d bytes, the SpillFile holds %d", name, st.Spilled, m.Len())
 		}
 		if !bytes.Equal(have, want) {
 			t.Errorf("%s: the text written through Spill differs", name)
