@@ -84,11 +84,13 @@ buffer is not a log's are refused before any copy).
 -9; removed on Ctrl-C or SIGTERM elsewhere): the file is complete or left as
 it was. -o /dev/null, /dev/stdout or a named pipe is written to directly.
 An -o that is an input (by any name or link) is refused.
+
 --max-columns N (default 1000000) refuses, with exit status 1 and before
 memory runs out, logs of more than N columns (counters of distinct
-instances; for several logs, their columns together): memory is the largest record plus about 0.75 KB a column for
-CSV, TSV and JSON, 1.2 KB for OpenMetrics, 1.6 KB for Parquet, kept from
-the first reading to the end. 0 sets no limit.
+instances; for several logs, their columns together): memory is the
+largest record plus about 0.75 KB a column for CSV, TSV and JSON, 1.2 KB
+for OpenMetrics, 1.6 KB for Parquet, kept from the first reading to the
+end. 0 sets no limit.
 
 A damaged log is converted up to the damage; the command then reports the
 damage and exits with status 1: on standard output the rows before the
