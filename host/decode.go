@@ -184,6 +184,16 @@ func (e *Engine) RelogText(log []byte, sel relog.Options, format relog.Format) (
 	})
 }
 
+// letGo ends the module's continuation (decode_next(0)) of a paged call
+// that failed with a cursor open (*err and *cursor set); a trap has
+// discarded the instance already.
+func (e *Engine) letGo(inst *instance, cursor *uint32, err *error) {
+	if *err != nil && *cursor != 0 && inst.fn[fnDecodeNext] != nil {
+		clear(inst.stack[:])
+		_ = e.call(inst, fnDecodeNext)
+	}
+}
+
 // text places parts and calls the text export f (relog_text, query_text),
 // whose parameters args sets, then decode_next for every further page, and
 // returns the text. A text longer than the output buffer comes in pages
@@ -206,14 +216,7 @@ func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args f
 	clear(inst.stack[:])
 	args(inst.stack[:], at)
 	cursor := uint32(0)
-	defer func() {
-		if err != nil && cursor != 0 && inst.fn[fnDecodeNext] != nil {
-			// Let the module's continuation go (decode_next(0)); a trap
-			// here has discarded the instance already.
-			clear(inst.stack[:])
-			_ = e.call(inst, fnDecodeNext)
-		}
-	}()
+	defer e.letGo(inst, &cursor, &err)
 	for {
 		if err := e.call(inst, f); err != nil {
 			return nil, err
@@ -356,14 +359,7 @@ func (e *Engine) decode(f int, parts [][]byte, args func(s []uint64, at []region
 	clear(inst.stack[:])
 	args(inst.stack[:], at, 0)
 	cursor := uint32(0)
-	defer func() {
-		if err != nil && cursor != 0 && inst.fn[fnDecodeNext] != nil {
-			// Let the module's continuation go (decode_next(0)); a trap
-			// here has discarded the instance already.
-			clear(inst.stack[:])
-			_ = e.call(inst, fnDecodeNext)
-		}
-	}()
+	defer e.letGo(inst, &cursor, &err)
 	for {
 		if err := e.call(inst, f); err != nil {
 			return nil, err

@@ -90,25 +90,23 @@ class Decoded:
     def paths_by(self, key: str) -> dict:
         """One path per distinct value of a record field (the column of a
         .blg result), resolved in each page's string area."""
-        out = {}
-        for p in self.pages:
-            keys, first = np.unique(p.records[key], return_index=True)
-            for k, i in zip(keys.tolist(), first.tolist()):
-                if k not in out:
-                    r = p.records[i]
-                    out[k] = p.text(int(r["path_off"]), int(r["path_len"]))
-        return out
+        return self._by(key, lambda p, off, n: p.text(off, n))
 
     def parts_by(self, key: str) -> dict:
         """The path's parts (Page.parts) per distinct value of a record
         field, as paths_by."""
+        return self._by(key, lambda p, off, n: p.parts(off + n))
+
+    def _by(self, key: str, read) -> dict:
+        """read(page, path_off, path_len) of the first record of each
+        distinct value of a record field, across the pages."""
         out = {}
         for p in self.pages:
             keys, first = np.unique(p.records[key], return_index=True)
             for k, i in zip(keys.tolist(), first.tolist()):
                 if k not in out:
                     r = p.records[i]
-                    out[k] = p.parts(int(r["path_off"]) + int(r["path_len"]))
+                    out[k] = read(p, int(r["path_off"]), int(r["path_len"]))
         return out
 
     def parts(self) -> list:
