@@ -288,6 +288,7 @@ func FuzzWatchText(f *testing.F) {
 	f.Add([]byte("\x09Processor\x01\x30\x10% Processor Time\x00\x00\x00\x00\x00\x00\x59\x40\x00"), uint8(0))
 	f.Add([]byte("\x07Process\x0fsvchost/1,\"a\"\t\x0aWorking Set\x01\x02\x03\x04\x05\x06\x07\x08\x01"), uint8(1))
 	f.Add([]byte("\x06Memory\x00\x0fAvailable Bytes\xff\xff\xff\xff\xff\xff\xef\x7f\x00"), uint8(2))
+	f.Add([]byte("\x06Memory\x01a\x10Available\r\nBytes\x01\x02\x03\x04\x05\x06\x07\x08\x00"), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		format := []outputFormat{formatCSV, formatTSV, formatJSON}[mode%3]
 		logText, digits := mode&4 != 0, []int{20, 17}[mode>>3&1]
@@ -356,7 +357,13 @@ func FuzzWatchText(f *testing.F) {
 		if err != nil || len(recs) != 3 {
 			t.Fatalf("%s: %d records (%v)\n%q", format, len(recs), err, out.String())
 		}
-		if !strings.HasPrefix(recs[0][0], "(PDH-") || !reflect.DeepEqual(recs[0][1:], tw.columns) {
+		// encoding/csv reads a \r\n inside a quoted cell as \n; the
+		// writer writes the name as it is.
+		header := make([]string, len(tw.columns))
+		for i, c := range tw.columns {
+			header[i] = strings.ReplaceAll(c, "\r\n", "\n")
+		}
+		if !strings.HasPrefix(recs[0][0], "(PDH-") || !reflect.DeepEqual(recs[0][1:], header) {
 			t.Fatalf("header %q, columns %q", recs[0], tw.columns)
 		}
 		for k, s := range []*collect.Sample{s0, s1} {
