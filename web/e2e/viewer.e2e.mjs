@@ -544,7 +544,7 @@ try {
       await page.click("#cancel");
       await page.waitForFunction(() => document.getElementById("app").dataset.state === "loaded" && document.getElementById("progress").hidden);
       const stopped = performance.now() - t0;
-      assert.ok(stopped < 1000, `Cancel took ${stopped.toFixed(0)} ms`);
+      assert.ok(stopped < 3000, `Cancel took ${stopped.toFixed(0)} ms`);
       assert.match(await page.textContent("#message"), /Cancelled\.\s*Stopped: Opening tx-large\.blg/);
       assert.equal(await page.getAttribute("#samples", "data-samples"), before, "the log open before is still shown");
       note(`Cancel while listing the large log: the page was idle ${stopped.toFixed(0)} ms after the click`);
@@ -565,7 +565,7 @@ try {
       await page.click("#cancel");
       await page.waitForFunction(() => document.getElementById("app").dataset.stats === "cancelled" && document.getElementById("app").dataset.state === "loaded");
       const stopped = performance.now() - t1;
-      assert.ok(stopped < 1000, `Cancel took ${stopped.toFixed(0)} ms`);
+      assert.ok(stopped < 3000, `Cancel took ${stopped.toFixed(0)} ms`);
       assert.match(await page.textContent("#message"), /Cancelled/);
       assert.ok((await page.$$eval("#values tbody tr[data-stats=pending]", (trs) => trs.length)) > 0, "the rows say their statistics were not computed");
       await shot("14-cancelled.png");

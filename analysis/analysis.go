@@ -1,0 +1,289 @@
+// Package analysis answers what was wrong with a machine from its
+// performance log: it runs threshold analyses (perfcalc's own defaults, or
+// PAL's threshold files read by package palxml) over the values of a log,
+// cut into time slices, and reports statistics and alerts.
+//
+// The model, read from PAL's threshold files or written in Go (Defaults), is
+// a Set of Analysis; each names its counters (Datasource), the limits they
+// must not cross (Threshold) and the bands drawn behind its charts (Band).
+// Run computes a Report from a relog.Converter: per matched counter
+// instance, statistics per time slice and overall, and one Alert per
+// (analysis, slice, counter instance) that broke a threshold, as
+// ../shared/spec/ANALYSIS.md states. Options.PALCompat reproduces PAL's
+// numbers, its defects included (doc/ANALYSIS.md lists every difference).
+//
+// The package imports only the standard library, without fmt and os: the
+// WebAssembly module links it. The report's JSON (Report.AppendJSON) is the
+// one form shared by the command, the module, the JS and the Python
+// packages.
+package analysis
+
+import "github.com/perfcalc/perfcalc/engine/counterpath"
+
+// Condition is how bad a threshold's breach is; the zero value is OK.
+type Condition uint8
+
+// The conditions, in increasing severity.
+const (
+	OK Condition = iota
+	Warning
+	Critical
+)
+
+// Operator compares a statistic with a threshold's value.
+type Operator uint8
+
+// The operators of PAL's StaticThreshold (-Operator gt, ge, lt, le, eq).
+const (
+	Greater Operator = iota
+	GreaterEqual
+	Less
+	LessEqual
+	Equal
+)
+
+// DatasourceKind says where a Datasource's series come from.
+type DatasourceKind uint8
+
+// The datasource kinds.
+const (
+	// CounterLog series are the log's columns that match the
+	// datasource's path.
+	CounterLog DatasourceKind = iota
+	// Generated series are computed from other datasources' series
+	// (Datasource.Formula).
+	Generated
+)
+
+// Datasource is one set of series of an analysis: the log's counter
+// instances that match a path, or series computed from others.
+type Datasource struct {
+	// Name is the datasource's name (PAL's NAME attribute, a counter path
+	// such as \Processor(*)\% Processor Time); thresholds and charts refer
+	// to the datasource by it or by Var.
+	Name string
+	// Var is PAL's COLLECTIONVARNAME ("" for perfcalc's own analyses).
+	Var  string
+	Kind DatasourceKind
+	// Path is the counter path that CounterLog columns must match: object
+	// and counter equal under PDH's case-insensitive comparison, the
+	// instance "*" (or none) matching every instance, otherwise equal.
+	// The machine is ignored.
+	Path counterpath.Path
+	// ObjectRegexp, when not "", replaces the match of Path.Object: a
+	// case-insensitive, unanchored regular expression (PAL's
+	// ISCOUNTEROBJECTREGULAREXPRESSION).
+	ObjectRegexp string
+	// Exclude lists instance names left out (exact, case-insensitive).
+	Exclude []string
+	// Round is the number of decimals values are rounded to (half to
+	// even) before statistics, or -1 for none (PAL's DATATYPE: integer is
+	// 0, round1 … round6 are 1 … 6).
+	Round int
+	// Formula computes a Generated datasource's series, one per instance
+	// of its first operand; nil for CounterLog.
+	Formula *Formula
+}
+
+// Formula is a Generated datasource's computation: for each instance, the
+// value of the first operand op the value of the second (or Constant when
+// Right is ""), times Scale. The generated series that recur in PAL's
+// files have this form (network utilisation: Bytes Total/sec × 8 ÷ Current
+// Bandwidth × 100).
+type Formula struct {
+	Left, Right string // datasource names (Right "" for a constant)
+	Op          byte   // '+', '-', '*' or '/'
+	Constant    float64
+	Scale       float64
+}
+
+// Threshold is one limit of an analysis: the condition raised where a
+// statistic of a slice (its min, mean and max, or its trend alone)
+// compared with Value by Operator holds.
+type Threshold struct {
+	Name      string
+	Condition Condition
+	Priority  int
+	// Datasource is the name of the datasource the threshold tests.
+	Datasource string
+	Operator   Operator
+	Value      float64
+	// TrendOnly tests the slice's hourly trend instead of its min, mean
+	// and max (PAL's -IsTrendOnly $True).
+	TrendOnly bool
+}
+
+// Band is a coloured band drawn behind a chart, from Min to Max; with
+// UseMax it extends to the largest max of the chart's series (or, when
+// not GreaterThan, down to the smallest min).
+type Band struct {
+	Condition   Condition
+	Min, Max    float64
+	UseMax      bool
+	GreaterThan bool
+}
+
+// Chart is one chart of an analysis: a datasource's series with bands.
+type Chart struct {
+	Title      string
+	Datasource string
+	// MaxLimit is the chart's top, 0 for the largest value.
+	MaxLimit float64
+	Bands    []Band
+}
+
+// Unsupported is a threshold (or datasource) that could not be evaluated,
+// with the reason; reports list them, never drop them silently.
+type Unsupported struct {
+	Analysis string // the analysis' name
+	What     string // the threshold's or datasource's name
+	Reason   string
+}
+
+// Analysis is one question asked of a log: its datasources, thresholds
+// and charts (PAL's ANALYSIS element).
+type Analysis struct {
+	ID          string
+	Name        string
+	Category    string
+	Enabled     bool
+	Primary     string // the primary datasource's name
+	Description string // HTML, as the threshold file gives it
+	Datasources []Datasource
+	Thresholds  []Threshold
+	Charts      []Chart
+	// Reference says where a default analysis' thresholds come from
+	// (perfcalc's own analyses; "" for PAL's).
+	Reference string
+}
+
+// Question is a threshold file's variable (PAL's QUESTION): its value is
+// Default unless set (Set.Values).
+type Question struct {
+	Var     string
+	Type    string // boolean, integer, string or options
+	Default string
+	Options []string
+	Prompt  string
+	// HasDefault is false for a question that must be set (options).
+	HasDefault bool
+}
+
+// Set is what analyze runs: analyses, the questions they were evaluated
+// with, and what could not be evaluated.
+type Set struct {
+	// Name is the set's name (a threshold file's NAME, or "perfcalc").
+	Name      string
+	Analyses  []Analysis
+	Questions []Question
+	// Values are the question variables' values used (defaults and
+	// --set), by variable name.
+	Values      map[string]string
+	Unsupported []Unsupported
+}
+
+// Options tune Run.
+type Options struct {
+	// Interval is the slices' length in seconds; 0 is automatic (the
+	// log's duration ÷ 30, rounded half to even, at least 1).
+	Interval int64
+	// PALCompat reproduces PAL's numbers, quirks included.
+	PALCompat bool
+}
+
+// Stats are the statistics of one series over a slice or the whole log.
+// Min, Avg and Max are those of the valid values (N of them); with N = 0
+// they are 0 and the series has no value there.
+type Stats struct {
+	N             int
+	Min, Avg, Max float64
+	// Trend is the hourly trend (ANALYSIS.md §3): for a slice, the change
+	// of its mean since the first slice's per hour; overall, the last
+	// slice's.
+	Trend float64
+}
+
+// Overall are a series' statistics over the whole log.
+type Overall struct {
+	Stats
+	StdDev float64
+	// Trimmed are the means without the highest 10, 20 and 30 % of
+	// values (PAL's "outliers removed"), Percentiles the 90th, 95th and
+	// 99th percentiles (nearest rank).
+	Trimmed     [3]float64
+	Percentiles [3]float64
+	Condition   Condition // the worst threshold the overall figures break
+}
+
+// Point is one pixel column of a chart: the smallest and largest value of
+// the samples from Start to End (local FILETIMEs).
+type Point struct {
+	Start, End int64
+	Min, Max   float64
+}
+
+// Series is one matched counter instance of an analysis' datasource.
+type Series struct {
+	Datasource string
+	// Path is the counter instance's full path as relog prints it, and
+	// Parts its parts.
+	Path    string
+	Parts   counterpath.Path
+	Overall Overall
+	Slices  []Stats // one per Report.Slices
+	// Chart is the series downsampled to at most Report.ChartPoints
+	// points: a min/max envelope.
+	Chart []Point
+}
+
+// Alert is one (analysis, slice, counter instance) whose statistics broke
+// a threshold: the worst condition (by priority) among the thresholds it
+// broke.
+type Alert struct {
+	Analysis  string // the analysis' name
+	Category  string
+	Condition Condition
+	Priority  int
+	Threshold string // the name of the threshold that set the condition
+	Path      string
+	Slice     int
+	// Start and End are the slice's bounds (local FILETIMEs; the report
+	// prints them as ISO 8601 UTC with the log's time zone).
+	Start, End           int64
+	Min, Avg, Max, Trend float64
+}
+
+// Slice is one time slice: the samples from Start to End (local FILETIMEs,
+// both included).
+type Slice struct {
+	Start, End int64
+	Samples    int
+}
+
+// Result is one analysis' outcome.
+type Result struct {
+	Analysis *Analysis
+	Series   []Series
+	// Skipped says why the analysis was not run ("" when it was): a
+	// datasource matched nothing, or it is disabled.
+	Skipped string
+}
+
+// Report is what Run returns.
+type Report struct {
+	// Machine is the machine the log's columns name (the first one).
+	Machine string
+	// Begin and End are the first and last samples' local FILETIMEs;
+	// Bias the log's time zone bias in minutes (UTC = local + Bias).
+	Begin, End int64
+	Bias       int32
+	Samples    int
+	Interval   int64 // seconds
+	Slices     []Slice
+	Results    []Result
+	Alerts     []Alert // in time order, then by analysis and path
+	Set        *Set
+	PALCompat  bool
+	// ChartPoints is the most points of a Series.Chart.
+	ChartPoints int
+}
