@@ -3,10 +3,10 @@ package analysis
 import (
 	"errors"
 	"math"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
@@ -79,7 +79,7 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 	r := &Report{
 		Begin: begin, End: end, Bias: bias, Samples: n, Interval: interval,
 		Set: set, PALCompat: opts.PALCompat, ChartPoints: DefaultChartPoints,
-		Unsupported: slices.Clone(set.Unsupported),
+		Unsupported: append([]Unsupported(nil), set.Unsupported...),
 	}
 	if len(cols) > 0 {
 		r.Machine = cols[0].Parts.Machine
@@ -229,7 +229,7 @@ func fullInstance(p *counterpath.Path) string {
 // matcher matches a CounterLog datasource against columns.
 type matcher struct {
 	ds  *Datasource
-	re  *regexp.Regexp
+	re  *objectRegexp
 	all bool // every instance
 	ins string
 }
@@ -237,9 +237,9 @@ type matcher struct {
 func newMatcher(ds *Datasource) (*matcher, error) {
 	m := &matcher{ds: ds}
 	if ds.ObjectRegexp != "" {
-		re, err := regexp.Compile("(?i)" + ds.ObjectRegexp)
+		re, err := compileObjectRegexp(ds.ObjectRegexp)
 		if err != nil {
-			return nil, errors.New("the object regular expression " + strconv.Quote(ds.ObjectRegexp) + " does not compile: " + err.Error())
+			return nil, err
 		}
 		m.re = re
 	}
@@ -310,7 +310,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 	first := make(map[string]bool, len(cols))
 	dup := make([]bool, len(cols))
 	for i := range cols {
-		key := strings.ToLower(cols[i].Path)
+		key := foldKey(cols[i].Path)
 		dup[i] = first[key]
 		first[key] = true
 	}
@@ -572,15 +572,18 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			}
 		}
 	}
-	slices.SortStableFunc(alerts, func(x, y keyed) int {
+	// (slice, analysis, path) is unique: an analysis has one alert per
+	// slice and path.
+	heapSort(len(alerts), func(i, j int) bool {
+		x, y := &alerts[i], &alerts[j]
 		switch {
 		case x.Slice != y.Slice:
-			return x.Slice - y.Slice
+			return x.Slice < y.Slice
 		case x.ai != y.ai:
-			return x.ai - y.ai
+			return x.ai < y.ai
 		}
-		return strings.Compare(x.Path, y.Path)
-	})
+		return x.Path < y.Path
+	}, func(i, j int) { alerts[i], alerts[j] = alerts[j], alerts[i] })
 	r.Alerts = make([]Alert, len(alerts))
 	for i := range alerts {
 		r.Alerts[i] = alerts[i].Alert
@@ -621,4 +624,29 @@ func compare(op Operator, v, t float64, compat bool) bool {
 		}
 	}
 	return v > t
+}
+
+// foldKey returns s with each rune replaced by the smallest rune of its
+// simple case-folding orbit: two strings have the same key exactly when
+// strings.EqualFold holds for them (without strings.ToLower's tables).
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'a' <= c && c <= 'z' {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b = utf8.AppendRune(b, m)
+	}
+	return string(b)
 }
