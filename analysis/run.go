@@ -35,8 +35,8 @@ const DefaultChartPoints = 600
 //
 // Values are rounded to the datasource's Round before statistics (compat:
 // the statistics are rounded instead, as PAL does); time slices,
-// statistics and alerts follow ../shared/spec/ANALYSIS.md §3–4 as the
-// Report's and Options.PALCompat's documentation says. No figure of the
+// statistics and alerts are those of doc/ANALYSIS.md §2–4, where §5
+// lists what Options.PALCompat changes. No figure of the
 // report is NaN or ±Inf: one that would be (an overflowing sum) is 0.
 //
 // # Memory
