@@ -208,7 +208,7 @@ type plan struct {
 	sources  int   // columns + generated series
 	gens     []generator
 	stores   []*sourced
-	byStore  map[[2]int]int // (source, round) → index in stores
+	byStore  map[int64]int // source·32 + round + 1 → index in stores
 	analyses []plannedAnalysis
 	needCol  []bool
 	compat   bool
@@ -305,7 +305,7 @@ func findDS(a *Analysis, name string) int {
 
 // newPlan matches the set's analyses against the columns.
 func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
-	p := &plan{sources: len(cols), byStore: map[[2]int]int{}, needCol: make([]bool, len(cols)), compat: r.PALCompat}
+	p := &plan{sources: len(cols), byStore: map[int64]int{}, needCol: make([]bool, len(cols)), compat: r.PALCompat}
 	// Of two columns of the same path (case-insensitive), the first.
 	first := make(map[string]bool, len(cols))
 	dup := make([]bool, len(cols))
@@ -368,10 +368,8 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 
 // storeOf returns the store of a source with a rounding, making it.
 func (p *plan) storeOf(source, round int) int {
-	if round < 0 {
-		round = -1
-	}
-	key := [2]int{source, round}
+	round = min(max(round, -1), 30) // roundTo rounds to at most 15 decimals
+	key := int64(source)*32 + int64(round) + 1
 	if i, ok := p.byStore[key]; ok {
 		return i
 	}
@@ -490,11 +488,8 @@ func (p *plan) finish(r *Report, tl *timeline) {
 		s.stats = sliceStats(s.store, tl, r.Interval)
 		s.all = overallStats(s.store, s.stats, r.PALCompat)
 	}
-	type keyed struct {
-		ai int
-		Alert
-	}
-	var alerts []keyed
+	var alerts []Alert
+	var owner []int // per alert: its analysis' index
 	for ai := range p.analyses {
 		pa := &p.analyses[ai]
 		res := Result{Analysis: pa.a, Skipped: pa.skipped}
@@ -502,9 +497,10 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			r.Results = append(r.Results, res)
 			continue
 		}
-		// The alerts of the analysis: (slice, path) → index in mine.
-		var mine []Alert
-		at := map[string][]int32{}
+		// The analysis' alerts: slots[at[path]+k] is the index in alerts of
+		// the alert of the path in slice k, or −1.
+		var slots []int32
+		at := map[string]int{}
 		for di := range pa.dss {
 			pd := &pa.dss[di]
 			var ths []*Threshold
@@ -517,76 +513,82 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			for _, m := range pd.members {
 				s := p.stores[m.store]
 				se := Series{Datasource: pd.ds.Name, Path: m.path, Parts: m.parts, Overall: s.all, Slices: s.stats, Chart: s.store.chart}
-				se.Overall.Condition = OK
-				if len(ths) == 0 {
-					se.Overall.NoThresholds = true
-				}
+				se.Overall.NoThresholds = len(ths) == 0
 				prio := 0
 				for _, th := range ths {
 					if se.Overall.N > 0 && breaks(th, &se.Overall.Stats, p.compat) && (se.Overall.Condition == OK || th.Priority >= prio) {
 						se.Overall.Condition, prio = th.Condition, th.Priority
 					}
 				}
-				idx := at[m.path]
+				base, ok := at[m.path]
+				if !ok {
+					base = -1
+				}
 				for k := range s.stats {
 					st := &s.stats[k]
 					for _, th := range ths {
 						if !breaks(th, st, p.compat) {
 							continue
 						}
-						if idx == nil {
-							idx = make([]int32, len(s.stats))
-							for i := range idx {
-								idx[i] = -1
+						if base < 0 {
+							base = len(slots)
+							at[m.path] = base
+							for range s.stats {
+								slots = append(slots, -1)
 							}
-							at[m.path] = idx
 						}
-						if j := idx[k]; j >= 0 {
-							if th.Priority >= mine[j].Priority {
-								mine[j].Condition, mine[j].Priority, mine[j].Threshold = th.Condition, th.Priority, th.Name
+						if j := slots[base+k]; j >= 0 {
+							if a := &alerts[j]; th.Priority >= a.Priority {
+								a.Condition, a.Priority, a.Threshold = th.Condition, th.Priority, th.Name
 							}
 							continue
 						}
-						idx[k] = int32(len(mine))
-						sl := &r.Slices[k]
-						mine = append(mine, Alert{
-							Analysis: pa.a.Name, Category: pa.a.Category, Condition: th.Condition,
-							Priority: th.Priority, Threshold: th.Name, Path: m.path, Slice: k,
-							Start: sl.Start, End: sl.End, Min: st.Min, Avg: st.Avg, Max: st.Max, Trend: st.Trend,
-						})
+						slots[base+k] = int32(len(alerts))
+						alerts = append(alerts, newAlert(pa.a, th, m.path, k, &r.Slices[k], st))
+						owner = append(owner, ai)
 					}
 				}
 				res.Series = append(res.Series, se)
 			}
 		}
-		for _, al := range mine {
-			alerts = append(alerts, keyed{ai, al})
-		}
 		r.Results = append(r.Results, res)
-	}
-	for ai := range p.analyses {
-		a := p.analyses[ai].a
-		for ti := range a.Thresholds {
-			if p.analyses[ai].skipped == "" && findDS(a, a.Thresholds[ti].Datasource) < 0 {
-				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: a.Thresholds[ti].Name, Reason: "the threshold names a datasource the analysis does not have: " + a.Thresholds[ti].Datasource})
+		for ti := range pa.a.Thresholds {
+			if th := &pa.a.Thresholds[ti]; findDS(pa.a, th.Datasource) < 0 {
+				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: pa.a.Name, What: th.Name, Reason: "the threshold names a datasource the analysis does not have: " + th.Datasource})
 			}
 		}
 	}
 	// (slice, analysis, path) is unique: an analysis has one alert per
 	// slice and path.
-	heapSort(len(alerts), func(i, j int) bool {
-		x, y := &alerts[i], &alerts[j]
+	order := make([]int, len(alerts))
+	for i := range order {
+		order[i] = i
+	}
+	heapSort(len(order), func(i, j int) bool {
+		x, y := &alerts[order[i]], &alerts[order[j]]
 		switch {
 		case x.Slice != y.Slice:
 			return x.Slice < y.Slice
-		case x.ai != y.ai:
-			return x.ai < y.ai
+		case owner[order[i]] != owner[order[j]]:
+			return owner[order[i]] < owner[order[j]]
 		}
 		return x.Path < y.Path
-	}, func(i, j int) { alerts[i], alerts[j] = alerts[j], alerts[i] })
+	}, func(i, j int) { order[i], order[j] = order[j], order[i] })
 	r.Alerts = make([]Alert, len(alerts))
-	for i := range alerts {
-		r.Alerts[i] = alerts[i].Alert
+	for i, j := range order {
+		r.Alerts[i] = alerts[j]
+	}
+}
+
+// newAlert returns the alert of threshold th broken by the series path in
+// slice k (sl) with the statistics st.
+//
+//go:noinline
+func newAlert(a *Analysis, th *Threshold, path string, k int, sl *Slice, st *Stats) Alert {
+	return Alert{
+		Analysis: a.Name, Category: a.Category, Condition: th.Condition,
+		Priority: th.Priority, Threshold: th.Name, Path: path, Slice: k,
+		Start: sl.Start, End: sl.End, Min: st.Min, Avg: st.Avg, Max: st.Max, Trend: st.Trend,
 	}
 }
 
