@@ -554,7 +554,7 @@ func (p *plan) finish(r *Report, tl *timeline) {
 		r.Results = append(r.Results, res)
 		for ti := range pa.a.Thresholds {
 			if th := &pa.a.Thresholds[ti]; findDS(pa.a, th.Datasource) < 0 {
-				r.unsupported(pa.a.Name, th.Name, "the threshold names a datasource the analysis does not have: " + th.Datasource)
+				r.unsupported(pa.a.Name, th.Name, "the threshold names a datasource the analysis does not have: "+th.Datasource)
 			}
 		}
 	}
