@@ -100,6 +100,14 @@ type Formula struct {
 	Op          byte   // '+', '-', '*' or '/'
 	Constant    float64
 	Scale       float64
+	// Integer rounds each computed value half to even to an integer
+	// (PAL's [int] cast in the generating code), before Round.
+	Integer bool
+	// PerSlice: PAL computes the value once per time slice from the
+	// operands' slice means (its QuantizedAvg), not per sample (network
+	// utilisation and the TMG percentages do; the SQL Server ratios use
+	// the samples).
+	PerSlice bool
 }
 
 // Threshold is one limit of an analysis: the condition raised where a
@@ -143,6 +151,12 @@ type Unsupported struct {
 	Analysis string // the analysis' name
 	What     string // the threshold's or datasource's name
 	Reason   string
+	// Element is the threshold file's element that was not evaluated:
+	// "THRESHOLD", "DATASOURCE" (a Generated one, kept without Formula),
+	// "SERIES" (a chart band) or "ANALYSIS" (left out of the Set: a
+	// datasource's path or regular expression is unreadable); "" for
+	// others.
+	Element string
 }
 
 // Analysis is one question asked of a log: its datasources, thresholds
