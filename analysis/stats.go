@@ -254,7 +254,7 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 		sum, sq := 0.0, 0.0
 		for _, v := range vs {
 			sum += v
-			sq += v * v
+			sq += float64(v * v) // the conversion forbids a fused multiply-add (arm64): the same bits on every host
 		}
 		o.Avg = finite(sum / float64(n))
 		if sum > 0 {
@@ -294,7 +294,7 @@ func stdDev(vs []float64, m float64) float64 {
 	sq := 0.0
 	for _, v := range vs {
 		d := (v - m) / scale
-		sq += d * d
+		sq += float64(d * d) // no fused multiply-add: the same bits on every host
 	}
 	return finite(scale * math.Sqrt(sq/float64(len(vs)-1)))
 }
