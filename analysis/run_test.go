@@ -569,3 +569,20 @@ func TestRunPerSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestTrendQuirk: PAL rounds the slice trend to an integer; exact mode
+// keeps it as computed. Means 1 then 2 over slices of 7 s: +1 per 7 s is
+// 514.285… per hour.
+func TestTrendQuirk(t *testing.T) {
+	s := regular(1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2)
+	_, ex, _ := analyze(t, s, 7, false, -1)
+	_, co, _ := analyze(t, s, 7, true, -1)
+	// Rows 0–7 (mean 1), 8–14 (2), 15 (2): both modes agree on the
+	// means of the first two slices.
+	if ex[1].Avg != 2 || co[1].Avg != 2 {
+		t.Fatalf("means: exact %v, compat %v", ex[1].Avg, co[1].Avg)
+	}
+	if math.Abs(ex[1].Trend-3600.0/7) > 1e-9 || co[1].Trend != 514 {
+		t.Errorf("trend: exact %v (want 3600/7), compat %v (want 514)", ex[1].Trend, co[1].Trend)
+	}
+}
