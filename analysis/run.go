@@ -123,6 +123,7 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 		}
 		return nil, errors.New("analysis: the log has no samples")
 	}
+	r.Samples = rows // the rows read (the first reading's count, barring a change of the input)
 	r.Slices = tl.finish()
 	p.finish(r, tl)
 	return r, readErr
