@@ -238,8 +238,18 @@ func checkText(t *testing.T, a *Analysis) {
 	if !strings.HasPrefix(a.Description, "<p>") || !strings.Contains(a.Description, "<p><b>What to do:</b> ") {
 		t.Errorf("description %q: want paragraphs: what, why, what to do", a.Description)
 	}
-	if strings.Count(a.Description, "<p>") != strings.Count(a.Description, "</p>") {
-		t.Errorf("description %q: unbalanced paragraphs", a.Description)
+	// Reports embed descriptions as HTML: only paragraphs, bold and code,
+	// balanced, and no character that HTML would read as markup.
+	text := a.Description
+	for _, tag := range []string{"p", "b", "code"} {
+		open, end := "<"+tag+">", "</"+tag+">"
+		if strings.Count(text, open) != strings.Count(text, end) {
+			t.Errorf("description %q: unbalanced <%s>", a.Description, tag)
+		}
+		text = strings.ReplaceAll(strings.ReplaceAll(text, open, ""), end, "")
+	}
+	if strings.ContainsAny(text, "<>&") {
+		t.Errorf("description %q: markup other than <p>, <b> and <code>, or a bare &", a.Description)
 	}
 	refs := references(a.Reference)
 	if len(refs) == 0 {
