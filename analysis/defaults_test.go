@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -639,6 +640,28 @@ func TestDefaultsOnCorpus(t *testing.T) {
 			}
 			if !slices.Equal(alerts, tc.alerts) {
 				t.Errorf("alerts:\nhave %s\nwant %s", strings.Join(alerts, "\n     "), strings.Join(tc.alerts, "\n     "))
+			}
+			if j := r.AppendJSON(nil); !json.Valid(j) {
+				t.Errorf("the report's JSON does not parse: %.200s", j)
+			}
+			// PAL's numbers (--pal-compat) come from the same analyses: the
+			// same ones run, nothing unsupported.
+			c, err = relog.New(f, st.Size(), relog.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc, err := Run(c, Defaults(), Options{PALCompat: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ranCompat []string
+			for _, res := range rc.Results {
+				if res.Skipped == "" {
+					ranCompat = append(ranCompat, res.Analysis.ID)
+				}
+			}
+			if !slices.Equal(ranCompat, tc.ran) || len(rc.Unsupported) > 0 {
+				t.Errorf("PAL-compat: ran %q, unsupported %+v", ranCompat, rc.Unsupported)
 			}
 		})
 	}
