@@ -32,7 +32,10 @@ const (
 // machine (the processor count, the memory size) are absolute: the
 // description of each says for which machine they are meant.
 //
-// Each call returns a new Set that the caller may change.
+// Each analysis' Reference lists its pages as "Title <URL>" (or the title
+// alone, for a counter's own description in Performance Monitor),
+// separated by "; ". Each call returns a new Set that the caller may
+// change.
 func Defaults() *Set {
 	s := &Set{Name: "perfcalc", Analyses: make([]Analysis, 0, len(defaults))}
 	for i := range defaults {
