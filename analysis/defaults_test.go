@@ -457,6 +457,9 @@ func TestDefaultsOnCorpus(t *testing.T) {
 		log    string
 		ran    []string // the analyses that found their counters
 		alerts []string // alertLine of each alert, in the report's order
+		// generated: per analysis, its generated series: path, number of
+		// values, largest value.
+		generated map[string][]string
 	}{
 		{
 			// 11 samples a minute apart (08/14/2007 15:40:38 to 15:50:38,
@@ -518,6 +521,17 @@ func TestDefaultsOnCorpus(t *testing.T) {
 			// The kernel pools grow less than 10 MB/hour (nonpaged at most
 			// 8.2 MB/hour, at slice 11), and no adapter error or TCP
 			// failure count moves.
+			// No traffic: both adapters' utilisation is 0 at the 10 samples
+			// after the first (the wireless adapter's Current Bandwidth is
+			// 2^63 − 1, disconnected; the wired one's 10,000,000); no TCP
+			// segment sent, so the retransmitted share has no value (0 ÷ 0).
+			generated: map[string][]string{
+				"network-utilization": {
+					`\\ZACH-PC\Network Interface(VIA Rhine II Fast Ethernet Adapter)\% Network Utilization 10 0`,
+					`\\ZACH-PC\Network Interface(Atheros AR5005G Wireless Network Adapter)\% Network Utilization 10 0`,
+				},
+				"tcpv4-retransmitted": {`\\ZACH-PC\TCPv4\% Segments Retransmitted 0 0`},
+			},
 			alerts: []string{
 				`0 Critical memory-available-mbytes \Memory\Available MBytes 79`,
 				`0 Critical memory-available-bytes \Memory\Available Bytes 83587072`,
@@ -640,6 +654,19 @@ func TestDefaultsOnCorpus(t *testing.T) {
 			}
 			if !slices.Equal(alerts, tc.alerts) {
 				t.Errorf("alerts:\nhave %s\nwant %s", strings.Join(alerts, "\n     "), strings.Join(tc.alerts, "\n     "))
+			}
+			for _, res := range r.Results {
+				if want, ok := tc.generated[res.Analysis.ID]; ok {
+					var have []string
+					for _, se := range res.Series {
+						if se.Datasource == res.Analysis.Primary {
+							have = append(have, se.Path+" "+strconv.Itoa(se.Overall.N)+" "+strconv.FormatFloat(se.Overall.Max, 'g', -1, 64))
+						}
+					}
+					if !slices.Equal(have, want) {
+						t.Errorf("%s: generated series (path, values, max):\nhave %q\nwant %q", res.Analysis.ID, have, want)
+					}
+				}
 			}
 			if j := r.AppendJSON(nil); !json.Valid(j) {
 				t.Errorf("the report's JSON does not parse: %.200s", j)
