@@ -533,7 +533,7 @@ const rationaleMark = "<b>Why these limits:</b> "
 // test of Defaults parses every one).
 func counterLog(path string, exclude []string, round int) Datasource {
 	p, _ := counterpath.Parse(path)
-	return Datasource{Name: path, Kind: CounterLog, Path: p, Exclude: exclude, Round: round}
+	return Datasource{Name: path, Kind: CounterLog, Path: p, Exclude: append([]string(nil), exclude...), Round: round}
 }
 
 // threshold is d's threshold of condition c at value v, named as a person

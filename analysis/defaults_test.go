@@ -301,6 +301,39 @@ func references(s string) [][2]string {
 	return refs
 }
 
+// TestDefaultsFresh: each call of Defaults returns a set of its own, so
+// that a caller may change it (Join, --set) without changing the next.
+func TestDefaultsFresh(t *testing.T) {
+	a := Defaults()
+	for i := range a.Analyses {
+		an := &a.Analyses[i]
+		an.Name += " changed"
+		an.Thresholds[0].Value = -1
+		an.Charts[0].Bands = nil
+		for j := range an.Datasources {
+			d := &an.Datasources[j]
+			for k := range d.Exclude {
+				d.Exclude[k] = "changed"
+			}
+			if d.Formula != nil {
+				d.Formula.Scale = -1
+			}
+		}
+	}
+	b := Defaults()
+	for i := range b.Analyses {
+		an := &b.Analyses[i]
+		if strings.HasSuffix(an.Name, " changed") || an.Thresholds[0].Value == -1 {
+			t.Fatalf("%s: a change to an earlier set shows", an.ID)
+		}
+		for _, d := range an.Datasources {
+			if slices.Contains(d.Exclude, "changed") || d.Formula != nil && d.Formula.Scale == -1 {
+				t.Fatalf("%s: %s: a change to an earlier set shows", an.ID, d.Name)
+			}
+		}
+	}
+}
+
 func TestNumber(t *testing.T) {
 	for _, tc := range []struct {
 		v    float64
