@@ -515,7 +515,7 @@ func TestDefaultsOnCorpus(t *testing.T) {
 				"process-handles", "process-threads", "process-private-bytes", "process-working-set",
 				"system-context-switches",
 			},
-			// The machine (one processor, about 1 GB) is short of memory:
+			// The machine (one processor) is short of memory:
 			// Available MBytes 79 … 212 (all below 500, sample 0 below
 			// 100), Pages Input/sec above 100 at samples 1 … 7 (128.1,
 			// 104.1, 377.5, 207.1, 107.5, 340.7, 125.6); % Processor Time
