@@ -400,7 +400,7 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 			f := ds.Formula
 			if f == nil || !strings.ContainsRune("+-*/", rune(f.Op)) || f.Op == 0 {
 				done[di], progress = true, true
-				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: ds.Name, Reason: "a generated datasource without a formula perfcalc computes"})
+				r.unsupported(a.Name, ds.Name, "a generated datasource without a formula perfcalc computes")
 				continue
 			}
 			li, ri := findDS(a, f.Left), -1
@@ -412,7 +412,7 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 			}
 			if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
 				done[di], progress = true, true
-				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: ds.Name, Reason: "the formula names a datasource the analysis does not have"})
+				r.unsupported(a.Name, ds.Name, "the formula names a datasource the analysis does not have")
 				continue
 			}
 			if !done[li] || (ri >= 0 && !done[ri]) {
@@ -455,7 +455,7 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 	}
 	for di := range a.Datasources {
 		if !done[di] {
-			r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: a.Datasources[di].Name, Reason: "the formulas of the generated datasources form a cycle"})
+			r.unsupported(a.Name, a.Datasources[di].Name, "the formulas of the generated datasources form a cycle")
 		}
 	}
 }
@@ -554,7 +554,7 @@ func (p *plan) finish(r *Report, tl *timeline) {
 		r.Results = append(r.Results, res)
 		for ti := range pa.a.Thresholds {
 			if th := &pa.a.Thresholds[ti]; findDS(pa.a, th.Datasource) < 0 {
-				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: pa.a.Name, What: th.Name, Reason: "the threshold names a datasource the analysis does not have: " + th.Datasource})
+				r.unsupported(pa.a.Name, th.Name, "the threshold names a datasource the analysis does not have: "+th.Datasource)
 			}
 		}
 	}
@@ -651,4 +651,17 @@ func foldKey(s string) string {
 		b = utf8.AppendRune(b, m)
 	}
 	return string(b)
+}
+
+// unsupported lists what could not be evaluated, unless the set's loader
+// already listed it (the same analysis and name).
+//
+//go:noinline
+func (r *Report) unsupported(analysis, what, reason string) {
+	for _, u := range r.Unsupported {
+		if u.Analysis == analysis && u.What == what {
+			return
+		}
+	}
+	r.Unsupported = append(r.Unsupported, Unsupported{Analysis: analysis, What: what, Reason: reason})
 }

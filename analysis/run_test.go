@@ -476,3 +476,46 @@ func TestEmptySliceQuirk(t *testing.T) {
 		}
 	}
 }
+
+// TestRunUnsupported: generated datasources that name an unknown operand
+// or each other, a formula perfcalc does not compute and a threshold of an
+// unknown datasource are listed once each (not again where the set lists
+// them already), and the analysis still runs.
+func TestRunUnsupported(t *testing.T) {
+	log := buildLog(t0, 1, rawCount, []string{"a"}, [][]uint64{{1}, {2}, {3}})
+	set := &Set{
+		Analyses: []Analysis{{Name: "u", Enabled: true, Datasources: []Datasource{
+			{Name: "c", Path: mustPath(`\Obj(*)\Ctr`), Round: -1},
+			{Name: "g1", Kind: Generated, Formula: &Formula{Left: "nope", Op: '+'}},
+			{Name: "g2", Kind: Generated, Formula: &Formula{Left: "g3", Op: '+'}},
+			{Name: "g3", Kind: Generated, Formula: &Formula{Left: "g2", Op: '+'}},
+			{Name: "g4", Kind: Generated},
+		}, Thresholds: []Threshold{{Name: "t", Datasource: "missing"}, {Name: "ok", Datasource: "c", Operator: Greater, Value: 2, Condition: Warning}}}},
+		Unsupported: []Unsupported{{Analysis: "u", What: "g4", Reason: "PowerShell"}},
+	}
+	r, err := Run(open(t, log), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var have []string
+	for _, u := range r.Unsupported {
+		have = append(have, u.What+": "+u.Reason)
+	}
+	want := []string{
+		"g4: PowerShell",
+		"g1: the formula names a datasource the analysis does not have",
+		"g2: the formulas of the generated datasources form a cycle",
+		"g3: the formulas of the generated datasources form a cycle",
+		"t: the threshold names a datasource the analysis does not have: missing",
+	}
+	if !slices.Equal(have, want) {
+		t.Errorf("unsupported:\n%q\nwant\n%q", have, want)
+	}
+	if r.Results[0].Skipped != "" || len(r.Alerts) != 1 {
+		t.Errorf("skipped %q, %d alerts (want 1: the value 3 > 2)", r.Results[0].Skipped, len(r.Alerts))
+	}
+	v := checkJSON(t, r)
+	if n := len(v["unsupported"].([]any)); n != 5 {
+		t.Errorf("JSON: %d unsupported", n)
+	}
+}
