@@ -33,13 +33,17 @@ const (
 // Operator compares a statistic with a threshold's value.
 type Operator uint8
 
-// The operators of PAL's StaticThreshold (-Operator gt, ge, lt, le, eq).
+// The operators of PAL's StaticThreshold (-Operator gt, ge, lt, le, eq;
+// ne, which PAL's StaticThreshold does not know and treats as gt).
 const (
 	Greater Operator = iota
 	GreaterEqual
 	Less
 	LessEqual
 	Equal
+	// NotEqual is -Operator ne (2 thresholds of HyperV30.xml): PAL acts
+	// on it as on gt (ANALYSIS.md §4's quirk).
+	NotEqual
 )
 
 // DatasourceKind says where a Datasource's series come from.
@@ -138,6 +142,12 @@ type Unsupported struct {
 	Analysis string // the analysis' name
 	What     string // the threshold's or datasource's name
 	Reason   string
+	// Element is the threshold file's element that was not evaluated:
+	// "THRESHOLD", "DATASOURCE" (a Generated one, kept without Formula),
+	// "SERIES" (a chart band) or "ANALYSIS" (left out of the Set: a
+	// datasource's path or regular expression is unreadable); "" for
+	// others.
+	Element string
 }
 
 // Analysis is one question asked of a log: its datasources, thresholds
