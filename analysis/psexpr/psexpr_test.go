@@ -2,7 +2,6 @@ package psexpr
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -149,16 +148,4 @@ func TestEvalBounds(t *testing.T) {
 			t.Errorf("have %v, want an error saying %q", err, tc.want)
 		}
 	}
-}
-
-func ExampleEval() {
-	calls, err := Eval(`$TenPercent = $([Int] $PhysicalMemory * 1024) * 0.10
-StaticThreshold -CollectionOfCounterInstances $CollectionOfAvailableMBytes -Operator 'lt' -Threshold $TenPercent`,
-		map[string]Value{"PhysicalMemory": Str("32")})
-	if err != nil {
-		panic(err)
-	}
-	c := calls[0]
-	fmt.Println(c.Collection, c.Operator, c.Threshold)
-	// Output: CollectionOfAvailableMBytes lt 3276.8
 }
