@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfcalc/perfcalc/analysis"
 )
@@ -256,5 +257,34 @@ For ($i=0;$i -lt $B.Count;$i++) {
 	}
 	if strings.Join(have, "\n") != strings.Join(want, "\n") {
 		t.Errorf("unsupported:\n%s\nwant\n%s", strings.Join(have, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLoadManyAnalyses: 10^5 analyses (10^4 thresholds) load in bounded
+// time.
+func TestLoadManyAnalyses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	var b strings.Builder
+	b.WriteString(`<PAL PALVERSION="2.0">`)
+	for i := 0; i < 100000; i++ {
+		b.WriteString(`<ANALYSIS NAME="a` + strconv.Itoa(i) + `"><DATASOURCE NAME="\O\C" COLLECTIONVARNAME="X"/>`)
+		if i%10 == 9 {
+			b.WriteString(`<THRESHOLD CONDITION="Warning"><CODE>StaticThreshold -CollectionOfCounterInstances $X -Operator gt -Threshold 1</CODE></THRESHOLD>`)
+		}
+		b.WriteString(`</ANALYSIS>`)
+	}
+	b.WriteString(`</PAL>`)
+	start := time.Now()
+	set, err := Load("many.xml", memFiles(map[string]string{"many.xml": b.String()}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Analyses) != 100000 || set.Analyses[99999].Thresholds[0].Value != 1 {
+		t.Errorf("have %d analyses", len(set.Analyses))
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
