@@ -518,7 +518,7 @@ func datasourceOf(n *Node) (analysis.Datasource, string) {
 	dt, _ := n.Attr("DATATYPE")
 	d.Round = -1
 	switch dt = strings.ToLower(strings.TrimSpace(dt)); {
-	case dt == "integer" || dt == "int" || dt == "long":
+	case dt == "integer":
 		d.Round = 0
 	case len(dt) == 6 && strings.HasPrefix(dt, "round") && dt[5] >= '1' && dt[5] <= '6':
 		d.Round = int(dt[5] - '0')

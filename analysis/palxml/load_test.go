@@ -241,7 +241,7 @@ For ($i=0;$i -lt $B.Count;$i++) {
 		t.Errorf("sql charts: have %+v", sql.Charts)
 	}
 	f := net.Datasources[2].Formula
-	if f == nil || f.Left != `\Network Interface(*)\Bytes Total/sec` || f.Right != `\Network Interface(*)\Current Bandwidth` || f.Op != '/' || f.Scale != 800 {
+	if f == nil || f.Left != `\Network Interface(*)\Bytes Total/sec` || f.Right != `\Network Interface(*)\Current Bandwidth` || f.Op != '/' || f.Scale != 800 || !f.Integer || !f.PerSlice {
 		t.Errorf("network utilisation: have %+v", f)
 	}
 	if net.Datasources[3].Formula != nil || net.Thresholds[0].Datasource != `\Network Interface(*)\% Network Utilization` {
@@ -286,5 +286,35 @@ func TestLoadManyAnalyses(t *testing.T) {
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %v", d)
+	}
+}
+
+// TestGenerated: the generated forms recognised, and some that are not.
+func TestGenerated(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want *analysis.Formula // nil: unsupported
+	}{
+		{"For ($a=0;$a -lt $A.Count;$a++) {\n  If ($m -ge 0) {\n   [int]$iRatio = $([double]$A[$a].Value[$v] / [double]$B[$m].Value[$v]) * 100\n  }\n}",
+			&analysis.Formula{Left: "A", Right: "B", Op: '/', Scale: 100, Integer: true}},
+		{"[int]$iAvg = $([double]$A[$a].Value[$v] / [double]$B[$m].Value[$v])",
+			&analysis.Formula{Left: "A", Right: "B", Op: '/', Scale: 1, Integer: true}},
+		{"[int]$p = (([double]$A[$i].QuantizedAvg[$v] * 8) / [double]$B[$b].QuantizedAvg[$v]) * 100",
+			&analysis.Formula{Left: "A", Right: "B", Op: '/', Scale: 800, Integer: true, PerSlice: true}},
+		{"[int]$p = (([double]$A[$i].QuantizedAvg[$v] * 8) / [double]$B[$b].Value[$v]) * 100", nil},
+		{"[int]$iDiff = $([double]$A[$a].Value[$v] - [double]$B[$m].Value[$v])\n$iDiff = [math]::abs($iDiff / 1024)", nil},
+		{"[int]$r = ([double]$R[$i].QuantizedAvg[$v] / ([double]$R[$i].QuantizedAvg[$v] + [double]$W[$b].QuantizedAvg[$v])) * 100", nil},
+		{"", nil},
+	} {
+		f, reason := generated(tc.code)
+		if tc.want == nil {
+			if f != nil || reason == "" {
+				t.Errorf("%q: have %+v, want a reason", tc.code, f)
+			}
+			continue
+		}
+		if f == nil || *f != *tc.want {
+			t.Errorf("%q: have %+v (%s), want %+v", tc.code, f, reason, tc.want)
+		}
 	}
 }
