@@ -2,7 +2,6 @@ package palxml
 
 import (
 	"errors"
-	"io/fs"
 	"path"
 	"regexp"
 	"strconv"
@@ -285,30 +284,33 @@ func join(name, p string) string {
 	return path.Clean(strings.ReplaceAll(name[:k+1], "\\", "/") + p)
 }
 
-// FSReader returns a read function for Load over fsys that, like Windows
-// where PAL runs, finds a file whose name differs only in case (SP2013.xml
-// inherits "quicksystemoverview.xml").
-func FSReader(fsys fs.FS) func(name string) ([]byte, error) {
+// FoldReader returns a read function for Load that, like Windows where
+// PAL runs, finds a file whose name differs only in case (SP2013.xml
+// inherits "quicksystemoverview.xml"): where read fails, list gives the
+// names in the file's folder ("." for none), and the one equal to the
+// name under Unicode case folding is read. Names use "/" as the
+// separator. (The package takes functions, not an io/fs.FS: io/fs brings
+// package time into the WebAssembly module.)
+func FoldReader(read func(name string) ([]byte, error), list func(dir string) ([]string, error)) func(name string) ([]byte, error) {
 	return func(name string) ([]byte, error) {
-		name = strings.ReplaceAll(name, "\\", "/")
-		b, err := fs.ReadFile(fsys, name)
-		if err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return b, err
+		b, err := read(name)
+		if err == nil {
+			return b, nil
 		}
 		dir, base := ".", name
 		if k := strings.LastIndexByte(name, '/'); k >= 0 {
 			dir, base = name[:k], name[k+1:]
 		}
-		ents, derr := fs.ReadDir(fsys, dir)
-		if derr != nil {
+		names, lerr := list(dir)
+		if lerr != nil {
 			return nil, err
 		}
-		for _, e := range ents {
-			if strings.EqualFold(e.Name(), base) {
+		for _, n := range names {
+			if n != base && strings.EqualFold(n, base) {
 				if dir == "." {
-					return fs.ReadFile(fsys, e.Name())
+					return read(n)
 				}
-				return fs.ReadFile(fsys, dir+"/"+e.Name())
+				return read(dir + "/" + n)
 			}
 		}
 		return nil, err
