@@ -1,10 +1,10 @@
 package palxml
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/perfcalc/perfcalc/analysis"
+	"github.com/perfcalc/perfcalc/analysis/psexpr"
 )
 
 // The generated datasources that recur in PAL's files compute, per
@@ -97,8 +97,8 @@ func isWordByte(c byte) bool {
 
 func (m *matcher) number() float64 {
 	w := m.word()
-	v, err := strconv.ParseFloat(w, 64)
-	if err != nil || v != v || v > 1e15 {
+	v, ok := psexpr.ParseNumber(w)
+	if !ok || v > 1e15 {
 		m.ok = false
 	}
 	return v
