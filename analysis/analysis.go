@@ -78,7 +78,7 @@ type Datasource struct {
 	// ObjectRegexp, when not "", replaces the match of Path.Object: a
 	// case-insensitive, unanchored regular expression (PAL's
 	// ISCOUNTEROBJECTREGULAREXPRESSION), in the syntax of package
-	// analysis/palxml/objre (a subset of Go's regexp), which matches it.
+	// analysis/objre (a subset of Go's regexp), which matches it.
 	ObjectRegexp string
 	// Exclude lists instance names left out (exact, case-insensitive).
 	Exclude []string

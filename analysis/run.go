@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/perfcalc/perfcalc/analysis/objre"
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/relog"
@@ -248,7 +249,7 @@ func fullInstance(p *counterpath.Path) string {
 // matcher matches a CounterLog datasource against columns.
 type matcher struct {
 	ds  *Datasource
-	re  *objectRegexp
+	re  *objre.Regexp
 	all bool // every instance
 	ins string
 }
@@ -256,7 +257,7 @@ type matcher struct {
 func newMatcher(ds *Datasource) (*matcher, error) {
 	m := &matcher{ds: ds}
 	if ds.ObjectRegexp != "" {
-		re, err := compileObjectRegexp(ds.ObjectRegexp)
+		re, err := objre.Compile(ds.ObjectRegexp)
 		if err != nil {
 			return nil, err
 		}

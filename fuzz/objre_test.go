@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/perfcalc/perfcalc/analysis/palxml/objre"
+	"github.com/perfcalc/perfcalc/analysis/objre"
 )
 
 // FuzzObjRegexp: objre never panics; its errors are *objre.Error with a

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/analysis"
-	"github.com/perfcalc/perfcalc/analysis/palxml/objre"
+	"github.com/perfcalc/perfcalc/analysis/objre"
 	"github.com/perfcalc/perfcalc/analysis/psexpr"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 )

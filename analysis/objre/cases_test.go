@@ -1,4 +1,4 @@
-package analysis
+package objre
 
 import (
 	"math/rand"
@@ -23,7 +23,7 @@ func TestObjectRegexp(t *testing.T) {
 		{`\w\s\W`, []string{"a ;"}, []string{"ab;", "; ;"}},
 		{`(?:ab)+c`, []string{"ababc", "xABc"}, []string{"ac", "abab"}},
 	} {
-		re, err := compileObjectRegexp(tc.re)
+		re, err := Compile(tc.re)
 		if err != nil {
 			t.Errorf("%q: %v", tc.re, err)
 			continue
@@ -40,7 +40,7 @@ func TestObjectRegexp(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"a{2}", "(?<=x)", "(a", "a)", "*a", "[a", `\b`, "[z-a]", strings.Repeat("(", 200) + strings.Repeat(")", 200), "^*"} {
-		if _, err := compileObjectRegexp(bad); err == nil {
+		if _, err := Compile(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -69,7 +69,7 @@ func TestObjectRegexpLikeRegexp(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		re, err := compileObjectRegexp(pat)
+		re, err := Compile(pat)
 		if err != nil {
 			t.Fatalf("%q: %v", pat, err)
 		}
