@@ -33,13 +33,18 @@ const (
 // Operator compares a statistic with a threshold's value.
 type Operator uint8
 
-// The operators of PAL's StaticThreshold (-Operator gt, ge, lt, le, eq).
+// The operators of PAL's StaticThreshold (-Operator gt, ge, lt, le, eq,
+// ne).
 const (
 	Greater Operator = iota
 	GreaterEqual
 	Less
 	LessEqual
 	Equal
+	// NotEqual is PAL's ne: ≠ by default; with Options.PALCompat it acts as
+	// Greater, as in PAL (whose StaticThreshold treats any operator it does
+	// not know as gt).
+	NotEqual
 )
 
 // DatasourceKind says where a Datasource's series come from.
@@ -213,6 +218,9 @@ type Overall struct {
 	Trimmed     [3]float64
 	Percentiles [3]float64
 	Condition   Condition // the worst threshold the overall figures break
+	// NoThresholds is set where the series' datasource has no threshold
+	// (PAL's "No Thresholds"; Condition is then OK).
+	NoThresholds bool
 }
 
 // Point is one pixel column of a chart: the smallest and largest value of
@@ -284,6 +292,10 @@ type Report struct {
 	Alerts     []Alert // in time order, then by analysis and path
 	Set        *Set
 	PALCompat  bool
+	// Unsupported lists what was not evaluated: the set's Unsupported,
+	// then what Run found it could not compute (a generated datasource
+	// naming an unknown datasource, a threshold of an unknown datasource).
+	Unsupported []Unsupported
 	// ChartPoints is the most points of a Series.Chart.
 	ChartPoints int
 }

@@ -1,0 +1,317 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/logtext"
+)
+
+// conditionNames are the conditions as reports print them.
+var conditionNames = [...]string{"OK", "Warning", "Critical"}
+
+// conditionName returns OK, Warning or Critical. (Not a String method: the
+// other parts of issue 24 are written in parallel and may add one.)
+func conditionName(c Condition) string {
+	if int(c) < len(conditionNames) {
+		return conditionNames[c]
+	}
+	return "Condition(" + strconv.Itoa(int(c)) + ")"
+}
+
+// operatorNames are PAL's names of the operators.
+var operatorNames = [...]string{"gt", "ge", "lt", "le", "eq", "ne"}
+
+// operatorName returns PAL's name of the operator: gt, ge, lt, le, eq or
+// ne.
+func operatorName(o Operator) string {
+	if int(o) < len(operatorNames) {
+		return operatorNames[o]
+	}
+	return "Operator(" + strconv.Itoa(int(o)) + ")"
+}
+
+// AppendISOTime appends the local FILETIME ft of a log whose bias is bias
+// minutes (UTC = local + bias) as ISO 8601 UTC:
+// 2013-02-20T02:50:17.844Z.
+func AppendISOTime(dst []byte, ft int64, bias int32) []byte {
+	u := satAdd(ft, int64(bias)*60*ticksPerSecond)
+	return append(logtext.AppendISOTime(dst, u), 'Z')
+}
+
+// jsonWriter appends the members of JSON objects.
+type jsonWriter struct {
+	b     []byte
+	first bool
+	bias  int32
+}
+
+func (w *jsonWriter) key(k string) {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+	w.b = logtext.AppendJSONString(w.b, k)
+	w.b = append(w.b, ':')
+}
+
+func (w *jsonWriter) open(c byte)  { w.b = append(w.b, c); w.first = true }
+func (w *jsonWriter) close(c byte) { w.b = append(w.b, c); w.first = false }
+
+// elem starts an element of an array.
+func (w *jsonWriter) elem() {
+	if !w.first {
+		w.b = append(w.b, ',')
+	}
+	w.first = false
+}
+
+func (w *jsonWriter) str(k, v string) { w.key(k); w.b = logtext.AppendJSONString(w.b, v) }
+func (w *jsonWriter) int(k string, v int64) {
+	w.key(k)
+	w.b = strconv.AppendInt(w.b, v, 10)
+}
+func (w *jsonWriter) bool(k string, v bool) { w.key(k); w.b = strconv.AppendBool(w.b, v) }
+func (w *jsonWriter) num(k string, v float64) {
+	w.key(k)
+	w.b = appendNumber(w.b, v)
+}
+func (w *jsonWriter) time(k string, ft int64) {
+	w.key(k)
+	w.b = append(w.b, '"')
+	w.b = AppendISOTime(w.b, ft, w.bias)
+	w.b = append(w.b, '"')
+}
+
+// appendNumber appends v as the shortest decimal that reads back as the
+// same float64 (null for NaN and ±Inf, which reports never hold).
+func appendNumber(dst []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(dst, "null"...)
+	}
+	if v == 0 {
+		return append(dst, '0') // −0 too
+	}
+	return engine.AppendFloat(dst, v, engine.ShortestDigits)
+}
+
+// AppendJSON appends the report as one JSON object to dst, the form the
+// command (-f json), the module, the JS and the Python packages share;
+// doc/ANALYSIS.md documents its schema. The output is deterministic: the
+// same report gives the same bytes on every host. Times are ISO 8601 UTC
+// (the log's local FILETIMEs plus its bias), numbers the shortest decimal
+// that reads back exactly.
+func (r *Report) AppendJSON(dst []byte) []byte {
+	w := &jsonWriter{b: dst, bias: r.Bias}
+	w.open('{')
+	w.key("parameters")
+	w.open('{')
+	w.str("machine", r.Machine)
+	w.time("begin", r.Begin)
+	w.time("end", r.End)
+	w.int("bias", int64(r.Bias))
+	w.int("samples", int64(r.Samples))
+	w.int("interval", r.Interval)
+	w.bool("palCompat", r.PALCompat)
+	w.int("chartPoints", int64(r.ChartPoints))
+	name := ""
+	var values map[string]string
+	if r.Set != nil {
+		name, values = r.Set.Name, r.Set.Values
+	}
+	w.str("set", name)
+	w.key("values")
+	w.open('{')
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		w.str(k, values[k])
+	}
+	w.close('}')
+	w.close('}')
+
+	w.key("slices")
+	w.open('[')
+	for i, s := range r.Slices {
+		w.elem()
+		w.open('{')
+		w.int("index", int64(i))
+		w.time("start", s.Start)
+		w.time("end", s.End)
+		w.int("samples", int64(s.Samples))
+		w.close('}')
+	}
+	w.close(']')
+
+	w.key("alerts")
+	w.open('[')
+	for i := range r.Alerts {
+		a := &r.Alerts[i]
+		w.elem()
+		w.open('{')
+		w.str("machine", r.Machine)
+		w.str("analysis", a.Analysis)
+		w.str("category", a.Category)
+		w.str("condition", conditionName(a.Condition))
+		w.int("priority", int64(a.Priority))
+		w.str("threshold", a.Threshold)
+		w.str("path", a.Path)
+		w.int("slice", int64(a.Slice))
+		w.time("start", a.Start)
+		w.time("end", a.End)
+		w.num("min", a.Min)
+		w.num("avg", a.Avg)
+		w.num("max", a.Max)
+		w.num("trend", a.Trend)
+		w.close('}')
+	}
+	w.close(']')
+
+	w.key("analyses")
+	w.open('[')
+	for i := range r.Results {
+		w.elem()
+		r.appendResult(w, &r.Results[i])
+	}
+	w.close(']')
+
+	w.key("unsupported")
+	w.open('[')
+	for _, u := range r.Unsupported {
+		w.elem()
+		w.open('{')
+		w.str("analysis", u.Analysis)
+		w.str("what", u.What)
+		w.str("reason", u.Reason)
+		w.close('}')
+	}
+	w.close(']')
+	w.close('}')
+	return w.b
+}
+
+// appendResult appends one analysis' object.
+func (r *Report) appendResult(w *jsonWriter, res *Result) {
+	a := res.Analysis
+	if a == nil {
+		a = &Analysis{}
+	}
+	w.open('{')
+	w.str("name", a.Name)
+	w.str("category", a.Category)
+	w.str("id", a.ID)
+	w.str("skipped", res.Skipped)
+	w.str("description", a.Description)
+	w.str("reference", a.Reference)
+	w.key("thresholds")
+	w.open('[')
+	for _, t := range a.Thresholds {
+		w.elem()
+		w.open('{')
+		w.str("name", t.Name)
+		w.str("condition", conditionName(t.Condition))
+		w.int("priority", int64(t.Priority))
+		w.str("datasource", t.Datasource)
+		w.str("operator", operatorName(t.Operator))
+		w.num("value", t.Value)
+		w.bool("trendOnly", t.TrendOnly)
+		w.close('}')
+	}
+	w.close(']')
+	w.key("charts")
+	w.open('[')
+	for _, c := range a.Charts {
+		w.elem()
+		w.open('{')
+		w.str("title", c.Title)
+		w.str("datasource", c.Datasource)
+		w.num("maxLimit", c.MaxLimit)
+		w.key("bands")
+		w.open('[')
+		for _, b := range c.Bands {
+			w.elem()
+			w.open('{')
+			w.str("condition", conditionName(b.Condition))
+			w.num("min", b.Min)
+			w.num("max", b.Max)
+			w.bool("useMax", b.UseMax)
+			w.bool("greaterThan", b.GreaterThan)
+			w.close('}')
+		}
+		w.close(']')
+		w.close('}')
+	}
+	w.close(']')
+	w.key("series")
+	w.open('[')
+	for i := range res.Series {
+		s := &res.Series[i]
+		o := &s.Overall
+		w.elem()
+		w.open('{')
+		w.str("path", s.Path)
+		w.str("datasource", s.Datasource)
+		cond := conditionName(o.Condition)
+		if o.NoThresholds {
+			cond = "No Thresholds"
+		}
+		w.str("condition", cond)
+		r.appendStats(w, &o.Stats)
+		for j, k := range [...]string{"stddev", "trimmed10", "trimmed20", "trimmed30", "p90", "p95", "p99"} {
+			v := [...]float64{o.StdDev, o.Trimmed[0], o.Trimmed[1], o.Trimmed[2], o.Percentiles[0], o.Percentiles[1], o.Percentiles[2]}[j]
+			if o.N == 0 {
+				w.key(k)
+				w.b = append(w.b, "null"...)
+				continue
+			}
+			w.num(k, v)
+		}
+		w.key("slices")
+		w.open('[')
+		for j := range s.Slices {
+			w.elem()
+			w.open('{')
+			r.appendStats(w, &s.Slices[j])
+			w.close('}')
+		}
+		w.close(']')
+		w.key("chart")
+		w.open('[')
+		for _, p := range s.Chart {
+			w.elem()
+			w.b = append(w.b, '[', '"')
+			w.b = AppendISOTime(w.b, p.Start, r.Bias)
+			w.b = append(w.b, '"', ',', '"')
+			w.b = AppendISOTime(w.b, p.End, r.Bias)
+			w.b = append(w.b, '"', ',')
+			w.b = appendNumber(w.b, p.Min)
+			w.b = append(w.b, ',')
+			w.b = appendNumber(w.b, p.Max)
+			w.b = append(w.b, ']')
+		}
+		w.close(']')
+		w.close('}')
+	}
+	w.close(']')
+	w.close('}')
+}
+
+// appendStats appends n, min, avg, max and trend: null for a series
+// without values there (PAL's figures for an empty slice in compat mode).
+func (r *Report) appendStats(w *jsonWriter, s *Stats) {
+	w.int("n", int64(s.N))
+	for i, k := range [...]string{"min", "avg", "max", "trend"} {
+		v := [...]float64{s.Min, s.Avg, s.Max, s.Trend}[i]
+		if s.N == 0 && !r.PALCompat {
+			w.key(k)
+			w.b = append(w.b, "null"...)
+			continue
+		}
+		w.num(k, v)
+	}
+}

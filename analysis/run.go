@@ -1,0 +1,624 @@
+package analysis
+
+import (
+	"errors"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/relog"
+)
+
+// DefaultChartPoints is Report.ChartPoints: the most points of a chart.
+const DefaultChartPoints = 600
+
+// Run analyses the rows of c with the enabled analyses of set, reading the
+// rows once (c must not have been read yet).
+//
+// Each CounterLog datasource matches the log's columns whose object and
+// counter equal its path's (case-insensitively, as PDH compares; the
+// object by ObjectRegexp where set) and whose instance its instance names
+// ("*", empty or none: every instance; otherwise case-insensitive
+// equality with the full instance name, parent/name#n), less Exclude; the
+// machine is ignored; of two columns of the same path (case-insensitive),
+// the first is kept. An analysis one of whose CounterLog datasources
+// matches nothing is skipped (Result.Skipped says which), and so is a
+// disabled one. A Generated datasource (Formula) has one series per series
+// of Left, joined with the series of Right of the same instance name (or
+// with Right's only series); where Right's value is missing or the
+// division's base is 0, the value is not valid and is left out, as is a
+// result that is not finite.
+//
+// Values are rounded to the datasource's Round before statistics (compat:
+// the statistics are rounded instead, as PAL does); time slices,
+// statistics and alerts follow ../shared/spec/ANALYSIS.md §3–4 as the
+// Report's and Options.PALCompat's documentation says. No figure of the
+// report is NaN or ±Inf: one that would be (an overflowing sum) is 0.
+//
+// # Memory
+//
+// Run keeps, per matched series (a column or a generated series with its
+// rounding, shared by the analyses that use it), every valid value as a
+// float64 (8 bytes per value: the exact percentiles need them), one offset
+// per slice (4 bytes) and at most ChartPoints chart points (32 bytes
+// each); the rows themselves are not kept. The number of slices is at most
+// MaxSlices.
+//
+// Run returns an error when the log has no rows, when opts.Interval is
+// negative, or when the interval cuts the log into more than MaxSlices
+// slices. When reading the rows stops at damage (c.Err), Run returns the
+// report of the rows before it together with that error.
+func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
+	if set == nil {
+		set = &Set{}
+	}
+	if opts.Interval < 0 {
+		return nil, errors.New("analysis: the interval must not be negative, not " + strconv.FormatInt(opts.Interval, 10))
+	}
+	n, begin, end := c.Samples()
+	if n == 0 {
+		if err := c.ScanErr(); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("analysis: the log has no samples")
+	}
+	interval := opts.Interval
+	if interval == 0 {
+		interval = autoInterval(begin, end)
+	}
+	tl, err := newTimeline(begin, end, interval, opts.PALCompat)
+	if err != nil {
+		return nil, err
+	}
+	_, bias := c.TimeZone()
+	cols := c.Columns()
+	r := &Report{
+		Begin: begin, End: end, Bias: bias, Samples: n, Interval: interval,
+		Set: set, PALCompat: opts.PALCompat, ChartPoints: DefaultChartPoints,
+		Unsupported: slices.Clone(set.Unsupported),
+	}
+	if len(cols) > 0 {
+		r.Machine = cols[0].Parts.Machine
+	}
+	p := newPlan(cols, set, r)
+	per := (n + r.ChartPoints - 1) / r.ChartPoints
+	per = max(per, 1)
+	vals := make([]float64, p.sources)
+	valid := make([]bool, p.sources)
+	rows := 0
+	for c.Next() {
+		row := c.Row()
+		k, err := tl.add(row.Time)
+		if err != nil {
+			return nil, err
+		}
+		for _, col := range p.cols {
+			valid[col] = false
+			if col < len(row.Cells) {
+				cell := &row.Cells[col]
+				if cell.Present && cell.Result.Status == engine.Valid && !math.IsNaN(cell.Result.Value) && !math.IsInf(cell.Result.Value, 0) {
+					vals[col], valid[col] = cell.Result.Value, true
+				}
+			}
+		}
+		for i := range p.gens {
+			g := &p.gens[i]
+			vals[g.id], valid[g.id] = g.eval(vals, valid)
+		}
+		for _, s := range p.stores {
+			if valid[s.source] {
+				s.store.add(rows, row.Time, k, vals[s.source], opts.PALCompat, per)
+			}
+		}
+		rows++
+	}
+	readErr := c.Err()
+	if rows == 0 {
+		if readErr != nil {
+			return nil, readErr
+		}
+		return nil, errors.New("analysis: the log has no samples")
+	}
+	r.Slices = tl.finish()
+	p.finish(r, tl)
+	return r, readErr
+}
+
+// sourced is a store fed from one source (a column, or a generated series).
+type sourced struct {
+	source int
+	store  *store
+	stats  []Stats
+	all    Overall
+}
+
+// generator computes one generated series per row.
+type generator struct {
+	id          int // its source index
+	left, right int // source indexes; right −1 for a constant
+	f           *Formula
+}
+
+// eval returns the generator's value from the row's source values.
+func (g *generator) eval(vals []float64, valid []bool) (float64, bool) {
+	if !valid[g.left] {
+		return 0, false
+	}
+	a, b := vals[g.left], g.f.Constant
+	if g.right >= 0 {
+		if !valid[g.right] {
+			return 0, false
+		}
+		b = vals[g.right]
+	}
+	var v float64
+	switch g.f.Op {
+	case '+':
+		v = a + b
+	case '-':
+		v = a - b
+	case '*':
+		v = a * b
+	case '/':
+		if b == 0 {
+			return 0, false
+		}
+		v = a / b
+	default:
+		return 0, false
+	}
+	if g.f.Scale != 0 {
+		v *= g.f.Scale
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}
+
+// member is one series of a planned datasource: its source, path and store.
+type member struct {
+	source int
+	path   string
+	parts  counterpath.Path
+	store  int // index in plan.stores
+}
+
+// plannedDS is a datasource with its series.
+type plannedDS struct {
+	ds      *Datasource
+	members []member
+}
+
+// plannedAnalysis is an analysis with its datasources' series, or why it
+// was skipped.
+type plannedAnalysis struct {
+	a       *Analysis
+	dss     []plannedDS
+	skipped string
+}
+
+// plan is what Run reads and computes, from the columns and the set.
+type plan struct {
+	cols     []int // the columns read
+	sources  int   // columns + generated series
+	gens     []generator
+	stores   []*sourced
+	byStore  map[[2]int]int // (source, round) → index in stores
+	analyses []plannedAnalysis
+	needCol  []bool
+	compat   bool
+}
+
+// fullInstance returns the full instance name of p: parent/name#n.
+func fullInstance(p *counterpath.Path) string {
+	s := p.Instance
+	if p.Parent != "" {
+		s = p.Parent + "/" + s
+	}
+	if p.Index > 0 {
+		s += "#" + strconv.Itoa(p.Index)
+	}
+	return s
+}
+
+// matcher matches a CounterLog datasource against columns.
+type matcher struct {
+	ds  *Datasource
+	re  *regexp.Regexp
+	all bool // every instance
+	ins string
+}
+
+func newMatcher(ds *Datasource) (*matcher, error) {
+	m := &matcher{ds: ds}
+	if ds.ObjectRegexp != "" {
+		re, err := regexp.Compile("(?i)" + ds.ObjectRegexp)
+		if err != nil {
+			return nil, errors.New("the object regular expression " + strconv.Quote(ds.ObjectRegexp) + " does not compile: " + err.Error())
+		}
+		m.re = re
+	}
+	m.all = !ds.Path.HasInstance || ds.Path.Instance == "" || ds.Path.Instance == "*"
+	if !m.all {
+		m.ins = fullInstance(&ds.Path)
+	}
+	return m, nil
+}
+
+func (m *matcher) match(col *relog.Column) bool {
+	p := &col.Parts
+	if m.re != nil {
+		if !m.re.MatchString(p.Object) {
+			return false
+		}
+	} else if !strings.EqualFold(p.Object, m.ds.Path.Object) {
+		return false
+	}
+	if !strings.EqualFold(p.Counter, m.ds.Path.Counter) {
+		return false
+	}
+	full := ""
+	if p.HasInstance {
+		full = fullInstance(p)
+	}
+	if !m.all && !strings.EqualFold(full, m.ins) {
+		return false
+	}
+	for _, x := range m.ds.Exclude {
+		if p.HasInstance && (strings.EqualFold(x, full) || strings.EqualFold(x, p.Instance)) {
+			return false
+		}
+	}
+	return true
+}
+
+// findDS returns the index of the datasource named name (by Name, then by
+// Var, exactly then case-insensitively), or −1; "" names the primary
+// datasource, or the first.
+func findDS(a *Analysis, name string) int {
+	if name == "" {
+		name = a.Primary
+		if name == "" {
+			if len(a.Datasources) > 0 {
+				return 0
+			}
+			return -1
+		}
+	}
+	for _, fold := range []bool{false, true} {
+		for i := range a.Datasources {
+			d := &a.Datasources[i]
+			for _, s := range []string{d.Name, d.Var} {
+				if s != "" && (s == name || fold && strings.EqualFold(s, name)) {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// newPlan matches the set's analyses against the columns.
+func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
+	p := &plan{sources: len(cols), byStore: map[[2]int]int{}, needCol: make([]bool, len(cols)), compat: r.PALCompat}
+	// Of two columns of the same path (case-insensitive), the first.
+	first := make(map[string]bool, len(cols))
+	dup := make([]bool, len(cols))
+	for i := range cols {
+		key := strings.ToLower(cols[i].Path)
+		dup[i] = first[key]
+		first[key] = true
+	}
+	for ai := range set.Analyses {
+		a := &set.Analyses[ai]
+		pa := plannedAnalysis{a: a, dss: make([]plannedDS, len(a.Datasources))}
+		if !a.Enabled {
+			pa.skipped = "disabled"
+			p.analyses = append(p.analyses, pa)
+			continue
+		}
+		for di := range a.Datasources {
+			ds := &a.Datasources[di]
+			pa.dss[di].ds = ds
+			if ds.Kind != CounterLog {
+				continue
+			}
+			m, err := newMatcher(ds)
+			if err != nil {
+				pa.skipped = "datasource " + ds.Name + ": " + err.Error()
+				break
+			}
+			for ci := range cols {
+				if !dup[ci] && m.match(&cols[ci]) {
+					pa.dss[di].members = append(pa.dss[di].members, member{source: ci, path: cols[ci].Path, parts: cols[ci].Parts, store: -1})
+				}
+			}
+			if len(pa.dss[di].members) == 0 {
+				pa.skipped = "no counter of the log matches " + ds.Name
+				break
+			}
+		}
+		if pa.skipped == "" {
+			p.generate(a, &pa, r)
+		}
+		if pa.skipped != "" {
+			pa.dss = nil
+		} else {
+			for di := range pa.dss {
+				for mi := range pa.dss[di].members {
+					m := &pa.dss[di].members[mi]
+					m.store = p.storeOf(m.source, pa.dss[di].ds.Round)
+				}
+			}
+		}
+		p.analyses = append(p.analyses, pa)
+	}
+	for i, need := range p.needCol {
+		if need {
+			p.cols = append(p.cols, i)
+		}
+	}
+	return p
+}
+
+// storeOf returns the store of a source with a rounding, making it.
+func (p *plan) storeOf(source, round int) int {
+	if round < 0 {
+		round = -1
+	}
+	key := [2]int{source, round}
+	if i, ok := p.byStore[key]; ok {
+		return i
+	}
+	if source < len(p.needCol) {
+		p.needCol[source] = true
+	}
+	p.stores = append(p.stores, &sourced{source: source, store: newStore(round)})
+	p.byStore[key] = len(p.stores) - 1
+	return len(p.stores) - 1
+}
+
+// generate plans an analysis' Generated datasources, in the order their
+// operands allow; one that cannot be computed (an unknown operand, a
+// cycle, an unknown operator) is listed in r.Unsupported and has no
+// series.
+func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
+	done := make([]bool, len(a.Datasources))
+	for di := range a.Datasources {
+		done[di] = a.Datasources[di].Kind == CounterLog
+	}
+	for progress := true; progress; {
+		progress = false
+		for di := range a.Datasources {
+			ds := &a.Datasources[di]
+			if done[di] {
+				continue
+			}
+			f := ds.Formula
+			if f == nil || !strings.ContainsRune("+-*/", rune(f.Op)) || f.Op == 0 {
+				done[di], progress = true, true
+				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: ds.Name, Reason: "a generated datasource without a formula perfcalc computes"})
+				continue
+			}
+			li, ri := findDS(a, f.Left), -1
+			if f.Left == "" {
+				li = -1
+			}
+			if f.Right != "" {
+				ri = findDS(a, f.Right)
+			}
+			if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
+				done[di], progress = true, true
+				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: ds.Name, Reason: "the formula names a datasource the analysis does not have"})
+				continue
+			}
+			if !done[li] || (ri >= 0 && !done[ri]) {
+				continue
+			}
+			done[di], progress = true, true
+			right := []member(nil)
+			if ri >= 0 {
+				right = pa.dss[ri].members
+			}
+			for _, lm := range pa.dss[li].members {
+				g := generator{id: p.sources, left: lm.source, right: -1, f: f}
+				if ri >= 0 {
+					rm, ok := joinInstance(lm, right)
+					if !ok {
+						continue
+					}
+					g.right = rm.source
+					p.need(rm.source)
+				}
+				p.need(lm.source)
+				p.sources++
+				p.gens = append(p.gens, g)
+				parts := lm.parts
+				if ds.Path.Counter != "" {
+					parts.Counter = ds.Path.Counter
+					if ds.Path.Object != "" {
+						parts.Object = ds.Path.Object
+					}
+				} else {
+					parts.Counter = ds.Name
+				}
+				path := string(parts.AppendTo(nil))
+				if parts.Machine != "" && strings.HasPrefix(lm.path, `\\`) && !strings.HasPrefix(path, `\\`) {
+					path = `\\` + path
+				}
+				pa.dss[di].members = append(pa.dss[di].members, member{source: g.id, path: path, parts: parts, store: -1})
+			}
+		}
+	}
+	for di := range a.Datasources {
+		if !done[di] {
+			r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: a.Datasources[di].Name, Reason: "the formulas of the generated datasources form a cycle"})
+		}
+	}
+}
+
+// need marks a source as read (a column) — generated sources are computed.
+func (p *plan) need(source int) {
+	if source < len(p.needCol) {
+		p.needCol[source] = true
+	}
+}
+
+// joinInstance returns the member of right with lm's instance (full name,
+// case-insensitive), or right's only member.
+func joinInstance(lm member, right []member) (member, bool) {
+	li := fullInstance(&lm.parts)
+	for _, rm := range right {
+		if rm.parts.HasInstance == lm.parts.HasInstance && strings.EqualFold(fullInstance(&rm.parts), li) {
+			return rm, true
+		}
+	}
+	if len(right) == 1 {
+		return right[0], true
+	}
+	return member{}, false
+}
+
+// finish computes the statistics, the results and the alerts.
+func (p *plan) finish(r *Report, tl *timeline) {
+	for _, s := range p.stores {
+		s.stats = sliceStats(s.store, tl, r.Interval)
+		s.all = overallStats(s.store, s.stats, r.PALCompat)
+	}
+	type keyed struct {
+		ai int
+		Alert
+	}
+	var alerts []keyed
+	for ai := range p.analyses {
+		pa := &p.analyses[ai]
+		res := Result{Analysis: pa.a, Skipped: pa.skipped}
+		if pa.skipped != "" {
+			r.Results = append(r.Results, res)
+			continue
+		}
+		// The alerts of the analysis: (slice, path) → index in mine.
+		var mine []Alert
+		at := map[string][]int32{}
+		for di := range pa.dss {
+			pd := &pa.dss[di]
+			var ths []*Threshold
+			for ti := range pa.a.Thresholds {
+				th := &pa.a.Thresholds[ti]
+				if findDS(pa.a, th.Datasource) == di {
+					ths = append(ths, th)
+				}
+			}
+			for _, m := range pd.members {
+				s := p.stores[m.store]
+				se := Series{Datasource: pd.ds.Name, Path: m.path, Parts: m.parts, Overall: s.all, Slices: s.stats, Chart: s.store.chart}
+				se.Overall.Condition = OK
+				if len(ths) == 0 {
+					se.Overall.NoThresholds = true
+				}
+				prio := 0
+				for _, th := range ths {
+					if se.Overall.N > 0 && breaks(th, &se.Overall.Stats, p.compat) && (se.Overall.Condition == OK || th.Priority >= prio) {
+						se.Overall.Condition, prio = th.Condition, th.Priority
+					}
+				}
+				idx := at[m.path]
+				for k := range s.stats {
+					st := &s.stats[k]
+					for _, th := range ths {
+						if !breaks(th, st, p.compat) {
+							continue
+						}
+						if idx == nil {
+							idx = make([]int32, len(s.stats))
+							for i := range idx {
+								idx[i] = -1
+							}
+							at[m.path] = idx
+						}
+						if j := idx[k]; j >= 0 {
+							if th.Priority >= mine[j].Priority {
+								mine[j].Condition, mine[j].Priority, mine[j].Threshold = th.Condition, th.Priority, th.Name
+							}
+							continue
+						}
+						idx[k] = int32(len(mine))
+						sl := &r.Slices[k]
+						mine = append(mine, Alert{
+							Analysis: pa.a.Name, Category: pa.a.Category, Condition: th.Condition,
+							Priority: th.Priority, Threshold: th.Name, Path: m.path, Slice: k,
+							Start: sl.Start, End: sl.End, Min: st.Min, Avg: st.Avg, Max: st.Max, Trend: st.Trend,
+						})
+					}
+				}
+				res.Series = append(res.Series, se)
+			}
+		}
+		for _, al := range mine {
+			alerts = append(alerts, keyed{ai, al})
+		}
+		r.Results = append(r.Results, res)
+	}
+	for ai := range p.analyses {
+		a := p.analyses[ai].a
+		for ti := range a.Thresholds {
+			if p.analyses[ai].skipped == "" && findDS(a, a.Thresholds[ti].Datasource) < 0 {
+				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: a.Thresholds[ti].Name, Reason: "the threshold names a datasource the analysis does not have: " + a.Thresholds[ti].Datasource})
+			}
+		}
+	}
+	slices.SortStableFunc(alerts, func(x, y keyed) int {
+		switch {
+		case x.Slice != y.Slice:
+			return x.Slice - y.Slice
+		case x.ai != y.ai:
+			return x.ai - y.ai
+		}
+		return strings.Compare(x.Path, y.Path)
+	})
+	r.Alerts = make([]Alert, len(alerts))
+	for i := range alerts {
+		r.Alerts[i] = alerts[i].Alert
+	}
+}
+
+// breaks reports whether st breaks th: its trend (TrendOnly), else its min,
+// mean or max compared with th.Value by th.Operator. Exact: a slice without
+// values breaks nothing, and NotEqual is ≠; compat (PAL): every slice is
+// compared (PAL's −1 mean of an empty slice included), and NotEqual acts
+// as Greater.
+func breaks(th *Threshold, st *Stats, compat bool) bool {
+	if st.N == 0 && !compat {
+		return false
+	}
+	if th.TrendOnly {
+		return compare(th.Operator, st.Trend, th.Value, compat)
+	}
+	return compare(th.Operator, st.Min, th.Value, compat) ||
+		compare(th.Operator, st.Avg, th.Value, compat) ||
+		compare(th.Operator, st.Max, th.Value, compat)
+}
+
+// compare returns v op t.
+func compare(op Operator, v, t float64, compat bool) bool {
+	switch op {
+	case GreaterEqual:
+		return v >= t
+	case Less:
+		return v < t
+	case LessEqual:
+		return v <= t
+	case Equal:
+		return v == t
+	case NotEqual:
+		if !compat {
+			return v != t
+		}
+	}
+	return v > t
+}

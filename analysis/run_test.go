@@ -1,0 +1,407 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestAutoInterval: the log's duration ÷ 30, rounded half to even, at
+// least 1 s.
+func TestAutoInterval(t *testing.T) {
+	for _, tc := range []struct {
+		seconds int64
+		want    int64
+	}{
+		{599, 20}, // 19.97
+		{45, 2},   // 1.5 → 2 (even)
+		{75, 2},   // 2.5 → 2 (even)
+		{105, 4},  // 3.5 → 4
+		{10, 1},   // 0.33 → 0 → at least 1
+		{0, 1},    // one sample
+		{86400, 2880},
+	} {
+		if have := autoInterval(t0, t0+tc.seconds*sec); have != tc.want {
+			t.Errorf("%d s: have %d, want %d", tc.seconds, have, tc.want)
+		}
+	}
+}
+
+// TestSlicesExact: rows every 10 s for 100 s (11 rows), interval 30 s:
+// slice 0 holds t0 … t0+30 (4 rows, the bound included), slice 1
+// t0+40 … t0+60, slice 2 t0+70 … t0+90, and the last, kept, t0+100.
+func TestSlicesExact(t *testing.T) {
+	s := regular(10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+	sl, st, o := analyze(t, s, 30, false, -1)
+	wantN := []int{4, 3, 3, 1}
+	if len(sl) != len(wantN) {
+		t.Fatalf("have %d slices, want %d", len(sl), len(wantN))
+	}
+	for k, n := range wantN {
+		if sl[k].Samples != n || st[k].N != n {
+			t.Errorf("slice %d: have %d samples and %d values, want %d", k, sl[k].Samples, st[k].N, n)
+		}
+	}
+	if sl[1].Start != t0+40*sec || sl[1].End != t0+60*sec {
+		t.Errorf("slice 1 from %d to %d s, want 40 to 60", (sl[1].Start-t0)/sec, (sl[1].End-t0)/sec)
+	}
+	// Slice means 2.5, 6, 9, 11; trend per hour = Δmean ÷ slices × 3600/30.
+	wantAvg := []float64{2.5, 6, 9, 11}
+	wantTrend := []float64{0, 3.5 * 120, 6.5 / 2 * 120, 8.5 / 3 * 120}
+	for k := range wantAvg {
+		if st[k].Avg != wantAvg[k] || math.Abs(st[k].Trend-wantTrend[k]) > 1e-9 {
+			t.Errorf("slice %d: have avg %v trend %v, want %v and %v", k, st[k].Avg, st[k].Trend, wantAvg[k], wantTrend[k])
+		}
+	}
+	if o.N != 11 || o.Min != 1 || o.Max != 11 || o.Avg != 6 || o.Trend != st[3].Trend {
+		t.Errorf("overall: have %+v", o.Stats)
+	}
+}
+
+// TestSlicesCompat: PAL's cursor slices the same rows as exact mode where
+// the log has no gap, and drops the last slice.
+func TestSlicesCompat(t *testing.T) {
+	s := regular(10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+	sl, st, _ := analyze(t, s, 30, true, -1)
+	if len(sl) != 3 {
+		t.Fatalf("have %d slices, want 3 (the last dropped)", len(sl))
+	}
+	for k, n := range []int{4, 3, 3} {
+		if sl[k].Samples != n || st[k].N != n {
+			t.Errorf("slice %d: have %d samples, %d values, want %d", k, sl[k].Samples, st[k].N, n)
+		}
+	}
+	// PAL's trend: integer, from the mean of the differences.
+	if st[1].Trend != 420 || st[2].Trend != 390 {
+		t.Errorf("trends %v %v, want 420 390", st[1].Trend, st[2].Trend)
+	}
+}
+
+// TestSlicesGap: after a gap, exact mode leaves empty slices where the
+// log has no rows; PAL's cursor advances one interval per new slice, so
+// each row after the gap opens a slice until it catches up.
+func TestSlicesGap(t *testing.T) {
+	s := series{times: []int64{t0, t0 + 10*sec, t0 + 100*sec, t0 + 110*sec, t0 + 120*sec, t0 + 130*sec}, vals: []float64{1, 1, 5, 5, 5, 5}}
+	sl, st, _ := analyze(t, s, 30, false, -1)
+	if len(sl) != 5 {
+		t.Fatalf("exact: have %d slices, want 5", len(sl))
+	}
+	for k, n := range []int{2, 0, 0, 3, 1} { // (90,120] holds 100,110,120
+		if sl[k].Samples != n || st[k].N != n {
+			t.Errorf("exact slice %d: have %d samples, want %d", k, sl[k].Samples, n)
+		}
+	}
+	csl, _, _ := analyze(t, s, 30, true, -1)
+	// Cursor 30: rows 0,10; row 100 opens slice 1 (cursor 60); 110 opens
+	// slice 2 (90); 120 opens slice 3 (120); 130 opens slice 4, dropped.
+	var have []int
+	for _, x := range csl {
+		have = append(have, x.Samples)
+	}
+	if !slices.Equal(have, []int{2, 1, 1, 1}) {
+		t.Errorf("compat slices %v, want [2 1 1 1]", have)
+	}
+}
+
+// TestShiftQuirk: a blank value shifts the series' later values one slot
+// earlier in compat mode (PAL removes blanks, then slices by position);
+// exact mode keeps each value in the slice of its time.
+func TestShiftQuirk(t *testing.T) {
+	nan := math.NaN()
+	// 7 rows 10 s apart, interval 20 s: slices {0,10,20} {30,40} {50,60}.
+	s := regular(10, nan, 10, 10, 50, 50, 90, 90)
+	_, ex, _ := analyze(t, s, 20, false, -1)
+	if ex[0].Avg != 10 || ex[1].Avg != 50 || ex[2].Avg != 90 {
+		t.Errorf("exact means %v %v %v, want 10 50 90", ex[0].Avg, ex[1].Avg, ex[2].Avg)
+	}
+	_, co, _ := analyze(t, s, 20, true, -1)
+	// Compat: values 10 10 50 50 90 90 at positions 0…5: slice 0 is
+	// positions 0–2 (10 10 50), slice 1 positions 3–4 (50 90).
+	if len(co) != 2 || co[0].Avg != 70.0/3 || co[1].Avg != 70 || co[0].N != 3 || co[1].N != 2 {
+		t.Errorf("compat: have %+v, want means 70/3 and 70", co)
+	}
+}
+
+// TestCompatEmptySlice: in compat mode a slice past the shifted values
+// has the mean −1 and min and max 0, and a slice reaching past them the
+// min 0 (PAL's $null).
+func TestCompatEmptySlice(t *testing.T) {
+	nan := math.NaN()
+	// 7 rows, interval 10: slices {0,10} {20} {30} {40} {50} and 60 dropped.
+	s := regular(10, nan, nan, nan, 5, 7, 9, 11)
+	_, co, _ := analyze(t, s, 10, true, -1)
+	// Values 5 7 9 11 at positions 0–3: slice 0 = 5 7, 1 = 9, 2 = 11,
+	// 3 and 4 past the values.
+	want := []Stats{{N: 2, Min: 5, Avg: 6, Max: 7}, {N: 1, Min: 9, Avg: 9, Max: 9}, {N: 1, Min: 11, Avg: 11, Max: 11}, {Avg: -1}, {Avg: -1}}
+	if len(co) != len(want) {
+		t.Fatalf("have %d slices, want %d", len(co), len(want))
+	}
+	for k := range want {
+		co[k].Trend = 0
+		if co[k] != want[k] {
+			t.Errorf("slice %d: have %+v, want %+v", k, co[k], want[k])
+		}
+	}
+	// A slice half past the values: min 0.
+	s = regular(10, nan, 1, 2, 3, 4, 5)
+	_, co, _ = analyze(t, s, 20, true, -1)
+	// Slices by rows {0,10,20} {30,40} (50 dropped); values 1…5 at
+	// positions 0–4: slice 1 = positions 3,4 = 4,5, within the values.
+	if co[1].Min != 4 {
+		t.Errorf("slice 1 min %v, want 4", co[1].Min)
+	}
+	s = regular(10, nan, nan, nan, 1, 2, 3, 4)
+	_, co, _ = analyze(t, s, 20, true, -1)
+	// Rows {0,10,20} {30,40} ({50,60} dropped); values 1…4: slice 1 =
+	// positions 3,4: 4 and past the end → min 0.
+	if len(co) != 2 || co[1].Min != 0 || co[1].Max != 4 || co[1].N != 1 {
+		t.Errorf("slice 1: have %+v, want min 0 max 4 n 1", co)
+	}
+}
+
+// TestOverallExact: the sample standard deviation, the trimmed means and
+// the nearest-rank percentiles of 1 … 20, by hand.
+func TestOverallExact(t *testing.T) {
+	var vs []float64
+	for i := 1; i <= 20; i++ {
+		vs = append(vs, float64(21-i)) // descending: sorting matters
+	}
+	_, _, o := analyze(t, regular(1, vs...), 5, false, -1)
+	// Σ(x − 10.5)² = 665 → √(665/19) = √35.
+	if math.Abs(o.StdDev-math.Sqrt(35)) > 1e-12 {
+		t.Errorf("stddev %v, want √35", o.StdDev)
+	}
+	// Without the highest 2, 4, 6: means of 1…18, 1…16, 1…14.
+	if o.Trimmed != [3]float64{9.5, 8.5, 7.5} {
+		t.Errorf("trimmed %v, want [9.5 8.5 7.5]", o.Trimmed)
+	}
+	// ⌈0.9·20⌉ = 18th, ⌈0.95·20⌉ = 19th, ⌈0.99·20⌉ = 20th.
+	if o.Percentiles != [3]float64{18, 19, 20} {
+		t.Errorf("percentiles %v, want [18 19 20]", o.Percentiles)
+	}
+}
+
+// TestOverallCompat: PAL's standard deviation (0 when Σx ≤ 0, else the
+// same for positive values) and its "outliers removed" figures.
+func TestOverallCompat(t *testing.T) {
+	var vs []float64
+	for i := 1; i <= 20; i++ {
+		vs = append(vs, float64(i))
+	}
+	_, _, o := analyze(t, regular(1, vs...), 5, true, -1)
+	if math.Abs(o.StdDev-math.Sqrt(35)) > 1e-12 {
+		t.Errorf("stddev %v, want √35", o.StdDev)
+	}
+	// p = 90: r = 18, ub = 18, lb = 2: mean of 1…18 = 9.5; 80: 1…16;
+	// 70: 1…14 — here the same as the trimmed means.
+	if o.Trimmed != [3]float64{9.5, 8.5, 7.5} {
+		t.Errorf("outliers %v", o.Trimmed)
+	}
+	// Negative values: PAL's deviation is 0, exact's is not.
+	neg := regular(1, -1, -2, -3, -4)
+	_, _, oc := analyze(t, neg, 1, true, -1)
+	_, _, oe := analyze(t, neg, 1, false, -1)
+	if oc.StdDev != 0 || math.Abs(oe.StdDev-math.Sqrt(5.0/3)) > 1e-12 {
+		t.Errorf("negative: compat stddev %v (want 0), exact %v (want √(5/3))", oc.StdDev, oe.StdDev)
+	}
+	// Outliers differ from trimmed means on few values: n = 3, p = 90:
+	// r = [int]2.7 = 3, ub = min(3, 2) = 2, lb = 0: mean of the lowest 2.
+	three := regular(1, 30, 10, 20)
+	_, _, oc = analyze(t, three, 1, true, -1)
+	_, _, oe = analyze(t, three, 1, false, -1)
+	if oc.Trimmed[0] != 15 || oe.Trimmed[0] != 20 {
+		t.Errorf("n=3: PAL's 10%% figure %v (want 15), trimmed mean %v (want 20: nothing left out)", oc.Trimmed[0], oe.Trimmed[0])
+	}
+	// p = 70 on 2 values: r = [int]1.4 = 1, ub = 1, lb = 1: the value at 1.
+	_, _, oc = analyze(t, regular(1, 4, 8), 1, true, -1)
+	if oc.Trimmed[2] != 8 {
+		t.Errorf("n=2: PAL's 30%% figure %v, want 8 (the highest)", oc.Trimmed[2])
+	}
+}
+
+// TestRounding: half to even to the datasource's decimals; exact rounds
+// values (0.4, 1.4, 0 are 0, 1, 0: mean 1/3), compat the statistics (the
+// mean of 0.4 and 1.4, 0.9, is 1).
+func TestRounding(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		d    int
+		want float64
+	}{
+		{2.5, 0, 2}, {3.5, 0, 4}, {-2.5, 0, -2}, {1.25, 1, 1.2}, {1.35, 1, 1.4}, {7, -1, 7}, {1e300, 3, 1e300},
+	} {
+		if have := roundTo(tc.v, tc.d); have != tc.want {
+			t.Errorf("roundTo(%v, %d) = %v, want %v", tc.v, tc.d, have, tc.want)
+		}
+	}
+	_, ex, _ := analyze(t, regular(1, 0.4, 1.4, 0), 10, false, 0)
+	_, co, _ := analyze(t, regular(1, 0.4, 1.4, 0), 1, true, 0)
+	if ex[0].Avg != 1.0/3 { // values 0, 1 and 0
+		t.Errorf("exact: mean %v, want 1/3", ex[0].Avg)
+	}
+	if co[0].Avg != 1 || co[0].Min != 0 || co[0].Max != 1 { // slice {0.4, 1.4}: mean 0.9 rounded
+		t.Errorf("compat: %+v, want mean 1, min 0, max 1", co[0])
+	}
+}
+
+// TestRunHandMade: Run over a hand-made log of two instances, one of
+// which breaks a gt threshold in one slice; alerts name the analysis, the
+// instance's path and the slice's figures.
+func TestRunHandMade(t *testing.T) {
+	var raws [][]uint64
+	for i := range 61 { // 60 s, one row a second: auto interval 2 s
+		a, b := uint64(10), uint64(20)
+		if i >= 30 && i <= 32 {
+			b = 95
+		}
+		raws = append(raws, []uint64{a, b})
+	}
+	log := buildLog(t0, 1, rawCount, []string{"a", "b"}, raws)
+	set := oneAnalysis(`\Obj(*)\Ctr`,
+		Threshold{Name: "warn", Condition: Warning, Priority: 50, Operator: Greater, Value: 50},
+		Threshold{Name: "crit", Condition: Critical, Priority: 100, Operator: Greater, Value: 90},
+	)
+	r, err := Run(open(t, log), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Interval != 2 || len(r.Slices) != 30 || r.Samples != 61 || r.Machine != "HOST" {
+		t.Fatalf("interval %d, %d slices, %d samples, machine %q", r.Interval, len(r.Slices), r.Samples, r.Machine)
+	}
+	// Rows 30–32 at t0+30…32: slice (28,30] = 14 and (30,32] = 15.
+	if len(r.Alerts) != 2 {
+		t.Fatalf("have %d alerts, want 2: %+v", len(r.Alerts), r.Alerts)
+	}
+	for i, k := range []int{14, 15} {
+		a := r.Alerts[i]
+		if a.Slice != k || a.Condition != Critical || a.Threshold != "crit" || a.Path != `\\HOST\Obj(b)\Ctr` || a.Max != 95 || a.Analysis != "A" || a.Category != "Cat" {
+			t.Errorf("alert %d: %+v", i, a)
+		}
+	}
+	if r.Alerts[0].Avg != 57.5 || r.Alerts[1].Avg != 95 {
+		t.Errorf("alert means %v %v, want 57.5 (20, 95) and 95", r.Alerts[0].Avg, r.Alerts[1].Avg)
+	}
+	res := r.Results[0]
+	if res.Skipped != "" || len(res.Series) != 2 {
+		t.Fatalf("result: skipped %q, %d series", res.Skipped, len(res.Series))
+	}
+	if res.Series[0].Overall.Condition != OK || res.Series[1].Overall.Condition != Critical {
+		t.Errorf("overall conditions %v %v, want OK and Critical (max 95)", res.Series[0].Overall.Condition, res.Series[1].Overall.Condition)
+	}
+	v := checkJSON(t, r)
+	alerts := v["alerts"].([]any)
+	a0 := alerts[0].(map[string]any)
+	if a0["condition"] != "Critical" || a0["start"] != "2013-02-20T02:50:29.000Z" || a0["end"] != "2013-02-20T02:50:30.000Z" || a0["slice"] != 14.0 {
+		t.Errorf("JSON alert: %v", a0)
+	}
+}
+
+// TestRunSkipped: an analysis whose datasource matches no column is
+// skipped with the reason; a disabled one too; matching is
+// case-insensitive, Exclude removes an instance, a named instance matches
+// only itself.
+func TestRunSkipped(t *testing.T) {
+	log := buildLog(t0, 1, rawCount, []string{"a", "B", "_Total"}, [][]uint64{{1, 2, 3}, {1, 2, 3}, {1, 2, 3}})
+	set := &Set{Analyses: []Analysis{
+		{Name: "none", Enabled: true, Datasources: []Datasource{{Name: `\Obj(*)\Other`, Path: mustPath(`\Obj(*)\Other`)}}},
+		{Name: "off", Enabled: false, Datasources: []Datasource{{Name: `\Obj(*)\Ctr`, Path: mustPath(`\Obj(*)\Ctr`)}}},
+		{Name: "excl", Enabled: true, Datasources: []Datasource{{Name: `\obj(*)\ctr`, Path: mustPath(`\obj(*)\ctr`), Exclude: []string{"_total"}}}},
+		{Name: "one", Enabled: true, Datasources: []Datasource{{Name: `\Obj(b)\Ctr`, Path: mustPath(`\Obj(b)\Ctr`)}}},
+		{Name: "re", Enabled: true, Datasources: []Datasource{{Name: "x", Path: mustPath(`\X(*)\Ctr`), ObjectRegexp: "^o.j$"}}},
+		{Name: "badre", Enabled: true, Datasources: []Datasource{{Name: "x", Path: mustPath(`\X(*)\Ctr`), ObjectRegexp: "(?<=x)"}}},
+	}}
+	r, err := Run(open(t, log), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := func(res Result) (ps []string) {
+		for _, s := range res.Series {
+			ps = append(ps, s.Path)
+		}
+		return ps
+	}
+	if !strings.Contains(r.Results[0].Skipped, `\Obj(*)\Other`) || r.Results[1].Skipped != "disabled" {
+		t.Errorf("skipped: %q, %q", r.Results[0].Skipped, r.Results[1].Skipped)
+	}
+	if have := paths(r.Results[2]); !slices.Equal(have, []string{`\\HOST\Obj(a)\Ctr`, `\\HOST\Obj(B)\Ctr`}) {
+		t.Errorf("exclude: %v", have)
+	}
+	if have := paths(r.Results[3]); !slices.Equal(have, []string{`\\HOST\Obj(B)\Ctr`}) {
+		t.Errorf("one instance: %v", have)
+	}
+	if have := paths(r.Results[4]); len(have) != 3 {
+		t.Errorf("regexp: %v", have)
+	}
+	if !strings.Contains(r.Results[5].Skipped, "does not compile") {
+		t.Errorf("bad regexp: %q", r.Results[5].Skipped)
+	}
+	checkJSON(t, r)
+}
+
+// TestRunGenerated: a Generated datasource per instance of its left
+// operand, joined by instance with its right, × Scale; a zero base leaves
+// the value out.
+func TestRunGenerated(t *testing.T) {
+	log := buildLog(t0, 1, rawCount, []string{"a", "b"}, [][]uint64{{10, 0}, {20, 0}, {30, 0}})
+	set := &Set{Analyses: []Analysis{{Name: "gen", Enabled: true, Datasources: []Datasource{
+		{Name: "num", Path: mustPath(`\Obj(*)\Ctr`), Round: -1},
+		{Name: "den", Path: mustPath(`\Obj(*)\Ctr`), Round: -1},
+		{Name: `\Obj(*)\Ratio`, Kind: Generated, Path: mustPath(`\Obj(*)\Ratio`), Round: -1,
+			Formula: &Formula{Left: "num", Right: "den", Op: '/', Scale: 100}},
+		{Name: "half", Kind: Generated, Round: -1, Formula: &Formula{Left: "num", Op: '*', Constant: 0.5}},
+	}}}}
+	r, err := Run(open(t, log), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ratio, half []Series
+	for _, s := range r.Results[0].Series {
+		switch s.Datasource {
+		case `\Obj(*)\Ratio`:
+			ratio = append(ratio, s)
+		case "half":
+			half = append(half, s)
+		}
+	}
+	if len(ratio) != 2 || ratio[0].Path != `\\HOST\Obj(a)\Ratio` || ratio[0].Overall.Avg != 100 || ratio[1].Overall.N != 0 {
+		t.Errorf("ratio: %+v", ratio)
+	}
+	if len(half) != 2 || half[0].Overall.Avg != 10 || half[0].Overall.Max != 15 {
+		t.Errorf("half: %+v", half)
+	}
+	checkJSON(t, r)
+}
+
+// TestRunTx: the real Tx log (601 rows, 1 s apart, the first row blank):
+// processor time over 5 % raises alerts, and the JSON parses.
+func TestRunTx(t *testing.T) {
+	b := corpusLog(t, "Tx_BasicPerfCounters.blg")
+	set := oneAnalysis(`\Processor(*)\% Processor Time`,
+		Threshold{Name: "busy", Condition: Warning, Priority: 50, Operator: Greater, Value: 50})
+	for _, compat := range []bool{false, true} {
+		r, err := Run(open(t, b), set, Options{PALCompat: compat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 600 s: interval 20; exact 30 slices, compat 29.
+		want := 30
+		if compat {
+			want = 29
+		}
+		if r.Interval != 20 || len(r.Slices) != want || r.Machine != "GEORGIS3" {
+			t.Errorf("compat %v: interval %d, %d slices, machine %q", compat, r.Interval, len(r.Slices), r.Machine)
+		}
+		if n := len(r.Results[0].Series); n != 5 {
+			t.Errorf("%d series, want 5", n)
+		}
+		total := 0
+		for _, s := range r.Slices {
+			total += s.Samples
+		}
+		if !compat && total != 601 {
+			t.Errorf("slices hold %d samples, want 601", total)
+		}
+		checkJSON(t, r)
+	}
+}

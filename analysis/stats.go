@@ -1,0 +1,309 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+)
+
+// store holds what Run keeps of one series (a column or a generated series,
+// with one rounding): its valid values in row order (8 bytes each: the
+// exact percentiles, trimmed means and standard deviation need them all),
+// where each slice starts among them (exact mode), and its chart envelope.
+type store struct {
+	round   int // decimals (exact: applied to values; compat: to statistics), −1 none
+	values  []float64
+	offsets []int32 // exact: offsets[k] is the index in values of slice k's first value
+	chart   []Point
+	bucket  int // the chart bucket of the last point, −1 before any
+}
+
+func newStore(round int) *store { return &store{round: round, bucket: -1} }
+
+// add appends the valid value v of row row (time t, slice k); per is the
+// number of rows per chart point.
+func (s *store) add(row int, t int64, k int, v float64, compat bool, per int) {
+	if !compat {
+		v = roundTo(v, s.round)
+		for len(s.offsets) <= k {
+			s.offsets = append(s.offsets, int32(len(s.values)))
+		}
+	}
+	s.values = append(s.values, v)
+	b := row / per
+	if b != s.bucket || len(s.chart) == 0 {
+		s.bucket = b
+		s.chart = append(s.chart, Point{Start: t, End: t, Min: v, Max: v})
+		return
+	}
+	p := &s.chart[len(s.chart)-1]
+	p.End = t
+	p.Min = min(p.Min, v)
+	p.Max = max(p.Max, v)
+}
+
+// bounds returns the positions [lo, hi) of exact slice k among the values.
+func (s *store) bounds(k int) (lo, hi int) {
+	n := len(s.values)
+	lo, hi = n, n
+	if k < len(s.offsets) {
+		lo = int(s.offsets[k])
+	}
+	if k+1 < len(s.offsets) {
+		hi = int(s.offsets[k+1])
+	}
+	return lo, hi
+}
+
+// roundTo rounds v to d decimals, half to even, as .NET's Math.Round(v, d)
+// (PAL's DATATYPE); d < 0 leaves v as it is, and so does a v too large to
+// scale.
+func roundTo(v float64, d int) float64 {
+	if d < 0 {
+		return v
+	}
+	if d == 0 {
+		return math.RoundToEven(v)
+	}
+	p := math.Pow10(min(d, 15))
+	x := v * p
+	if math.Abs(x) >= 1e16 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return v
+	}
+	r := math.RoundToEven(x) / p
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return v
+	}
+	return r
+}
+
+// finite returns v, or 0 when it is NaN or ±Inf: no report holds either (a
+// sum of huge values may overflow).
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+// mean returns the mean of vs: their sum ÷ their count, or, where the sum
+// overflows, the sum of each ÷ the count.
+func mean(vs []float64) float64 {
+	if len(vs) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, v := range vs {
+		sum += v
+	}
+	n := float64(len(vs))
+	if m := sum / n; !math.IsInf(m, 0) && !math.IsNaN(m) {
+		return m
+	}
+	m := 0.0
+	for _, v := range vs {
+		m += v / n
+	}
+	return finite(m)
+}
+
+// minMax returns the smallest and largest of vs (not empty).
+func minMax(vs []float64) (lo, hi float64) {
+	lo, hi = vs[0], vs[0]
+	for _, v := range vs[1:] {
+		lo = min(lo, v)
+		hi = max(hi, v)
+	}
+	return lo, hi
+}
+
+// hourly scales a change per slice of interval seconds to a change per
+// hour, as PAL's CalculateHourlyTrend does (× 3600/I below an hour, ÷ I/3600
+// above).
+func hourly(v float64, interval int64) float64 {
+	switch i := float64(interval); {
+	case interval < 3600:
+		return v * (3600 / i)
+	case interval > 3600:
+		return v / (i / 3600)
+	}
+	return v
+}
+
+// sliceStats computes a series' statistics per slice.
+//
+// Exact: min, mean and max of the slice's valid values (already rounded);
+// the trend of slice i is (mean[i] − mean[f]) ÷ (i − f) per hour, f the
+// first slice with values (0 for f itself and for slices without values).
+//
+// Compat (PAL): the values of slice k are those at the slice's row
+// positions among the series' valid values (the shift quirk); min, mean
+// and max are rounded to the series' decimals; a slice without values has
+// the mean −1 and the min and max 0, and a slice reaching past the values
+// the min 0 (PAL compares with $null); trend[i] is the sum of the
+// differences of consecutive means up to i, ÷ i, per hour, rounded to an
+// integer.
+func sliceStats(s *store, tl *timeline, interval int64) []Stats {
+	out := make([]Stats, len(tl.slices))
+	if tl.compat {
+		sum := 0.0
+		for k := range out {
+			lo, hi, beyond := tl.compatBounds(k, len(s.values))
+			st := &out[k]
+			vs := s.values[lo:hi]
+			st.N = len(vs)
+			if st.N == 0 {
+				st.Avg = -1
+			} else {
+				a, b := minMax(vs)
+				sum := 0.0
+				for _, v := range vs {
+					sum += v
+				}
+				st.Min, st.Max = roundTo(a, s.round), roundTo(b, s.round)
+				st.Avg = finite(roundTo(sum/float64(st.N), s.round))
+				if beyond {
+					st.Min = 0
+				}
+			}
+			if k > 0 {
+				sum += out[k].Avg - out[k-1].Avg
+				st.Trend = finite(math.RoundToEven(hourly(sum/float64(k), interval)))
+			}
+		}
+		return out
+	}
+	first := -1
+	for k := range out {
+		lo, hi := s.bounds(k)
+		vs := s.values[lo:hi]
+		st := &out[k]
+		st.N = len(vs)
+		if st.N == 0 {
+			continue
+		}
+		st.Min, st.Max = minMax(vs)
+		st.Avg = mean(vs)
+		if first < 0 {
+			first = k
+			continue
+		}
+		st.Trend = finite(hourly((st.Avg-out[first].Avg)/float64(k-first), interval))
+	}
+	return out
+}
+
+// overallStats computes a series' statistics over the whole log (every
+// valid value: in compat mode too, those of PAL's dropped last slice),
+// given its slices' statistics.
+//
+// Exact: min, mean, max; the trend of the last slice with values; the
+// sample standard deviation (two passes: √(Σ(x − mean)² ÷ (n − 1)), 0 for
+// one value); the means without the highest 10, 20 and 30 % of the values
+// (⌊n·p/100⌋ values left out); the nearest-rank percentiles 90, 95, 99
+// (the ⌈p/100·n⌉-th smallest).
+//
+// Compat (PAL): min, mean, max, the last slice's trend and the standard
+// deviation √|(Σx² − (Σx)²/n) ÷ (n − 1)| (0 where Σx ≤ 0) rounded to the
+// series' decimals; Trimmed holds PAL's "outliers removed" figures
+// (outliersPAL); Percentiles are the exact ones.
+func overallStats(s *store, sl []Stats, compat bool) Overall {
+	var o Overall
+	vs := s.values
+	o.N = len(vs)
+	if o.N == 0 {
+		return o
+	}
+	o.Min, o.Max = minMax(vs)
+	o.Avg = mean(vs)
+	if compat {
+		if len(sl) > 0 {
+			o.Trend = roundTo(sl[len(sl)-1].Trend, s.round)
+		}
+	} else {
+		for k := len(sl) - 1; k >= 0; k-- {
+			if sl[k].N > 0 {
+				o.Trend = sl[k].Trend
+				break
+			}
+		}
+	}
+	sorted := slices.Clone(vs)
+	slices.Sort(sorted)
+	n := len(sorted)
+	for i, p := range [3]int{90, 95, 99} {
+		r := (p*n + 99) / 100
+		o.Percentiles[i] = sorted[max(r, 1)-1]
+	}
+	if compat {
+		sum, sq := 0.0, 0.0
+		for _, v := range vs {
+			sum += v
+			sq += v * v
+		}
+		o.Avg = finite(sum / float64(n))
+		if sum > 0 {
+			d := float64(n - 1)
+			if n == 1 {
+				d = 1
+			}
+			o.StdDev = finite(math.Sqrt(math.Abs((sq - sum*sum/float64(n)) / d)))
+		}
+		for i, p := range [3]int{90, 80, 70} {
+			o.Trimmed[i] = roundTo(outliersPAL(sorted, p), s.round)
+		}
+		o.Min, o.Avg, o.Max = roundTo(o.Min, s.round), roundTo(o.Avg, s.round), roundTo(o.Max, s.round)
+		o.StdDev = roundTo(o.StdDev, s.round)
+		return o
+	}
+	for i, p := range [3]int{10, 20, 30} {
+		o.Trimmed[i] = mean(sorted[:n-n*p/100])
+	}
+	o.StdDev = stdDev(vs, o.Avg)
+	return o
+}
+
+// stdDev returns the sample standard deviation of vs about their mean m,
+// scaled by the largest deviation so that squares cannot overflow.
+func stdDev(vs []float64, m float64) float64 {
+	if len(vs) < 2 {
+		return 0
+	}
+	scale := 0.0
+	for _, v := range vs {
+		scale = max(scale, math.Abs(v-m))
+	}
+	if scale == 0 || math.IsInf(scale, 0) || math.IsNaN(scale) {
+		return 0
+	}
+	sq := 0.0
+	for _, v := range vs {
+		d := (v - m) / scale
+		sq += d * d
+	}
+	return finite(scale * math.Sqrt(sq/float64(len(vs)-1)))
+}
+
+// outliersPAL is PAL's CalculatePercentile(values, p), which its report
+// labels "(100 − p)% of Outliers Removed": with the values sorted
+// ascending and r = [int](p/100 · n) (rounded half to even), the value at
+// n − r when that equals min(r, n − 1), else the mean of the first
+// min(r, n − 1) values (0 when that is none: PAL prints "-").
+func outliersPAL(sorted []float64, p int) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	r := int(math.RoundToEven(float64(p) / 100 * float64(n)))
+	lb, ub := n-r, min(r, n-1)
+	if lb == ub {
+		return sorted[lb]
+	}
+	if ub <= 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, v := range sorted[:ub] {
+		sum += v
+	}
+	return finite(sum / float64(ub))
+}
