@@ -478,7 +478,7 @@ func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
 		w.s("<div class=\"desc\">", sanitize(d), "</div>\n")
 	}
 	if a.Reference != "" {
-		w.s("<p class=\"ref\">Thresholds: ", esc(a.Reference), "</p>\n")
+		w.s("<p class=\"ref\">Thresholds: ", linkify(a.Reference), "</p>\n")
 	}
 	if len(a.Thresholds) > 0 {
 		w.s("<p class=\"thresholds\">")

@@ -143,11 +143,11 @@ func TestWriteWellFormed(t *testing.T) {
 var (
 	urlAttr   = regexp.MustCompile(`(?i)\b(src|href|xlink:href)\s*=\s*"([^"]*)"`)
 	cssURL    = regexp.MustCompile(`(?i)url\(([^)]*)\)`)
-	descBlock = regexp.MustCompile(`(?s)<div class="desc">.*?</div>`)
+	descBlock = regexp.MustCompile(`(?s)<div class="desc">.*?</div>|<p class="ref">.*?</p>`)
 )
 
 // TestSelfContained: no script, no src, and no link or CSS url that
-// leaves the file, but in a description's links.
+// leaves the file, but in a description's links and a reference's.
 func TestSelfContained(t *testing.T) {
 	doc := write(t, []*analysis.Report{handReport("SERVER1"), handReport("SERVER2")})
 	if strings.Contains(strings.ToLower(doc), "<script") {
@@ -303,6 +303,19 @@ func TestSanitize(t *testing.T) {
 	} {
 		if have := sanitize(tc.in); have != tc.want {
 			t.Errorf("sanitize(%q):\nhave %q\nwant %q", tc.in, have, tc.want)
+		}
+	}
+}
+
+func TestLinkify(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`Guide (TechNet) <https://x.example/a?b=1&c=2>; more <http://y/>`, `Guide (TechNet) <a href="https://x.example/a?b=1&amp;c=2" rel="noreferrer">https://x.example/a?b=1&amp;c=2</a>; more <a href="http://y/" rel="noreferrer">http://y/</a>`},
+		{`a <b> & <httpx"onx=1>`, `a &lt;b&gt; &amp; &lt;httpx&#34;onx=1&gt;`},
+		{`<https://x" onclick="y>`, `&lt;https://x&#34; onclick=&#34;y&gt;`},
+		{`<https://open`, `&lt;https://open`},
+	} {
+		if have := linkify(tc.in); have != tc.want {
+			t.Errorf("linkify(%q):\nhave %q\nwant %q", tc.in, have, tc.want)
 		}
 	}
 }

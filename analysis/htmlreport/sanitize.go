@@ -163,3 +163,28 @@ func safeURL(u string) bool {
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isAlnum(c byte) bool  { return isLetter(c) || c >= '0' && c <= '9' }
 func isSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+// linkify escapes a plain text whose links are written <https://…> (the
+// default analyses' references) and makes those links.
+func linkify(text string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "<http")
+		j := -1
+		if i >= 0 {
+			j = strings.IndexByte(text[i:], '>')
+		}
+		if i < 0 || j < 0 {
+			b.WriteString(html.EscapeString(text))
+			return b.String()
+		}
+		u := text[i+1 : i+j]
+		b.WriteString(html.EscapeString(text[:i]))
+		if safeURL(u) && !strings.ContainsAny(u, " <\"") {
+			b.WriteString(`<a href="` + html.EscapeString(u) + `" rel="noreferrer">` + html.EscapeString(u) + `</a>`)
+		} else {
+			b.WriteString(html.EscapeString(text[i : i+j+1]))
+		}
+		text = text[i+j+1:]
+	}
+}
