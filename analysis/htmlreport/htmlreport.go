@@ -3,7 +3,7 @@
 // image or style fetched from elsewhere, so that it opens offline and
 // prints (an @media print style keeps charts and tables whole on a page).
 //
-// The report keeps PAL's order (../shared/spec/ANALYSIS.md §5): the run's
+// The report keeps the order of PAL's HTML report: the run's
 // parameters, a fleet summary when the logs are of several machines, then
 // per machine the alerts in time order and, per category and analysis, the
 // description, a chart per group of up to twelve instances (`_Total` on its
