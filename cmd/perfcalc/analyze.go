@@ -541,10 +541,10 @@ func appendFleetText(b []byte, reports []*analysis.Report) []byte {
 			const most = 5
 			more := ""
 			if len(when) > most {
-				more = fmt.Sprintf(" and %d more slices", len(when)-most)
+				more = fmt.Sprintf(" (+%d more)", len(when)-most)
 				when = when[:most]
 			}
-			b = append(b, "  critical from "...)
+			b = append(b, "  critical at "...)
 			b = append(b, strings.Join(when, ", ")...)
 			b = append(b, more...)
 		}

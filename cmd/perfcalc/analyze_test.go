@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,9 @@ StaticThreshold -CollectionOfCounterInstances $CollectionOfPages -Operator 'gt' 
       <CODE><![CDATA[StaticThreshold -CollectionOfCounterInstances $CollectionOfPages -Operator 'gt' -Threshold $Limit]]></CODE>
     </THRESHOLD>
     ` + mode + `
+    <THRESHOLD NAME="Hand-written loop" CONDITION="Warning" COLOR="Yellow" PRIORITY="50">
+      <CODE><![CDATA[ForEach ($oInstance in $CollectionOfPages) { CreateAlert -oInstance $oInstance }]]></CODE>
+    </THRESHOLD>
     <DESCRIPTION><![CDATA[<B>Pages</B> of the test.]]></DESCRIPTION>
   </ANALYSIS>
 </PAL>
@@ -345,5 +349,35 @@ func TestAnalyzeDefaultsOnCorpus(t *testing.T) {
 				t.Errorf("%s: the JSON does not parse", name)
 			}
 		}
+	}
+}
+
+// TestAnalyzeUnsupported: a threshold perfcalc cannot evaluate is named,
+// with its analysis and the reason, on standard error and in the report.
+func TestAnalyzeUnsupported(t *testing.T) {
+	dir := analyzeFixture(t)
+	code, out, errs := runCmd(t, "", "analyze", filepath.Join(dir, "logs", "s2.blg"), "--thresholds", filepath.Join(dir, "pages.xml"), "-f", "html")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.HasPrefix(errs, "perfcalc analyze: note: not evaluated: Memory Pages: Hand-written loop: ") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("stderr %q: want one note naming the analysis, the threshold and the reason", errs)
+	}
+	reason := strings.TrimSpace(errs[strings.Index(errs, "Hand-written loop: ")+len("Hand-written loop: "):])
+	if !strings.Contains(out, "<tr><td>Memory Pages</td><td>Hand-written loop</td><td>"+html.EscapeString(reason)+"</td></tr>") {
+		t.Errorf("the report does not list the threshold with the reason %q", reason)
+	}
+}
+
+// TestAnalyzeStdin: "-" analyzes a log read from standard input.
+func TestAnalyzeStdin(t *testing.T) {
+	dir := analyzeFixture(t)
+	log, err := os.ReadFile(filepath.Join(dir, "logs", "s2.blg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, string(log), "analyze", "-", "--thresholds", filepath.Join(dir, "pages.xml"), "-f", "json", "--fail-on", "warning")
+	if code != exitAlerts || !strings.Contains(out, `"path":"\\\\SERVER2\\Memory\\Pages"`) {
+		t.Errorf("exit %d, stderr %q, stdout %.300q", code, errs, out)
 	}
 }
