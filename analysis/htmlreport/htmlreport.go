@@ -239,6 +239,22 @@ func (w *writer) th(cells ...string) {
 	w.s("</tr>\n")
 }
 
+// shortPath is a counter path without its machine when that is the
+// report's (the section names it): \\SERVER1\Memory\Pages is \Memory\Pages.
+func shortPath(r *analysis.Report, path string) string {
+	prefix := `\\` + strings.TrimPrefix(r.Machine, `\\`) + `\`
+	if r.Machine != "" && len(path) > len(prefix) && strings.EqualFold(path[:len(prefix)], prefix) {
+		return path[len(prefix)-1:]
+	}
+	return path
+}
+
+// pathCell is a table cell of a counter path, short (shortPath), the
+// full path on hover.
+func pathCell(r *analysis.Report, path string) string {
+	return `<td class="path" title="` + esc(path) + `">` + esc(shortPath(r, path)) + `</td>`
+}
+
 // numCell is a table cell of a number, its exact value on hover.
 func numCell(v float64) string {
 	return `<td class="num" title="` + exact(v) + `">` + esc(num(v)) + `</td>`
@@ -452,7 +468,7 @@ func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, withAna
 		if withAnalysis {
 			w.s("<td>", esc(a.Analysis), "</td>")
 		}
-		w.s("<td class=\"path\">", esc(a.Path), "</td>", numCell(a.Min), numCell(a.Avg), numCell(a.Max), numCell(a.Trend), "</tr>\n")
+		w.s(pathCell(r, a.Path), numCell(a.Min), numCell(a.Avg), numCell(a.Max), numCell(a.Trend), "</tr>\n")
 	}
 	w.s("</table>\n")
 }
@@ -522,7 +538,7 @@ func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
 			chartSVG(w.b, r, &c, group, title)
 			w.s("<ul class=\"legend\">")
 			for j, s := range group {
-				w.s("<li><span class=\"swatch\" style=\"background:", palette[j%len(palette)], "\"></span>", esc(s.Path), "</li>")
+				w.s("<li><span class=\"swatch\" style=\"background:", palette[j%len(palette)], "\"></span>", esc(shortPath(r, s.Path)), "</li>")
 			}
 			for _, band := range c.Bands {
 				w.s("<li><span class=\"swatch band-", conditionClass(band.Condition), "\"></span>", conditionName(band.Condition), " ", esc(num(band.Min)), " – ", esc(bandTop(band)), "</li>")
@@ -546,7 +562,7 @@ func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
 			if noThresholds {
 				cond = "No thresholds"
 			}
-			w.s("<tr class=\"", conditionClass(o.Condition), "\"><td class=\"cond\">", cond, "</td><td class=\"path\">", esc(s.Path), "</td>")
+			w.s("<tr class=\"", conditionClass(o.Condition), "\"><td class=\"cond\">", cond, "</td>", pathCell(r, s.Path))
 			if o.N == 0 {
 				w.s("<td colspan=\"11\" class=\"muted\">no value</td></tr>\n")
 				continue
@@ -623,7 +639,8 @@ table.inner td{padding:1px 12px 1px 0}
 table.data{width:100%;margin:.4em 0 1em;font-size:.93em}
 table.data th,table.data td{border-bottom:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}
 table.data th{background:#f1f3f5}
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;width:1%}
+td.cond{width:1%;white-space:nowrap}
 tr.slice th{background:#e7eaee;font-weight:600}
 tr.critical td.cond,span.critical,.badge.critical{background:var(--critbg);color:var(--crit);font-weight:700}
 tr.warning td.cond,span.warning,.badge.warning{background:var(--warnbg);color:var(--warn);font-weight:700}

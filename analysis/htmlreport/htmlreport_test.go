@@ -319,3 +319,22 @@ func TestLinkify(t *testing.T) {
 		}
 	}
 }
+
+func TestShortPath(t *testing.T) {
+	r := &analysis.Report{Machine: "SERVER1"}
+	for _, tc := range []struct{ in, want string }{
+		{`\\SERVER1\Memory\Pages`, `\Memory\Pages`},
+		{`\\server1\Memory\Pages`, `\Memory\Pages`},
+		{`\\SERVER10\Memory\Pages`, `\\SERVER10\Memory\Pages`}, // another machine
+		{`\\SERVER1\`, `\\SERVER1\`},
+		{`\Memory\Pages`, `\Memory\Pages`},
+	} {
+		if have := shortPath(r, tc.in); have != tc.want {
+			t.Errorf("shortPath(%q): have %q, want %q", tc.in, have, tc.want)
+		}
+	}
+	doc := write(t, []*analysis.Report{handReport("SERVER1")})
+	if want := `<td class="path" title="\\SERVER1\Processor(_Total)\% Processor Time">\Processor(_Total)\% Processor Time</td>`; !strings.Contains(doc, want) {
+		t.Errorf("the report lacks %q", want)
+	}
+}
