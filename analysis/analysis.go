@@ -9,7 +9,7 @@
 // Run computes a Report from a relog.Converter: per matched counter
 // instance, statistics per time slice and overall, and one Alert per
 // (analysis, slice, counter instance) that broke a threshold, as
-// ../shared/spec/ANALYSIS.md states. Options.PALCompat reproduces PAL's
+// doc/ANALYSIS.md states. Options.PALCompat reproduces PAL's
 // numbers, its defects included (doc/ANALYSIS.md lists every difference).
 //
 // The package imports only the standard library, without fmt and os: the
