@@ -100,6 +100,14 @@ type Formula struct {
 	Op          byte   // '+', '-', '*' or '/'
 	Constant    float64
 	Scale       float64
+	// Integer rounds each computed value half to even to an integer
+	// (PAL's [int] cast in the generating code), before Round.
+	Integer bool
+	// PerSlice: PAL computes the value once per time slice from the
+	// operands' slice means (its QuantizedAvg), not per sample (network
+	// utilisation and the TMG percentages do; the SQL Server ratios use
+	// the samples).
+	PerSlice bool
 }
 
 // Threshold is one limit of an analysis: the condition raised where a
