@@ -165,8 +165,8 @@ func (w *writer) toc() {
 		if len(skipped) > 0 {
 			w.s("<li><a href=\"#", anchor(i, "skipped"), "\">Analyses not run</a> <span class=\"muted\">(", count(len(skipped)), ")</span></li>\n")
 		}
-		if r.Set != nil && len(r.Set.Unsupported) > 0 {
-			w.s("<li><a href=\"#", anchor(i, "unsupported"), "\">Not evaluated</a> <span class=\"muted\">(", count(len(r.Set.Unsupported)), ")</span></li>\n")
+		if len(r.Unsupported) > 0 {
+			w.s("<li><a href=\"#", anchor(i, "unsupported"), "\">Not evaluated</a> <span class=\"muted\">(", count(len(r.Unsupported)), ")</span></li>\n")
 		}
 		if len(w.reports) > 1 {
 			w.s("</ol></li>\n")
@@ -419,12 +419,16 @@ func (w *writer) machine(i int, r *analysis.Report) {
 		}
 		w.s("</table></section>\n")
 	}
-	if r.Set != nil && len(r.Set.Unsupported) > 0 {
+	if len(r.Unsupported) > 0 {
 		w.s("<section id=\"", anchor(i, "unsupported"), "\"><", h, ">Not evaluated</", h, ">\n")
 		w.s("<p>These thresholds or datasources could not be evaluated; their analyses ran without them.</p>\n<table class=\"data\">\n")
 		w.th("Analysis", "Threshold or datasource", "Reason")
-		for _, u := range r.Set.Unsupported {
-			w.s("<tr><td>", esc(u.Analysis), "</td><td>", esc(u.What), "</td><td>", esc(u.Reason), "</td></tr>\n")
+		for _, u := range r.Unsupported {
+			what := esc(u.What)
+			if u.Element != "" {
+				what += ` <span class="muted">(` + esc(strings.ToLower(u.Element)) + `)</span>`
+			}
+			w.s("<tr><td>", esc(u.Analysis), "</td><td>", what, "</td><td>", esc(u.Reason), "</td></tr>\n")
 		}
 		w.s("</table></section>\n")
 	}

@@ -45,11 +45,11 @@ func handReport(machine string) *analysis.Report {
 			ID: "2", Name: "Disk <Latency>", Category: "Disk", Enabled: true,
 			Datasources: []analysis.Datasource{{Name: `\PhysicalDisk(*)\Avg. Disk sec/Read`}},
 		}},
-		Unsupported: []analysis.Unsupported{{Analysis: "Handles", What: "loop", Reason: "a hand-written alert loop <foreach>"}},
+		Unsupported: []analysis.Unsupported{{Analysis: "Handles", What: "loop", Reason: "a hand-written alert loop <foreach>", Element: "THRESHOLD"}},
 	}
 	r := &analysis.Report{
 		Machine: machine, Begin: begin, End: begin + 3600*second, Bias: 480, Samples: 361, Interval: 120,
-		Set: set, ChartPoints: 400,
+		Set: set, ChartPoints: 400, Unsupported: set.Unsupported,
 	}
 	for i := range 30 {
 		s := begin + int64(i)*120*second

@@ -59,11 +59,11 @@ are reported and the exit status is 1.
 script, opens offline and prints): the parameters, the alerts in time
 order, then per category and analysis its description, charts with the
 warning and critical bands, statistics and alerts by slice. -f json writes
-the same content as JSON (package analysis' Report.AppendJSON documents
-it): a top-level "alerts" array of objects with machine, analysis,
-category, condition, priority, threshold, path, slice, start, end, min,
-avg, max and trend; for logs of several machines {"machines":[REPORT,
-...]}. -f text writes a summary for the terminal. Without -f, -o's extension picks the format
+the same content as JSON (doc/ANALYSIS.md §6 documents it): a top-level
+"alerts" array of objects with machine, analysis, category, condition,
+priority, threshold, path, slice, start, end, min, avg, max and trend; for
+logs of several machines {"machines":[REPORT, ...]}. -f text writes a
+summary for the terminal. Without -f, -o's extension picks the format
 (.html or .htm: html, .json: json, .txt: text); standard output gets text.
 
 -o writes to a file through a temporary file that replaces it at the end:
@@ -231,7 +231,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	for _, u := range analyses.Unsupported {
-		fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", u.Analysis, u.What, u.Reason)
+		noteUnsupported(stderr, u)
 	}
 	in := &stdinOnce{r: stdin}
 	groups, failed, err := machineGroups(logs, *maxColumns, in)
@@ -246,10 +246,20 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	opts := analysis.Options{Interval: int64(interval), PALCompat: *palCompat}
 	var reports []*analysis.Report
+	noted := map[analysis.Unsupported]bool{}
+	for _, u := range analyses.Unsupported {
+		noted[u] = true
+	}
 	for _, g := range groups {
 		r, err := analyzeLogs(g, analyses, opts, *maxColumns, in, stderr)
 		if err != nil {
 			return fail(err)
+		}
+		for _, u := range r.Unsupported { // what Run could not compute, once
+			if !noted[u] {
+				noted[u] = true
+				noteUnsupported(stderr, u)
+			}
 		}
 		reports = append(reports, r)
 	}
@@ -273,6 +283,11 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// noteUnsupported says on standard error what could not be evaluated.
+func noteUnsupported(stderr io.Writer, u analysis.Unsupported) {
+	fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", u.Analysis, u.What, u.Reason)
 }
 
 // loadAnalyses returns the analyses to run: perfcalc's defaults without

@@ -364,7 +364,7 @@ func TestAnalyzeUnsupported(t *testing.T) {
 		t.Errorf("stderr %q: want one note naming the analysis, the threshold and the reason", errs)
 	}
 	reason := strings.TrimSpace(errs[strings.Index(errs, "Hand-written loop: ")+len("Hand-written loop: "):])
-	if !strings.Contains(out, "<tr><td>Memory Pages</td><td>Hand-written loop</td><td>"+html.EscapeString(reason)+"</td></tr>") {
+	if !strings.Contains(out, "<tr><td>Memory Pages</td><td>Hand-written loop <span class=\"muted\">(threshold)</span></td><td>"+html.EscapeString(reason)+"</td></tr>") {
 		t.Errorf("the report does not list the threshold with the reason %q", reason)
 	}
 }
