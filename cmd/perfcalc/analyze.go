@@ -69,8 +69,11 @@ summary for the terminal. Without -f, -o's extension picks the format
 -o writes to a file through a temporary file that replaces it at the end:
 the file is complete or left as it was. An -o that is an input is refused.
 
-The exit status is 0; 1 when a log or threshold file cannot be read; 2 for
-a bad command line; 3 with --fail-on warning|critical when an alert of
+A damaged log is analyzed up to the damage: the report covers the samples
+before it, and the command names the damage and exits with status 1.
+
+The exit status is 0; 1 when a log or threshold file cannot be read (or
+is damaged); 2 for a bad command line; 3 with --fail-on warning|critical when an alert of
 that condition or worse was raised (the report is written all the same).
 
 Flags:
@@ -250,10 +253,14 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, u := range analyses.Unsupported {
 		noted[u] = true
 	}
+	var damaged []error // logs analyzed up to a damage
 	for _, g := range groups {
 		r, err := analyzeLogs(g, analyses, opts, *maxColumns, in, stderr)
-		if err != nil {
+		if r == nil {
 			return fail(err)
+		}
+		if err != nil {
+			damaged = append(damaged, err)
 		}
 		for _, u := range r.Unsupported { // what Run could not compute, once
 			if !noted[u] {
@@ -270,8 +277,12 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if st := finishOutput(stderr, "analyze", nil, note, err); st != exitOK {
 		return st
 	}
-	if len(failed) > 0 {
-		return exitError // the report leaves those logs out
+	for _, err := range damaged {
+		failCommand(stderr, "analyze", err)
+		fmt.Fprintf(stderr, "perfcalc analyze: note: the report covers the samples before the damage\n")
+	}
+	if len(failed) > 0 || len(damaged) > 0 {
+		return exitError // the report leaves those logs, or their ends, out
 	}
 	if failCond != analysis.OK {
 		for _, r := range reports {
@@ -464,7 +475,9 @@ func machineGroups(logs []string, maxColumns int, in *stdinOnce) (groups [][]str
 	return groups, failed, nil
 }
 
-// analyzeLogs runs the analyses over the logs of one machine, merged.
+// analyzeLogs runs the analyses over the logs of one machine, merged. A
+// log damaged after some samples gives the report of those samples and
+// the damage.
 func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxColumns int, in *stdinOnce, stderr io.Writer) (*analysis.Report, error) {
 	c, closeIn, skipped, err := openLogsCounting(logs, relog.Options{MaxColumns: maxColumns}, in)
 	if err != nil {
@@ -474,9 +487,9 @@ func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxCol
 	noteSkipped(stderr, "analyze", logs, skipped)
 	r, err := analysis.Run(c, set, opts)
 	if err != nil {
-		return nil, logError(logs, err)
+		err = logError(logs, err)
 	}
-	return r, nil
+	return r, err
 }
 
 // writeAnalysis writes the reports in the format f.

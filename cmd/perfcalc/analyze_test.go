@@ -18,8 +18,13 @@ import (
 // samples samples one second apart from start (UTC FILETIME): the value
 // of sample i is 100·i, so that it passes 500 at the sixth sample.
 func machineLog(machine string, start int64, samples int) []byte {
+	return machineLogBuffers(machine, start, samples, 64<<10)
+}
+
+// machineLogBuffers is machineLog with buffers of bufSize bytes.
+func machineLogBuffers(machine string, start int64, samples, bufSize int) []byte {
 	c := blgbuild.Counter{Type: uint32(engine.CounterRawcount), Machine: `\\` + machine, Object: "Memory", Counter: "Pages"}
-	l := blgbuild.New(64<<10, start)
+	l := blgbuild.New(bufSize, start)
 	l.Record(blgbuild.EventCounterList, start, blgbuild.AppendCounterList(nil, c), blgbuild.MaxEventData)
 	for i := range samples {
 		ts := start + int64(i)*10_000_000
@@ -379,5 +384,23 @@ func TestAnalyzeStdin(t *testing.T) {
 	code, out, errs := runCmd(t, string(log), "analyze", "-", "--thresholds", filepath.Join(dir, "pages.xml"), "-f", "json", "--fail-on", "warning")
 	if code != exitAlerts || !strings.Contains(out, `"path":"\\\\SERVER2\\Memory\\Pages"`) {
 		t.Errorf("exit %d, stderr %q, stdout %.300q", code, errs, out)
+	}
+}
+
+// TestAnalyzeDamaged: a log cut short is analyzed up to the damage; the
+// report is written, the damage named, the exit status 1.
+func TestAnalyzeDamaged(t *testing.T) {
+	dir := analyzeFixture(t)
+	log := machineLogBuffers("SERVER2", tinyLogStart, 300, 4096)
+	cut := putFile(t, filepath.Join(dir, "cut.blg"), log[:len(log)*2/3])
+	out := filepath.Join(dir, "cut.json")
+	code, _, errs := runCmd(t, "", "analyze", cut, "--thresholds", filepath.Join(dir, "pages.xml"), "-o", out)
+	if code != exitError || !strings.Contains(errs, "perfcalc analyze: "+cut+": ") || !strings.Contains(errs, "the report covers the samples before the damage") {
+		t.Errorf("exit %d, stderr %q: want 1 and the damage named", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	var doc struct{ Alerts []any }
+	if err != nil || json.Unmarshal(b, &doc) != nil || len(doc.Alerts) == 0 {
+		t.Errorf("the report of the samples before the damage is missing or has no alerts (%v): %.200q", err, b)
 	}
 }
