@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/analysis"
 )
@@ -74,7 +75,32 @@ func (w *writer) s(parts ...string) {
 	}
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes a text for HTML, once made valid (clean).
+func esc(s string) string { return html.EscapeString(clean(s)) }
+
+// clean replaces what a valid HTML text cannot hold, from hostile inputs:
+// invalid UTF-8, control characters other than tab and line ends, and
+// U+FFFE/U+FFFF, each with U+FFFD.
+func clean(s string) string {
+	ok := utf8.ValidString(s)
+	if ok {
+		for _, r := range s {
+			if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r == 0xfffe || r == 0xffff {
+				ok = false
+				break
+			}
+		}
+	}
+	if ok {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r == 0xfffe || r == 0xffff {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
 
 // machineName is a report's machine, or "(local machine)".
 func machineName(r *analysis.Report) string {

@@ -300,6 +300,7 @@ func TestSanitize(t *testing.T) {
 		{`<o:p></o:p>x`, `x`},
 		{`<b`, `&lt;b`},
 		{`<scr<script>ipt>`, `&lt;scr&lt;script&gt;ipt&gt;`},
+		{strings.Repeat("<b>", 33) + "x", strings.Repeat("<b>", 32) + "&lt;b&gt;x" + strings.Repeat("</b>", 32)},
 	} {
 		if have := sanitize(tc.in); have != tc.want {
 			t.Errorf("sanitize(%q):\nhave %q\nwant %q", tc.in, have, tc.want)
@@ -336,5 +337,16 @@ func TestShortPath(t *testing.T) {
 	doc := write(t, []*analysis.Report{handReport("SERVER1")})
 	if want := `<td class="path" title="\\SERVER1\Processor(_Total)\% Processor Time">\Processor(_Total)\% Processor Time</td>`; !strings.Contains(doc, want) {
 		t.Errorf("the report lacks %q", want)
+	}
+}
+
+func TestAppendCoord(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{0, "0.0"}, {12.34, "12.3"}, {12.35, "12.4"}, {-0.04, "0.0"}, {-3.26, "-3.3"}, {math.NaN(), "0.0"}, {1e300, "0.0"}, {959.96, "960.0"}} {
+		if have := string(appendCoord(nil, tc.v)); have != tc.want {
+			t.Errorf("appendCoord(%v): have %q, want %q", tc.v, have, tc.want)
+		}
 	}
 }
