@@ -47,6 +47,9 @@ type Params struct {
 	Interval string
 	// Set are the --set NAME=VALUE arguments, in order.
 	Set []string
+	// NotRead are the logs left out because they could not be read, each
+	// "NAME: why".
+	NotRead []string
 	// Version is perfcalc's version, for the report's footer ("" for
 	// none).
 	Version string
@@ -294,6 +297,13 @@ func (w *writer) parameters() {
 		logs[i] = "<code>" + esc(l) + "</code>"
 	}
 	kv("Logs", strings.Join(logs, "<br>"))
+	if len(w.p.NotRead) > 0 {
+		bad := make([]string, len(w.p.NotRead))
+		for i, l := range w.p.NotRead {
+			bad[i] = `<span class="critical">` + esc(l) + `</span>`
+		}
+		kv("Not read", strings.Join(bad, "<br>"))
+	}
 	if len(w.p.Thresholds) == 0 {
 		kv("Thresholds", "perfcalc's default analyses")
 	} else {
@@ -351,6 +361,24 @@ func (w *writer) parameters() {
 	w.s("</table></section>\n")
 }
 
+// maxSpans is the most time ranges of critical alerts the fleet summary
+// lists per machine.
+const maxSpans = 8
+
+// timeRange writes a range of local FILETIMEs: "2013-02-19 18:50:17 –
+// 19:00:17", the date once when both ends share it, one time when they
+// are equal.
+func timeRange(a, b int64) string {
+	la, lb := localTime(a), localTime(b)
+	switch {
+	case la == lb:
+		return la
+	case la[:10] == lb[:10]:
+		return la + " – " + lb[11:]
+	}
+	return la + " – " + lb
+}
+
 // spans merges the slices of alerts of one condition into time ranges:
 // "18:50 – 19:10".
 func spans(r *analysis.Report, cond analysis.Condition) []string {
@@ -369,7 +397,7 @@ func spans(r *analysis.Report, cond analysis.Condition) []string {
 		for j+1 < len(hit) && hit[j+1] {
 			j++
 		}
-		out = append(out, localTime(r.Slices[i].Start)+" – "+localTime(r.Slices[j].End))
+		out = append(out, timeRange(r.Slices[i].Start, r.Slices[j].End))
 		i = j
 	}
 	return out
@@ -386,18 +414,31 @@ func (w *writer) fleet() {
 		} else if warn > 0 {
 			cls = "warning"
 		}
-		w.s("<tr class=\"", cls, "\"><td><a href=\"#", anchor(i, "machine"), "\">", esc(machineName(r)), "</a></td>")
-		w.s("<td>", esc(localTime(r.Begin)), " – ", esc(localTime(r.End)), "</td>")
+		worst := analysis.OK
+		if crit > 0 {
+			worst = analysis.Critical
+		} else if warn > 0 {
+			worst = analysis.Warning
+		}
+		w.s("<tr class=\"", cls, "\"><td><a href=\"#", anchor(i, "machine"), "\">", esc(machineName(r)), "</a>", badge(worst), "</td>")
+		w.s("<td>", esc(timeRange(r.Begin, r.End)), "</td>")
 		w.s("<td class=\"num\">", count(crit), "</td><td class=\"num\">", count(warn), "</td><td>")
 		when := spans(r, analysis.Critical)
 		if len(when) == 0 {
 			w.s("—")
+		}
+		more := 0
+		if len(when) > maxSpans {
+			when, more = when[:maxSpans], len(when)-maxSpans
 		}
 		for k, s := range when {
 			if k > 0 {
 				w.s("<br>")
 			}
 			w.s(esc(s))
+		}
+		if more > 0 {
+			w.s("<br><span class=\"muted\">and ", count(more), " more (see its alerts)</span>")
 		}
 		w.s("</td></tr>\n")
 	}
@@ -408,7 +449,7 @@ func (w *writer) machine(i int, r *analysis.Report) {
 	h := "h2"
 	if len(w.reports) > 1 {
 		w.s("<section class=\"machine\" id=\"", anchor(i, "machine"), "\"><h2>", esc(machineName(r)), "</h2>\n")
-		w.s("<p class=\"muted\">", esc(localTime(r.Begin)), " – ", esc(localTime(r.End)), ", ", esc(duration(r.End-r.Begin)), ", ", count(r.Samples), " samples, ",
+		w.s("<p class=\"muted\">", esc(timeRange(r.Begin, r.End)), ", ", esc(duration(r.End-r.Begin)), ", ", count(r.Samples), " samples, ",
 			count(len(r.Slices)), " slices of ", esc(seconds(r.Interval)), "</p>\n")
 		h = "h3"
 	}
@@ -491,7 +532,7 @@ func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, withAna
 		a := &alerts[i]
 		if a.Slice != last {
 			last = a.Slice
-			w.s("<tr class=\"slice\"><th colspan=\"", itoa(cols), "\">Slice ", itoa(a.Slice+1), ": ", esc(localTime(a.Start)), " – ", esc(localTime(a.End)),
+			w.s("<tr class=\"slice\"><th colspan=\"", itoa(cols), "\">Slice ", itoa(a.Slice+1), ": ", esc(timeRange(a.Start, a.End)),
 				" <span class=\"muted\">(", esc(utcTime(a.Start, r.Bias)), " UTC)</span></th></tr>\n")
 		}
 		w.s("<tr class=\"", conditionClass(a.Condition), "\"><td class=\"cond\" title=\"", esc(a.Threshold), "\">", conditionName(a.Condition), "</td>")

@@ -248,15 +248,15 @@ func TestAlertsAndFleet(t *testing.T) {
 	fleet := doc[strings.Index(doc, `<section id="fleet">`):]
 	fleet = fleet[:strings.Index(fleet, "</section>")]
 	for _, want := range []string{
-		`<tr class="critical"><td><a href="#m0-machine">SERVER1</a></td>`,
-		`<td class="num">2</td><td class="num">2</td><td>2013-02-19 18:56:00 – 2013-02-19 18:58:00<br>2013-02-19 19:04:00 – 2013-02-19 19:06:00</td>`,
+		`<tr class="critical"><td><a href="#m0-machine">SERVER1</a> <span class="badge critical">Critical</span></td>`,
+		`<td class="num">2</td><td class="num">2</td><td>2013-02-19 18:56:00 – 18:58:00<br>2013-02-19 19:04:00 – 19:06:00</td>`,
 		`<tr class="ok"><td><a href="#m1-machine">SERVER2</a></td>`,
 	} {
 		if !strings.Contains(fleet, want) {
 			t.Errorf("the fleet summary lacks %q:\n%s", want, fleet)
 		}
 	}
-	if i, j := strings.Index(doc, "Slice 4: 2013-02-19 18:56:00"), strings.Index(doc, "Slice 8: 2013-02-19 19:04:00"); i < 0 || j < i {
+	if i, j := strings.Index(doc, "Slice 4: 2013-02-19 18:56:00 – 18:58:00"), strings.Index(doc, "Slice 8: 2013-02-19 19:04:00 – 19:06:00"); i < 0 || j < i {
 		t.Errorf("slices 4 and 8 are not in time order (at %d and %d)", i, j)
 	}
 	for _, want := range []string{
@@ -347,6 +347,21 @@ func TestAppendCoord(t *testing.T) {
 	}{{0, "0.0"}, {12.34, "12.3"}, {12.35, "12.4"}, {-0.04, "0.0"}, {-3.26, "-3.3"}, {math.NaN(), "0.0"}, {1e300, "0.0"}, {959.96, "960.0"}} {
 		if have := string(appendCoord(nil, tc.v)); have != tc.want {
 			t.Errorf("appendCoord(%v): have %q, want %q", tc.v, have, tc.want)
+		}
+	}
+}
+
+func TestTimeRange(t *testing.T) {
+	for _, tc := range []struct {
+		a, b int64
+		want string
+	}{
+		{begin, begin, "2013-02-19 18:50:00"},
+		{begin, begin + 600*second, "2013-02-19 18:50:00 – 19:00:00"},
+		{begin, begin + 86400*second, "2013-02-19 18:50:00 – 2013-02-20 18:50:00"},
+	} {
+		if have := timeRange(tc.a, tc.b); have != tc.want {
+			t.Errorf("timeRange(%d, %d): have %q, want %q", tc.a, tc.b, have, tc.want)
 		}
 	}
 }

@@ -270,7 +270,13 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		reports = append(reports, r)
 	}
-	params := htmlreport.Params{Logs: logs, Thresholds: thresholds, Interval: interval.String(), Set: set.args, Version: currentVersion().Version}
+	params := htmlreport.Params{Thresholds: thresholds, Interval: interval.String(), Set: set.args, Version: currentVersion().Version}
+	for _, g := range groups {
+		params.Logs = append(params.Logs, g...)
+	}
+	for _, err := range failed {
+		params.NotRead = append(params.NotRead, err.Error())
+	}
 	note, err := writeOutput(*out, stdout, false, func(w io.Writer) error {
 		return writeAnalysis(w, f, reports, params)
 	})

@@ -338,6 +338,10 @@ func TestAnalyzeMachines(t *testing.T) {
 	if code != exitError || !strings.Contains(errs, "bad.blg: not a readable .blg log") || !json.Valid([]byte(out)) {
 		t.Errorf("a bad log among good ones: exit %d, stderr %q, stdout valid JSON %v; want 1, the bad log named, the others' report", code, errs, json.Valid([]byte(out)))
 	}
+	code, out, _ = runCmd(t, "", "analyze", filepath.Join(dir, "logs"), "--thresholds", th, "-f", "html")
+	if notRead := "<tr><th>Not read</th><td><span class=\"critical\">" + html.EscapeString(filepath.Join(dir, "logs", "bad.blg")) + ": not a readable .blg log"; code != exitError || !strings.Contains(out, notRead) {
+		t.Errorf("a bad log among good ones: exit %d; want 1 and the HTML's parameters to name it (%q)", code, notRead)
+	}
 }
 
 // TestAnalyzeDefaultsOnCorpus: perfcalc's default analyses run on the real
