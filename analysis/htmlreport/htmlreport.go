@@ -300,7 +300,7 @@ func (w *writer) parameters() {
 	if len(w.p.NotRead) > 0 {
 		bad := make([]string, len(w.p.NotRead))
 		for i, l := range w.p.NotRead {
-			bad[i] = `<span class="critical">` + esc(l) + `</span>`
+			bad[i] = `<span class="notread">` + esc(l) + `</span>`
 		}
 		kv("Not read", strings.Join(bad, "<br>"))
 	}
@@ -719,6 +719,7 @@ tr.critical td.cond{border-left:4px solid var(--crit)}
 tr.warning td.cond{border-left:4px dashed var(--warn)}
 .badge{font-size:.75em;padding:1px 6px;border-radius:8px;vertical-align:middle}
 span.critical,span.warning{padding:0 4px;border-radius:3px}
+.notread{color:var(--crit)}
 .desc{background:#f7f8fa;border-left:3px solid var(--line);padding:4px 12px;margin:.4em 0;max-height:none}
 .desc p{margin:.4em 0}
 .ref,.thresholds{font-size:.92em}

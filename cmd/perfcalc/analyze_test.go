@@ -339,7 +339,7 @@ func TestAnalyzeMachines(t *testing.T) {
 		t.Errorf("a bad log among good ones: exit %d, stderr %q, stdout valid JSON %v; want 1, the bad log named, the others' report", code, errs, json.Valid([]byte(out)))
 	}
 	code, out, _ = runCmd(t, "", "analyze", filepath.Join(dir, "logs"), "--thresholds", th, "-f", "html")
-	if notRead := "<tr><th>Not read</th><td><span class=\"critical\">" + html.EscapeString(filepath.Join(dir, "logs", "bad.blg")) + ": not a readable .blg log"; code != exitError || !strings.Contains(out, notRead) {
+	if notRead := "<tr><th>Not read</th><td><span class=\"notread\">" + html.EscapeString(filepath.Join(dir, "logs", "bad.blg")) + ": not a readable .blg log"; code != exitError || !strings.Contains(out, notRead) {
 		t.Errorf("a bad log among good ones: exit %d; want 1 and the HTML's parameters to name it (%q)", code, notRead)
 	}
 }
