@@ -519,3 +519,70 @@ func TestRunUnsupported(t *testing.T) {
 		t.Errorf("JSON: %d unsupported", n)
 	}
 }
+
+// TestRunPerSlice: a Formula.PerSlice series has one value per slice, the
+// formula of its operands' slice means (PAL's network utilisation);
+// Integer rounds each value half to even.
+func TestRunPerSlice(t *testing.T) {
+	// Instance a: 10, 30 in slice 0 (rows 0–2 with 20), 50 in slice 1.
+	log := buildLog(t0, 1, rawCount, []string{"a", "b"}, [][]uint64{{10, 4}, {30, 4}, {20, 4}, {50, 8}, {50, 8}})
+	set := &Set{Analyses: []Analysis{{Name: "ps", Enabled: true, Datasources: []Datasource{
+		{Name: "bytes", Path: mustPath(`\Obj(a)\Ctr`), Round: -1},
+		{Name: "bw", Path: mustPath(`\Obj(b)\Ctr`), Round: -1},
+		{Name: "util", Kind: Generated, Round: -1, Formula: &Formula{Left: "bytes", Right: "bw", Op: '/', Scale: 1, PerSlice: true}},
+		{Name: "int", Kind: Generated, Round: -1, Formula: &Formula{Left: "bytes", Op: '/', Constant: 4, Integer: true}},
+	}, Thresholds: []Threshold{{Name: "hot", Datasource: "util", Condition: Critical, Priority: 100, Operator: Greater, Value: 5.5}}}}}
+	for _, compat := range []bool{false, true} {
+		r, err := Run(open(t, log), set, Options{Interval: 2, PALCompat: compat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var util, in Series
+		for _, s := range r.Results[0].Series {
+			switch s.Datasource {
+			case "util":
+				util = s
+			case "int":
+				in = s
+			}
+		}
+		// Slices (exact): rows 0–2 (means 20 and 4), rows 3–4 (50, 8).
+		if compat {
+			// PAL: one slice (rows 0–2), the last dropped.
+			if len(util.Slices) != 1 || util.Slices[0].Avg != 5 || util.Slices[0].N != 1 {
+				t.Errorf("compat util: %+v", util.Slices)
+			}
+			continue
+		}
+		if len(util.Slices) != 2 || util.Slices[0].Avg != 5 || util.Slices[1].Avg != 6.25 || util.Overall.N != 2 || util.Overall.Max != 6.25 {
+			t.Errorf("util: %+v, overall %+v", util.Slices, util.Overall)
+		}
+		if len(util.Chart) != 2 || util.Chart[1].Max != 6.25 {
+			t.Errorf("util chart: %+v", util.Chart)
+		}
+		if len(r.Alerts) != 1 || r.Alerts[0].Slice != 1 || r.Alerts[0].Avg != 6.25 {
+			t.Errorf("alerts: %+v", r.Alerts)
+		}
+		// 10/4 = 2.5 → 2, 30/4 = 7.5 → 8, 5, 12.5 → 12, 12.
+		if in.Overall.N != 5 || in.Overall.Min != 2 || in.Overall.Max != 12 || in.Overall.Avg != (2+8+5+12+12)/5.0 {
+			t.Errorf("integer: %+v", in.Overall)
+		}
+	}
+}
+
+// TestTrendQuirk: PAL rounds the slice trend to an integer; exact mode
+// keeps it as computed. Means 1 then 2 over slices of 7 s: +1 per 7 s is
+// 514.285… per hour.
+func TestTrendQuirk(t *testing.T) {
+	s := regular(1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2)
+	_, ex, _ := analyze(t, s, 7, false, -1)
+	_, co, _ := analyze(t, s, 7, true, -1)
+	// Rows 0–7 (mean 1), 8–14 (2), 15 (2): both modes agree on the
+	// means of the first two slices.
+	if ex[1].Avg != 2 || co[1].Avg != 2 {
+		t.Fatalf("means: exact %v, compat %v", ex[1].Avg, co[1].Avg)
+	}
+	if math.Abs(ex[1].Trend-3600.0/7) > 1e-9 || co[1].Trend != 514 {
+		t.Errorf("trend: exact %v (want 3600/7), compat %v (want 514)", ex[1].Trend, co[1].Trend)
+	}
+}
