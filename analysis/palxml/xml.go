@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/perfcalc/perfcalc/analysis/psexpr"
 )
 
 // The reader's bounds: inputs past them are refused with a SyntaxError,
@@ -244,7 +246,7 @@ func (r *reader) declaration() error {
 	}
 	r.i += 2
 	if enc, ok := n.Attr("encoding"); ok && !equalFold(enc, "utf-8") && !equalFold(enc, "utf-16") && !equalFold(enc, "utf8") {
-		return r.fail(start, "encoding "+strconv.Quote(enc)+" is not supported (UTF-8 and UTF-16 are)")
+		return r.fail(start, "encoding "+psexpr.Quote(enc)+" is not supported (UTF-8 and UTF-16 are)")
 	}
 	return nil
 }
