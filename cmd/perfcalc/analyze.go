@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -390,24 +389,19 @@ func badValue(err error, values map[string]string) bool {
 // readThresholds reads a threshold file for palxml.Load: the name as
 // given, or where it does not exist, a file of its folder whose name
 // differs only in case, as Windows, where PAL runs, finds it (SP2013.xml
-// inherits "quicksystemoverview.xml").
-func readThresholds(name string) ([]byte, error) {
-	b, err := readInput(name, "--thresholds", &stdinOnce{}, thresholdLimit)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return b, err
-	}
-	dir, base := filepath.Split(name)
-	entries, derr := os.ReadDir(filepath.Clean(dir + "."))
-	if derr != nil {
-		return nil, err
-	}
+// inherits "quicksystemoverview.xml"; palxml.FoldReader).
+var readThresholds = palxml.FoldReader(func(name string) ([]byte, error) {
+	return readInput(name, "--thresholds", &stdinOnce{}, thresholdLimit)
+}, func(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if strings.EqualFold(e.Name(), base) && !e.IsDir() {
-			return readInput(filepath.Join(dir, e.Name()), "--thresholds", &stdinOnce{}, thresholdLimit)
+		if !e.IsDir() {
+			names = append(names, e.Name())
 		}
 	}
-	return nil, err
-}
+	return names, err
+})
 
 // sortedKeys returns a map's keys in order.
 func sortedKeys(m map[string]string) []string {

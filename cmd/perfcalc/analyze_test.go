@@ -408,3 +408,15 @@ func TestAnalyzeDamaged(t *testing.T) {
 		t.Errorf("the report of the samples before the damage is missing or has no alerts (%v): %.200q", err, b)
 	}
 }
+
+// TestAnalyzeInheritance: a threshold file's INHERITANCE is read relative
+// to its folder, a name differing only in case found as on Windows.
+func TestAnalyzeInheritance(t *testing.T) {
+	dir := analyzeFixture(t)
+	child := putFile(t, filepath.Join(dir, "sub", "child.xml"), []byte(`<?xml version="1.0"?>
+<PAL PALVERSION="2.0" NAME="child"><INHERITANCE FILEPATH="..\PAGES.XML" /></PAL>`))
+	code, out, errs := runCmd(t, "", "analyze", filepath.Join(dir, "logs", "s2.blg"), "--thresholds", child, "--set", "Limit=3000", "--fail-on", "critical", "-f", "json")
+	if code != exitAlerts || !strings.Contains(out, `"analysis":"Memory Pages"`) {
+		t.Errorf("exit %d, stderr %q, stdout %.200q: want 3 and the inherited analysis' alerts", code, errs, out)
+	}
+}
