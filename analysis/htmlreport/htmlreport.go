@@ -544,17 +544,47 @@ func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, withAna
 	w.s("</table>\n")
 }
 
-// chartsOf returns the charts an analysis draws: its own, or one of its
-// primary datasource (or first) without bands.
-func chartsOf(a *analysis.Analysis) []analysis.Chart {
-	if len(a.Charts) > 0 {
-		return a.Charts
+// chartSeries is one chart of an analysis and the series it draws.
+type chartSeries struct {
+	chart  analysis.Chart
+	series []*analysis.Series
+}
+
+// chartPlan returns the charts an analysis draws: its own, each with the
+// series of its datasource; where none of them has a series (an analysis
+// without charts, or whose charts' datasource could not be computed), one
+// chart without bands per datasource that has series.
+func chartPlan(a *analysis.Analysis, res *analysis.Result) []chartSeries {
+	var plan []chartSeries
+	for _, c := range a.Charts {
+		var series []*analysis.Series
+		for j := range res.Series {
+			if s := &res.Series[j]; s.Datasource == c.Datasource {
+				series = append(series, s)
+			}
+		}
+		if len(series) > 0 {
+			plan = append(plan, chartSeries{c, series})
+		}
 	}
-	ds := a.Primary
-	if ds == "" && len(a.Datasources) > 0 {
-		ds = a.Datasources[0].Name
+	if len(plan) > 0 {
+		return plan
 	}
-	return []analysis.Chart{{Title: a.Name, Datasource: ds}}
+	index := map[string]int{}
+	for j := range res.Series {
+		s := &res.Series[j]
+		k, ok := index[s.Datasource]
+		if !ok {
+			k = len(plan)
+			index[s.Datasource] = k
+			plan = append(plan, chartSeries{chart: analysis.Chart{Title: s.Datasource, Datasource: s.Datasource}})
+		}
+		plan[k].series = append(plan[k].series, s)
+	}
+	if len(plan) == 1 {
+		plan[0].chart.Title = a.Name
+	}
+	return plan
 }
 
 func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
@@ -581,22 +611,8 @@ func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
 		}
 		w.s("</p>\n")
 	}
-	for _, c := range chartsOf(a) {
-		var series []*analysis.Series
-		for j := range res.Series {
-			if s := &res.Series[j]; s.Datasource == c.Datasource {
-				series = append(series, s)
-			}
-		}
-		if len(series) == 0 && len(a.Charts) == 0 {
-			// no chart of its own and no series of the primary: all of them
-			for j := range res.Series {
-				series = append(series, &res.Series[j])
-			}
-		}
-		if len(series) == 0 {
-			continue
-		}
+	for _, cs := range chartPlan(a, res) {
+		c, series := cs.chart, cs.series
 		for g, group := range chartGroups(series) {
 			title := c.Title
 			if title == "" {

@@ -365,3 +365,27 @@ func TestTimeRange(t *testing.T) {
 		}
 	}
 }
+
+// TestChartFallback: an analysis whose chart's datasource has no series
+// (a generated one not computed) still charts the series it has, without
+// bands, one chart per datasource.
+func TestChartFallback(t *testing.T) {
+	r := handReport("SERVER1")
+	a := *r.Results[0].Analysis
+	a.Charts = []analysis.Chart{{Title: "Overwhelmed", Datasource: `\PAL Generated(*)\Overwhelmed`, Bands: a.Charts[0].Bands}}
+	r.Results[0].Analysis = &a
+	r.Results[0].Series[2].Datasource = `\Processor(*)\% User Time`
+	charts := svgRe.FindAllString(write(t, []*analysis.Report{r}), -1)
+	// % Processor Time: _Total alone, then <script>; % User Time: 1
+	if len(charts) != 3 {
+		t.Fatalf("have %d charts, want 3", len(charts))
+	}
+	for i, c := range charts {
+		if strings.Contains(c, "band-") {
+			t.Errorf("chart %d draws another datasource's bands", i)
+		}
+	}
+	if !strings.Contains(charts[2], `aria-label="\Processor(*)\% User Time"`) {
+		t.Errorf("the third chart is not the User Time one: %.200s", charts[2])
+	}
+}
