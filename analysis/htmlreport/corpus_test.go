@@ -78,3 +78,49 @@ func TestCorpusReports(t *testing.T) {
 		})
 	}
 }
+
+// TestPALFilesReports: the report of the PAL sample log with each of PAL's
+// threshold files that loads is well-formed: every description of PAL's
+// files goes through sanitize.
+func TestPALFilesReports(t *testing.T) {
+	pal := filepath.Join(corpus.Root(), "..", "shared", "pal")
+	files, _ := filepath.Glob(filepath.Join(pal, "*.xml"))
+	if len(files) == 0 {
+		t.Skipf("PAL's threshold files are not in %s (the shared folder is absent): skipped", pal)
+	}
+	log := filepath.Join(corpus.Shared(t, "blg"), "PAL_SamplePerfmonLog.blg")
+	read := palxml.FoldReader(os.ReadFile, func(dir string) ([]string, error) {
+		entries, err := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names, err
+	})
+	loaded := 0
+	for _, file := range files {
+		set, err := palxml.Load(file, read, nil)
+		if err != nil {
+			continue // refused with a reason: palxml's tests check which
+		}
+		loaded++
+		f, err := os.Open(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := f.Stat()
+		c, err := relog.New(f, fi.Size(), relog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := analysis.Run(c, set, analysis.Options{})
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(file), err)
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) { wellFormed(t, write(t, []*analysis.Report{r})) })
+	}
+	if loaded < 50 {
+		t.Errorf("only %d of %d threshold files loaded", loaded, len(files))
+	}
+}
