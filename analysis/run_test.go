@@ -586,3 +586,112 @@ func TestTrendQuirk(t *testing.T) {
 		t.Errorf("trend: exact %v (want 3600/7), compat %v (want 514)", ex[1].Trend, co[1].Trend)
 	}
 }
+
+// TestRunTxBySlices: on the real Tx log (601 rows about a second apart
+// from 18:50:17.844; the first row blank), \Processor(_Total)\% Processor
+// Time per slice of 20 s, checked against the rows read directly and cut
+// here by their time stamps: exact slice k holds the rows of times in
+// (t0 + 20k s, t0 + 20(k+1) s]; PAL's slices take, by position, the values
+// of the series without its blank, so each holds the values of rows one
+// later than its own (the shift quirk on a real log).
+func TestRunTxBySlices(t *testing.T) {
+	b := corpusLog(t, "Tx_BasicPerfCounters.blg")
+	c := open(t, b)
+	col := -1
+	for i, x := range c.Columns() {
+		if x.Path == `\\GEORGIS3\Processor(_Total)\% Processor Time` {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatal("no _Total column")
+	}
+	var vals []float64 // per row, NaN where blank
+	var times []int64
+	for c.Next() {
+		cell := c.Row().Cells[col]
+		times = append(times, c.Row().Time)
+		if cell.Present && cell.Result.Status == 0 {
+			vals = append(vals, cell.Result.Value)
+		} else {
+			vals = append(vals, math.NaN())
+		}
+	}
+	if len(vals) != 601 || !math.IsNaN(vals[0]) {
+		t.Fatalf("%d rows, first %v", len(vals), vals[0])
+	}
+	meanOf := func(vs []float64) float64 {
+		s, n := 0.0, 0
+		for _, v := range vs {
+			if !math.IsNaN(v) {
+				s += v
+				n++
+			}
+		}
+		return s / float64(n)
+	}
+	// Exact: the rows of each slice by time.
+	const step = 20 * sec
+	var exRows [][2]int // [first, end) per slice
+	for i, tm := range times {
+		k := 0
+		if d := tm - times[0]; d > 0 {
+			k = int((d+step-1)/step) - 1
+		}
+		for len(exRows) <= k {
+			exRows = append(exRows, [2]int{i, i})
+		}
+		exRows[k][1] = i + 1
+	}
+	// PAL: its cursor's slices of rows, applied as positions to the
+	// values without the blank row 0.
+	var coRows [][2]int
+	cursor := times[0] + step
+	for i, tm := range times {
+		if i == 0 || tm > cursor {
+			if i > 0 {
+				cursor += step
+			}
+			coRows = append(coRows, [2]int{i, i})
+		}
+		coRows[len(coRows)-1][1] = i + 1
+	}
+	coRows = coRows[:len(coRows)-1] // the last slice dropped
+	compact := vals[1:]
+
+	set := oneAnalysis(`\Processor(_Total)\% Processor Time`)
+	ex, err := Run(open(t, b), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co, err := Run(open(t, b), set, Options{PALCompat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exS, coS := ex.Results[0].Series[0].Slices, co.Results[0].Series[0].Slices
+	if len(exS) != len(exRows) || len(coS) != len(coRows) {
+		t.Fatalf("%d and %d slices, want %d and %d", len(exS), len(coS), len(exRows), len(coRows))
+	}
+	shifted := 0
+	for k := range exS {
+		if want := meanOf(vals[exRows[k][0]:exRows[k][1]]); math.Abs(exS[k].Avg-want) > 1e-9*math.Abs(want) {
+			t.Errorf("exact slice %d: mean %v, want %v", k, exS[k].Avg, want)
+		}
+	}
+	for k := range coS {
+		want := meanOf(compact[coRows[k][0]:coRows[k][1]])
+		if math.Abs(coS[k].Avg-want) > 1e-9*math.Abs(want) {
+			t.Errorf("compat slice %d: mean %v, want %v", k, coS[k].Avg, want)
+		}
+		if coS[k].Avg != exS[k].Avg {
+			shifted++
+		}
+	}
+	if shifted == 0 {
+		t.Error("compat and exact means are equal in every slice: no shift seen")
+	}
+	o := ex.Results[0].Series[0].Overall
+	if o.N != 600 || math.Abs(o.Avg-meanOf(vals)) > 1e-9*o.Avg {
+		t.Errorf("overall: n %d, mean %v, want 600 and %v", o.N, o.Avg, meanOf(vals))
+	}
+}
