@@ -1,6 +1,6 @@
 // Package palxml reads PAL's threshold files (PAL, Performance Analysis of
 // Logs: XML files of analyses, counters and thresholds) into an
-// analysis.Set, as ../shared/spec/ANALYSIS.md §1 states their schema.
+// analysis.Set, as doc/ANALYSIS.md §9 states their schema.
 //
 // Load reads a file and those it inherits, answers its questions from
 // their defaults and the caller's values, and evaluates each threshold's

@@ -13,7 +13,7 @@ import (
 //
 // Where the figures come from: they were computed by this package (Load)
 // and by countFile's regular expression, then checked by hand against the
-// files and against ../shared/spec/ANALYSIS.md §1. By hand, for example:
+// files and against the spec of PAL's schema (doc/ANALYSIS.md §9). By hand, for example:
 //   - `grep -c '<THRESHOLD ' AspDotNet.xml` is 10, all literal
 //     StaticThreshold calls; it inherits nothing: 10 analyses, 10
 //     thresholds.
