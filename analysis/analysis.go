@@ -143,6 +143,12 @@ type Unsupported struct {
 	Analysis string // the analysis' name
 	What     string // the threshold's or datasource's name
 	Reason   string
+	// Element is the threshold file's element that was not evaluated:
+	// "THRESHOLD", "DATASOURCE" (a Generated one, kept without Formula),
+	// "SERIES" (a chart band) or "ANALYSIS" (left out of the Set: a
+	// datasource's path or regular expression is unreadable); "" for
+	// others.
+	Element string
 }
 
 // Analysis is one question asked of a log: its datasources, thresholds
