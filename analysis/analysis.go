@@ -9,7 +9,7 @@
 // Run computes a Report from a relog.Converter: per matched counter
 // instance, statistics per time slice and overall, and one Alert per
 // (analysis, slice, counter instance) that broke a threshold, as
-// ../shared/spec/ANALYSIS.md states. Options.PALCompat reproduces PAL's
+// doc/ANALYSIS.md states. Options.PALCompat reproduces PAL's
 // numbers, its defects included (doc/ANALYSIS.md lists every difference).
 //
 // The package imports only the standard library, without fmt and os: the
@@ -100,6 +100,14 @@ type Formula struct {
 	Op          byte   // '+', '-', '*' or '/'
 	Constant    float64
 	Scale       float64
+	// Integer rounds each computed value half to even to an integer
+	// (PAL's [int] cast in the generating code), before Round.
+	Integer bool
+	// PerSlice: PAL computes the value once per time slice from the
+	// operands' slice means (its QuantizedAvg), not per sample (network
+	// utilisation and the TMG percentages do; the SQL Server ratios use
+	// the samples).
+	PerSlice bool
 }
 
 // Threshold is one limit of an analysis: the condition raised where a

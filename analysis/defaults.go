@@ -32,7 +32,10 @@ const (
 // machine (the processor count, the memory size) are absolute: the
 // description of each says for which machine they are meant.
 //
-// Each call returns a new Set that the caller may change.
+// Each analysis' Reference lists its pages as "Title <URL>" (or the title
+// alone, for a counter's own description in Performance Monitor),
+// separated by "; ". Each call returns a new Set that the caller may
+// change.
 func Defaults() *Set {
 	s := &Set{Name: "perfcalc", Analyses: make([]Analysis, 0, len(defaults))}
 	for i := range defaults {
@@ -68,7 +71,7 @@ type def struct {
 	// rationale of doc/DEFAULT-ANALYSES.md), what to do; HTML where not
 	// said otherwise.
 	what, why, todo string
-	refs            []ref
+	refs            []*ref
 }
 
 // A ref is a public page that a default analysis' limits come from.
@@ -115,7 +118,7 @@ var defaults = []def{
 		what: "The share of time all processors together ran threads (user and kernel mode), averaged over the machine.",
 		why:  "Above 80 % busy, queued threads wait measurably for a processor and response times rise steeply; above 95 % the machine has no headroom left for bursts.",
 		todo: "Find the processes with the highest <code>\\Process(*)\\% Processor Time</code> in the same slices; check whether the load is expected (add processors or spread it) or a runaway process. Read the Processor Queue Length beside it.",
-		refs: []ref{refCPU, refTuning},
+		refs: []*ref{&refCPU, &refTuning},
 	},
 	{
 		id: "processor-each", name: "Processor % Processor Time (each processor)", category: "Processor",
@@ -124,7 +127,7 @@ var defaults = []def{
 		what: "The share of time each processor ran threads. The _Total instance is left out (its own analysis reads it).",
 		why:  "A single processor near 100 % while the total stays lower points at a single-threaded bottleneck or at interrupts bound to one processor; the limits are higher than the total's because one processor peaks more often.",
 		todo: "If one processor stays saturated, look for a single-threaded process or for a device whose interrupts and DPCs land on that processor (% Interrupt Time, % DPC Time); consider receive-side scaling for network adapters.",
-		refs: []ref{refCPU, refNIC},
+		refs: []*ref{&refCPU, &refNIC},
 	},
 	{
 		id: "processor-privileged", name: "Processor % Privileged Time", category: "Processor",
@@ -133,7 +136,7 @@ var defaults = []def{
 		what: "The share of time each processor (and _Total, their average) ran in kernel mode: system calls, drivers, I/O, paging.",
 		why:  "Kernel time above 30 % of a processor is the usual sign of heavy I/O, a busy or faulty driver, or paging; above 50 % the kernel takes more of the processor than applications do.",
 		todo: "Read % Interrupt Time, % DPC Time and Context Switches/sec of the same slices; check disk and network activity and paging (Pages/sec); update or remove the drivers of the busy devices.",
-		refs: []ref{refModes},
+		refs: []*ref{&refModes},
 	},
 	{
 		id: "processor-interrupt", name: "Processor % Interrupt Time", category: "Processor",
@@ -142,7 +145,7 @@ var defaults = []def{
 		what: "The share of time each processor spent servicing hardware interrupts.",
 		why:  "More than 20 % of a processor in interrupt service routines points at a device (network, storage) interrupting too often or a faulty driver; at 40 % the processor is mostly lost to it.",
 		todo: "Identify the device (Device Manager, the interrupts' processor, a kernel trace with the Windows Performance Recorder); update its driver and firmware, enable interrupt moderation.",
-		refs: []ref{refModes, refNIC},
+		refs: []*ref{&refModes, &refNIC},
 	},
 	{
 		id: "processor-dpc", name: "Processor % DPC Time", category: "Processor",
@@ -151,7 +154,7 @@ var defaults = []def{
 		what: "The share of time each processor spent running deferred procedure calls: the work drivers defer from their interrupts.",
 		why:  "More than 20 % of a processor in DPCs points at a driver doing too much work at raised priority (often network or storage); at 40 % threads on that processor starve.",
 		todo: "As for % Interrupt Time: find the driver (kernel trace), update it, spread the device's work over processors (receive-side scaling).",
-		refs: []ref{refModes, refNIC},
+		refs: []*ref{&refModes, &refNIC},
 	},
 	{
 		id: "processor-queue", name: "System Processor Queue Length", category: "Processor",
@@ -160,7 +163,7 @@ var defaults = []def{
 		what: "The number of threads ready to run but waiting for a processor (one queue for all processors; an instantaneous count at each sample).",
 		why:  "The guidance is a sustained queue above 2 threads per processor (the counter's own description); the log does not give the processor count in a form these analyses can use, so the limits are absolute, for a 4-processor machine: 8 (2 per processor) and 40 (10 per processor). Scale them by the machine's processor count (its Processor instances).",
 		todo: "Read it with % Processor Time: a long queue with busy processors means too little processor capacity; a long queue with idle processors points at lock contention or at threads of one process waking together.",
-		refs: []ref{refQueueExplain, refTuning},
+		refs: []*ref{&refQueueExplain, &refTuning},
 	},
 	// Memory.
 	{
@@ -170,7 +173,7 @@ var defaults = []def{
 		what: "The physical memory free for new allocations at once: the free, zeroed and standby lists, in megabytes.",
 		why:  "Below about 500 MB the memory manager trims working sets and the standby cache shrinks, so paging rises; below 100 MB allocations wait for pages and the machine stalls. The usual relative guidance is 10 % and 5 % of the physical memory; the limits are absolute because the log does not state the memory size.",
 		todo: "Find the processes whose Private Bytes and Working Set grow (the Process analyses), the kernel pools, and the file cache; add memory or reduce the load.",
-		refs: []ref{refMemLimits, refTuning},
+		refs: []*ref{&refMemLimits, &refTuning},
 	},
 	{
 		id: "memory-available-bytes", name: "Memory Available Bytes", category: "Memory",
@@ -179,7 +182,7 @@ var defaults = []def{
 		what: "Available MBytes in bytes, for logs that have this counter only (a log with both alerts twice).",
 		why:  "The same limits as Available MBytes: below 500 MB working sets are trimmed and paging rises, below 100 MB allocations stall.",
 		todo: "As for Available MBytes: find what holds the memory (processes, pools, cache); add memory or reduce the load.",
-		refs: []ref{refMemLimits, refTuning},
+		refs: []*ref{&refMemLimits, &refTuning},
 	},
 	{
 		id: "memory-pages", name: "Memory Pages/sec", category: "Memory",
@@ -188,7 +191,7 @@ var defaults = []def{
 		what: "The pages read from or written to disk to resolve hard page faults, per second: paging-file and memory-mapped-file traffic together.",
 		why:  "Sustained rates above 1,000 pages (4 MB) per second keep a disk busy with paging; above 2,500 the paging competes with all other I/O. On its own the counter also counts mapped-file reads, so read it with Available MBytes.",
 		todo: "If Available MBytes is low in the same slices, the machine lacks memory: find the growing processes or add memory. If memory is plentiful, the paging is file I/O through mapped files (backups, antivirus scans).",
-		refs: []ref{refTuning},
+		refs: []*ref{&refTuning},
 	},
 	{
 		id: "memory-pages-input", name: "Memory Pages Input/sec", category: "Memory",
@@ -197,7 +200,7 @@ var defaults = []def{
 		what: "The pages read from disk to resolve hard page faults, per second: threads wait for each of these reads.",
 		why:  "Every page input stalls a thread on a disk read; beyond 100 pages per second applications are visibly slowed by paging, beyond 1,000 the machine thrashes.",
 		todo: "Read Available MBytes and % Committed Bytes In Use in the same slices; find the processes whose working sets are trimmed and faulted back (Working Set, Page Faults/sec); add memory.",
-		refs: []ref{refTuning},
+		refs: []*ref{&refTuning},
 	},
 	{
 		id: "memory-committed", name: "Memory % Committed Bytes In Use", category: "Memory",
@@ -206,7 +209,7 @@ var defaults = []def{
 		what: "Committed virtual memory as a share of the commit limit (physical memory plus page files).",
 		why:  "At the commit limit allocations fail (out-of-memory errors, crashes); above 80 % a growing process or a page file that cannot grow is close to it, above 90 % it is imminent.",
 		todo: "Find the processes with the largest and growing Private Bytes; enlarge the page file or add memory; fix the leak.",
-		refs: []ref{refMemLimits, refPoolLimits},
+		refs: []*ref{&refMemLimits, &refPoolLimits},
 	},
 	{
 		id: "memory-pool-nonpaged", name: "Memory Pool Nonpaged Bytes growth", category: "Memory",
@@ -215,7 +218,7 @@ var defaults = []def{
 		what: "Kernel memory that can never be paged out, used by the kernel and drivers; tested on its hourly trend.",
 		why:  "Its size limit depends on the Windows version and the memory size, so the limits are on steady growth, the sign of a driver leak: more than 10 MB per hour is a leak worth chasing, 50 MB per hour exhausts the pool within days. A trend measured on a log shorter than an hour is extrapolated: confirm it on a longer log.",
 		todo: "Find the pool tag that grows (poolmon.exe, a kernel trace) and the driver that owns it; update or remove that driver.",
-		refs: []ref{refPools, refPoolLimits},
+		refs: []*ref{&refPools, &refPoolLimits},
 	},
 	{
 		id: "memory-pool-paged", name: "Memory Pool Paged Bytes growth", category: "Memory",
@@ -224,7 +227,7 @@ var defaults = []def{
 		what: "Kernel memory that can be paged out (handles, registry, file-system structures); tested on its hourly trend.",
 		why:  "Like the nonpaged pool its limit depends on the system, so the limits are on steady growth: more than 10 MB per hour is a leak worth chasing, 50 MB per hour exhausts the pool within days. A trend measured on a log shorter than an hour is extrapolated.",
 		todo: "Check Process Handle Count growth (handles live in paged pool); find the growing pool tag (poolmon.exe) and its owner.",
-		refs: []ref{refPools, refPoolLimits},
+		refs: []*ref{&refPools, &refPoolLimits},
 	},
 	{
 		id: "memory-free-ptes", name: "Memory Free System Page Table Entries", category: "Memory",
@@ -233,7 +236,7 @@ var defaults = []def{
 		what: "The page table entries free for mapping kernel address space (driver images, I/O buffers, kernel stacks).",
 		why:  "Below 10,000 free entries kernel mappings start to fail on 32-bit systems (I/O errors, hangs), below 5,000 failures are likely; 64-bit systems have so many that the limits only catch an exhaustion in progress.",
 		todo: "On a 32-bit system, remove the /3GB boot option or move to 64-bit; look for a driver leaking mappings.",
-		refs: []ref{refMemLimits},
+		refs: []*ref{&refMemLimits},
 	},
 	// Disk.
 	{
@@ -243,7 +246,7 @@ var defaults = []def{
 		what: "The mean time a read of each volume took, from the request to its completion, queueing included (seconds; _Total, an average that hides a slow volume, left out).",
 		why:  "The common guidance: under 10 ms is good, 10 to 20 ms acceptable, above 20 ms applications wait for their reads, above 50 ms the storage is a serious bottleneck.",
 		todo: "Read the volume's Disk Reads/sec and queue length in the same slices: high latency at high load means the storage is saturated (spread the I/O, faster storage); high latency at low load points at the storage path (SAN, controller, virtual host).",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "logicaldisk-write-latency", name: "LogicalDisk Avg. Disk sec/Write", category: "Disk",
@@ -252,7 +255,7 @@ var defaults = []def{
 		what: "The mean time a write to each volume took, queueing included (seconds; _Total left out).",
 		why:  "As for reads: above 20 ms writers wait, above 50 ms the storage is a serious bottleneck. Writes absorbed by a controller's cache take well under 5 ms, so slow writes often mean a full or disabled write cache.",
 		todo: "Read Disk Writes/sec and the queue length beside it; check the controller's write cache and the storage path.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "physicaldisk-read-latency", name: "PhysicalDisk Avg. Disk sec/Read", category: "Disk",
@@ -261,7 +264,7 @@ var defaults = []def{
 		what: "The mean time a read of each disk (as Windows sees it: a drive, an array or a LUN) took, queueing included (seconds; _Total left out).",
 		why:  "The same guidance as for volumes: above 20 ms applications wait for their reads, above 50 ms the storage is a serious bottleneck.",
 		todo: "Compare with the volumes on the disk (LogicalDisk) to find which one is read; check the load (Disk Reads/sec) and the storage path.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "physicaldisk-write-latency", name: "PhysicalDisk Avg. Disk sec/Write", category: "Disk",
@@ -270,7 +273,7 @@ var defaults = []def{
 		what: "The mean time a write to each disk took, queueing included (seconds; _Total left out).",
 		why:  "Above 20 ms writers wait, above 50 ms the storage is a serious bottleneck.",
 		todo: "Check the write load (Disk Writes/sec), the controller's write cache and the storage path.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "logicaldisk-current-queue", name: "LogicalDisk Current Disk Queue Length", category: "Disk",
@@ -279,7 +282,7 @@ var defaults = []def{
 		what: "The requests outstanding on each volume at the moment of each sample, in service and waiting (_Total left out).",
 		why:  "A queue matters through the waiting it causes: 10 requests at 5 ms each make the last one wait 50 ms, the critical latency; 30 outstanding requests saturate all but large arrays and flash storage. The old rule of 2 per spindle needs the spindle count, which the log does not give.",
 		todo: "Read it with the volume's Avg. Disk sec/Read and sec/Write: a long queue with low latency is a deep, healthy array; with high latency the storage is saturated.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "logicaldisk-avg-queue", name: "LogicalDisk Avg. Disk Queue Length", category: "Disk",
@@ -288,7 +291,7 @@ var defaults = []def{
 		what: "The mean number of requests outstanding on each volume over each sample interval (_Total left out).",
 		why:  "The same limits as the current queue, on the interval's mean: 10 outstanding requests at 5 ms each reach the 50 ms critical latency.",
 		todo: "Read it with the latency counters; spread the I/O or move to faster storage where both are high.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "physicaldisk-current-queue", name: "PhysicalDisk Current Disk Queue Length", category: "Disk",
@@ -297,7 +300,7 @@ var defaults = []def{
 		what: "The requests outstanding on each disk at the moment of each sample (_Total left out).",
 		why:  "10 requests at 5 ms each make the last one wait 50 ms, the critical latency; 30 outstanding requests saturate all but large arrays and flash storage.",
 		todo: "Read it with the disk's latency counters.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "physicaldisk-avg-queue", name: "PhysicalDisk Avg. Disk Queue Length", category: "Disk",
@@ -306,7 +309,7 @@ var defaults = []def{
 		what: "The mean number of requests outstanding on each disk over each sample interval (_Total left out).",
 		why:  "10 outstanding requests at 5 ms each reach the 50 ms critical latency; 30 saturate all but large arrays and flash storage.",
 		todo: "Read it with the disk's latency counters.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "logicaldisk-free-space", name: "LogicalDisk % Free Space", category: "Disk",
@@ -315,7 +318,7 @@ var defaults = []def{
 		what: "The unallocated share of each volume (_Total left out).",
 		why:  "Below 10 % free, file systems fragment, page files and logs cannot grow and updates fail; below 5 % writes are about to fail.",
 		todo: "Free space (old logs, dumps, temporary files) or extend the volume; find what grows (Free Megabytes' trend).",
-		refs: []ref{refTuning},
+		refs: []*ref{&refTuning},
 	},
 	{
 		id: "logicaldisk-free-megabytes", name: "LogicalDisk Free Megabytes", category: "Disk",
@@ -324,7 +327,7 @@ var defaults = []def{
 		what: "The unallocated space of each volume in megabytes (_Total left out).",
 		why:  "The percentage misleads on very large and very small volumes; below 500 MB a page file, a dump or an update no longer fits, below 100 MB writes are about to fail.",
 		todo: "Free space or extend the volume.",
-		refs: []ref{refTuning},
+		refs: []*ref{&refTuning},
 	},
 	{
 		id: "logicaldisk-idle", name: "LogicalDisk % Idle Time", category: "Disk",
@@ -333,7 +336,7 @@ var defaults = []def{
 		what: "The share of time each volume had no request outstanding (_Total left out). Unlike % Disk Time it is not distorted by overlapping requests.",
 		why:  "A volume idle less than 20 % of the time is busy most of it and requests start to queue; below 5 % it is saturated.",
 		todo: "Read the latency counters: a busy volume with low latency is working well; with high latency, spread or reduce the I/O.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	{
 		id: "physicaldisk-idle", name: "PhysicalDisk % Idle Time", category: "Disk",
@@ -342,7 +345,7 @@ var defaults = []def{
 		what: "The share of time each disk had no request outstanding (_Total left out).",
 		why:  "A disk idle less than 20 % of the time is busy most of it and requests start to queue; below 5 % it is saturated.",
 		todo: "Read the latency counters beside it.",
-		refs: []ref{refDisk},
+		refs: []*ref{&refDisk},
 	},
 	// Network.
 	{
@@ -353,7 +356,7 @@ var defaults = []def{
 		what: "Each adapter's traffic as a share of its link speed: Bytes Total/sec × 8 ÷ Current Bandwidth × 100 (a generated series; none where the bandwidth is 0).",
 		why:  "Above 50 % of the link, queueing delays and collisions or pause frames start to show; above 80 % the link is saturated for practical purposes.",
 		todo: "Find the processes or services sending the traffic; team adapters or move to a faster link; check that the adapter negotiated the expected speed (Current Bandwidth).",
-		refs: []ref{refNIC},
+		refs: []*ref{&refNIC},
 	},
 	{
 		id: "network-output-queue", name: "Network Interface Output Queue Length", category: "Network",
@@ -362,7 +365,7 @@ var defaults = []def{
 		what: "The packets waiting to be sent on each adapter.",
 		why:  "The counter's own description: longer than two packets means delays. Many modern drivers always report 0, so its absence of alerts proves little.",
 		todo: "Read % Network Utilization beside it; check the adapter's driver and link.",
-		refs: []ref{refOutputQueue, refNIC},
+		refs: []*ref{&refOutputQueue, &refNIC},
 	},
 	{
 		id: "network-received-errors", name: "Network Interface Packets Received Errors", category: "Network",
@@ -371,7 +374,7 @@ var defaults = []def{
 		what: "Received packets with errors on each adapter, a count since the adapter started; tested on its hourly trend, the errors of the log's own period.",
 		why:  "A healthy link has no receive errors: any increase during the log is worth a look, more than 1,000 per hour is a faulty cable, port, duplex mismatch or driver.",
 		todo: "Check the cable, the switch port's error counters and the negotiated speed and duplex; update the adapter's driver.",
-		refs: []ref{refNIC},
+		refs: []*ref{&refNIC},
 	},
 	{
 		id: "network-outbound-discarded", name: "Network Interface Packets Outbound Discarded", category: "Network",
@@ -380,7 +383,7 @@ var defaults = []def{
 		what: "Outbound packets each adapter dropped without an error (for instance for lack of buffers), a count since the adapter started; tested on its hourly trend.",
 		why:  "Discards mean the adapter or its driver could not keep up: any increase during the log is worth a look, more than 1,000 per hour loses traffic that protocols must retransmit.",
 		todo: "Check % Network Utilization and the adapter's buffer settings and driver.",
-		refs: []ref{refNIC},
+		refs: []*ref{&refNIC},
 	},
 	{
 		id: "tcpv4-retransmitted", name: "TCPv4 % Segments Retransmitted", category: "Network",
@@ -390,7 +393,7 @@ var defaults = []def{
 		what: "TCP segments retransmitted as a share of the segments sent over IPv4: Segments Retransmitted/sec ÷ Segments Sent/sec × 100 (a generated series; none where nothing was sent).",
 		why:  "A few retransmissions are normal; above 2 % of the segments, losses slow connections noticeably (TCP halves its window at each), above 5 % throughput collapses.",
 		todo: "Look for packet loss on the path: adapter errors and discards, a saturated link, a faulty switch port or a firewall dropping packets.",
-		refs: []ref{refTCP},
+		refs: []*ref{&refTCP},
 	},
 	{
 		id: "tcpv6-retransmitted", name: "TCPv6 % Segments Retransmitted", category: "Network",
@@ -400,7 +403,7 @@ var defaults = []def{
 		what: "TCP segments retransmitted as a share of the segments sent over IPv6 (a generated series; none where nothing was sent).",
 		why:  "Above 2 % of the segments, losses slow connections noticeably, above 5 % throughput collapses.",
 		todo: "Look for packet loss on the path: adapter errors and discards, a saturated link, a faulty port or a firewall.",
-		refs: []ref{refTCP},
+		refs: []*ref{&refTCP},
 	},
 	{
 		id: "tcpv4-connection-failures", name: "TCPv4 Connection Failures", category: "Network",
@@ -409,7 +412,7 @@ var defaults = []def{
 		what: "Connection attempts over IPv4 that failed (refused or timed out), a count since start-up; tested on its hourly trend.",
 		why:  "Some failures are normal (closed ports, clients giving up); more than 100 per hour points at an unreachable service or exhausted ports, more than 1,000 per hour at a service or network outage.",
 		todo: "Find which connections fail (netstat, a network trace): a service down, a firewall, ephemeral port exhaustion (Connections Established, TIME_WAIT).",
-		refs: []ref{refTCP},
+		refs: []*ref{&refTCP},
 	},
 	{
 		id: "tcpv6-connection-failures", name: "TCPv6 Connection Failures", category: "Network",
@@ -418,7 +421,7 @@ var defaults = []def{
 		what: "Connection attempts over IPv6 that failed, a count since start-up; tested on its hourly trend.",
 		why:  "More than 100 failures per hour points at an unreachable service or exhausted ports, more than 1,000 per hour at an outage.",
 		todo: "Find which connections fail (netstat, a network trace).",
-		refs: []ref{refTCP},
+		refs: []*ref{&refTCP},
 	},
 	// Process.
 	{
@@ -428,7 +431,7 @@ var defaults = []def{
 		what: "The handles (files, registry keys, events, threads …) each process holds; tested on its hourly trend (_Total and Idle left out).",
 		why:  "A process that keeps gaining handles leaks them, and each handle holds kernel memory (paged pool): more than 500 per hour is a leak worth chasing, 2,000 per hour exhausts memory or the per-process limit within days. A trend measured on a log shorter than an hour is extrapolated: confirm it on a longer log.",
 		todo: "Find the handle type that grows (Process Explorer, handle.exe) and report the leak to the program's vendor; restarting the process is only a workaround.",
-		refs: []ref{refLeak},
+		refs: []*ref{&refLeak},
 	},
 	{
 		id: "process-threads", name: "Process Thread Count growth", category: "Process",
@@ -437,7 +440,7 @@ var defaults = []def{
 		what: "The threads of each process; tested on its hourly trend (_Total and Idle left out).",
 		why:  "A process that keeps creating threads without ending them leaks them, each with its stacks and kernel memory: more than 100 per hour is worth chasing, 500 per hour exhausts memory within days. Short logs extrapolate.",
 		todo: "Look at the process' threads (Process Explorer, a dump) for a thread pool that never shrinks or threads blocked forever; report it to the vendor.",
-		refs: []ref{refLeak},
+		refs: []*ref{&refLeak},
 	},
 	{
 		id: "process-private-bytes", name: "Process Private Bytes growth", category: "Process",
@@ -446,7 +449,7 @@ var defaults = []def{
 		what: "The memory each process committed for itself alone; tested on its hourly trend (_Total and Idle left out).",
 		why:  "Steady growth of private memory is the signature of a memory leak: more than 100 MB per hour fills a machine's memory within a day or two, 500 MB per hour within hours. Caches also grow after a start: confirm on a longer log.",
 		todo: "Take two memory dumps or heap snapshots some time apart (DebugDiag, Windows Performance Recorder heap tracing) and report the leak to the vendor; watch % Committed Bytes In Use meanwhile.",
-		refs: []ref{refMemLimits, refLeak},
+		refs: []*ref{&refMemLimits, &refLeak},
 	},
 	{
 		id: "process-working-set", name: "Process Working Set growth", category: "Process",
@@ -455,7 +458,7 @@ var defaults = []def{
 		what: "The physical memory each process uses; tested on its hourly trend (_Total and Idle left out).",
 		why:  "A working set growing more than 100 MB per hour takes physical memory from everything else (Available MBytes falls), 500 MB per hour within hours; with Private Bytes growing too it is a leak.",
 		todo: "Compare with Private Bytes: both growing is a leak (see there); the working set alone growing is the process touching more of its memory, for instance a cache without a limit.",
-		refs: []ref{refTuning},
+		refs: []*ref{&refTuning},
 	},
 	// System.
 	{
@@ -465,7 +468,7 @@ var defaults = []def{
 		what: "How often the processors switched from one thread to another, per second, on all processors together.",
 		why:  "The common guidance is 5,000 switches per second per processor as a warning and 15,000 as critical; the log does not give the processor count in a form these analyses can use, so the limits are for a 4-processor machine (20,000 and 60,000). Scale them by the machine's processor count.",
 		todo: "High switching with high % Privileged Time points at lock contention, too many threads or a chatty driver; find the process with the most threads and context switches (Thread object) and the drivers' DPCs.",
-		refs: []ref{refModes, refTuning},
+		refs: []*ref{&refModes, &refTuning},
 	},
 }
 
@@ -530,7 +533,7 @@ const rationaleMark = "<b>Why these limits:</b> "
 // test of Defaults parses every one).
 func counterLog(path string, exclude []string, round int) Datasource {
 	p, _ := counterpath.Parse(path)
-	return Datasource{Name: path, Kind: CounterLog, Path: p, Exclude: exclude, Round: round}
+	return Datasource{Name: path, Kind: CounterLog, Path: p, Exclude: append([]string(nil), exclude...), Round: round}
 }
 
 // threshold is d's threshold of condition c at value v, named as a person

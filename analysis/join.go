@@ -1,7 +1,5 @@
 package analysis
 
-import "strings"
-
 // Join returns one set of the analyses of sets, in order (several
 // --thresholds files): an analysis whose ID (when it has one) or name
 // (case-insensitive) an earlier set already has is left out, as PAL's
@@ -23,7 +21,7 @@ func Join(sets ...*Set) *Set {
 			setNames = append(setNames, s.Name)
 		}
 		for _, a := range s.Analyses {
-			id, name := strings.ToLower(a.ID), strings.ToLower(a.Name)
+			id, name := foldKey(a.ID), foldKey(a.Name)
 			if (id != "" && ids[id]) || names[name] {
 				continue
 			}
@@ -34,7 +32,7 @@ func Join(sets ...*Set) *Set {
 			out.Analyses = append(out.Analyses, a)
 		}
 		for _, q := range s.Questions {
-			v := strings.ToLower(q.Var)
+			v := foldKey(q.Var)
 			if vars[v] {
 				continue
 			}
@@ -48,6 +46,11 @@ func Join(sets ...*Set) *Set {
 		}
 		out.Unsupported = append(out.Unsupported, s.Unsupported...)
 	}
-	out.Name = strings.Join(setNames, "+")
+	for i, n := range setNames {
+		if i > 0 {
+			out.Name += "+"
+		}
+		out.Name += n
+	}
 	return out
 }

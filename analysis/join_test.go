@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,17 @@ func TestJoin(t *testing.T) {
 	j.Analyses[0].Name = "changed"
 	if a.Analyses[0].Name != "CPU" {
 		t.Error("Join shares its analyses slice with its input")
+	}
+}
+
+// TestFoldKey: the keys are equal exactly where strings.EqualFold holds.
+func TestFoldKey(t *testing.T) {
+	words := []string{"disk", "DISK", "Disk", "dIsk", "ſtop", "stop", "STOP", "K", "k", "\u212a", "Ǆ", "ǅ", "ǆ", "straße", "STRASSE", "", "é", "É"}
+	for _, a := range words {
+		for _, b := range words {
+			if (foldKey(a) == foldKey(b)) != strings.EqualFold(a, b) {
+				t.Errorf("%q %q: keys %q %q, EqualFold %v", a, b, foldKey(a), foldKey(b), strings.EqualFold(a, b))
+			}
+		}
 	}
 }

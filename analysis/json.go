@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -48,6 +47,7 @@ type jsonWriter struct {
 	bias  int32
 }
 
+//go:noinline
 func (w *jsonWriter) key(k string) {
 	if !w.first {
 		w.b = append(w.b, ',')
@@ -57,10 +57,15 @@ func (w *jsonWriter) key(k string) {
 	w.b = append(w.b, ':')
 }
 
-func (w *jsonWriter) open(c byte)  { w.b = append(w.b, c); w.first = true }
+//go:noinline
+func (w *jsonWriter) open(c byte) { w.b = append(w.b, c); w.first = true }
+
+//go:noinline
 func (w *jsonWriter) close(c byte) { w.b = append(w.b, c); w.first = false }
 
 // elem starts an element of an array.
+//
+//go:noinline
 func (w *jsonWriter) elem() {
 	if !w.first {
 		w.b = append(w.b, ',')
@@ -68,16 +73,25 @@ func (w *jsonWriter) elem() {
 	w.first = false
 }
 
+//go:noinline
 func (w *jsonWriter) str(k, v string) { w.key(k); w.b = logtext.AppendJSONString(w.b, v) }
+
+//go:noinline
 func (w *jsonWriter) int(k string, v int64) {
 	w.key(k)
 	w.b = strconv.AppendInt(w.b, v, 10)
 }
+
+//go:noinline
 func (w *jsonWriter) bool(k string, v bool) { w.key(k); w.b = strconv.AppendBool(w.b, v) }
+
+//go:noinline
 func (w *jsonWriter) num(k string, v float64) {
 	w.key(k)
 	w.b = appendNumber(w.b, v)
 }
+
+//go:noinline
 func (w *jsonWriter) time(k string, ft int64) {
 	w.key(k)
 	w.b = append(w.b, '"')
@@ -128,7 +142,7 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 	for k := range values {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	sortStrings(keys)
 	for _, k := range keys {
 		w.str(k, values[k])
 	}

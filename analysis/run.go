@@ -3,10 +3,10 @@ package analysis
 import (
 	"errors"
 	"math"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
@@ -35,8 +35,8 @@ const DefaultChartPoints = 600
 //
 // Values are rounded to the datasource's Round before statistics (compat:
 // the statistics are rounded instead, as PAL does); time slices,
-// statistics and alerts follow ../shared/spec/ANALYSIS.md §3–4 as the
-// Report's and Options.PALCompat's documentation says. No figure of the
+// statistics and alerts are those of doc/ANALYSIS.md §2–4, where §5
+// lists what Options.PALCompat changes. No figure of the
 // report is NaN or ±Inf: one that would be (an overflowing sum) is 0.
 //
 // # Memory
@@ -79,7 +79,7 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 	r := &Report{
 		Begin: begin, End: end, Bias: bias, Samples: n, Interval: interval,
 		Set: set, PALCompat: opts.PALCompat, ChartPoints: DefaultChartPoints,
-		Unsupported: slices.Clone(set.Unsupported),
+		Unsupported: append([]Unsupported(nil), set.Unsupported...),
 	}
 	if len(cols) > 0 {
 		r.Machine = cols[0].Parts.Machine
@@ -208,7 +208,7 @@ type plan struct {
 	sources  int   // columns + generated series
 	gens     []generator
 	stores   []*sourced
-	byStore  map[[2]int]int // (source, round) → index in stores
+	byStore  map[int64]int // source·32 + round + 1 → index in stores
 	analyses []plannedAnalysis
 	needCol  []bool
 	compat   bool
@@ -229,7 +229,7 @@ func fullInstance(p *counterpath.Path) string {
 // matcher matches a CounterLog datasource against columns.
 type matcher struct {
 	ds  *Datasource
-	re  *regexp.Regexp
+	re  *objectRegexp
 	all bool // every instance
 	ins string
 }
@@ -237,9 +237,9 @@ type matcher struct {
 func newMatcher(ds *Datasource) (*matcher, error) {
 	m := &matcher{ds: ds}
 	if ds.ObjectRegexp != "" {
-		re, err := regexp.Compile("(?i)" + ds.ObjectRegexp)
+		re, err := compileObjectRegexp(ds.ObjectRegexp)
 		if err != nil {
-			return nil, errors.New("the object regular expression " + strconv.Quote(ds.ObjectRegexp) + " does not compile: " + err.Error())
+			return nil, err
 		}
 		m.re = re
 	}
@@ -305,12 +305,12 @@ func findDS(a *Analysis, name string) int {
 
 // newPlan matches the set's analyses against the columns.
 func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
-	p := &plan{sources: len(cols), byStore: map[[2]int]int{}, needCol: make([]bool, len(cols)), compat: r.PALCompat}
+	p := &plan{sources: len(cols), byStore: map[int64]int{}, needCol: make([]bool, len(cols)), compat: r.PALCompat}
 	// Of two columns of the same path (case-insensitive), the first.
 	first := make(map[string]bool, len(cols))
 	dup := make([]bool, len(cols))
 	for i := range cols {
-		key := strings.ToLower(cols[i].Path)
+		key := foldKey(cols[i].Path)
 		dup[i] = first[key]
 		first[key] = true
 	}
@@ -368,10 +368,8 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 
 // storeOf returns the store of a source with a rounding, making it.
 func (p *plan) storeOf(source, round int) int {
-	if round < 0 {
-		round = -1
-	}
-	key := [2]int{source, round}
+	round = min(max(round, -1), 30) // roundTo rounds to at most 15 decimals
+	key := int64(source)*32 + int64(round) + 1
 	if i, ok := p.byStore[key]; ok {
 		return i
 	}
@@ -402,7 +400,7 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 			f := ds.Formula
 			if f == nil || !strings.ContainsRune("+-*/", rune(f.Op)) || f.Op == 0 {
 				done[di], progress = true, true
-				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: ds.Name, Reason: "a generated datasource without a formula perfcalc computes"})
+				r.unsupported(a.Name, ds.Name, "a generated datasource without a formula perfcalc computes")
 				continue
 			}
 			li, ri := findDS(a, f.Left), -1
@@ -414,7 +412,7 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 			}
 			if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
 				done[di], progress = true, true
-				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: ds.Name, Reason: "the formula names a datasource the analysis does not have"})
+				r.unsupported(a.Name, ds.Name, "the formula names a datasource the analysis does not have")
 				continue
 			}
 			if !done[li] || (ri >= 0 && !done[ri]) {
@@ -457,7 +455,7 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 	}
 	for di := range a.Datasources {
 		if !done[di] {
-			r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: a.Datasources[di].Name, Reason: "the formulas of the generated datasources form a cycle"})
+			r.unsupported(a.Name, a.Datasources[di].Name, "the formulas of the generated datasources form a cycle")
 		}
 	}
 }
@@ -490,11 +488,8 @@ func (p *plan) finish(r *Report, tl *timeline) {
 		s.stats = sliceStats(s.store, tl, r.Interval)
 		s.all = overallStats(s.store, s.stats, r.PALCompat)
 	}
-	type keyed struct {
-		ai int
-		Alert
-	}
-	var alerts []keyed
+	var alerts []Alert
+	var owner []int // per alert: its analysis' index
 	for ai := range p.analyses {
 		pa := &p.analyses[ai]
 		res := Result{Analysis: pa.a, Skipped: pa.skipped}
@@ -502,9 +497,10 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			r.Results = append(r.Results, res)
 			continue
 		}
-		// The alerts of the analysis: (slice, path) → index in mine.
-		var mine []Alert
-		at := map[string][]int32{}
+		// The analysis' alerts: slots[at[path]+k] is the index in alerts of
+		// the alert of the path in slice k, or −1.
+		var slots []int32
+		at := map[string]int{}
 		for di := range pa.dss {
 			pd := &pa.dss[di]
 			var ths []*Threshold
@@ -517,73 +513,82 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			for _, m := range pd.members {
 				s := p.stores[m.store]
 				se := Series{Datasource: pd.ds.Name, Path: m.path, Parts: m.parts, Overall: s.all, Slices: s.stats, Chart: s.store.chart}
-				se.Overall.Condition = OK
-				if len(ths) == 0 {
-					se.Overall.NoThresholds = true
-				}
+				se.Overall.NoThresholds = len(ths) == 0
 				prio := 0
 				for _, th := range ths {
 					if se.Overall.N > 0 && breaks(th, &se.Overall.Stats, p.compat) && (se.Overall.Condition == OK || th.Priority >= prio) {
 						se.Overall.Condition, prio = th.Condition, th.Priority
 					}
 				}
-				idx := at[m.path]
+				base, ok := at[m.path]
+				if !ok {
+					base = -1
+				}
 				for k := range s.stats {
 					st := &s.stats[k]
 					for _, th := range ths {
 						if !breaks(th, st, p.compat) {
 							continue
 						}
-						if idx == nil {
-							idx = make([]int32, len(s.stats))
-							for i := range idx {
-								idx[i] = -1
+						if base < 0 {
+							base = len(slots)
+							at[m.path] = base
+							for range s.stats {
+								slots = append(slots, -1)
 							}
-							at[m.path] = idx
 						}
-						if j := idx[k]; j >= 0 {
-							if th.Priority >= mine[j].Priority {
-								mine[j].Condition, mine[j].Priority, mine[j].Threshold = th.Condition, th.Priority, th.Name
+						if j := slots[base+k]; j >= 0 {
+							if a := &alerts[j]; th.Priority >= a.Priority {
+								a.Condition, a.Priority, a.Threshold = th.Condition, th.Priority, th.Name
 							}
 							continue
 						}
-						idx[k] = int32(len(mine))
-						sl := &r.Slices[k]
-						mine = append(mine, Alert{
-							Analysis: pa.a.Name, Category: pa.a.Category, Condition: th.Condition,
-							Priority: th.Priority, Threshold: th.Name, Path: m.path, Slice: k,
-							Start: sl.Start, End: sl.End, Min: st.Min, Avg: st.Avg, Max: st.Max, Trend: st.Trend,
-						})
+						slots[base+k] = int32(len(alerts))
+						alerts = append(alerts, newAlert(pa.a, th, m.path, k, &r.Slices[k], st))
+						owner = append(owner, ai)
 					}
 				}
 				res.Series = append(res.Series, se)
 			}
 		}
-		for _, al := range mine {
-			alerts = append(alerts, keyed{ai, al})
-		}
 		r.Results = append(r.Results, res)
-	}
-	for ai := range p.analyses {
-		a := p.analyses[ai].a
-		for ti := range a.Thresholds {
-			if p.analyses[ai].skipped == "" && findDS(a, a.Thresholds[ti].Datasource) < 0 {
-				r.Unsupported = append(r.Unsupported, Unsupported{Analysis: a.Name, What: a.Thresholds[ti].Name, Reason: "the threshold names a datasource the analysis does not have: " + a.Thresholds[ti].Datasource})
+		for ti := range pa.a.Thresholds {
+			if th := &pa.a.Thresholds[ti]; findDS(pa.a, th.Datasource) < 0 {
+				r.unsupported(pa.a.Name, th.Name, "the threshold names a datasource the analysis does not have: "+th.Datasource)
 			}
 		}
 	}
-	slices.SortStableFunc(alerts, func(x, y keyed) int {
+	// (slice, analysis, path) is unique: an analysis has one alert per
+	// slice and path.
+	order := make([]int, len(alerts))
+	for i := range order {
+		order[i] = i
+	}
+	heapSort(len(order), func(i, j int) bool {
+		x, y := &alerts[order[i]], &alerts[order[j]]
 		switch {
 		case x.Slice != y.Slice:
-			return x.Slice - y.Slice
-		case x.ai != y.ai:
-			return x.ai - y.ai
+			return x.Slice < y.Slice
+		case owner[order[i]] != owner[order[j]]:
+			return owner[order[i]] < owner[order[j]]
 		}
-		return strings.Compare(x.Path, y.Path)
-	})
+		return x.Path < y.Path
+	}, func(i, j int) { order[i], order[j] = order[j], order[i] })
 	r.Alerts = make([]Alert, len(alerts))
-	for i := range alerts {
-		r.Alerts[i] = alerts[i].Alert
+	for i, j := range order {
+		r.Alerts[i] = alerts[j]
+	}
+}
+
+// newAlert returns the alert of threshold th broken by the series path in
+// slice k (sl) with the statistics st.
+//
+//go:noinline
+func newAlert(a *Analysis, th *Threshold, path string, k int, sl *Slice, st *Stats) Alert {
+	return Alert{
+		Analysis: a.Name, Category: a.Category, Condition: th.Condition,
+		Priority: th.Priority, Threshold: th.Name, Path: path, Slice: k,
+		Start: sl.Start, End: sl.End, Min: st.Min, Avg: st.Avg, Max: st.Max, Trend: st.Trend,
 	}
 }
 
@@ -621,4 +626,42 @@ func compare(op Operator, v, t float64, compat bool) bool {
 		}
 	}
 	return v > t
+}
+
+// foldKey returns s with each rune replaced by the smallest rune of its
+// simple case-folding orbit: two strings have the same key exactly when
+// strings.EqualFold holds for them (without strings.ToLower's tables).
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'a' <= c && c <= 'z' {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b = utf8.AppendRune(b, m)
+	}
+	return string(b)
+}
+
+// unsupported lists what could not be evaluated, unless the set's loader
+// already listed it (the same analysis and name).
+//
+//go:noinline
+func (r *Report) unsupported(analysis, what, reason string) {
+	for _, u := range r.Unsupported {
+		if u.Analysis == analysis && u.What == what {
+			return
+		}
+	}
+	r.Unsupported = append(r.Unsupported, Unsupported{Analysis: analysis, What: what, Reason: reason})
 }

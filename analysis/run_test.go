@@ -333,7 +333,7 @@ func TestRunSkipped(t *testing.T) {
 	if have := paths(r.Results[4]); len(have) != 3 {
 		t.Errorf("regexp: %v", have)
 	}
-	if !strings.Contains(r.Results[5].Skipped, "does not compile") {
+	if !strings.Contains(r.Results[5].Skipped, "not supported") {
 		t.Errorf("bad regexp: %q", r.Results[5].Skipped)
 	}
 	checkJSON(t, r)
@@ -403,5 +403,119 @@ func TestRunTx(t *testing.T) {
 			t.Errorf("slices hold %d samples, want 601", total)
 		}
 		checkJSON(t, r)
+	}
+}
+
+// TestNotEqualQuirk: ne is ≠ by default; PAL's StaticThreshold has no ne
+// and treats it as gt.
+func TestNotEqualQuirk(t *testing.T) {
+	var raws [][]uint64
+	for range 31 {
+		raws = append(raws, []uint64{10})
+	}
+	log := buildLog(t0, 1, rawCount, []string{"a"}, raws)
+	for _, tc := range []struct {
+		value  float64
+		compat bool
+		want   int
+	}{
+		{10, false, 0}, // every value equals 10
+		{5, false, 30}, // every slice differs from 5
+		{5, true, 29},  // as gt: 10 > 5, in each of PAL's 29 slices
+		{20, true, 0},  // as gt: 10 > 20 never holds, though 10 ≠ 20
+		{20, false, 30},
+	} {
+		set := oneAnalysis(`\Obj(*)\Ctr`, Threshold{Name: "ne", Condition: Warning, Priority: 50, Operator: NotEqual, Value: tc.value})
+		r, err := Run(open(t, log), set, Options{Interval: 1, PALCompat: tc.compat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Alerts) != tc.want {
+			t.Errorf("ne %v, compat %v: %d alerts, want %d", tc.value, tc.compat, len(r.Alerts), tc.want)
+		}
+	}
+}
+
+// TestEmptySliceQuirk: a log whose series has blanks: in PAL's mode the
+// shifted values run out before the last slices, whose mean −1 breaks an
+// lt threshold; exact mode raises nothing there.
+func TestEmptySliceQuirk(t *testing.T) {
+	var raws [][]uint64
+	for i := range 31 {
+		v := uint64(50)
+		if i%3 == 1 {
+			v = absent // a third of the rows lack the instance
+		}
+		raws = append(raws, []uint64{v})
+	}
+	log := buildLog(t0, 1, rawCount, []string{"a"}, raws)
+	set := oneAnalysis(`\Obj(*)\Ctr`, Threshold{Name: "low", Condition: Critical, Priority: 100, Operator: Less, Value: 10})
+	ex, err := Run(open(t, log), set, Options{Interval: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co, err := Run(open(t, log), set, Options{Interval: 3, PALCompat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex.Alerts) != 0 {
+		t.Errorf("exact: %d alerts, want none (every value is 50)", len(ex.Alerts))
+	}
+	// PAL's slices: rows 0–3, then 3 rows each (slice k: positions 3k+1
+	// to 3k+3), the tenth (rows 28–30) dropped. The 21 values fill
+	// positions 0–20: slice 6 (19–21) reaches past them (min 0: PAL's
+	// $null), slices 7 and 8 lie past them (mean −1, min and max 0).
+	want := []Stats{{Min: 0, Avg: 50, Max: 50}, {Min: 0, Avg: -1, Max: 0}, {Min: 0, Avg: -1, Max: 0}}
+	if len(co.Alerts) != len(want) {
+		t.Fatalf("compat: alerts %+v, want 3", co.Alerts)
+	}
+	for i, w := range want {
+		a := co.Alerts[i]
+		if a.Slice != 6+i || a.Min != w.Min || a.Avg != w.Avg || a.Max != w.Max {
+			t.Errorf("compat alert %d: %+v, want slice %d with %+v", i, a, 6+i, w)
+		}
+	}
+}
+
+// TestRunUnsupported: generated datasources that name an unknown operand
+// or each other, a formula perfcalc does not compute and a threshold of an
+// unknown datasource are listed once each (not again where the set lists
+// them already), and the analysis still runs.
+func TestRunUnsupported(t *testing.T) {
+	log := buildLog(t0, 1, rawCount, []string{"a"}, [][]uint64{{1}, {2}, {3}})
+	set := &Set{
+		Analyses: []Analysis{{Name: "u", Enabled: true, Datasources: []Datasource{
+			{Name: "c", Path: mustPath(`\Obj(*)\Ctr`), Round: -1},
+			{Name: "g1", Kind: Generated, Formula: &Formula{Left: "nope", Op: '+'}},
+			{Name: "g2", Kind: Generated, Formula: &Formula{Left: "g3", Op: '+'}},
+			{Name: "g3", Kind: Generated, Formula: &Formula{Left: "g2", Op: '+'}},
+			{Name: "g4", Kind: Generated},
+		}, Thresholds: []Threshold{{Name: "t", Datasource: "missing"}, {Name: "ok", Datasource: "c", Operator: Greater, Value: 2, Condition: Warning}}}},
+		Unsupported: []Unsupported{{Analysis: "u", What: "g4", Reason: "PowerShell"}},
+	}
+	r, err := Run(open(t, log), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var have []string
+	for _, u := range r.Unsupported {
+		have = append(have, u.What+": "+u.Reason)
+	}
+	want := []string{
+		"g4: PowerShell",
+		"g1: the formula names a datasource the analysis does not have",
+		"g2: the formulas of the generated datasources form a cycle",
+		"g3: the formulas of the generated datasources form a cycle",
+		"t: the threshold names a datasource the analysis does not have: missing",
+	}
+	if !slices.Equal(have, want) {
+		t.Errorf("unsupported:\n%q\nwant\n%q", have, want)
+	}
+	if r.Results[0].Skipped != "" || len(r.Alerts) != 1 {
+		t.Errorf("skipped %q, %d alerts (want 1: the value 3 > 2)", r.Results[0].Skipped, len(r.Alerts))
+	}
+	v := checkJSON(t, r)
+	if n := len(v["unsupported"].([]any)); n != 5 {
+		t.Errorf("JSON: %d unsupported", n)
 	}
 }

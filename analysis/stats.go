@@ -1,9 +1,6 @@
 package analysis
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // store holds what Run keeps of one series (a column or a generated series,
 // with one rounding): its valid values in row order (8 bytes each: the
@@ -227,8 +224,8 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 			}
 		}
 	}
-	sorted := slices.Clone(vs)
-	slices.Sort(sorted)
+	sorted := append([]float64(nil), vs...)
+	sortFloats(sorted)
 	n := len(sorted)
 	for i, p := range [3]int{90, 95, 99} {
 		r := (p*n + 99) / 100

@@ -2,9 +2,7 @@ package analysis
 
 import (
 	"math"
-	"slices"
 	"strconv"
-	"strings"
 )
 
 // TextWorst is the most alerts AppendText lists as the worst slices.
@@ -43,7 +41,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 		for k := range r.Set.Values {
 			keys = append(keys, k)
 		}
-		slices.Sort(keys)
+		sortStrings(keys)
 		for i, k := range keys {
 			if i == 0 {
 				dst = append(dst, " ("...)
@@ -64,6 +62,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 	type count struct {
 		name       string
 		crit, warn int
+		order      int // first alert's index: no ties
 	}
 	var counts []count
 	at := map[string]int{}
@@ -73,7 +72,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 		if !ok {
 			i = len(counts)
 			at[a.Analysis] = i
-			counts = append(counts, count{name: a.Analysis})
+			counts = append(counts, count{name: a.Analysis, order: i})
 		}
 		if a.Condition == Critical {
 			counts[i].crit++
@@ -92,12 +91,16 @@ func (r *Report) AppendText(dst []byte) []byte {
 		dst = append(dst, " in "...)
 		dst = strconv.AppendInt(dst, int64(len(counts)), 10)
 		dst = append(dst, " analyses:\n"...)
-		slices.SortStableFunc(counts, func(x, y count) int {
-			if x.crit != y.crit {
-				return y.crit - x.crit
+		heapSort(len(counts), func(i, j int) bool {
+			x, y := &counts[i], &counts[j]
+			switch {
+			case x.crit != y.crit:
+				return x.crit > y.crit
+			case x.warn != y.warn:
+				return x.warn > y.warn
 			}
-			return y.warn - x.warn
-		})
+			return x.order < y.order
+		}, func(i, j int) { counts[i], counts[j] = counts[j], counts[i] })
 		dst = append(dst, "  Critical  Warning  Analysis\n"...)
 		for _, c := range counts {
 			dst = pad(dst, strconv.Itoa(c.crit), 10)
@@ -115,16 +118,17 @@ func (r *Report) AppendText(dst []byte) []byte {
 		for i := range worst {
 			worst[i] = i
 		}
-		slices.SortStableFunc(worst, func(i, j int) int {
+		heapSort(len(worst), func(x, y int) bool {
+			i, j := worst[x], worst[y]
 			a, b := &r.Alerts[i], &r.Alerts[j]
 			switch {
 			case a.Condition != b.Condition:
-				return int(b.Condition) - int(a.Condition)
+				return a.Condition > b.Condition
 			case a.Priority != b.Priority:
-				return b.Priority - a.Priority
+				return a.Priority > b.Priority
 			}
-			return i - j
-		})
+			return i < j
+		}, func(x, y int) { worst[x], worst[y] = worst[y], worst[x] })
 		n := min(len(worst), TextWorst)
 		dst = append(dst, "\nWorst slices"...)
 		if n < len(worst) {
@@ -186,8 +190,8 @@ func (r *Report) AppendText(dst []byte) []byte {
 
 // pad appends s right-aligned in width columns.
 func pad(dst []byte, s string, width int) []byte {
-	if n := width - len(s); n > 0 {
-		dst = append(dst, strings.Repeat(" ", n)...)
+	for n := width - len(s); n > 0; n-- {
+		dst = append(dst, ' ')
 	}
 	return append(dst, s...)
 }

@@ -3,6 +3,7 @@ package palxml
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -270,7 +271,8 @@ func loadFile(name string, read func(string) ([]byte, error), files *[]file, see
 	return nil
 }
 
-// join resolves p relative to the folder of name (either slash).
+// join resolves p relative to the folder of name (either slash), with
+// ".." and "." resolved, and "/" as the separator.
 func join(name, p string) string {
 	p = strings.ReplaceAll(p, "\\", "/")
 	if strings.HasPrefix(p, "/") || len(p) > 1 && p[1] == ':' {
@@ -278,9 +280,9 @@ func join(name, p string) string {
 	}
 	k := strings.LastIndexAny(name, "/\\")
 	if k < 0 {
-		return p
+		return path.Clean(p)
 	}
-	return name[:k+1] + p
+	return path.Clean(strings.ReplaceAll(name[:k+1], "\\", "/") + p)
 }
 
 // FSReader returns a read function for Load over fsys that, like Windows
@@ -516,7 +518,7 @@ func datasourceOf(n *Node) (analysis.Datasource, string) {
 	dt, _ := n.Attr("DATATYPE")
 	d.Round = -1
 	switch dt = strings.ToLower(strings.TrimSpace(dt)); {
-	case dt == "integer" || dt == "int" || dt == "long":
+	case dt == "integer":
 		d.Round = 0
 	case len(dt) == 6 && strings.HasPrefix(dt, "round") && dt[5] >= '1' && dt[5] <= '6':
 		d.Round = int(dt[5] - '0')

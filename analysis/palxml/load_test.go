@@ -3,8 +3,10 @@ package palxml
 import (
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/perfcalc/perfcalc/analysis"
 )
@@ -70,6 +72,249 @@ func TestLoadRefused(t *testing.T) {
 		var le *Error
 		if !errors.As(err, &le) || !strings.Contains(err.Error(), want) || le.File != name {
 			t.Errorf("%s: have %v, want an *Error naming the file and saying %q", name, err, want)
+		}
+	}
+}
+
+// memFiles is a read function over in-memory files.
+func memFiles(files map[string]string) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		s, ok := files[name]
+		if !ok {
+			return nil, os.ErrNotExist
+		}
+		return []byte(s), nil
+	}
+}
+
+func analysisXML(id, name, code string) string {
+	return `<ANALYSIS NAME="` + name + `" ENABLED="True" CATEGORY="C" ID="` + id + `">
+<DATASOURCE TYPE="CounterLog" NAME="\O(*)\C" EXPRESSIONPATH="\O(*)\C" COLLECTIONVARNAME="X" DATATYPE="round2"><EXCLUDE INSTANCE="_Total"/></DATASOURCE>
+<THRESHOLD NAME="t" CONDITION="Waning" PRIORITY="50"><CODE><![CDATA[` + code + `]]></CODE></THRESHOLD>
+<DESCRIPTION><![CDATA[<b>d</b>]]></DESCRIPTION>
+</ANALYSIS>`
+}
+
+// TestInheritance: inherited files are read relative to the file's
+// folder, loops are ignored, an inherited analysis is added unless one
+// with the same ID or NAME exists, an inherited question unless its
+// variable exists.
+func TestInheritance(t *testing.T) {
+	lit := func(n string) string {
+		return "StaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold " + n
+	}
+	files := map[string]string{
+		"dir/main.xml": `<PAL PALVERSION="2.0" NAME="main">
+<INHERITANCE filepath="base.xml"/>
+<INHERITANCE FILEPATH=""/>
+<QUESTION QUESTIONVARNAME="Mem" DATATYPE="integer" DEFAULTVALUE="4">RAM?</QUESTION>
+` + analysisXML("{1}", "own one", lit("1")) + `
+` + analysisXML("{2}", "own two", lit("2")) + `
+</PAL>`,
+		"dir/base.xml": `<PAL PALVERSION="2.3">
+<INHERITANCE FilePath="sub\deeper.xml"/>
+<QUESTION QUESTIONVARNAME="mem" DATATYPE="integer" DEFAULTVALUE="99">RAM again?</QUESTION>
+<QUESTION QUESTIONVARNAME="Cores" DATATYPE="integer" DEFAULTVALUE="2">Cores?</QUESTION>
+` + analysisXML("{1}", "same ID, other name", lit("10")) + `
+` + analysisXML("{9}", "own two", lit("20")) + `
+` + analysisXML("{3}", "base three", "$t = $Mem * $Cores\n"+lit("$t")) + `
+</PAL>`,
+		"dir/sub/deeper.xml": `<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="../main.xml"/>
+` + analysisXML("{4}", "deep four", lit("4")) + `</PAL>`,
+	}
+	read := memFiles(files)
+	set, err := Load("dir/main.xml", read, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var have []string
+	for _, a := range set.Analyses {
+		have = append(have, a.Name+"="+strconv.FormatFloat(a.Thresholds[0].Value, 'g', -1, 64))
+	}
+	if want := "own one=1 own two=2 base three=8 deep four=4"; strings.Join(have, " ") != want {
+		t.Errorf("have %s, want %s", strings.Join(have, " "), want)
+	}
+	if len(set.Questions) != 2 || set.Values["Mem"] != "4" || set.Values["Cores"] != "2" {
+		t.Errorf("questions %+v, values %v", set.Questions, set.Values)
+	}
+	a := set.Analyses[0]
+	d := a.Datasources[0]
+	if a.Thresholds[0].Condition != analysis.Warning || d.Round != 2 || len(d.Exclude) != 1 || d.Exclude[0] != "_Total" || a.Description != "<b>d</b>" || d.Var != "X" {
+		t.Errorf("have %+v", a)
+	}
+	set, err = Load("dir/main.xml", read, map[string]string{"cores": "3"})
+	if err != nil || set.Analyses[2].Thresholds[0].Value != 12 {
+		t.Errorf("--set cores=3: have %v, want base three = 4 × 3", err)
+	}
+}
+
+// TestQuestions: values are checked against their question's type; a
+// value for no question, and a needed question without default, are
+// errors naming them.
+func TestQuestions(t *testing.T) {
+	file := `<PAL PALVERSION="2.0">
+<QUESTION QUESTIONVARNAME="OS" DATATYPE="options" OPTIONS="Windows 7 32-bit,Windows 7 64-bit">Which?</QUESTION>
+<QUESTION QUESTIONVARNAME="Big" DATATYPE="boolean" DEFAULTVALUE="False">Big?</QUESTION>
+<QUESTION QUESTIONVARNAME="N" DATATYPE="int" DEFAULTVALUE="1">N?</QUESTION>
+` + analysisXML("{1}", "uses OS", "If ($OS.Substring(10,2) -eq '32') { $t = 1 } Else { $t = 2 }\nStaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold $t") + `
+` + analysisXML("{2}", "uses Big", "If ($Big) { $t = 10 } Else { $t = 20 }\nStaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold $t") + `
+</PAL>`
+	read := memFiles(map[string]string{"f.xml": file})
+	for _, tc := range []struct {
+		values map[string]string
+		want   string // error text, or the two thresholds
+	}{
+		{nil, "needs question OS (Which?), which has no default"},
+		{map[string]string{"OS": "Windows 7 32-bit"}, "1 20"},
+		{map[string]string{"os": "WINDOWS 7 64-BIT", "big": "true"}, "2 10"},
+		{map[string]string{"OS": "Windows 95"}, `question OS: "Windows 95" is not one of its options`},
+		{map[string]string{"OS": "Windows 7 32-bit", "Big": "maybe"}, `question Big: "maybe" is not a boolean`},
+		{map[string]string{"OS": "Windows 7 32-bit", "N": "x"}, `question N: "x" is not an integer`},
+		{map[string]string{"OS": "Windows 7 32-bit", "Nope": "1"}, `no question "Nope" (its questions: OS, Big, N)`},
+	} {
+		set, err := Load("f.xml", read, tc.values)
+		var have string
+		if err != nil {
+			have = err.Error()
+			if !strings.Contains(have, "f.xml") {
+				t.Errorf("%v: the error does not name the file: %s", tc.values, have)
+			}
+		} else {
+			have = strconv.FormatFloat(set.Analyses[0].Thresholds[0].Value, 'g', -1, 64) + " " + strconv.FormatFloat(set.Analyses[1].Thresholds[0].Value, 'g', -1, 64)
+		}
+		if !strings.Contains(have, tc.want) {
+			t.Errorf("%v: have %s, want %s", tc.values, have, tc.want)
+		}
+	}
+	_, err := Load("f.xml", read, nil)
+	if !errors.Is(err, ErrNoValue) {
+		t.Errorf("have %v, want ErrNoValue", err)
+	}
+}
+
+// TestLoadDatasources: regular-expression objects, Generated network
+// utilisation, unsupported generated code, charts and bands.
+func TestLoadDatasources(t *testing.T) {
+	file := `<PAL PALVERSION="2.0">
+<ANALYSIS NAME="sql" ENABLED="False" CATEGORY="SQL" PRIMARYDATASOURCE="\SQLServer:Buffer Node(*)\Page life expectancy" ID="{1}">
+<DATASOURCE TYPE="CounterLog" NAME="\SQLServer:Buffer Node(*)\Page life expectancy" COLLECTIONVARNAME="P" EXPRESSIONPATH="\SQLServer:Buffer Node(*)\Page life expectancy" ISCOUNTEROBJECTREGULAREXPRESSION="True" REGULAREXPRESSIONCOUNTERPATH="\(MSSQL|SQLServer).*:Buffer Node(*)\Page life expectancy" DATATYPE="integer"/>
+<THRESHOLD NAME="low" CONDITION="CRITICAL" PRIORITY="100"><CODE>StaticThreshold -CollectionOfCounterInstances $P -Operator 'lt' -Threshold 300</CODE></THRESHOLD>
+<THRESHOLD NAME="loop" CONDITION="Warning" PRIORITY="50"><CODE>For ($a=0;$a -lt $P.Count;$a++) { }</CODE></THRESHOLD>
+<THRESHOLD NAME="other var" CONDITION="Warning" PRIORITY="50"><CODE>StaticThreshold -CollectionOfCounterInstances $Q -Operator 'lt' -Threshold 3</CODE></THRESHOLD>
+<CHART CHARTTITLE="PLE" DATASOURCE="\SQLServer:Buffer Node(*)\Page life expectancy" MAXLIMIT="1000">
+<SERIES NAME="Critical"><CODE>StaticChartThreshold -CollectionOfCounterInstances $P -MinThreshold 0 -MaxThreshold 300 -IsOperatorGreaterThan $False -UseMaxValue $True</CODE></SERIES>
+<SERIES NAME="Warning"><CODE>StaticChartThreshold -CollectionOfCounterInstances $P -MinThreshold $Nope -MaxThreshold 300</CODE></SERIES>
+</CHART>
+</ANALYSIS>
+<ANALYSIS NAME="net" ENABLED="True" CATEGORY="Network" ID="{2}">
+<DATASOURCE TYPE="CounterLog" NAME="\Network Interface(*)\Bytes Total/sec" COLLECTIONVARNAME="B" EXPRESSIONPATH="\Network Interface(*)\Bytes Total/sec"/>
+<DATASOURCE TYPE="CounterLog" NAME="\Network Interface(*)\Current Bandwidth" COLLECTIONVARNAME="W" EXPRESSIONPATH="\Network Interface(*)\Current Bandwidth"/>
+<DATASOURCE TYPE="Generated" NAME="\Network Interface(*)\% Network Utilization" COLLECTIONVARNAME="U" DATATYPE="integer"><CODE><![CDATA[
+$U = @{}
+For ($i=0;$i -lt $B.Count;$i++) {
+    [int]$iPercentageOfNetworkUtilization = (([double]$B[$i].QuantizedAvg[$v] * 8) / [double]$W[$b].QuantizedAvg[$v]) * 100
+}]]></CODE></DATASOURCE>
+<DATASOURCE TYPE="Generated" NAME="\PAL Generated(*)\Odd" COLLECTIONVARNAME="O"><CODE>$O = [math]::abs(1)</CODE></DATASOURCE>
+<THRESHOLD NAME="busy" CONDITION="Warning" PRIORITY="50"><CODE>StaticThreshold -CollectionOfCounterInstances $U -Operator 'ge' -Threshold 50</CODE></THRESHOLD>
+</ANALYSIS>
+<ANALYSIS NAME="bad regexp" ENABLED="True" CATEGORY="X" ID="{3}">
+<DATASOURCE TYPE="CounterLog" NAME="\A\B" COLLECTIONVARNAME="A" EXPRESSIONPATH="\A\B" ISCOUNTEROBJECTREGULAREXPRESSION="True" REGULAREXPRESSIONCOUNTERPATH="\(A\B"/>
+</ANALYSIS>
+</PAL>`
+	set, err := Load("f.xml", memFiles(map[string]string{"f.xml": file}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Analyses) != 2 {
+		t.Fatalf("have %d analyses, want 2 (bad regexp left out)", len(set.Analyses))
+	}
+	sql, net := set.Analyses[0], set.Analyses[1]
+	d := sql.Datasources[0]
+	if sql.Enabled || d.ObjectRegexp != "(MSSQL|SQLServer).*:Buffer Node" || d.Path.Counter != "Page life expectancy" || d.Round != 0 {
+		t.Errorf("sql: have %+v", sql)
+	}
+	if len(sql.Thresholds) != 1 || sql.Thresholds[0].Condition != analysis.Critical || sql.Thresholds[0].Operator != analysis.Less {
+		t.Errorf("sql thresholds: have %+v", sql.Thresholds)
+	}
+	wantBand := analysis.Band{Condition: analysis.Critical, Min: 0, Max: 300, UseMax: true}
+	if len(sql.Charts) != 1 || sql.Charts[0].MaxLimit != 1000 || len(sql.Charts[0].Bands) != 1 || sql.Charts[0].Bands[0] != wantBand {
+		t.Errorf("sql charts: have %+v", sql.Charts)
+	}
+	f := net.Datasources[2].Formula
+	if f == nil || f.Left != `\Network Interface(*)\Bytes Total/sec` || f.Right != `\Network Interface(*)\Current Bandwidth` || f.Op != '/' || f.Scale != 800 || !f.Integer || !f.PerSlice {
+		t.Errorf("network utilisation: have %+v", f)
+	}
+	if net.Datasources[3].Formula != nil || net.Thresholds[0].Datasource != `\Network Interface(*)\% Network Utilization` {
+		t.Errorf("net: have %+v", net)
+	}
+	var have []string
+	for _, u := range set.Unsupported {
+		have = append(have, u.Element+" "+u.Analysis+"/"+u.What)
+	}
+	want := []string{
+		"THRESHOLD sql/loop", "THRESHOLD sql/other var", `SERIES sql/chart "PLE" series "Warning"`,
+		`DATASOURCE net/\PAL Generated(*)\Odd`, `ANALYSIS bad regexp/bad regexp`,
+	}
+	if strings.Join(have, "\n") != strings.Join(want, "\n") {
+		t.Errorf("unsupported:\n%s\nwant\n%s", strings.Join(have, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLoadManyAnalyses: 10^5 analyses (10^4 thresholds) load in bounded
+// time.
+func TestLoadManyAnalyses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	var b strings.Builder
+	b.WriteString(`<PAL PALVERSION="2.0">`)
+	for i := 0; i < 100000; i++ {
+		b.WriteString(`<ANALYSIS NAME="a` + strconv.Itoa(i) + `"><DATASOURCE NAME="\O\C" COLLECTIONVARNAME="X"/>`)
+		if i%10 == 9 {
+			b.WriteString(`<THRESHOLD CONDITION="Warning"><CODE>StaticThreshold -CollectionOfCounterInstances $X -Operator gt -Threshold 1</CODE></THRESHOLD>`)
+		}
+		b.WriteString(`</ANALYSIS>`)
+	}
+	b.WriteString(`</PAL>`)
+	start := time.Now()
+	set, err := Load("many.xml", memFiles(map[string]string{"many.xml": b.String()}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Analyses) != 100000 || set.Analyses[99999].Thresholds[0].Value != 1 {
+		t.Errorf("have %d analyses", len(set.Analyses))
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestGenerated: the generated forms recognised, and some that are not.
+func TestGenerated(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want *analysis.Formula // nil: unsupported
+	}{
+		{"For ($a=0;$a -lt $A.Count;$a++) {\n  If ($m -ge 0) {\n   [int]$iRatio = $([double]$A[$a].Value[$v] / [double]$B[$m].Value[$v]) * 100\n  }\n}",
+			&analysis.Formula{Left: "A", Right: "B", Op: '/', Scale: 100, Integer: true}},
+		{"[int]$iAvg = $([double]$A[$a].Value[$v] / [double]$B[$m].Value[$v])",
+			&analysis.Formula{Left: "A", Right: "B", Op: '/', Scale: 1, Integer: true}},
+		{"[int]$p = (([double]$A[$i].QuantizedAvg[$v] * 8) / [double]$B[$b].QuantizedAvg[$v]) * 100",
+			&analysis.Formula{Left: "A", Right: "B", Op: '/', Scale: 800, Integer: true, PerSlice: true}},
+		{"[int]$p = (([double]$A[$i].QuantizedAvg[$v] * 8) / [double]$B[$b].Value[$v]) * 100", nil},
+		{"[int]$iDiff = $([double]$A[$a].Value[$v] - [double]$B[$m].Value[$v])\n$iDiff = [math]::abs($iDiff / 1024)", nil},
+		{"[int]$r = ([double]$R[$i].QuantizedAvg[$v] / ([double]$R[$i].QuantizedAvg[$v] + [double]$W[$b].QuantizedAvg[$v])) * 100", nil},
+		{"", nil},
+	} {
+		f, reason := generated(tc.code)
+		if tc.want == nil {
+			if f != nil || reason == "" {
+				t.Errorf("%q: have %+v, want a reason", tc.code, f)
+			}
+			continue
+		}
+		if f == nil || *f != *tc.want {
+			t.Errorf("%q: have %+v (%s), want %+v", tc.code, f, reason, tc.want)
 		}
 	}
 }

@@ -67,7 +67,7 @@ func (n *Node) AttrFold(name string) (string, bool) {
 // what was expected, where.
 type SyntaxError struct {
 	Offset int // byte offset of the problem (in the UTF-8 form)
-	Line   int // 1-based line of Offset
+	Line   int // 1-based line of Offset (0 for a document too large to read)
 	Msg    string
 }
 

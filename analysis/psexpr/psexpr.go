@@ -265,7 +265,10 @@ func (p *parser) statement(exec bool) {
 		case "staticchartthreshold":
 			p.i += len(w)
 			p.call(exec, "StaticChartThreshold")
-		case "for", "foreach", "while", "do", "switch", "function", "break", "continue", "return", "trap", "try", "dim":
+		case "switch":
+			p.i += len(w)
+			p.switchStatement(exec)
+		case "for", "foreach", "while", "do", "function", "break", "continue", "return", "trap", "try", "dim":
 			p.fail(at, "the statement "+w+" is not supported (no loops or functions are run)")
 		case "createalert":
 			p.fail(at, "CreateAlert (a hand-written alert) is not supported")
@@ -515,7 +518,7 @@ func (p *parser) call(exec bool, fn string) {
 	}
 	for _, n := range need {
 		if !seen[n] {
-			p.fail(p.i, fn+" without -"+n[:1]+n[1:])
+			p.fail(p.i, fn+" without -"+paramNames[n])
 			return
 		}
 	}
@@ -527,6 +530,14 @@ func (p *parser) call(exec bool, fn string) {
 		return
 	}
 	p.calls = append(p.calls, c)
+}
+
+var paramNames = map[string]string{
+	"collectionofcounterinstances": "CollectionOfCounterInstances",
+	"operator":                     "Operator",
+	"threshold":                    "Threshold",
+	"minthreshold":                 "MinThreshold",
+	"maxthreshold":                 "MaxThreshold",
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -924,30 +935,31 @@ func (p *parser) primary(exec bool) Value {
 		}
 		p.paren--
 		p.i++
-		return p.member(v)
+		return p.member(v, exec)
 	case c == '$':
 		name := p.varName()
 		if p.err != nil {
 			return Value{}
 		}
-		if p.i < len(p.s) && (p.s[p.i] == '.' || p.s[p.i] == '[') {
-			p.fail(p.i, "member access or indexing ($"+name+p.s[p.i:p.i+1]+"…) is not supported")
-			return Value{}
-		}
-		if p.i < len(p.s) && !isSpaceByte(p.s[p.i]) && strings.IndexByte(")};,+-*/%", p.s[p.i]) < 0 {
+		if p.i < len(p.s) && !isSpaceByte(p.s[p.i]) && strings.IndexByte(")};,+-*/%.[", p.s[p.i]) < 0 {
 			p.fail(p.i, "unexpected "+strconv.Quote(p.s[p.i:p.i+1])+" after $"+name)
 			return Value{}
 		}
-		if !exec {
+		if strings.HasPrefix(strings.ToLower(p.s[p.i:]), ".count") && (p.i+6 >= len(p.s) || !isWordChar(p.s[p.i+6])) {
+			p.fail(at, "$"+name+".Count, a threshold computed from the number of counter instances in the log (such as the processor count), is not supported")
 			return Value{}
 		}
-		v, ok := p.vars[strings.ToLower(name)]
-		if !ok {
-			p.fail(at, "unknown variable $"+name+" (a counter collection or a value only PAL computes)")
-			p.err.Var = name
-			return Value{}
+		var v Value
+		if exec {
+			var ok bool
+			v, ok = p.vars[strings.ToLower(name)]
+			if !ok {
+				p.fail(at, "unknown variable $"+name+" (a counter collection or a value only PAL computes)")
+				p.err.Var = name
+				return Value{}
+			}
 		}
-		return v
+		return p.member(v, exec)
 	case c == '\'' || c == '"':
 		q := c
 		k := strings.IndexByte(p.s[p.i+1:], q)
@@ -961,7 +973,7 @@ func (p *parser) primary(exec bool) Value {
 			return Value{}
 		}
 		p.i += k + 2
-		return p.member(Str(s))
+		return p.member(Str(s), exec)
 	case c >= '0' && c <= '9' || c == '.':
 		k := p.i
 		for k < len(p.s) && (isWordChar(p.s[k]) || p.s[k] == '.') {
@@ -1013,12 +1025,157 @@ func (p *parser) primary(exec bool) Value {
 	return Value{}
 }
 
-// member refuses .Method() and [index] after a value.
-func (p *parser) member(v Value) Value {
-	if p.err == nil && p.i < len(p.s) && (p.s[p.i] == '.' || p.s[p.i] == '[') {
-		p.fail(p.i, "member access or indexing is not supported")
+// member applies the string methods and properties the files use
+// (.ToUpper(), .ToLower(), .Substring(start[, length]), .Length) and
+// refuses any other member access or indexing.
+func (p *parser) member(v Value, exec bool) Value {
+	for p.err == nil && p.i < len(p.s) && (p.s[p.i] == '.' || p.s[p.i] == '[') {
+		at := p.i
+		if p.s[p.i] == '[' {
+			p.fail(at, "indexing is not supported")
+			return Value{}
+		}
+		if !p.tick() {
+			return Value{}
+		}
+		p.i++
+		name := p.word()
+		p.i += len(name)
+		if exec && v.Kind != String {
+			p.fail(at, "the member ."+name+" of a value that is not a string is not supported")
+			return Value{}
+		}
+		switch strings.ToLower(name) {
+		case "length":
+			v = Num(float64(len([]rune(v.Str))))
+			continue
+		case "toupper", "tolower", "substring", "trim":
+		default:
+			p.fail(at, "the member ."+name+" is not supported")
+			return Value{}
+		}
+		if p.i >= len(p.s) || p.s[p.i] != '(' {
+			p.fail(p.i, "expected '(' after ."+name)
+			return Value{}
+		}
+		p.i++
+		p.paren++
+		var args []Value
+		p.space(true)
+		for p.err == nil && p.i < len(p.s) && p.s[p.i] != ')' {
+			if len(args) > 0 {
+				if p.s[p.i] != ',' {
+					p.fail(p.i, "expected ',' or ')' in the arguments of ."+name)
+					break
+				}
+				p.i++
+			}
+			args = append(args, p.expr(exec))
+			p.space(true)
+		}
+		if p.err == nil && p.i >= len(p.s) {
+			p.fail(p.i, "expected ')' to end the arguments of ."+name)
+		}
+		p.paren--
+		p.i++
+		if p.err != nil || !exec {
+			continue
+		}
+		r := []rune(v.Str)
+		switch strings.ToLower(name) {
+		case "toupper":
+			v = Str(strings.ToUpper(v.Str))
+		case "tolower":
+			v = Str(strings.ToLower(v.Str))
+		case "trim":
+			v = Str(strings.TrimSpace(v.Str))
+		case "substring":
+			if len(args) < 1 || len(args) > 2 {
+				p.fail(at, ".Substring takes 1 or 2 arguments")
+				return Value{}
+			}
+			start, ok := number(args[0])
+			n := float64(len(r)) - start
+			if len(args) == 2 {
+				var ok2 bool
+				n, ok2 = number(args[1])
+				ok = ok && ok2
+			}
+			if !ok || start < 0 || n < 0 || start+n > float64(len(r)) || start != math.Trunc(start) || n != math.Trunc(n) {
+				p.fail(at, ".Substring out of the string's range (PowerShell fails there too)")
+				return Value{}
+			}
+			v = Str(string(r[int(start):int(start+n)]))
+		}
+		if len(args) > 0 && strings.ToLower(name) != "substring" {
+			p.fail(at, "."+name+" takes no argument")
+			return Value{}
+		}
 	}
 	return v
+}
+
+// switchStatement runs switch (value) { label { … } … default { … } }
+// with literal labels: every clause whose label equals the value (-eq, so
+// strings case-insensitively) runs, default when none did.
+func (p *parser) switchStatement(exec bool) {
+	at := p.i
+	p.space(true)
+	if p.i >= len(p.s) || p.s[p.i] != '(' {
+		p.fail(p.i, "expected '(' after switch")
+		return
+	}
+	v := p.primary(exec)
+	p.space(true)
+	if p.err != nil {
+		return
+	}
+	if p.i >= len(p.s) || p.s[p.i] != '{' {
+		p.fail(p.i, "expected '{' after switch's value (options such as -regex are not supported)")
+		return
+	}
+	if !p.enter() {
+		return
+	}
+	defer p.leave()
+	p.i++
+	matched := false
+	for p.err == nil {
+		p.space(true)
+		if p.i >= len(p.s) {
+			p.fail(at, "expected '}' to end the switch")
+			return
+		}
+		if p.s[p.i] == '}' {
+			p.i++
+			return
+		}
+		if !p.tick() {
+			return
+		}
+		if w := p.word(); strings.EqualFold(w, "default") {
+			p.i += len(w)
+			// Default runs after the other clauses were tried; the files
+			// write it last.
+			p.block(exec && !matched)
+			continue
+		}
+		c := p.s[p.i]
+		if c != '\'' && c != '"' && !(c >= '0' && c <= '9') {
+			p.fail(p.i, "expected a literal switch label (a string or a number)")
+			return
+		}
+		label := p.primary(exec)
+		if p.err != nil {
+			return
+		}
+		hit := false
+		if exec {
+			hit = truthy(p.compare(p.i, "eq", v, label))
+		}
+		matched = matched || hit
+		p.block(exec && hit)
+	}
 }
 
 // roundHalfEven rounds n to d decimals, half to even ([Math]::Round's

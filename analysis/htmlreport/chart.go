@@ -1,0 +1,267 @@
+package htmlreport
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/perfcalc/perfcalc/analysis"
+)
+
+// The chart's geometry, in SVG user units.
+const (
+	chartW, chartH         = 960, 260
+	padL, padR, padT, padB = 64, 28, 10, 28
+	plotW, plotH           = chartW - padL - padR, chartH - padT - padB
+)
+
+// palette colours a chart's series (up to 12, as PAL's charts hold).
+var palette = [...]string{
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+	"#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939", "#843c39",
+}
+
+// maxPerChart is the most series one chart draws (PAL: 12).
+const maxPerChart = 12
+
+// chartGroups cuts the series of one datasource into the groups that get
+// a chart each: `_Total` instances alone, then the others by twelve.
+func chartGroups(series []*analysis.Series) [][]*analysis.Series {
+	var groups [][]*analysis.Series
+	var rest []*analysis.Series
+	for _, s := range series {
+		if strings.EqualFold(s.Parts.Instance, "_Total") {
+			groups = append(groups, []*analysis.Series{s})
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	for len(rest) > 0 {
+		n := min(len(rest), maxPerChart)
+		groups = append(groups, rest[:n])
+		rest = rest[n:]
+	}
+	return groups
+}
+
+// axis is a linear scale from lo to hi onto [a, b].
+type axis struct{ lo, hi, a, b float64 }
+
+func (x axis) at(v float64) float64 {
+	if x.hi == x.lo {
+		return x.a
+	}
+	return x.a + (v-x.lo)/(x.hi-x.lo)*(x.b-x.a)
+}
+
+// niceStep returns a round step (1, 2 or 5 × 10^k) near span/n.
+func niceStep(span float64, n int) float64 {
+	if span <= 0 || math.IsInf(span, 0) || math.IsNaN(span) {
+		return 1
+	}
+	raw := span / float64(n)
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= raw {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// valueRange returns the value axis of a chart of series with bands: from
+// 0 (or below, for negative values) to a round value above the largest
+// max; the chart's MaxLimit when the values stay below it; a band's start
+// when it lies within three times the largest max, so that the band shows.
+func valueRange(series []*analysis.Series, c *analysis.Chart) (lo, hi, step float64) {
+	lo, hi = 0, math.Inf(-1)
+	for _, s := range series {
+		for _, p := range s.Chart {
+			if !finite(p.Min) || !finite(p.Max) {
+				continue
+			}
+			lo = math.Min(lo, p.Min)
+			hi = math.Max(hi, p.Max)
+		}
+	}
+	if math.IsInf(hi, -1) {
+		hi = 1
+	}
+	if c != nil {
+		if c.MaxLimit > 0 && c.MaxLimit >= hi {
+			hi = c.MaxLimit
+		}
+		for _, b := range c.Bands {
+			if b.GreaterThan && finite(b.Min) && b.Min > hi && b.Min <= 3*hi {
+				hi = b.Min * 1.05
+			}
+			if !b.GreaterThan && finite(b.Max) && b.Max > hi && b.Max <= 3*hi {
+				hi = b.Max * 1.05
+			}
+		}
+	}
+	if hi <= lo {
+		hi = lo + 1
+	}
+	step = niceStep(hi-lo, 5)
+	lo = math.Floor(lo/step) * step
+	hi = math.Ceil(hi/step) * step
+	return lo, hi, step
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// timeSteps are the time axis' candidate steps, in seconds.
+var timeSteps = []int64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800}
+
+// chartSVG draws one chart: the bands of c behind the series' lines (each
+// a translucent min/max envelope per pixel column under a line through
+// its middle; a series whose columns each hold one value is a plain
+// line), a time axis from the report's first to its last sample and a
+// value axis. colours gives each series' colour, in order.
+func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series []*analysis.Series, title string) {
+	lo, hi, step := valueRange(series, c)
+	y := axis{lo, hi, padT + plotH, padT}
+	begin, end := float64(r.Begin), float64(r.End)
+	if end <= begin {
+		end = begin + 1e7
+	}
+	x := axis{begin, end, padL, padL + plotW}
+	b.WriteString(`<svg class="chart" viewBox="0 0 ` + itoa(chartW) + ` ` + itoa(chartH) + `" role="img" aria-label="` + esc(title) + `" preserveAspectRatio="xMidYMid meet">`)
+	b.WriteString(`<title>` + esc(title) + `</title>`)
+	b.WriteString(`<rect class="plot" x="` + itoa(padL) + `" y="` + itoa(padT) + `" width="` + itoa(plotW) + `" height="` + itoa(plotH) + `"/>`)
+	// bands, critical last (on top)
+	if c != nil {
+		for _, cond := range []analysis.Condition{analysis.Warning, analysis.Critical} {
+			for _, band := range c.Bands {
+				if band.Condition != cond {
+					continue
+				}
+				bl, bh := band.Min, band.Max
+				if band.UseMax {
+					if band.GreaterThan {
+						bh = hi
+					} else {
+						bl = lo
+					}
+				}
+				if !finite(bl) || !finite(bh) {
+					continue
+				}
+				bl, bh = math.Max(bl, lo), math.Min(bh, hi)
+				if bh <= bl {
+					continue
+				}
+				cls := "band-warning"
+				if cond == analysis.Critical {
+					cls = "band-critical"
+				}
+				y0, y1 := y.at(bh), y.at(bl)
+				b.WriteString(`<rect class="` + cls + `" x="` + itoa(padL) + `" y="` + ftoa(y0) + `" width="` + itoa(plotW) + `" height="` + ftoa(y1-y0) + `"><title>` +
+					conditionName(cond) + ": " + esc(num(band.Min)) + " – " + esc(bandTop(band)) + `</title></rect>`)
+			}
+		}
+	}
+	// value grid and labels
+	for v := lo; v <= hi+step/2; v += step {
+		yy := ftoa(y.at(v))
+		b.WriteString(`<line class="grid" x1="` + itoa(padL) + `" x2="` + itoa(padL+plotW) + `" y1="` + yy + `" y2="` + yy + `"/>`)
+		b.WriteString(`<text class="ylab" x="` + itoa(padL-4) + `" y="` + yy + `" dy="0.32em">` + esc(num(v)) + `</text>`)
+	}
+	// time grid and labels
+	span := int64(end-begin) / 10_000_000
+	var ts int64 = timeSteps[len(timeSteps)-1]
+	for _, s := range timeSteps {
+		if span/s <= 8 {
+			ts = s
+			break
+		}
+	}
+	first := wall(r.Begin)
+	t0 := first.Truncate(time.Duration(ts) * time.Second)
+	if t0.Before(first) {
+		t0 = t0.Add(time.Duration(ts) * time.Second)
+	}
+	layout := "15:04"
+	switch {
+	case ts < 60:
+		layout = "15:04:05"
+	case span > 86400:
+		layout = "01-02 15:04"
+	}
+	for t := t0; ; t = t.Add(time.Duration(ts) * time.Second) {
+		ft := t.UnixNano()/100 + fileTimeUnix
+		if float64(ft) > end {
+			break
+		}
+		xx := ftoa(x.at(float64(ft)))
+		b.WriteString(`<line class="grid" x1="` + xx + `" x2="` + xx + `" y1="` + itoa(padT) + `" y2="` + itoa(padT+plotH) + `"/>`)
+		b.WriteString(`<text class="xlab" x="` + xx + `" y="` + itoa(padT+plotH+16) + `">` + t.Format(layout) + `</text>`)
+	}
+	// series
+	for i, s := range series {
+		col := palette[i%len(palette)]
+		envelope := false
+		for _, p := range s.Chart {
+			if p.Max != p.Min {
+				envelope = true
+				break
+			}
+		}
+		var top, bottom, mid []string
+		flush := func() {
+			if len(mid) == 0 {
+				return
+			}
+			if envelope {
+				pts := append([]string(nil), top...)
+				for j := len(bottom) - 1; j >= 0; j-- {
+					pts = append(pts, bottom[j])
+				}
+				b.WriteString(`<polygon class="env" fill="` + col + `" points="` + strings.Join(pts, " ") + `"/>`)
+			}
+			if len(mid) == 1 {
+				xy := strings.Split(mid[0], ",")
+				b.WriteString(`<circle fill="` + col + `" r="2" cx="` + xy[0] + `" cy="` + xy[1] + `"/>`)
+			} else {
+				b.WriteString(`<polyline class="line" stroke="` + col + `" points="` + strings.Join(mid, " ") + `"/>`)
+			}
+			top, bottom, mid = top[:0], bottom[:0], mid[:0]
+		}
+		b.WriteString(`<g><title>` + esc(s.Path) + `</title>`)
+		for _, p := range s.Chart {
+			if !finite(p.Min) || !finite(p.Max) {
+				flush() // a gap: no value there
+				continue
+			}
+			xx := ftoa(x.at(float64(p.Start+p.End) / 2))
+			top = append(top, xx+","+ftoa(y.at(p.Max)))
+			bottom = append(bottom, xx+","+ftoa(y.at(p.Min)))
+			mid = append(mid, xx+","+ftoa(y.at((p.Min+p.Max)/2)))
+		}
+		flush()
+		b.WriteString(`</g>`)
+	}
+	b.WriteString(`<rect class="frame" x="` + itoa(padL) + `" y="` + itoa(padT) + `" width="` + itoa(plotW) + `" height="` + itoa(plotH) + `"/>`)
+	b.WriteString("</svg>\n")
+}
+
+// bandTop writes a band's upper end: its Max, or "max" for a band that
+// extends to the chart's largest value.
+func bandTop(band analysis.Band) string {
+	if band.UseMax && band.GreaterThan {
+		return "max"
+	}
+	return num(band.Max)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// ftoa writes a coordinate with one decimal.
+func ftoa(v float64) string {
+	if !finite(v) {
+		v = 0
+	}
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}

@@ -1,0 +1,29 @@
+// Package palxml reads PAL's threshold files (PAL, Performance Analysis of
+// Logs: XML files of analyses, counters and thresholds) into an
+// analysis.Set, as ../shared/spec/ANALYSIS.md §1 states their schema.
+//
+// Load reads a file and those it inherits, answers its questions from
+// their defaults and the caller's values, and evaluates each threshold's
+// and chart band's PowerShell with package psexpr. What cannot be
+// evaluated (hand-written loops, thresholds from the processor count,
+// VBScript) is listed in Set.Unsupported with the reason, never dropped
+// silently. Generated datasources of the recurring "ratio of two counters
+// times a constant" form (network utilisation and PAL's SQL Server
+// ratios) become an analysis.Formula; the others are listed.
+//
+// The package has its own small XML reader (Parse) rather than
+// encoding/xml, and imports neither fmt nor os: the WebAssembly module
+// links it.
+//
+// # Security
+//
+// Threshold files are untrusted input. Parse refuses a DOCTYPE, so no
+// entity is ever declared or expanded (no billion laughs, no external
+// entity), and bounds the document's size (MaxInput), nesting (MaxDepth),
+// attributes per element (MaxAttrs) and elements (MaxElements); it never
+// recurses on the document's structure. Load bounds the inherited files
+// (MaxFiles) and ignores inheritance loops; the evaluator runs no loop and
+// bounds its work (psexpr.MaxTokens, psexpr.MaxDepth). Regular
+// expressions are compiled by Go's regexp package, which runs in time
+// linear in its input.
+package palxml
