@@ -26,7 +26,13 @@ _WASM_TYPES = {"u32": "i32", "i32": "i32", "u64": "i64", "i64": "i64", "f64": "f
 
 
 def module_bytes() -> bytes:
-    """Returns the embedded perfcalc.wasm."""
+    """Returns the embedded perfcalc.wasm, or the module at the path
+    ``$PERFCALC_WASM`` when it is set (another build of it: the tests of
+    analyze load the module built with the tag perfcalcanalyze so)."""
+    path = os.environ.get("PERFCALC_WASM")
+    if path:
+        with open(path, "rb") as f:
+            return f.read()
     return resources.files(__package__).joinpath("perfcalc.wasm").read_bytes()
 
 
