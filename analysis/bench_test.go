@@ -1,6 +1,14 @@
 package analysis
 
-import "testing"
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
+	"github.com/perfcalc/perfcalc/tools/memtest"
+)
 
 // benchSet is a few analyses of the Tx log's counters: every column
 // matched, thresholds on each.
@@ -35,6 +43,59 @@ func BenchmarkRunTx(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkRunLarge compares Run with relog's CSV conversion on the Tx log
+// repeated to about 42 MB (96,000 rows of 10 columns, as relog's
+// BenchmarkPhases): the issue asks analyze for at most 1.5 × relog's
+// time. peak-heap-MB is the largest heap in use during one run (Run keeps
+// every matched value: 8 bytes × rows × series).
+//
+//	go test -run '^$' -bench RunLarge -benchtime 3x ./analysis
+func BenchmarkRunLarge(b *testing.B) {
+	l, err := gencorpus.NewRepeatedLog(corpusLog(b, "Tx_BasicPerfCounters.blg"), 160)
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := l.Bytes()
+	set := benchSet()
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"relog-csv", func() error {
+			c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{})
+			if err != nil {
+				return err
+			}
+			return c.Write(io.Discard, relog.CSV)
+		}},
+		{"analyze", func() error {
+			_, err := Run(open(b, log), set, Options{})
+			return err
+		}},
+		{"analyze-compat", func() error {
+			_, err := Run(open(b, log), set, Options{PALCompat: true})
+			return err
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(log)))
+			peak := memtest.PeakHeap(func() {
+				if err := tc.run(); err != nil {
+					b.Fatal(err)
+				}
+			})
+			b.ResetTimer()
+			for b.Loop() {
+				if err := tc.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
 		})
 	}
 }

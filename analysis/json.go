@@ -202,6 +202,7 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 		w.str("analysis", u.Analysis)
 		w.str("what", u.What)
 		w.str("reason", u.Reason)
+		w.str("element", u.Element)
 		w.close('}')
 	}
 	w.close(']')

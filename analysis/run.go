@@ -123,6 +123,7 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 		}
 		return nil, errors.New("analysis: the log has no samples")
 	}
+	r.Samples = rows // the rows read (the first reading's count, barring a change of the input)
 	r.Slices = tl.finish()
 	p.finish(r, tl)
 	return r, readErr
@@ -145,18 +146,22 @@ type generator struct {
 
 // eval returns the generator's value from the row's source values.
 func (g *generator) eval(vals []float64, valid []bool) (float64, bool) {
-	if !valid[g.left] {
+	if !valid[g.left] || (g.right >= 0 && !valid[g.right]) {
 		return 0, false
 	}
-	a, b := vals[g.left], g.f.Constant
+	b := g.f.Constant
 	if g.right >= 0 {
-		if !valid[g.right] {
-			return 0, false
-		}
 		b = vals[g.right]
 	}
+	return applyFormula(g.f, vals[g.left], b)
+}
+
+// applyFormula returns a op b × Scale (Scale 0 is 1), rounded to an
+// integer with Integer; false where b is a zero divisor or the result is
+// not finite.
+func applyFormula(f *Formula, a, b float64) (float64, bool) {
 	var v float64
-	switch g.f.Op {
+	switch f.Op {
 	case '+':
 		v = a + b
 	case '-':
@@ -171,13 +176,26 @@ func (g *generator) eval(vals []float64, valid []bool) (float64, bool) {
 	default:
 		return 0, false
 	}
-	if g.f.Scale != 0 {
-		v *= g.f.Scale
+	if f.Scale != 0 {
+		v *= f.Scale
+	}
+	if f.Integer {
+		v = math.RoundToEven(v)
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, false
 	}
 	return v, true
+}
+
+// derived is a generated series computed per slice (Formula.PerSlice)
+// from the slice means of its operands' series (sources with their
+// datasources' rounding; right −1 for a constant).
+type derived struct {
+	id                    int
+	f                     *Formula
+	left, right           int
+	leftRound, rightRound int
 }
 
 // member is one series of a planned datasource: its source, path and store.
@@ -207,6 +225,7 @@ type plan struct {
 	cols     []int // the columns read
 	sources  int   // columns + generated series
 	gens     []generator
+	derived  []derived
 	stores   []*sourced
 	byStore  map[int64]int // source·32 + round + 1 → index in stores
 	analyses []plannedAnalysis
@@ -425,17 +444,22 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 			}
 			for _, lm := range pa.dss[li].members {
 				g := generator{id: p.sources, left: lm.source, right: -1, f: f}
+				d := derived{id: p.sources, f: f, left: lm.source, right: -1, leftRound: pa.dss[li].ds.Round}
 				if ri >= 0 {
 					rm, ok := joinInstance(lm, right)
 					if !ok {
 						continue
 					}
-					g.right = rm.source
+					g.right, d.right, d.rightRound = rm.source, rm.source, pa.dss[ri].ds.Round
 					p.need(rm.source)
 				}
 				p.need(lm.source)
 				p.sources++
-				p.gens = append(p.gens, g)
+				if f.PerSlice {
+					p.derived = append(p.derived, d)
+				} else {
+					p.gens = append(p.gens, g)
+				}
 				parts := lm.parts
 				if ds.Path.Counter != "" {
 					parts.Counter = ds.Path.Counter
@@ -484,9 +508,33 @@ func joinInstance(lm member, right []member) (member, bool) {
 
 // finish computes the statistics, the results and the alerts.
 func (p *plan) finish(r *Report, tl *timeline) {
-	for _, s := range p.stores {
-		s.stats = sliceStats(s.store, tl, r.Interval)
-		s.all = overallStats(s.store, s.stats, r.PALCompat)
+	perSlice := make([]bool, len(p.stores))
+	for _, d := range p.derived {
+		for round := -1; round <= 30; round++ {
+			if i, ok := p.byStore[int64(d.id)*32+int64(round)+1]; ok {
+				perSlice[i] = true
+			}
+		}
+	}
+	for i, s := range p.stores {
+		if !perSlice[i] {
+			s.stats = sliceStats(s.store, tl, r.Interval)
+			s.all = overallStats(s.store, s.stats, r.PALCompat)
+		}
+	}
+	// The series computed per slice, after their operands (which precede
+	// them: generate creates operands first).
+	for _, d := range p.derived {
+		for round := -1; round <= 30; round++ {
+			i, ok := p.byStore[int64(d.id)*32+int64(round)+1]
+			if !ok {
+				continue
+			}
+			s := p.stores[i]
+			p.fillPerSlice(s.store, &d, r.Slices, r.PALCompat)
+			s.stats = sliceStats(s.store, tl, r.Interval)
+			s.all = overallStats(s.store, s.stats, r.PALCompat)
+		}
 	}
 	var alerts []Alert
 	var owner []int // per alert: its analysis' index
@@ -578,6 +626,45 @@ func (p *plan) finish(r *Report, tl *timeline) {
 	for i, j := range order {
 		r.Alerts[i] = alerts[j]
 	}
+}
+
+// fillPerSlice fills the store of a series computed per slice: one value
+// per slice where its operands have values there, from their slice means.
+func (p *plan) fillPerSlice(st *store, d *derived, sl []Slice, compat bool) {
+	st.perSlice = true
+	left, right := p.statsOf(d.left, d.leftRound), []Stats(nil)
+	if d.right >= 0 {
+		right = p.statsOf(d.right, d.rightRound)
+	}
+	for k := range sl {
+		st.offsets = append(st.offsets, int32(len(st.values)))
+		if k >= len(left) || left[k].N == 0 || (d.right >= 0 && (k >= len(right) || right[k].N == 0)) {
+			continue
+		}
+		b := d.f.Constant
+		if d.right >= 0 {
+			b = right[k].Avg
+		}
+		v, ok := applyFormula(d.f, left[k].Avg, b)
+		if !ok {
+			continue
+		}
+		if !compat {
+			v = roundTo(v, st.round)
+		}
+		st.values = append(st.values, v)
+		st.chart = append(st.chart, Point{Start: sl[k].Start, End: sl[k].End, Min: v, Max: v})
+	}
+}
+
+// statsOf returns the slice statistics of a source's series with a
+// rounding, nil where Run has none.
+func (p *plan) statsOf(source, round int) []Stats {
+	round = min(max(round, -1), 30)
+	if i, ok := p.byStore[int64(source)*32+int64(round)+1]; ok {
+		return p.stores[i].stats
+	}
+	return nil
 }
 
 // newAlert returns the alert of threshold th broken by the series path in

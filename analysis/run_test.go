@@ -519,3 +519,179 @@ func TestRunUnsupported(t *testing.T) {
 		t.Errorf("JSON: %d unsupported", n)
 	}
 }
+
+// TestRunPerSlice: a Formula.PerSlice series has one value per slice, the
+// formula of its operands' slice means (PAL's network utilisation);
+// Integer rounds each value half to even.
+func TestRunPerSlice(t *testing.T) {
+	// Instance a: 10, 30 in slice 0 (rows 0–2 with 20), 50 in slice 1.
+	log := buildLog(t0, 1, rawCount, []string{"a", "b"}, [][]uint64{{10, 4}, {30, 4}, {20, 4}, {50, 8}, {50, 8}})
+	set := &Set{Analyses: []Analysis{{Name: "ps", Enabled: true, Datasources: []Datasource{
+		{Name: "bytes", Path: mustPath(`\Obj(a)\Ctr`), Round: -1},
+		{Name: "bw", Path: mustPath(`\Obj(b)\Ctr`), Round: -1},
+		{Name: "util", Kind: Generated, Round: -1, Formula: &Formula{Left: "bytes", Right: "bw", Op: '/', Scale: 1, PerSlice: true}},
+		{Name: "int", Kind: Generated, Round: -1, Formula: &Formula{Left: "bytes", Op: '/', Constant: 4, Integer: true}},
+	}, Thresholds: []Threshold{{Name: "hot", Datasource: "util", Condition: Critical, Priority: 100, Operator: Greater, Value: 5.5}}}}}
+	for _, compat := range []bool{false, true} {
+		r, err := Run(open(t, log), set, Options{Interval: 2, PALCompat: compat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var util, in Series
+		for _, s := range r.Results[0].Series {
+			switch s.Datasource {
+			case "util":
+				util = s
+			case "int":
+				in = s
+			}
+		}
+		// Slices (exact): rows 0–2 (means 20 and 4), rows 3–4 (50, 8).
+		if compat {
+			// PAL: one slice (rows 0–2), the last dropped.
+			if len(util.Slices) != 1 || util.Slices[0].Avg != 5 || util.Slices[0].N != 1 {
+				t.Errorf("compat util: %+v", util.Slices)
+			}
+			continue
+		}
+		if len(util.Slices) != 2 || util.Slices[0].Avg != 5 || util.Slices[1].Avg != 6.25 || util.Overall.N != 2 || util.Overall.Max != 6.25 {
+			t.Errorf("util: %+v, overall %+v", util.Slices, util.Overall)
+		}
+		if len(util.Chart) != 2 || util.Chart[1].Max != 6.25 {
+			t.Errorf("util chart: %+v", util.Chart)
+		}
+		if len(r.Alerts) != 1 || r.Alerts[0].Slice != 1 || r.Alerts[0].Avg != 6.25 {
+			t.Errorf("alerts: %+v", r.Alerts)
+		}
+		// 10/4 = 2.5 → 2, 30/4 = 7.5 → 8, 5, 12.5 → 12, 12.
+		if in.Overall.N != 5 || in.Overall.Min != 2 || in.Overall.Max != 12 || in.Overall.Avg != (2+8+5+12+12)/5.0 {
+			t.Errorf("integer: %+v", in.Overall)
+		}
+	}
+}
+
+// TestTrendQuirk: PAL rounds the slice trend to an integer; exact mode
+// keeps it as computed. Means 1 then 2 over slices of 7 s: +1 per 7 s is
+// 514.285… per hour.
+func TestTrendQuirk(t *testing.T) {
+	s := regular(1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2)
+	_, ex, _ := analyze(t, s, 7, false, -1)
+	_, co, _ := analyze(t, s, 7, true, -1)
+	// Rows 0–7 (mean 1), 8–14 (2), 15 (2): both modes agree on the
+	// means of the first two slices.
+	if ex[1].Avg != 2 || co[1].Avg != 2 {
+		t.Fatalf("means: exact %v, compat %v", ex[1].Avg, co[1].Avg)
+	}
+	if math.Abs(ex[1].Trend-3600.0/7) > 1e-9 || co[1].Trend != 514 {
+		t.Errorf("trend: exact %v (want 3600/7), compat %v (want 514)", ex[1].Trend, co[1].Trend)
+	}
+}
+
+// TestRunTxBySlices: on the real Tx log (601 rows about a second apart
+// from 18:50:17.844; the first row blank), \Processor(_Total)\% Processor
+// Time per slice of 20 s, checked against the rows read directly and cut
+// here by their time stamps: exact slice k holds the rows of times in
+// (t0 + 20k s, t0 + 20(k+1) s]; PAL's slices take, by position, the values
+// of the series without its blank, so each holds the values of rows one
+// later than its own (the shift quirk on a real log).
+func TestRunTxBySlices(t *testing.T) {
+	b := corpusLog(t, "Tx_BasicPerfCounters.blg")
+	c := open(t, b)
+	col := -1
+	for i, x := range c.Columns() {
+		if x.Path == `\\GEORGIS3\Processor(_Total)\% Processor Time` {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatal("no _Total column")
+	}
+	var vals []float64 // per row, NaN where blank
+	var times []int64
+	for c.Next() {
+		cell := c.Row().Cells[col]
+		times = append(times, c.Row().Time)
+		if cell.Present && cell.Result.Status == 0 {
+			vals = append(vals, cell.Result.Value)
+		} else {
+			vals = append(vals, math.NaN())
+		}
+	}
+	if len(vals) != 601 || !math.IsNaN(vals[0]) {
+		t.Fatalf("%d rows, first %v", len(vals), vals[0])
+	}
+	meanOf := func(vs []float64) float64 {
+		s, n := 0.0, 0
+		for _, v := range vs {
+			if !math.IsNaN(v) {
+				s += v
+				n++
+			}
+		}
+		return s / float64(n)
+	}
+	// Exact: the rows of each slice by time.
+	const step = 20 * sec
+	var exRows [][2]int // [first, end) per slice
+	for i, tm := range times {
+		k := 0
+		if d := tm - times[0]; d > 0 {
+			k = int((d+step-1)/step) - 1
+		}
+		for len(exRows) <= k {
+			exRows = append(exRows, [2]int{i, i})
+		}
+		exRows[k][1] = i + 1
+	}
+	// PAL: its cursor's slices of rows, applied as positions to the
+	// values without the blank row 0.
+	var coRows [][2]int
+	cursor := times[0] + step
+	for i, tm := range times {
+		if i == 0 || tm > cursor {
+			if i > 0 {
+				cursor += step
+			}
+			coRows = append(coRows, [2]int{i, i})
+		}
+		coRows[len(coRows)-1][1] = i + 1
+	}
+	coRows = coRows[:len(coRows)-1] // the last slice dropped
+	compact := vals[1:]
+
+	set := oneAnalysis(`\Processor(_Total)\% Processor Time`)
+	ex, err := Run(open(t, b), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	co, err := Run(open(t, b), set, Options{PALCompat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exS, coS := ex.Results[0].Series[0].Slices, co.Results[0].Series[0].Slices
+	if len(exS) != len(exRows) || len(coS) != len(coRows) {
+		t.Fatalf("%d and %d slices, want %d and %d", len(exS), len(coS), len(exRows), len(coRows))
+	}
+	shifted := 0
+	for k := range exS {
+		if want := meanOf(vals[exRows[k][0]:exRows[k][1]]); math.Abs(exS[k].Avg-want) > 1e-9*math.Abs(want) {
+			t.Errorf("exact slice %d: mean %v, want %v", k, exS[k].Avg, want)
+		}
+	}
+	for k := range coS {
+		want := meanOf(compact[coRows[k][0]:coRows[k][1]])
+		if math.Abs(coS[k].Avg-want) > 1e-9*math.Abs(want) {
+			t.Errorf("compat slice %d: mean %v, want %v", k, coS[k].Avg, want)
+		}
+		if coS[k].Avg != exS[k].Avg {
+			shifted++
+		}
+	}
+	if shifted == 0 {
+		t.Error("compat and exact means are equal in every slice: no shift seen")
+	}
+	o := ex.Results[0].Series[0].Overall
+	if o.N != 600 || math.Abs(o.Avg-meanOf(vals)) > 1e-9*o.Avg {
+		t.Errorf("overall: n %d, mean %v, want 600 and %v", o.N, o.Avg, meanOf(vals))
+	}
+}

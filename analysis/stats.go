@@ -12,6 +12,9 @@ type store struct {
 	offsets []int32 // exact: offsets[k] is the index in values of slice k's first value
 	chart   []Point
 	bucket  int // the chart bucket of the last point, −1 before any
+	// perSlice: one value per slice (Formula.PerSlice), offsets set in
+	// both modes.
+	perSlice bool
 }
 
 func newStore(round int) *store { return &store{round: round, bucket: -1} }
@@ -141,7 +144,7 @@ func hourly(v float64, interval int64) float64 {
 // integer.
 func sliceStats(s *store, tl *timeline, interval int64) []Stats {
 	out := make([]Stats, len(tl.slices))
-	if tl.compat {
+	if tl.compat && !s.perSlice {
 		sum := 0.0
 		for k := range out {
 			lo, hi, beyond := tl.compatBounds(k, len(s.values))
@@ -185,6 +188,22 @@ func sliceStats(s *store, tl *timeline, interval int64) []Stats {
 			continue
 		}
 		st.Trend = finite(hourly((st.Avg-out[first].Avg)/float64(k-first), interval))
+	}
+	if tl.compat { // a series computed per slice: PAL's rounding and trend
+		sum := 0.0
+		for k := range out {
+			st := &out[k]
+			if st.N == 0 {
+				st.Avg = -1
+			} else {
+				st.Min, st.Avg, st.Max = roundTo(st.Min, s.round), roundTo(st.Avg, s.round), roundTo(st.Max, s.round)
+			}
+			st.Trend = 0
+			if k > 0 {
+				sum += out[k].Avg - out[k-1].Avg
+				st.Trend = finite(math.RoundToEven(hourly(sum/float64(k), interval)))
+			}
+		}
 	}
 	return out
 }
@@ -235,7 +254,7 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 		sum, sq := 0.0, 0.0
 		for _, v := range vs {
 			sum += v
-			sq += v * v
+			sq += float64(v * v) // the conversion forbids a fused multiply-add (arm64): the same bits on every host
 		}
 		o.Avg = finite(sum / float64(n))
 		if sum > 0 {
@@ -275,7 +294,7 @@ func stdDev(vs []float64, m float64) float64 {
 	sq := 0.0
 	for _, v := range vs {
 		d := (v - m) / scale
-		sq += d * d
+		sq += float64(d * d) // no fused multiply-add: the same bits on every host
 	}
 	return finite(scale * math.Sqrt(sq/float64(len(vs)-1)))
 }
