@@ -77,7 +77,8 @@ type Datasource struct {
 	Path counterpath.Path
 	// ObjectRegexp, when not "", replaces the match of Path.Object: a
 	// case-insensitive, unanchored regular expression (PAL's
-	// ISCOUNTEROBJECTREGULAREXPRESSION).
+	// ISCOUNTEROBJECTREGULAREXPRESSION), in the syntax of package
+	// analysis/palxml/objre (a subset of Go's regexp), which matches it.
 	ObjectRegexp string
 	// Exclude lists instance names left out (exact, case-insensitive).
 	Exclude []string

@@ -22,7 +22,7 @@ func BenchmarkLoadExchange2010(b *testing.B) {
 		if d, ok := files[name]; ok {
 			return d, nil
 		}
-		return FSReader(os.DirFS(dir))(name)
+		return dirReader(dir)(name)
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(files["Exchange2010.xml"])))

@@ -24,6 +24,6 @@
 // recurses on the document's structure. Load bounds the inherited files
 // (MaxFiles) and ignores inheritance loops; the evaluator runs no loop and
 // bounds its work (psexpr.MaxTokens, psexpr.MaxDepth). Regular
-// expressions are compiled by Go's regexp package, which runs in time
-// linear in its input.
+// expressions are compiled by package objre, a bounded matcher that
+// never backtracks.
 package palxml

@@ -1,6 +1,7 @@
 package palxml
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,4 +30,18 @@ func palDir(t testing.TB) string {
 		t.Skipf("PAL's threshold files are not in %s (the shared folder is absent): skipped", pal)
 	}
 	return pal
+}
+
+// dirReader reads the files of dir, names compared as on Windows.
+func dirReader(dir string) func(string) ([]byte, error) {
+	fsys := os.DirFS(dir)
+	return FoldReader(func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) },
+		func(d string) ([]string, error) {
+			ents, err := fs.ReadDir(fsys, d)
+			var names []string
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			return names, err
+		})
 }

@@ -2,13 +2,12 @@ package palxml
 
 import (
 	"errors"
-	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/perfcalc/perfcalc/analysis"
+	"github.com/perfcalc/perfcalc/analysis/palxml/objre"
 	"github.com/perfcalc/perfcalc/analysis/psexpr"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 )
@@ -116,7 +115,7 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 			for _, q := range qs {
 				names = append(names, q.q.Var)
 			}
-			msg := "no question " + strconv.Quote(k)
+			msg := "no question " + psexpr.Quote(k)
 			if len(names) > 0 {
 				msg += " (its questions: " + strings.Join(names, ", ") + ")"
 			} else {
@@ -192,11 +191,16 @@ func typed(q analysis.Question, v string) (psexpr.Value, error) {
 		case "false", "0":
 			return psexpr.Boolean(false), nil
 		}
-		return psexpr.Value{}, errors.New(strconv.Quote(v) + " is not a boolean (True or False)")
+		return psexpr.Value{}, errors.New(psexpr.Quote(v) + " is not a boolean (True or False)")
 	case "integer", "int", "long":
-		n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || n != n || n > 1e15 || n < -1e15 {
-			return psexpr.Value{}, errors.New(strconv.Quote(v) + " is not an integer")
+		t := strings.TrimSpace(v)
+		neg := strings.HasPrefix(t, "-")
+		n, ok := psexpr.ParseNumber(strings.TrimPrefix(t, "-"))
+		if neg {
+			n = -n
+		}
+		if !ok || n > 1e15 || n < -1e15 {
+			return psexpr.Value{}, errors.New(psexpr.Quote(v) + " is not an integer")
 		}
 		return psexpr.Num(n), nil
 	case "options":
@@ -206,7 +210,7 @@ func typed(q analysis.Question, v string) (psexpr.Value, error) {
 					return psexpr.Str(v), nil
 				}
 			}
-			return psexpr.Value{}, errors.New(strconv.Quote(v) + " is not one of its options (" + strings.Join(q.Options, ", ") + ")")
+			return psexpr.Value{}, errors.New(psexpr.Quote(v) + " is not one of its options (" + strings.Join(q.Options, ", ") + ")")
 		}
 	}
 	return psexpr.Str(v), nil
@@ -238,7 +242,7 @@ func loadFile(name string, read func(string) ([]byte, error), files *[]file, see
 		return &Error{File: name, Msg: "<PAL> has no PALVERSION attribute: not a PAL v2 threshold file (PAL refuses it too)"}
 	}
 	if !strings.HasPrefix(strings.TrimSpace(v), "2") {
-		return &Error{File: name, Msg: "PALVERSION " + strconv.Quote(v) + ": only PAL's version 2 schema is read"}
+		return &Error{File: name, Msg: "PALVERSION " + psexpr.Quote(v) + ": only PAL's version 2 schema is read"}
 	}
 	for _, n := range root.Children {
 		if n.Name != "ANALYSIS" {
@@ -251,7 +255,7 @@ func loadFile(name string, read func(string) ([]byte, error), files *[]file, see
 		}
 		if hasCounter && !hasDS {
 			nm, _ := n.Attr("NAME")
-			return &Error{File: name, Msg: "ANALYSIS " + strconv.Quote(nm) + " at line " + strconv.Itoa(n.Line) + " is in PAL's v1 schema (COUNTER elements, VBScript thresholds), which is not read"}
+			return &Error{File: name, Msg: "ANALYSIS " + psexpr.Quote(nm) + " at line " + strconv.Itoa(n.Line) + " is in PAL's v1 schema (COUNTER elements, VBScript thresholds), which is not read"}
 		}
 	}
 	*files = append(*files, file{name: name, root: root})
@@ -285,30 +289,33 @@ func join(name, p string) string {
 	return path.Clean(strings.ReplaceAll(name[:k+1], "\\", "/") + p)
 }
 
-// FSReader returns a read function for Load over fsys that, like Windows
-// where PAL runs, finds a file whose name differs only in case (SP2013.xml
-// inherits "quicksystemoverview.xml").
-func FSReader(fsys fs.FS) func(name string) ([]byte, error) {
+// FoldReader returns a read function for Load that, like Windows where
+// PAL runs, finds a file whose name differs only in case (SP2013.xml
+// inherits "quicksystemoverview.xml"): where read fails, list gives the
+// names in the file's folder ("." for none), and the one equal to the
+// name under Unicode case folding is read. Names use "/" as the
+// separator. (The package takes functions, not an io/fs.FS: io/fs brings
+// package time into the WebAssembly module.)
+func FoldReader(read func(name string) ([]byte, error), list func(dir string) ([]string, error)) func(name string) ([]byte, error) {
 	return func(name string) ([]byte, error) {
-		name = strings.ReplaceAll(name, "\\", "/")
-		b, err := fs.ReadFile(fsys, name)
-		if err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return b, err
+		b, err := read(name)
+		if err == nil {
+			return b, nil
 		}
 		dir, base := ".", name
 		if k := strings.LastIndexByte(name, '/'); k >= 0 {
 			dir, base = name[:k], name[k+1:]
 		}
-		ents, derr := fs.ReadDir(fsys, dir)
-		if derr != nil {
+		names, lerr := list(dir)
+		if lerr != nil {
 			return nil, err
 		}
-		for _, e := range ents {
-			if strings.EqualFold(e.Name(), base) {
+		for _, n := range names {
+			if n != base && strings.EqualFold(n, base) {
 				if dir == "." {
-					return fs.ReadFile(fsys, e.Name())
+					return read(n)
 				}
-				return fs.ReadFile(fsys, dir+"/"+e.Name())
+				return read(dir + "/" + n)
 			}
 		}
 		return nil, err
@@ -357,7 +364,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			// skips one whose datasource matches nothing.
 			unsupported("DATASOURCE", d.Name, reason)
 		} else if reason != "" {
-			unsupported("ANALYSIS", a.Name, "DATASOURCE "+strconv.Quote(d.Name)+" at line "+strconv.Itoa(c.Line)+": "+reason)
+			unsupported("ANALYSIS", a.Name, "DATASOURCE "+psexpr.Quote(d.Name)+" at line "+strconv.Itoa(c.Line)+": "+reason)
 			return a, errSkip
 		}
 		a.Datasources = append(a.Datasources, d)
@@ -377,10 +384,9 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 	}
 	eval := func(code string) ([]psexpr.Call, error) {
 		calls, err := psexpr.Eval(code, vars)
-		var pe *psexpr.Error
-		if errors.As(err, &pe) && pe.Var != "" {
+		if pe, ok := err.(*psexpr.Error); ok && pe.Var != "" {
 			if q, ok := unset[strings.ToLower(pe.Var)]; ok {
-				return nil, &Error{File: fname, Msg: "ANALYSIS " + strconv.Quote(a.Name) + " needs question " + q.Var + " (" + strings.TrimSpace(q.Prompt) + "), which has no default: set it (--set " + q.Var + "=VALUE)", Err: ErrNoValue}
+				return nil, &Error{File: fname, Msg: "ANALYSIS " + psexpr.Quote(a.Name) + " needs question " + q.Var + " (" + strings.TrimSpace(q.Prompt) + "), which has no default: set it (--set " + q.Var + "=VALUE)", Err: ErrNoValue}
 			}
 		}
 		return calls, err
@@ -393,14 +399,14 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 		cs, _ := c.Attr("CONDITION")
 		cond, ok := condition(cs)
 		if !ok {
-			unsupported("THRESHOLD", name, "CONDITION "+strconv.Quote(cs)+" is neither Warning nor Critical")
+			unsupported("THRESHOLD", name, "CONDITION "+psexpr.Quote(cs)+" is neither Warning nor Critical")
 			continue
 		}
 		prio := 0
 		if ps, ok := c.Attr("PRIORITY"); ok && strings.TrimSpace(ps) != "" {
 			p, err := strconv.Atoi(strings.TrimSpace(ps))
 			if err != nil {
-				unsupported("THRESHOLD", name, "PRIORITY "+strconv.Quote(ps)+" is not an integer")
+				unsupported("THRESHOLD", name, "PRIORITY "+psexpr.Quote(ps)+" is not an integer")
 				continue
 			}
 			prio = p
@@ -412,8 +418,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 		}
 		calls, err := eval(code)
 		if err != nil {
-			var le *Error
-			if errors.As(err, &le) {
+			if _, ok := err.(*Error); ok {
 				return a, err
 			}
 			unsupported("THRESHOLD", name, err.Error())
@@ -426,7 +431,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			}
 			op, ok := operators[call.Operator]
 			if !ok {
-				unsupported("THRESHOLD", name, "-Operator "+strconv.Quote(call.Operator)+" is not one of gt, ge, lt, le, eq, ne")
+				unsupported("THRESHOLD", name, "-Operator "+psexpr.Quote(call.Operator)+" is not one of gt, ge, lt, le, eq, ne")
 				continue
 			}
 			ds := byVar(a.Datasources, call.Collection)
@@ -448,8 +453,8 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 		ch.Title, _ = c.Attr("CHARTTITLE")
 		ch.Datasource, _ = c.Attr("DATASOURCE")
 		if m, ok := c.Attr("MAXLIMIT"); ok && strings.TrimSpace(m) != "" {
-			f, err := strconv.ParseFloat(strings.TrimSpace(m), 64)
-			if err == nil && f >= 0 && f < 1e300 {
+			f, ok := psexpr.ParseNumber(strings.TrimSpace(m))
+			if ok && f < 1e300 {
 				ch.MaxLimit = f
 			}
 		}
@@ -458,7 +463,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				continue
 			}
 			sn, _ := s.Attr("NAME")
-			what := "chart " + strconv.Quote(ch.Title) + " series " + strconv.Quote(sn)
+			what := "chart " + psexpr.Quote(ch.Title) + " series " + psexpr.Quote(sn)
 			cond, ok := condition(sn)
 			if !ok {
 				unsupported("SERIES", what, "SERIES NAME is neither Warning nor Critical")
@@ -466,8 +471,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			}
 			calls, err := eval(childText(s, "CODE"))
 			if err != nil {
-				var le *Error
-				if errors.As(err, &le) {
+				if _, ok := err.(*Error); ok {
 					return a, err
 				}
 				unsupported("SERIES", what, err.Error())
@@ -540,7 +544,7 @@ func datasourceOf(n *Node) (analysis.Datasource, string) {
 		return d, ""
 	}
 	if !strings.EqualFold(strings.TrimSpace(typ), "CounterLog") && typ != "" {
-		return d, "TYPE " + strconv.Quote(typ) + " is neither CounterLog nor Generated"
+		return d, "TYPE " + psexpr.Quote(typ) + " is neither CounterLog nor Generated"
 	}
 	expr, ok := n.Attr("EXPRESSIONPATH")
 	if !ok || strings.TrimSpace(expr) == "" {
@@ -564,15 +568,16 @@ func datasourceOf(n *Node) (analysis.Datasource, string) {
 
 // objectRegexp returns the object part of a REGULAREXPRESSIONCOUNTERPATH
 // (\object(instance)\counter, the object a regular expression), checked
-// with Go's regexp package.
+// with package objre (the matcher analysis.Run may use: Go's regexp
+// package adds 400 KB to the WebAssembly module).
 func objectRegexp(rp string, hasInstance bool) (string, string) {
 	rp = strings.TrimSpace(rp)
 	if !strings.HasPrefix(rp, "\\") {
-		return "", "REGULAREXPRESSIONCOUNTERPATH " + strconv.Quote(rp) + " does not start with a backslash"
+		return "", "REGULAREXPRESSIONCOUNTERPATH " + psexpr.Quote(rp) + " does not start with a backslash"
 	}
 	k := strings.LastIndexByte(rp, '\\')
 	if k <= 0 {
-		return "", "REGULAREXPRESSIONCOUNTERPATH " + strconv.Quote(rp) + " has no counter part"
+		return "", "REGULAREXPRESSIONCOUNTERPATH " + psexpr.Quote(rp) + " has no counter part"
 	}
 	obj := rp[1:k]
 	// The instance part, "(*)" or as EXPRESSIONPATH has it; some files
@@ -596,10 +601,10 @@ func objectRegexp(rp string, hasInstance bool) (string, string) {
 		}
 	}
 	if obj == "" {
-		return "", "REGULAREXPRESSIONCOUNTERPATH " + strconv.Quote(rp) + " has an empty object"
+		return "", "REGULAREXPRESSIONCOUNTERPATH " + psexpr.Quote(rp) + " has an empty object"
 	}
-	if _, err := regexp.Compile("(?i)" + obj); err != nil {
-		return "", "REGULAREXPRESSIONCOUNTERPATH's object " + strconv.Quote(obj) + " is not a regular expression Go reads: " + err.Error()
+	if _, err := objre.Compile(obj); err != nil {
+		return "", "REGULAREXPRESSIONCOUNTERPATH's object " + psexpr.Quote(obj) + ": " + err.Error()
 	}
 	return obj, ""
 }

@@ -18,7 +18,7 @@ import (
 // 1024 × 0.10 = 1638.4 MB, lt.
 func TestLoadQuickSystemOverview(t *testing.T) {
 	dir := palDir(t)
-	set, err := Load("QuickSystemOverview.xml", FSReader(os.DirFS(dir)), nil)
+	set, err := Load("QuickSystemOverview.xml", dirReader(dir), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestLoadQuickSystemOverview(t *testing.T) {
 	if th := mem.Thresholds[0]; th.Operator != analysis.Less || th.Value != 1638.4 {
 		t.Errorf("have %+v, want lt 1638.4", th)
 	}
-	set, err = Load("QuickSystemOverview.xml", FSReader(os.DirFS(dir)), map[string]string{"PhysicalMemory": "32"})
+	set, err = Load("QuickSystemOverview.xml", dirReader(dir), map[string]string{"PhysicalMemory": "32"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestLoadRefused(t *testing.T) {
 		"EMRA.xml":             "no PALVERSION",
 		"Exchange2007-HUB.xml": "v1 schema",
 	} {
-		_, err := Load(name, FSReader(os.DirFS(dir)), nil)
+		_, err := Load(name, dirReader(dir), nil)
 		var le *Error
 		if !errors.As(err, &le) || !strings.Contains(err.Error(), want) || le.File != name {
 			t.Errorf("%s: have %v, want an *Error naming the file and saying %q", name, err, want)

@@ -2,6 +2,7 @@ package palxml
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +139,24 @@ func TestParseBounds(t *testing.T) {
 	root, err := Parse([]byte("<A v='" + many(1<<20, "x") + "'/>"))
 	if err != nil || len(root.Attrs[0].Value) != 1<<20 {
 		t.Errorf("1 MiB attribute: %v", err)
+	}
+}
+
+// TestParseMemory: the most elements a document may have take bounded
+// memory (about 150 bytes each; the figure is measured, with room).
+func TestParseMemory(t *testing.T) {
+	doc := []byte("<A>" + strings.Repeat("<B/>", MaxElements-1) + "</A>")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	root, err := Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 100<<20 {
+		t.Errorf("%d elements: %d bytes allocated, want under 100 MiB", len(root.Children)+1, n)
+	} else {
+		t.Logf("%d elements: %d bytes allocated", len(root.Children)+1, n)
 	}
 }

@@ -231,7 +231,7 @@ func (p *parser) statements(exec, inBlock bool) {
 			switch c := p.s[p.i]; c {
 			case '\n', '\r', ';', '}':
 			default:
-				p.fail(p.i, "expected the end of the statement, found "+strconv.Quote(p.s[p.i:p.i+1]))
+				p.fail(p.i, "expected the end of the statement, found "+Quote(p.s[p.i:p.i+1]))
 			}
 		}
 	}
@@ -277,10 +277,10 @@ func (p *parser) statement(exec bool) {
 				p.fail(at, w+" without If")
 				return
 			}
-			p.fail(at, "the command "+strconv.Quote(w)+" is not supported")
+			p.fail(at, "the command "+Quote(w)+" is not supported")
 		}
 	default:
-		p.fail(at, "expected a statement, found "+strconv.Quote(p.s[p.i:p.i+1]))
+		p.fail(at, "expected a statement, found "+Quote(p.s[p.i:p.i+1]))
 	}
 }
 
@@ -433,7 +433,7 @@ func (p *parser) call(exec bool, fn string) {
 		}
 		at := p.i
 		if p.s[p.i] != '-' {
-			p.fail(at, "expected a parameter (-Name) of "+fn+", found "+strconv.Quote(p.s[p.i:p.i+1]))
+			p.fail(at, "expected a parameter (-Name) of "+fn+", found "+Quote(p.s[p.i:p.i+1]))
 			return
 		}
 		p.i++
@@ -657,7 +657,7 @@ func (p *parser) compare(at int, op string, a, b Value) Value {
 	case Number:
 		y, ok := number(b)
 		if !ok {
-			p.fail(at, "cannot compare a number with "+strconv.Quote(b.Str))
+			p.fail(at, "cannot compare a number with "+Quote(b.Str))
 			return Value{}
 		}
 		switch {
@@ -717,7 +717,7 @@ func number(v Value) (float64, bool) {
 	if s == "" {
 		return 0, true
 	}
-	if n, ok := parseNumber(s); ok {
+	if n, ok := ParseNumber(s); ok {
 		return n, true
 	}
 	return 0, false
@@ -890,7 +890,7 @@ func (p *parser) cast(at int, typ string, v Value) Value {
 	}
 	n, ok := number(v)
 	if !ok {
-		p.fail(at, "cannot convert "+strconv.Quote(v.Str)+" to ["+typ+"]")
+		p.fail(at, "cannot convert "+Quote(v.Str)+" to ["+typ+"]")
 		return Value{}
 	}
 	switch typ {
@@ -942,7 +942,7 @@ func (p *parser) primary(exec bool) Value {
 			return Value{}
 		}
 		if p.i < len(p.s) && !isSpaceByte(p.s[p.i]) && strings.IndexByte(")};,+-*/%.[", p.s[p.i]) < 0 {
-			p.fail(p.i, "unexpected "+strconv.Quote(p.s[p.i:p.i+1])+" after $"+name)
+			p.fail(p.i, "unexpected "+Quote(p.s[p.i:p.i+1])+" after $"+name)
 			return Value{}
 		}
 		if strings.HasPrefix(strings.ToLower(p.s[p.i:]), ".count") && (p.i+6 >= len(p.s) || !isWordChar(p.s[p.i+6])) {
@@ -979,9 +979,9 @@ func (p *parser) primary(exec bool) Value {
 		for k < len(p.s) && (isWordChar(p.s[k]) || p.s[k] == '.') {
 			k++
 		}
-		n, ok := parseNumber(p.s[p.i:k])
+		n, ok := ParseNumber(p.s[p.i:k])
 		if !ok {
-			p.fail(at, "malformed number "+strconv.Quote(p.s[p.i:k]))
+			p.fail(at, "malformed number "+Quote(p.s[p.i:k]))
 			return Value{}
 		}
 		p.i = k
@@ -1021,7 +1021,7 @@ func (p *parser) primary(exec bool) Value {
 		}
 		return Num(roundHalfEven(n, int(d)))
 	}
-	p.fail(at, "expected a value, found "+strconv.Quote(p.s[p.i:p.i+1]))
+	p.fail(at, "expected a value, found "+Quote(p.s[p.i:p.i+1]))
 	return Value{}
 }
 
@@ -1204,41 +1204,4 @@ func roundHalfEven(n float64, d int) float64 {
 		}
 	}
 	return r / pow
-}
-
-// parseNumber reads a PowerShell number literal: decimal digits with an
-// optional fraction and exponent, and an optional size suffix KB, MB, GB,
-// TB or PB (powers of 1024, any case).
-func parseNumber(s string) (float64, bool) {
-	mult := 1.0
-	if len(s) > 2 {
-		switch strings.ToLower(s[len(s)-2:]) {
-		case "kb":
-			mult = 1 << 10
-		case "mb":
-			mult = 1 << 20
-		case "gb":
-			mult = 1 << 30
-		case "tb":
-			mult = 1 << 40
-		case "pb":
-			mult = 1 << 50
-		}
-		if mult != 1 {
-			s = s[:len(s)-2]
-		}
-	}
-	if s == "" || s[0] == '+' || s[0] == '-' || strings.ContainsAny(s, "xXpP_") || s == "." {
-		return 0, false
-	}
-	for _, c := range []byte(s) {
-		if !(c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(n*mult, 0) {
-		return 0, false
-	}
-	return n * mult, true
 }

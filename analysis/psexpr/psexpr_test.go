@@ -2,6 +2,7 @@ package psexpr
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -147,5 +148,40 @@ func TestEvalBounds(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("have %v, want an error saying %q", err, tc.want)
 		}
+	}
+}
+
+// TestParseNumber: ParseNumber agrees with strconv.ParseFloat where it
+// reads a number, and refuses what it cannot convert exactly rounded.
+func TestParseNumber(t *testing.T) {
+	for _, s := range []string{"0", "1", "0.010", "99.999", "0.029999", "1024", ".5", "5.", "1e3", "2.5E-4", "123456789012345", "0.000000000000000000001", "3000000000", "00012.50"} {
+		have, ok := ParseNumber(s)
+		want, err := strconv.ParseFloat(s, 64)
+		if !ok || err != nil || have != want {
+			t.Errorf("ParseNumber(%q) = %v, %v; strconv says %v, %v", s, have, ok, want, err)
+		}
+	}
+	for s, want := range map[string]float64{"1KB": 1024, "100mb": 100 << 20, "1.5GB": 1.5 * (1 << 30), "8TB": 8 << 40, "1PB": 1 << 50} {
+		if have, ok := ParseNumber(s); !ok || have != want {
+			t.Errorf("ParseNumber(%q) = %v, %v, want %v", s, have, ok, want)
+		}
+	}
+	for _, s := range []string{"", ".", "e5", "1e", "1e1000", "1234567890123456", "1e-30", "0x10", "1_000", "-1", "+1", "1.2.3", "NaN", "Inf", "KB", "1 KB"} {
+		if v, ok := ParseNumber(s); ok {
+			t.Errorf("ParseNumber(%q) = %v, want refused", s, v)
+		}
+	}
+}
+
+// TestQuote: Quote escapes like strconv.Quote for ASCII and keeps
+// printable non-ASCII.
+func TestQuote(t *testing.T) {
+	for _, s := range []string{"abc", `a"b\c`, "x\n\r\ty", "\x00\x1f\x7f", "é✓"} {
+		if have, want := Quote(s), strconv.Quote(s); have != want {
+			t.Errorf("Quote(%q) = %s, want %s", s, have, want)
+		}
+	}
+	if have := Quote("\xff"); have != `"\xff"` {
+		t.Errorf("Quote(\\xff) = %s", have)
 	}
 }
