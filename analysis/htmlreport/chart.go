@@ -209,25 +209,45 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 				break
 			}
 		}
-		var top, bottom, mid []string
+		var run []column // the columns since the last gap
+		var buf []byte
 		flush := func() {
-			if len(mid) == 0 {
+			if len(run) == 0 {
 				return
 			}
+			buf = buf[:0]
 			if envelope {
-				pts := append([]string(nil), top...)
-				for j := len(bottom) - 1; j >= 0; j-- {
-					pts = append(pts, bottom[j])
+				buf = append(buf, `<polygon class="env" fill="`+col+`" points="`...)
+				for k, c := range run {
+					if k > 0 {
+						buf = append(buf, ' ')
+					}
+					buf = appendXY(buf, c.x, c.hi)
 				}
-				b.WriteString(`<polygon class="env" fill="` + col + `" points="` + strings.Join(pts, " ") + `"/>`)
+				for k := len(run) - 1; k >= 0; k-- {
+					buf = append(buf, ' ')
+					buf = appendXY(buf, run[k].x, run[k].lo)
+				}
+				buf = append(buf, `"/>`...)
 			}
-			if len(mid) == 1 {
-				xy := strings.Split(mid[0], ",")
-				b.WriteString(`<circle fill="` + col + `" r="2" cx="` + xy[0] + `" cy="` + xy[1] + `"/>`)
+			if len(run) == 1 {
+				buf = append(buf, `<circle fill="`+col+`" r="2" cx="`...)
+				buf = appendCoord(buf, run[0].x)
+				buf = append(buf, `" cy="`...)
+				buf = appendCoord(buf, (run[0].lo+run[0].hi)/2)
+				buf = append(buf, `"/>`...)
 			} else {
-				b.WriteString(`<polyline class="line" stroke="` + col + `" points="` + strings.Join(mid, " ") + `"/>`)
+				buf = append(buf, `<polyline class="line" stroke="`+col+`" points="`...)
+				for k, c := range run {
+					if k > 0 {
+						buf = append(buf, ' ')
+					}
+					buf = appendXY(buf, c.x, (c.lo+c.hi)/2)
+				}
+				buf = append(buf, `"/>`...)
 			}
-			top, bottom, mid = top[:0], bottom[:0], mid[:0]
+			b.Write(buf)
+			run = run[:0]
 		}
 		b.WriteString(`<g><title>` + esc(s.Path) + `</title>`)
 		for _, p := range s.Chart {
@@ -235,16 +255,38 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 				flush() // a gap: no value there
 				continue
 			}
-			xx := ftoa(x.at(float64(p.Start+p.End) / 2))
-			top = append(top, xx+","+ftoa(y.at(p.Max)))
-			bottom = append(bottom, xx+","+ftoa(y.at(p.Min)))
-			mid = append(mid, xx+","+ftoa(y.at((p.Min+p.Max)/2)))
+			run = append(run, column{x.at(float64(p.Start+p.End) / 2), y.at(p.Min), y.at(p.Max)})
 		}
 		flush()
 		b.WriteString(`</g>`)
 	}
 	b.WriteString(`<rect class="frame" x="` + itoa(padL) + `" y="` + itoa(padT) + `" width="` + itoa(plotW) + `" height="` + itoa(plotH) + `"/>`)
 	b.WriteString("</svg>\n")
+}
+
+// column is one chart point's pixel column: its x and the y of its min
+// and max.
+type column struct{ x, lo, hi float64 }
+
+// appendCoord appends a coordinate with one decimal.
+func appendCoord(dst []byte, v float64) []byte {
+	if !finite(v) || math.Abs(v) > 1e9 {
+		v = 0 // never in a chart of 960 × 260
+	}
+	n := int64(math.Round(v * 10))
+	if n < 0 {
+		dst = append(dst, '-')
+		n = -n
+	}
+	dst = strconv.AppendInt(dst, n/10, 10)
+	return append(dst, '.', byte('0'+n%10))
+}
+
+// appendXY appends "x,y".
+func appendXY(dst []byte, x, y float64) []byte {
+	dst = appendCoord(dst, x)
+	dst = append(dst, ',')
+	return appendCoord(dst, y)
 }
 
 // bandTop writes a band's upper end: its Max, or "max" for a band that

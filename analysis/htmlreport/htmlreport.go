@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/analysis"
 )
@@ -46,6 +47,9 @@ type Params struct {
 	Interval string
 	// Set are the --set NAME=VALUE arguments, in order.
 	Set []string
+	// NotRead are the logs left out because they could not be read, each
+	// "NAME: why".
+	NotRead []string
 	// Version is perfcalc's version, for the report's footer ("" for
 	// none).
 	Version string
@@ -74,7 +78,32 @@ func (w *writer) s(parts ...string) {
 	}
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes a text for HTML, once made valid (clean).
+func esc(s string) string { return html.EscapeString(clean(s)) }
+
+// clean replaces what a valid HTML text cannot hold, from hostile inputs:
+// invalid UTF-8, control characters other than tab and line ends, and
+// U+FFFE/U+FFFF, each with U+FFFD.
+func clean(s string) string {
+	ok := utf8.ValidString(s)
+	if ok {
+		for _, r := range s {
+			if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r == 0xfffe || r == 0xffff {
+				ok = false
+				break
+			}
+		}
+	}
+	if ok {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r == 0xfffe || r == 0xffff {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+}
 
 // machineName is a report's machine, or "(local machine)".
 func machineName(r *analysis.Report) string {
@@ -165,8 +194,8 @@ func (w *writer) toc() {
 		if len(skipped) > 0 {
 			w.s("<li><a href=\"#", anchor(i, "skipped"), "\">Analyses not run</a> <span class=\"muted\">(", count(len(skipped)), ")</span></li>\n")
 		}
-		if r.Set != nil && len(r.Set.Unsupported) > 0 {
-			w.s("<li><a href=\"#", anchor(i, "unsupported"), "\">Not evaluated</a> <span class=\"muted\">(", count(len(r.Set.Unsupported)), ")</span></li>\n")
+		if len(r.Unsupported) > 0 {
+			w.s("<li><a href=\"#", anchor(i, "unsupported"), "\">Not evaluated</a> <span class=\"muted\">(", count(len(r.Unsupported)), ")</span></li>\n")
 		}
 		if len(w.reports) > 1 {
 			w.s("</ol></li>\n")
@@ -268,6 +297,13 @@ func (w *writer) parameters() {
 		logs[i] = "<code>" + esc(l) + "</code>"
 	}
 	kv("Logs", strings.Join(logs, "<br>"))
+	if len(w.p.NotRead) > 0 {
+		bad := make([]string, len(w.p.NotRead))
+		for i, l := range w.p.NotRead {
+			bad[i] = `<span class="notread">` + esc(l) + `</span>`
+		}
+		kv("Not read", strings.Join(bad, "<br>"))
+	}
 	if len(w.p.Thresholds) == 0 {
 		kv("Thresholds", "perfcalc's default analyses")
 	} else {
@@ -325,6 +361,24 @@ func (w *writer) parameters() {
 	w.s("</table></section>\n")
 }
 
+// maxSpans is the most time ranges of critical alerts the fleet summary
+// lists per machine.
+const maxSpans = 8
+
+// timeRange writes a range of local FILETIMEs: "2013-02-19 18:50:17 –
+// 19:00:17", the date once when both ends share it, one time when they
+// are equal.
+func timeRange(a, b int64) string {
+	la, lb := localTime(a), localTime(b)
+	switch {
+	case la == lb:
+		return la
+	case la[:10] == lb[:10]:
+		return la + " – " + lb[11:]
+	}
+	return la + " – " + lb
+}
+
 // spans merges the slices of alerts of one condition into time ranges:
 // "18:50 – 19:10".
 func spans(r *analysis.Report, cond analysis.Condition) []string {
@@ -343,7 +397,7 @@ func spans(r *analysis.Report, cond analysis.Condition) []string {
 		for j+1 < len(hit) && hit[j+1] {
 			j++
 		}
-		out = append(out, localTime(r.Slices[i].Start)+" – "+localTime(r.Slices[j].End))
+		out = append(out, timeRange(r.Slices[i].Start, r.Slices[j].End))
 		i = j
 	}
 	return out
@@ -360,18 +414,31 @@ func (w *writer) fleet() {
 		} else if warn > 0 {
 			cls = "warning"
 		}
-		w.s("<tr class=\"", cls, "\"><td><a href=\"#", anchor(i, "machine"), "\">", esc(machineName(r)), "</a></td>")
-		w.s("<td>", esc(localTime(r.Begin)), " – ", esc(localTime(r.End)), "</td>")
+		worst := analysis.OK
+		if crit > 0 {
+			worst = analysis.Critical
+		} else if warn > 0 {
+			worst = analysis.Warning
+		}
+		w.s("<tr class=\"", cls, "\"><td><a href=\"#", anchor(i, "machine"), "\">", esc(machineName(r)), "</a>", badge(worst), "</td>")
+		w.s("<td>", esc(timeRange(r.Begin, r.End)), "</td>")
 		w.s("<td class=\"num\">", count(crit), "</td><td class=\"num\">", count(warn), "</td><td>")
 		when := spans(r, analysis.Critical)
 		if len(when) == 0 {
 			w.s("—")
+		}
+		more := 0
+		if len(when) > maxSpans {
+			when, more = when[:maxSpans], len(when)-maxSpans
 		}
 		for k, s := range when {
 			if k > 0 {
 				w.s("<br>")
 			}
 			w.s(esc(s))
+		}
+		if more > 0 {
+			w.s("<br><span class=\"muted\">and ", count(more), " more (see its alerts)</span>")
 		}
 		w.s("</td></tr>\n")
 	}
@@ -382,7 +449,7 @@ func (w *writer) machine(i int, r *analysis.Report) {
 	h := "h2"
 	if len(w.reports) > 1 {
 		w.s("<section class=\"machine\" id=\"", anchor(i, "machine"), "\"><h2>", esc(machineName(r)), "</h2>\n")
-		w.s("<p class=\"muted\">", esc(localTime(r.Begin)), " – ", esc(localTime(r.End)), ", ", esc(duration(r.End-r.Begin)), ", ", count(r.Samples), " samples, ",
+		w.s("<p class=\"muted\">", esc(timeRange(r.Begin, r.End)), ", ", esc(duration(r.End-r.Begin)), ", ", count(r.Samples), " samples, ",
 			count(len(r.Slices)), " slices of ", esc(seconds(r.Interval)), "</p>\n")
 		h = "h3"
 	}
@@ -419,12 +486,16 @@ func (w *writer) machine(i int, r *analysis.Report) {
 		}
 		w.s("</table></section>\n")
 	}
-	if r.Set != nil && len(r.Set.Unsupported) > 0 {
+	if len(r.Unsupported) > 0 {
 		w.s("<section id=\"", anchor(i, "unsupported"), "\"><", h, ">Not evaluated</", h, ">\n")
 		w.s("<p>These thresholds or datasources could not be evaluated; their analyses ran without them.</p>\n<table class=\"data\">\n")
 		w.th("Analysis", "Threshold or datasource", "Reason")
-		for _, u := range r.Set.Unsupported {
-			w.s("<tr><td>", esc(u.Analysis), "</td><td>", esc(u.What), "</td><td>", esc(u.Reason), "</td></tr>\n")
+		for _, u := range r.Unsupported {
+			what := esc(u.What)
+			if u.Element != "" {
+				what += ` <span class="muted">(` + esc(strings.ToLower(u.Element)) + `)</span>`
+			}
+			w.s("<tr><td>", esc(u.Analysis), "</td><td>", what, "</td><td>", esc(u.Reason), "</td></tr>\n")
 		}
 		w.s("</table></section>\n")
 	}
@@ -461,7 +532,7 @@ func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, withAna
 		a := &alerts[i]
 		if a.Slice != last {
 			last = a.Slice
-			w.s("<tr class=\"slice\"><th colspan=\"", itoa(cols), "\">Slice ", itoa(a.Slice+1), ": ", esc(localTime(a.Start)), " – ", esc(localTime(a.End)),
+			w.s("<tr class=\"slice\"><th colspan=\"", itoa(cols), "\">Slice ", itoa(a.Slice+1), ": ", esc(timeRange(a.Start, a.End)),
 				" <span class=\"muted\">(", esc(utcTime(a.Start, r.Bias)), " UTC)</span></th></tr>\n")
 		}
 		w.s("<tr class=\"", conditionClass(a.Condition), "\"><td class=\"cond\" title=\"", esc(a.Threshold), "\">", conditionName(a.Condition), "</td>")
@@ -473,17 +544,47 @@ func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, withAna
 	w.s("</table>\n")
 }
 
-// chartsOf returns the charts an analysis draws: its own, or one of its
-// primary datasource (or first) without bands.
-func chartsOf(a *analysis.Analysis) []analysis.Chart {
-	if len(a.Charts) > 0 {
-		return a.Charts
+// chartSeries is one chart of an analysis and the series it draws.
+type chartSeries struct {
+	chart  analysis.Chart
+	series []*analysis.Series
+}
+
+// chartPlan returns the charts an analysis draws: its own, each with the
+// series of its datasource; where none of them has a series (an analysis
+// without charts, or whose charts' datasource could not be computed), one
+// chart without bands per datasource that has series.
+func chartPlan(a *analysis.Analysis, res *analysis.Result) []chartSeries {
+	var plan []chartSeries
+	for _, c := range a.Charts {
+		var series []*analysis.Series
+		for j := range res.Series {
+			if s := &res.Series[j]; s.Datasource == c.Datasource {
+				series = append(series, s)
+			}
+		}
+		if len(series) > 0 {
+			plan = append(plan, chartSeries{c, series})
+		}
 	}
-	ds := a.Primary
-	if ds == "" && len(a.Datasources) > 0 {
-		ds = a.Datasources[0].Name
+	if len(plan) > 0 {
+		return plan
 	}
-	return []analysis.Chart{{Title: a.Name, Datasource: ds}}
+	index := map[string]int{}
+	for j := range res.Series {
+		s := &res.Series[j]
+		k, ok := index[s.Datasource]
+		if !ok {
+			k = len(plan)
+			index[s.Datasource] = k
+			plan = append(plan, chartSeries{chart: analysis.Chart{Title: s.Datasource, Datasource: s.Datasource}})
+		}
+		plan[k].series = append(plan[k].series, s)
+	}
+	if len(plan) == 1 {
+		plan[0].chart.Title = a.Name
+	}
+	return plan
 }
 
 func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
@@ -510,22 +611,8 @@ func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
 		}
 		w.s("</p>\n")
 	}
-	for _, c := range chartsOf(a) {
-		var series []*analysis.Series
-		for j := range res.Series {
-			if s := &res.Series[j]; s.Datasource == c.Datasource {
-				series = append(series, s)
-			}
-		}
-		if len(series) == 0 && len(a.Charts) == 0 {
-			// no chart of its own and no series of the primary: all of them
-			for j := range res.Series {
-				series = append(series, &res.Series[j])
-			}
-		}
-		if len(series) == 0 {
-			continue
-		}
+	for _, cs := range chartPlan(a, res) {
+		c, series := cs.chart, cs.series
 		for g, group := range chartGroups(series) {
 			title := c.Title
 			if title == "" {
@@ -648,6 +735,7 @@ tr.critical td.cond{border-left:4px solid var(--crit)}
 tr.warning td.cond{border-left:4px dashed var(--warn)}
 .badge{font-size:.75em;padding:1px 6px;border-radius:8px;vertical-align:middle}
 span.critical,span.warning{padding:0 4px;border-radius:3px}
+.notread{color:var(--crit)}
 .desc{background:#f7f8fa;border-left:3px solid var(--line);padding:4px 12px;margin:.4em 0;max-height:none}
 .desc p{margin:.4em 0}
 .ref,.thresholds{font-size:.92em}

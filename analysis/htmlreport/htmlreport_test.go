@@ -45,11 +45,11 @@ func handReport(machine string) *analysis.Report {
 			ID: "2", Name: "Disk <Latency>", Category: "Disk", Enabled: true,
 			Datasources: []analysis.Datasource{{Name: `\PhysicalDisk(*)\Avg. Disk sec/Read`}},
 		}},
-		Unsupported: []analysis.Unsupported{{Analysis: "Handles", What: "loop", Reason: "a hand-written alert loop <foreach>"}},
+		Unsupported: []analysis.Unsupported{{Analysis: "Handles", What: "loop", Reason: "a hand-written alert loop <foreach>", Element: "THRESHOLD"}},
 	}
 	r := &analysis.Report{
 		Machine: machine, Begin: begin, End: begin + 3600*second, Bias: 480, Samples: 361, Interval: 120,
-		Set: set, ChartPoints: 400,
+		Set: set, ChartPoints: 400, Unsupported: set.Unsupported,
 	}
 	for i := range 30 {
 		s := begin + int64(i)*120*second
@@ -248,15 +248,15 @@ func TestAlertsAndFleet(t *testing.T) {
 	fleet := doc[strings.Index(doc, `<section id="fleet">`):]
 	fleet = fleet[:strings.Index(fleet, "</section>")]
 	for _, want := range []string{
-		`<tr class="critical"><td><a href="#m0-machine">SERVER1</a></td>`,
-		`<td class="num">2</td><td class="num">2</td><td>2013-02-19 18:56:00 – 2013-02-19 18:58:00<br>2013-02-19 19:04:00 – 2013-02-19 19:06:00</td>`,
+		`<tr class="critical"><td><a href="#m0-machine">SERVER1</a> <span class="badge critical">Critical</span></td>`,
+		`<td class="num">2</td><td class="num">2</td><td>2013-02-19 18:56:00 – 18:58:00<br>2013-02-19 19:04:00 – 19:06:00</td>`,
 		`<tr class="ok"><td><a href="#m1-machine">SERVER2</a></td>`,
 	} {
 		if !strings.Contains(fleet, want) {
 			t.Errorf("the fleet summary lacks %q:\n%s", want, fleet)
 		}
 	}
-	if i, j := strings.Index(doc, "Slice 4: 2013-02-19 18:56:00"), strings.Index(doc, "Slice 8: 2013-02-19 19:04:00"); i < 0 || j < i {
+	if i, j := strings.Index(doc, "Slice 4: 2013-02-19 18:56:00 – 18:58:00"), strings.Index(doc, "Slice 8: 2013-02-19 19:04:00 – 19:06:00"); i < 0 || j < i {
 		t.Errorf("slices 4 and 8 are not in time order (at %d and %d)", i, j)
 	}
 	for _, want := range []string{
@@ -300,6 +300,7 @@ func TestSanitize(t *testing.T) {
 		{`<o:p></o:p>x`, `x`},
 		{`<b`, `&lt;b`},
 		{`<scr<script>ipt>`, `&lt;scr&lt;script&gt;ipt&gt;`},
+		{strings.Repeat("<b>", 33) + "x", strings.Repeat("<b>", 32) + "&lt;b&gt;x" + strings.Repeat("</b>", 32)},
 	} {
 		if have := sanitize(tc.in); have != tc.want {
 			t.Errorf("sanitize(%q):\nhave %q\nwant %q", tc.in, have, tc.want)
@@ -336,5 +337,55 @@ func TestShortPath(t *testing.T) {
 	doc := write(t, []*analysis.Report{handReport("SERVER1")})
 	if want := `<td class="path" title="\\SERVER1\Processor(_Total)\% Processor Time">\Processor(_Total)\% Processor Time</td>`; !strings.Contains(doc, want) {
 		t.Errorf("the report lacks %q", want)
+	}
+}
+
+func TestAppendCoord(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{0, "0.0"}, {12.34, "12.3"}, {12.35, "12.4"}, {-0.04, "0.0"}, {-3.26, "-3.3"}, {math.NaN(), "0.0"}, {1e300, "0.0"}, {959.96, "960.0"}} {
+		if have := string(appendCoord(nil, tc.v)); have != tc.want {
+			t.Errorf("appendCoord(%v): have %q, want %q", tc.v, have, tc.want)
+		}
+	}
+}
+
+func TestTimeRange(t *testing.T) {
+	for _, tc := range []struct {
+		a, b int64
+		want string
+	}{
+		{begin, begin, "2013-02-19 18:50:00"},
+		{begin, begin + 600*second, "2013-02-19 18:50:00 – 19:00:00"},
+		{begin, begin + 86400*second, "2013-02-19 18:50:00 – 2013-02-20 18:50:00"},
+	} {
+		if have := timeRange(tc.a, tc.b); have != tc.want {
+			t.Errorf("timeRange(%d, %d): have %q, want %q", tc.a, tc.b, have, tc.want)
+		}
+	}
+}
+
+// TestChartFallback: an analysis whose chart's datasource has no series
+// (a generated one not computed) still charts the series it has, without
+// bands, one chart per datasource.
+func TestChartFallback(t *testing.T) {
+	r := handReport("SERVER1")
+	a := *r.Results[0].Analysis
+	a.Charts = []analysis.Chart{{Title: "Overwhelmed", Datasource: `\PAL Generated(*)\Overwhelmed`, Bands: a.Charts[0].Bands}}
+	r.Results[0].Analysis = &a
+	r.Results[0].Series[2].Datasource = `\Processor(*)\% User Time`
+	charts := svgRe.FindAllString(write(t, []*analysis.Report{r}), -1)
+	// % Processor Time: _Total alone, then <script>; % User Time: 1
+	if len(charts) != 3 {
+		t.Fatalf("have %d charts, want 3", len(charts))
+	}
+	for i, c := range charts {
+		if strings.Contains(c, "band-") {
+			t.Errorf("chart %d draws another datasource's bands", i)
+		}
+	}
+	if !strings.Contains(charts[2], `aria-label="\Processor(*)\% User Time"`) {
+		t.Errorf("the third chart is not the User Time one: %.200s", charts[2])
 	}
 }

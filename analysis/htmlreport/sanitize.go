@@ -15,6 +15,10 @@ var allowedTags = map[string]struct{ void bool }{
 	"blockquote": {}, "sub": {}, "sup": {},
 }
 
+// maxDepth bounds the nesting of a description's tags (PAL's nest three
+// deep), so that end tags cost little however hostile the text.
+const maxDepth = 32
+
 // maxDescription bounds the text of a description sanitized (a hostile
 // threshold file's megabytes of it would only bloat the report).
 const maxDescription = 64 << 10
@@ -31,9 +35,10 @@ func sanitize(desc string) string {
 	if len(desc) > maxDescription {
 		desc = desc[:maxDescription] + " …"
 	}
+	desc = clean(desc)
 	var b strings.Builder
 	var open []string
-	text := func(s string) { b.WriteString(html.EscapeString(html.UnescapeString(s))) }
+	text := func(s string) { b.WriteString(esc(html.UnescapeString(s))) }
 	for len(desc) > 0 {
 		lt := strings.IndexByte(desc, '<')
 		if lt < 0 {
@@ -74,11 +79,13 @@ func sanitize(desc string) string {
 					break
 				}
 			}
+		case len(open) >= maxDepth:
+			text(tag) // nesting deeper than any description's
 		default:
 			b.WriteString("<" + name)
 			if name == "a" {
 				if href := attr(attrs, "href"); safeURL(href) {
-					b.WriteString(` href="` + html.EscapeString(href) + `" rel="noreferrer"`)
+					b.WriteString(` href="` + esc(href) + `" rel="noreferrer"`)
 				}
 			}
 			b.WriteString(">")
@@ -167,6 +174,7 @@ func isSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '
 // linkify escapes a plain text whose links are written <https://…> (the
 // default analyses' references) and makes those links.
 func linkify(text string) string {
+	text = clean(text)
 	var b strings.Builder
 	for {
 		i := strings.Index(text, "<http")

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -59,18 +58,21 @@ are reported and the exit status is 1.
 script, opens offline and prints): the parameters, the alerts in time
 order, then per category and analysis its description, charts with the
 warning and critical bands, statistics and alerts by slice. -f json writes
-the same content as JSON (package analysis' Report.AppendJSON documents
-it): a top-level "alerts" array of objects with machine, analysis,
-category, condition, priority, threshold, path, slice, start, end, min,
-avg, max and trend; for logs of several machines {"machines":[REPORT,
-...]}. -f text writes a summary for the terminal. Without -f, -o's extension picks the format
+the same content as JSON (doc/ANALYSIS.md §6 documents it): a top-level
+"alerts" array of objects with machine, analysis, category, condition,
+priority, threshold, path, slice, start, end, min, avg, max and trend; for
+logs of several machines {"machines":[REPORT, ...]}. -f text writes a
+summary for the terminal. Without -f, -o's extension picks the format
 (.html or .htm: html, .json: json, .txt: text); standard output gets text.
 
 -o writes to a file through a temporary file that replaces it at the end:
 the file is complete or left as it was. An -o that is an input is refused.
 
-The exit status is 0; 1 when a log or threshold file cannot be read; 2 for
-a bad command line; 3 with --fail-on warning|critical when an alert of
+A damaged log is analyzed up to the damage: the report covers the samples
+before it, and the command names the damage and exits with status 1.
+
+The exit status is 0; 1 when a log or threshold file cannot be read (or
+is damaged); 2 for a bad command line; 3 with --fail-on warning|critical when an alert of
 that condition or worse was raised (the report is written all the same).
 
 Flags:
@@ -231,7 +233,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	for _, u := range analyses.Unsupported {
-		fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", u.Analysis, u.What, u.Reason)
+		noteUnsupported(stderr, u)
 	}
 	in := &stdinOnce{r: stdin}
 	groups, failed, err := machineGroups(logs, *maxColumns, in)
@@ -246,22 +248,46 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	opts := analysis.Options{Interval: int64(interval), PALCompat: *palCompat}
 	var reports []*analysis.Report
+	noted := map[analysis.Unsupported]bool{}
+	for _, u := range analyses.Unsupported {
+		noted[u] = true
+	}
+	var damaged []error // logs analyzed up to a damage
 	for _, g := range groups {
 		r, err := analyzeLogs(g, analyses, opts, *maxColumns, in, stderr)
-		if err != nil {
+		if r == nil {
 			return fail(err)
+		}
+		if err != nil {
+			damaged = append(damaged, err)
+		}
+		for _, u := range r.Unsupported { // what Run could not compute, once
+			if !noted[u] {
+				noted[u] = true
+				noteUnsupported(stderr, u)
+			}
 		}
 		reports = append(reports, r)
 	}
-	params := htmlreport.Params{Logs: logs, Thresholds: thresholds, Interval: interval.String(), Set: set.args, Version: currentVersion().Version}
+	params := htmlreport.Params{Thresholds: thresholds, Interval: interval.String(), Set: set.args, Version: currentVersion().Version}
+	for _, g := range groups {
+		params.Logs = append(params.Logs, g...)
+	}
+	for _, err := range failed {
+		params.NotRead = append(params.NotRead, err.Error())
+	}
 	note, err := writeOutput(*out, stdout, false, func(w io.Writer) error {
 		return writeAnalysis(w, f, reports, params)
 	})
 	if st := finishOutput(stderr, "analyze", nil, note, err); st != exitOK {
 		return st
 	}
-	if len(failed) > 0 {
-		return exitError // the report leaves those logs out
+	for _, err := range damaged {
+		failCommand(stderr, "analyze", err)
+		fmt.Fprintf(stderr, "perfcalc analyze: note: the report covers the samples before the damage\n")
+	}
+	if len(failed) > 0 || len(damaged) > 0 {
+		return exitError // the report leaves those logs, or their ends, out
 	}
 	if failCond != analysis.OK {
 		for _, r := range reports {
@@ -273,6 +299,11 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// noteUnsupported says on standard error what could not be evaluated.
+func noteUnsupported(stderr io.Writer, u analysis.Unsupported) {
+	fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", u.Analysis, u.What, u.Reason)
 }
 
 // loadAnalyses returns the analyses to run: perfcalc's defaults without
@@ -358,24 +389,19 @@ func badValue(err error, values map[string]string) bool {
 // readThresholds reads a threshold file for palxml.Load: the name as
 // given, or where it does not exist, a file of its folder whose name
 // differs only in case, as Windows, where PAL runs, finds it (SP2013.xml
-// inherits "quicksystemoverview.xml").
-func readThresholds(name string) ([]byte, error) {
-	b, err := readInput(name, "--thresholds", &stdinOnce{}, thresholdLimit)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return b, err
-	}
-	dir, base := filepath.Split(name)
-	entries, derr := os.ReadDir(filepath.Clean(dir + "."))
-	if derr != nil {
-		return nil, err
-	}
+// inherits "quicksystemoverview.xml"; palxml.FoldReader).
+var readThresholds = palxml.FoldReader(func(name string) ([]byte, error) {
+	return readInput(name, "--thresholds", &stdinOnce{}, thresholdLimit)
+}, func(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if strings.EqualFold(e.Name(), base) && !e.IsDir() {
-			return readInput(filepath.Join(dir, e.Name()), "--thresholds", &stdinOnce{}, thresholdLimit)
+		if !e.IsDir() {
+			names = append(names, e.Name())
 		}
 	}
-	return nil, err
-}
+	return names, err
+})
 
 // sortedKeys returns a map's keys in order.
 func sortedKeys(m map[string]string) []string {
@@ -449,7 +475,9 @@ func machineGroups(logs []string, maxColumns int, in *stdinOnce) (groups [][]str
 	return groups, failed, nil
 }
 
-// analyzeLogs runs the analyses over the logs of one machine, merged.
+// analyzeLogs runs the analyses over the logs of one machine, merged. A
+// log damaged after some samples gives the report of those samples and
+// the damage.
 func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxColumns int, in *stdinOnce, stderr io.Writer) (*analysis.Report, error) {
 	c, closeIn, skipped, err := openLogsCounting(logs, relog.Options{MaxColumns: maxColumns}, in)
 	if err != nil {
@@ -459,9 +487,9 @@ func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxCol
 	noteSkipped(stderr, "analyze", logs, skipped)
 	r, err := analysis.Run(c, set, opts)
 	if err != nil {
-		return nil, logError(logs, err)
+		err = logError(logs, err)
 	}
-	return r, nil
+	return r, err
 }
 
 // writeAnalysis writes the reports in the format f.

@@ -18,8 +18,13 @@ import (
 // samples samples one second apart from start (UTC FILETIME): the value
 // of sample i is 100·i, so that it passes 500 at the sixth sample.
 func machineLog(machine string, start int64, samples int) []byte {
+	return machineLogBuffers(machine, start, samples, 64<<10)
+}
+
+// machineLogBuffers is machineLog with buffers of bufSize bytes.
+func machineLogBuffers(machine string, start int64, samples, bufSize int) []byte {
 	c := blgbuild.Counter{Type: uint32(engine.CounterRawcount), Machine: `\\` + machine, Object: "Memory", Counter: "Pages"}
-	l := blgbuild.New(64<<10, start)
+	l := blgbuild.New(bufSize, start)
 	l.Record(blgbuild.EventCounterList, start, blgbuild.AppendCounterList(nil, c), blgbuild.MaxEventData)
 	for i := range samples {
 		ts := start + int64(i)*10_000_000
@@ -333,6 +338,10 @@ func TestAnalyzeMachines(t *testing.T) {
 	if code != exitError || !strings.Contains(errs, "bad.blg: not a readable .blg log") || !json.Valid([]byte(out)) {
 		t.Errorf("a bad log among good ones: exit %d, stderr %q, stdout valid JSON %v; want 1, the bad log named, the others' report", code, errs, json.Valid([]byte(out)))
 	}
+	code, out, _ = runCmd(t, "", "analyze", filepath.Join(dir, "logs"), "--thresholds", th, "-f", "html")
+	if notRead := "<tr><th>Not read</th><td><span class=\"notread\">" + html.EscapeString(filepath.Join(dir, "logs", "bad.blg")) + ": not a readable .blg log"; code != exitError || !strings.Contains(out, notRead) {
+		t.Errorf("a bad log among good ones: exit %d; want 1 and the HTML's parameters to name it (%q)", code, notRead)
+	}
 }
 
 // TestAnalyzeDefaultsOnCorpus: perfcalc's default analyses run on the real
@@ -364,7 +373,7 @@ func TestAnalyzeUnsupported(t *testing.T) {
 		t.Errorf("stderr %q: want one note naming the analysis, the threshold and the reason", errs)
 	}
 	reason := strings.TrimSpace(errs[strings.Index(errs, "Hand-written loop: ")+len("Hand-written loop: "):])
-	if !strings.Contains(out, "<tr><td>Memory Pages</td><td>Hand-written loop</td><td>"+html.EscapeString(reason)+"</td></tr>") {
+	if !strings.Contains(out, "<tr><td>Memory Pages</td><td>Hand-written loop <span class=\"muted\">(threshold)</span></td><td>"+html.EscapeString(reason)+"</td></tr>") {
 		t.Errorf("the report does not list the threshold with the reason %q", reason)
 	}
 }
@@ -379,5 +388,35 @@ func TestAnalyzeStdin(t *testing.T) {
 	code, out, errs := runCmd(t, string(log), "analyze", "-", "--thresholds", filepath.Join(dir, "pages.xml"), "-f", "json", "--fail-on", "warning")
 	if code != exitAlerts || !strings.Contains(out, `"path":"\\\\SERVER2\\Memory\\Pages"`) {
 		t.Errorf("exit %d, stderr %q, stdout %.300q", code, errs, out)
+	}
+}
+
+// TestAnalyzeDamaged: a log cut short is analyzed up to the damage; the
+// report is written, the damage named, the exit status 1.
+func TestAnalyzeDamaged(t *testing.T) {
+	dir := analyzeFixture(t)
+	log := machineLogBuffers("SERVER2", tinyLogStart, 300, 4096)
+	cut := putFile(t, filepath.Join(dir, "cut.blg"), log[:len(log)*2/3])
+	out := filepath.Join(dir, "cut.json")
+	code, _, errs := runCmd(t, "", "analyze", cut, "--thresholds", filepath.Join(dir, "pages.xml"), "-o", out)
+	if code != exitError || !strings.Contains(errs, "perfcalc analyze: "+cut+": ") || !strings.Contains(errs, "the report covers the samples before the damage") {
+		t.Errorf("exit %d, stderr %q: want 1 and the damage named", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	var doc struct{ Alerts []any }
+	if err != nil || json.Unmarshal(b, &doc) != nil || len(doc.Alerts) == 0 {
+		t.Errorf("the report of the samples before the damage is missing or has no alerts (%v): %.200q", err, b)
+	}
+}
+
+// TestAnalyzeInheritance: a threshold file's INHERITANCE is read relative
+// to its folder, a name differing only in case found as on Windows.
+func TestAnalyzeInheritance(t *testing.T) {
+	dir := analyzeFixture(t)
+	child := putFile(t, filepath.Join(dir, "sub", "child.xml"), []byte(`<?xml version="1.0"?>
+<PAL PALVERSION="2.0" NAME="child"><INHERITANCE FILEPATH="..\PAGES.XML" /></PAL>`))
+	code, out, errs := runCmd(t, "", "analyze", filepath.Join(dir, "logs", "s2.blg"), "--thresholds", child, "--set", "Limit=3000", "--fail-on", "critical", "-f", "json")
+	if code != exitAlerts || !strings.Contains(out, `"analysis":"Memory Pages"`) {
+		t.Errorf("exit %d, stderr %q, stdout %.200q: want 3 and the inherited analysis' alerts", code, errs, out)
 	}
 }
