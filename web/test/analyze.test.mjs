@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PerfcalcError, load } from "../perfcalc.mjs";
@@ -97,6 +97,17 @@ test("analyze: a log damaged after its start gives the report of the samples bef
   const pc = await loadModuleWithAnalyze();
   const cut = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")).subarray(0, 200000);
   const have = pc.analyze(cut);
+  // The command writes the same report, names the damage and exits with 1.
+  const file = join(mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-cut-")), "cut.blg");
+  writeFileSync(file, cut);
+  let out = null;
+  try {
+    nativeReport([file]);
+  } catch (e) {
+    assert.equal(e.status, 1, "the command exits with 1 on a damaged log");
+    out = e.stdout;
+  }
+  assert.equal(have.json, out, "the module's report of the damaged log differs from the command's");
   const stats = pc.stats(cut);
   assert.ok(stats.damage, "the cut log is damaged");
   assert.equal(have.damage, stats.damage);
