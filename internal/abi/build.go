@@ -643,9 +643,9 @@ func quoteLine(line []byte) string {
 
 // AppendValues appends values as ParseValues reads them, one NAME=VALUE
 // per line, names in increasing order (a map's order is random). A name
-// that is empty or holds '=', or a name or value that holds a line break
-// or begins or ends with white space, would not read back: it is an
-// error.
+// that is empty, holds '=' or begins with white space, a value that ends
+// with white space, or a line break in either would not read back: it is
+// an error.
 func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
 	names := make([]string, 0, len(values))
 	for k := range values {
@@ -658,7 +658,8 @@ func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
 	}
 	for i, k := range names {
 		v := values[k]
-		if k == "" || bytes.IndexByte([]byte(k), '=') >= 0 || !plain(k) || !plain(v) {
+		if k == "" || strings.IndexByte(k, '=') >= 0 || strings.IndexByte(k+v, '\n') >= 0 ||
+			len(trimASCIISpace([]byte(k+"=x"))) != len(k)+2 || len(trimASCIISpace([]byte("x="+v))) != len(v)+2 {
 			return dst, &Error{Code: CodeArgument, Text: "perfcalc: analyze: " + quoteLine([]byte(k+"="+v)) + " is not NAME=VALUE on one line"}
 		}
 		if i > 0 {
@@ -667,11 +668,4 @@ func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
 		dst = append(append(append(dst, k...), '='), v...)
 	}
 	return dst, nil
-}
-
-// plain reports whether s holds no line break and does not begin or end
-// with ASCII white space (ParseValues would trim it).
-func plain(s string) bool {
-	b := []byte(s)
-	return bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0 && len(trimASCIISpace(b)) == len(b)
 }
