@@ -183,3 +183,24 @@ func TestAnalyzeErrors(t *testing.T) {
 		t.Errorf("a reserved field set: analyze = %d (%s), want CodeArgument", rc, errBuf[:errLen])
 	}
 }
+
+// FuzzAnalyzeTable gives analyze a table of threshold files of any bytes
+// (offsets and lengths anywhere, reserved bits) and any values: a refusal
+// with a code and a text, never a panic.
+func FuzzAnalyzeTable(f *testing.F) {
+	e := abi.ThrEntry{NameOff: 0, NameLen: 4, DataOff: 8, DataLen: 16, Flags: abi.ThrRun}
+	seed := make([]byte, abi.ThrSize)
+	e.Put(seed)
+	f.Add(seed, uint32(1), []byte("a=b"))
+	f.Add(seed[:8], uint32(3), []byte("\n=\n"))
+	f.Fuzz(func(t *testing.T, table []byte, count uint32, values []byte) {
+		clear(inBuf[:1<<16])
+		copy(inBuf[64:], []byte("x.xml<?xml version=\"1.0\"?><PAL PALVERSION=\"2.0\"></PAL>"))
+		copy(inBuf[1024:], table)
+		copy(inBuf[8192:], values)
+		rc := analyzeLog(0, 64, 1024, count%8, 8192, uint32(len(values)), 0, 0)
+		if rc == abi.CodePanic || rc >= 0 || errLen == 0 {
+			t.Fatalf("analyze = %d (%s), want a refusal with a text", rc, errBuf[:errLen])
+		}
+	})
+}
