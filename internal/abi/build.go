@@ -651,11 +651,7 @@ func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
 	for k := range values {
 		names = append(names, k)
 	}
-	for i := 1; i < len(names); i++ { // insertion sort: a few names
-		for j := i; j > 0 && names[j] < names[j-1]; j-- {
-			names[j], names[j-1] = names[j-1], names[j]
-		}
-	}
+	SortNames(names)
 	for i, k := range names {
 		v := values[k]
 		if k == "" || strings.IndexByte(k, '=') >= 0 || strings.IndexByte(k+v, '\n') >= 0 ||
@@ -668,4 +664,14 @@ func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
 		dst = append(append(append(dst, k...), '='), v...)
 	}
 	return dst, nil
+}
+
+// SortNames sorts a few names in place: an insertion sort (package slices'
+// sort would be one more copy of pdqsort in the module).
+func SortNames(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
 }

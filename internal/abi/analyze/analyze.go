@@ -58,8 +58,8 @@ type Request struct {
 // newline, then one newline; analysis.Report.AppendJSON). The analyses are
 // LoadSet's, run by analysis.Run with a.Options over relog's conversion of
 // the whole log. damage is why the log ends early (the report covers the
-// samples before it; the command refuses such a log), apart from the
-// errors that refuse the log, the files or the options.
+// samples before it, as the command's, which then exits with status 1),
+// apart from the errors that refuse the log, the files or the options.
 func Run(dst, log []byte, a *Request) (out []byte, damage, err error) {
 	if a.Options.Interval < 0 {
 		return dst, nil, ErrInterval
@@ -151,7 +151,7 @@ func noQuestion(err error) bool {
 // noSuchQuestion is the error of values (names) that no threshold file
 // asks for, in the command's words.
 func noSuchQuestion(names []string, set *analysis.Set, defaults bool) error {
-	sortNames(names)
+	abi.SortNames(names)
 	which := "perfcalc's default analyses ask none; --set is for threshold files' questions"
 	if !defaults {
 		which = "the threshold files ask none"
@@ -166,16 +166,6 @@ func noSuchQuestion(names []string, set *analysis.Set, defaults bool) error {
 		}
 	}
 	return &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: --set " + strings.Join(names, ", ") + ": no such question (" + which + ")"}
-}
-
-// sortNames sorts a few names in place (an insertion sort: package
-// slices' sort would be another copy of pdqsort in the module).
-func sortNames(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // sameFile reports whether the file names a and b name the same file:
