@@ -50,8 +50,10 @@ func (cfg *AnalyzeConfig) files() []analyze.ThresholdFile {
 // or a question without a value is an *Error with CodeInput and the
 // reason. A log damaged after its start gives the report of the samples
 // before the damage and an *Error (Code 0) with the damage's text, as
-// RelogText does. A module without the export (older than this package)
-// gives an *Error with CodeUnsupported.
+// RelogText does. A module without the export gives an *Error with
+// CodeUnsupported: the embedded module leaves it out for now (it is built
+// with the tag perfcalcanalyze only, wasm/analyze.go); Config.WithModule
+// loads one built with it.
 //
 // # Notes
 //

@@ -17,14 +17,13 @@ import (
 // only serve INHERITANCE), or perfcalc's own without one run; the
 // question variables' values are the NAME=VALUE lines at setOff (setLen
 // bytes); interval is the slices' length in seconds (0: automatic); flags
-// bit 0 is abi.AnalyzePALCompat. The work is package internal/abi/analyze's
-// Run. It returns the bytes written; a text longer than the buffer comes in
-// pages, as relog_text's. After a non-negative result, err_len > 0 means
+// bit 0 is abi.AnalyzePALCompat. It returns the bytes written; a text
+// longer than the buffer comes in pages, as relog_text's. After a non-negative result, err_len > 0 means
 // the log is damaged after the samples analysed, and err_ptr holds why.
 //
 // The export is in the module built with the tag perfcalcanalyze only:
 // linked, the analysis packages would grow the module far beyond the 200 KB
-// that issue 24 allows it (see TestModuleSize).
+// that issue 24 allows it (see TestAnalyzeBudget).
 //
 //go:wasmexport analyze
 func analyzeLog(logOff, logLen, filesOff, filesCount, setOff, setLen uint32, interval int64, flags uint32) int32 {
