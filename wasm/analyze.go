@@ -9,7 +9,9 @@ import (
 )
 
 // analyzeLog runs perfcalc analyze over the .blg log at logOff (logLen
-// bytes) of the input buffer and writes its report's JSON, what perfcalc
+// bytes) of the input buffer (or, with flags bit 1, abi.AnalyzeLogs, the
+// logs of one machine that the table of regions there names, merged) and
+// writes its report's JSON, what perfcalc
 // analyze -f json writes, into the output buffer: analyze.Run. The
 // analyses are those of the threshold files of the table at filesOff
 // (filesCount entries of abi.ThrSize bytes, each naming a file's name and
@@ -38,7 +40,7 @@ func analyzeJob() int32 {
 	if flags&^abi.AnalyzeFlagsMask != 0 {
 		return fail(abi.CodeArgument, analyze.ErrFlags)
 	}
-	log, code := inRegion("log", args[0], args[1])
+	logs, code := logRegions(args[0], args[1], flags&abi.AnalyzeLogs != 0)
 	if code != 0 {
 		return code
 	}
@@ -55,13 +57,31 @@ func analyzeJob() int32 {
 		return fail(abi.CodeOf(err), err)
 	}
 	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}}
-	report, damage, err := analyze.Run(nil, log, &a)
+	report, damage, err := analyze.Run(nil, logs, &a)
 	if err != nil {
 		return fail(abi.CodeOf(err), err)
 	}
 	var tw textWriter
 	_, err = tw.Write(report)
 	return tw.finish(damage, err)
+}
+
+// logRegions reads analyze's log: the region (off, n) of the input buffer,
+// or with table (abi.AnalyzeLogs) the logs that the n / 8 (u32 offset, u32
+// length) regions at off name.
+func logRegions(off, n uint32, table bool) ([][]byte, int32) {
+	b, code := inRegion("log", off, n)
+	if code != 0 || !table {
+		return [][]byte{b}, code
+	}
+	logs := make([][]byte, n/8)
+	for i := range logs {
+		lo, ln := abi.ReadRegion(b, 8*i)
+		if logs[i], code = inRegion("log", lo, ln); code != 0 {
+			return nil, code
+		}
+	}
+	return logs, 0
 }
 
 // thresholdFiles reads the table of count threshold files at off of the

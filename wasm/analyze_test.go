@@ -153,7 +153,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		code  int32
 		text  string
 	}{
-		{"reserved flag", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, 0, 2) },
+		{"reserved flag", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, 0, 4) },
 			abi.CodeArgument, "reserved bits set in flags"},
 		{"negative interval", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, -1, 0) },
 			abi.CodeArgument, "interval is negative"},
@@ -176,8 +176,19 @@ func TestAnalyzeErrors(t *testing.T) {
 			t.Errorf("%s: analyze = %d (%q), want %d and a text with %q", tc.what, rc, msg, tc.code, tc.text)
 		}
 	}
+	// A table of logs whose region lies outside the input buffer, and an
+	// empty one.
+	logOff, logLen, tableOff, setOff, setLen := analyzeInput(t, log, nil, "")
+	abi.PutRegion(inBuf[tableOff:], 0, logOff+1, uint32(len(inBuf)))
+	if rc := analyzeLog(tableOff, 8, 0, 0, setOff, setLen, 0, abi.AnalyzeLogs); rc != abi.CodeBounds {
+		t.Errorf("a log outside the buffer: analyze = %d (%s), want CodeBounds", rc, errBuf[:errLen])
+	}
+	if rc := analyzeLog(tableOff, 0, 0, 0, setOff, setLen, 0, abi.AnalyzeLogs); rc != abi.CodeArgument || !strings.Contains(string(errBuf[:errLen]), "no log") {
+		t.Errorf("no log: analyze = %d (%s), want CodeArgument", rc, errBuf[:errLen])
+	}
+	_ = logLen
 	// A reserved bit of a table entry.
-	logOff, logLen, tableOff, setOff, setLen := analyzeInput(t, log, run, "")
+	logOff, logLen, tableOff, setOff, setLen = analyzeInput(t, log, run, "")
 	inBuf[tableOff+abi.ThrReserved] = 1
 	if rc := analyzeLog(logOff, logLen, tableOff, 1, setOff, setLen, 0, 0); rc != abi.CodeArgument {
 		t.Errorf("a reserved field set: analyze = %d (%s), want CodeArgument", rc, errBuf[:errLen])
