@@ -15,9 +15,11 @@
 //	vals, err := eng.Query(nil, &host.QueryConfig{…}, older, newer)
 //
 // and decodes V1 blobs, PerfLib V2 results, name tables and .blg logs into
-// Records (DecodeV1, DecodeV2, DecodeNames, DecodeBlg, RelogText). Values,
-// statuses and error texts are those of the native packages, bit for bit:
-// the module is the same Go code compiled for wasip1.
+// Records (DecodeV1, DecodeV2, DecodeNames, DecodeBlg, RelogText), and
+// runs perfcalc analyze over a log (Analyze: the report's JSON, with a
+// module built with the tag perfcalcanalyze). Values, statuses and error
+// texts are those of the native packages, bit for bit: the module is the
+// same Go code compiled for wasip1.
 //
 // # Instances
 //

@@ -50,6 +50,7 @@ const (
 	fnRelogStats
 	fnQueryText
 	fnDecodeNext
+	fnAnalyze
 	numFn
 )
 
@@ -78,12 +79,14 @@ var exports = [numFn]string{
 	fnRelogStats:   "relog_stats",
 	fnQueryText:    "query_text",
 	fnDecodeNext:   "decode_next",
+	fnAnalyze:      "analyze",
 }
 
 // optional are the exports that a module may lack (they came later within
-// ABI version 1; a module of version 2 has them all): a call that needs a
-// missing one returns an *Error with CodeUnsupported.
-var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true}
+// ABI version 1, and analyze within version 2; a module of version 2 has
+// the first ones): a call that needs a missing one returns an *Error with
+// CodeUnsupported.
+var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true}
 
 // Engine runs perfcalc's engine and decoders inside perfcalc.wasm, through
 // wazero: the module is compiled once, and each call runs on one of a pool

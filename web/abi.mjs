@@ -177,6 +177,22 @@ export const FORMAT_MASK = 0xFF;
 export const DIGITS_SHIFT = 8; // format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 export const MAX_DIGITS = 20; // the most digits relog_text prints
 
+// analyze's flags. Other bits are reserved and refused.
+export const ANALYZE_PAL_COMPAT = 1; // reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
+export const ANALYZE_LOGS = 2; // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer, logs of one machine merged
+export const ANALYZE_FLAGS_MASK = 3; // every flag of analyze
+
+// A threshold file of analyze (24 bytes): the table at analyze's files_off
+// holds files_count of them. Each names two regions of the input buffer.
+export const THR_SIZE = 24;
+export const THR_NAME = 0; // region the file's name, UTF-8: the one INHERITANCE elements name it by (folders and ASCII case ignored)
+export const THR_DATA = 8; // region the file's bytes (PAL's threshold file XML)
+export const THR_FLAGS = 16; // u32 flags: bit 0 = run its analyses (as `perfcalc analyze --thresholds`); clear: there only for the INHERITANCE of others
+export const THR_RESERVED = 20; // u32 0 (reserved)
+
+// ThrRun is bit 0 of a threshold file's flags: its analyses are run.
+export const THR_RUN = 1;
+
 // Limits.
 export const IN_CAP = 8388608; // the static input buffer (8 MiB)
 export const OUT_CAP = 4194304; // the static output buffer (4 MiB)

@@ -331,6 +331,12 @@ export class Perfcalc {
   stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
   /** The columns of a .blg log without computing a value (relog's selection options apply). */
   columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogColumns;
+  /**
+   * perfcalc analyze over a .blg log (the module's analyze export): the report
+   * parsed, its JSON text (byte for byte perfcalc analyze -f json's) and the
+   * log's damage. Without thresholds, perfcalc's own default analyses.
+   */
+  analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Analyzed;
   /** The guest's heap allocations so far (runtime.MemStats.Mallocs); only a debug build of the module (-tags perfcalcdebug) has them: otherwise a PerfcalcError CODE_UNSUPPORTED. */
   mallocs(): bigint;
 }
@@ -380,3 +386,38 @@ export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
 export function stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
 export function sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
 export function columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogColumns;
+
+// ---- analyze (issue 24) ----
+
+/** A PAL threshold file: its name (the one INHERITANCE names it by) and its bytes. */
+export interface ThresholdFile {
+  name: string;
+  bytes: BufferSource;
+}
+
+/** The options of perfcalc analyze. */
+export interface AnalyzeOptions {
+  /** Threshold files whose analyses run, in order, joined; none: perfcalc's own default analyses. */
+  thresholds?: ThresholdFile | ThresholdFile[];
+  /** Threshold files there only for the INHERITANCE of others (matched by name, ASCII case and folders ignored). */
+  include?: ThresholdFile | ThresholdFile[];
+  /** Question variables' values, as --set NAME=VALUE. */
+  set?: Record<string, string | number | boolean>;
+  /** The slices' length in seconds; 0 or "auto" (the default): the log's duration ÷ 30. */
+  interval?: number | bigint | "auto";
+  /** PAL's numbers, its quirks included (--pal-compat). */
+  palCompat?: boolean;
+}
+
+/** What analyze returns. */
+export interface Analyzed {
+  /** The report: JSON.parse(json); its schema is perfcalc analyze -f json's (top-level alerts, slices, analyses, unsupported, parameters). */
+  report: { alerts: Array<Record<string, unknown>>; [key: string]: unknown };
+  /** The report's JSON text, byte for byte perfcalc analyze -f json's. */
+  json: string;
+  /** Why the log ends early (the report covers the samples before), or null. */
+  damage: string | null;
+}
+
+/** analyze on the instance of init(). */
+export function analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Analyzed;

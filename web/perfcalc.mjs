@@ -752,6 +752,110 @@ export class Perfcalc {
   }
 }
 
+// ---- analyze (issue 24): perfcalc analyze in the module ----
+
+// thresholdFiles reads analyze's threshold files: one {name, bytes} or an
+// array of them (what: the option's name for errors).
+function thresholdFiles(x, what) {
+  if (x === undefined || x === null) return [];
+  const list = Array.isArray(x) ? x : [x];
+  return list.map((f, i) => {
+    if (f === null || typeof f !== "object" || typeof f.name !== "string") {
+      throw new TypeError(`perfcalc: ${what}[${i}] must be {name: string, bytes}, not ${typeName(f)}`);
+    }
+    return { name: f.name, bytes: toBytes(f.bytes, `${what}[${i}].bytes`) };
+  });
+}
+
+// questionValues returns analyze's question values ({NAME: VALUE}) as the
+// module reads them: one NAME=VALUE per line.
+function questionValues(set) {
+  if (set === undefined || set === null) return "";
+  if (typeof set !== "object" || Array.isArray(set)) throw new TypeError(`perfcalc: set must be an object {NAME: VALUE}, not ${typeName(set)}`);
+  const lines = [];
+  for (const [k, v0] of Object.entries(set)) {
+    const v = String(v0);
+    // A line the module would read otherwise: no line breaks, a name
+    // without "=", nothing the module's trimming of a line would change.
+    if (k === "" || k.includes("=") || /[\r\n]/.test(k + v) || k.trimStart() !== k || v.trimEnd() !== v) {
+      throw new RangeError(`perfcalc: set ${JSON.stringify(k)}: ${JSON.stringify(v)} is not NAME=VALUE on one line`);
+    }
+    lines.push(`${k}=${v}`);
+  }
+  return lines.join("\n");
+}
+
+// analyzeInterval reads analyze's interval: seconds, 0 or "auto" for
+// automatic.
+function analyzeInterval(x) {
+  if (x === undefined || x === null || x === "auto") return 0n;
+  const n = typeof x === "bigint" ? x : Number.isSafeInteger(x) ? BigInt(x) : null;
+  if (n === null || n < 0n) throw new RangeError(`perfcalc: interval ${x} is not a whole number of seconds ≥ 0 (0 or "auto": automatic)`);
+  return n;
+}
+
+Object.assign(Perfcalc.prototype, {
+  /**
+   * Runs perfcalc analyze over a .blg log, or an array of logs of one
+   * machine merged as the command merges them (the module's analyze
+   * export), and returns {report, json, damage}: the report parsed, its JSON text (byte
+   * for byte what perfcalc analyze -f json writes for the same log, files
+   * and options), and why the log ends early (null when it does not).
+   * opts.thresholds: PAL threshold files whose analyses run ({name, bytes}
+   * or an array; none: perfcalc's own default analyses); opts.include:
+   * files there only for the INHERITANCE of others (matched by name, ASCII
+   * case and folders ignored); opts.set: question values {NAME: VALUE}
+   * (--set); opts.interval: the slices' length in seconds (0 or "auto":
+   * automatic); opts.palCompat: PAL's numbers, its quirks included.
+   */
+  analyze(log, opts = {}) {
+    if (typeof this.exports.analyze !== "function") {
+      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks analyze (it is built with the tag perfcalcanalyze only, for now)");
+    }
+    const logs = Array.isArray(log) ? log.map((l, i) => toBytes(l, `log[${i}]`)) : [toBytes(log, "log")];
+    const run = thresholdFiles(opts.thresholds, "thresholds"), include = thresholdFiles(opts.include, "include");
+    const interval = analyzeInterval(opts.interval);
+    const flags = abi.ANALYZE_LOGS | (opts.palCompat ? abi.ANALYZE_PAL_COMPAT : 0);
+    const enc = new TextEncoder();
+    const files = [...run.map((f) => ({ ...f, flags: abi.THR_RUN })), ...include.map((f) => ({ ...f, flags: 0 }))];
+    // The parts: the values, each file's name and bytes, each log, then
+    // one table: the logs' regions, then the files' entries.
+    const parts = [enc.encode(questionValues(opts.set))];
+    for (const f of files) parts.push(enc.encode(f.name), f.bytes);
+    const first = parts.length;
+    parts.push(...logs);
+    const nl = 8 * logs.length;
+    parts.push(new Uint8Array(nl + files.length * abi.THR_SIZE));
+    const placed = this._input(parts.map((p) => (p.byteLength ? p : null)));
+    const table = this.inPtr + placed[placed.length - 1][0];
+    const dv = this._views();
+    logs.forEach((_, i) => {
+      const [o, n] = placed[first + i];
+      dv.setUint32(table + 8 * i, o, true);
+      dv.setUint32(table + 8 * i + 4, n, true);
+    });
+    files.forEach((f, i) => {
+      const e = table + nl + i * abi.THR_SIZE;
+      const [no, nn] = placed[1 + 2 * i], [d, dn] = placed[2 + 2 * i];
+      dv.setUint32(e + abi.THR_NAME, no, true);
+      dv.setUint32(e + abi.THR_NAME + 4, nn, true);
+      dv.setUint32(e + abi.THR_DATA, d, true);
+      dv.setUint32(e + abi.THR_DATA + 4, dn, true);
+      dv.setUint32(e + abi.THR_FLAGS, f.flags, true);
+      dv.setUint32(e + abi.THR_RESERVED, 0, true);
+    });
+    const tableOff = placed[placed.length - 1][0], [so, sn] = placed[0];
+    const json = this._text(() => this._call("analyze", tableOff, nl, tableOff + nl, files.length, so, sn, interval, flags));
+    const damage = this._errorText() || null;
+    return { report: JSON.parse(json), json, damage };
+  },
+});
+
+/** analyze on the instance of init(). */
+export function analyze(log, opts) { return instance().analyze(log, opts); }
+
+// ---- end of analyze ----
+
 // digitsBits returns the digits option of relog_text's and query_text's
 // format (bits 8 to 15): 1 to 20, or 0 (absent) for the default, 20.
 function digitsBits(digits = 0) {

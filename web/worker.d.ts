@@ -4,6 +4,7 @@ import type {
   Decoded, DecodedBlg, DecodedNames, DecodedV1, DecodedV2, DecodeOptions, LogColumns, LogStatistics, ModuleSource, Options,
   QueryOptions, QueryValue, RelogOptions, RelogRows, Request, Result,
 } from "./perfcalc";
+import type { Analyzed, AnalyzeOptions } from "./perfcalc";
 
 /** Bytes, a Blob (read by the worker), or bytes kept in the worker. */
 export type Input = BufferSource | Blob | BytesRef;
@@ -45,6 +46,8 @@ export class PerfcalcWorker {
   stats(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits"> & Abortable): Promise<LogStatistics>;
   columns(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits"> & Abortable): Promise<LogColumns>;
   sniff(bytes: Input, opts?: Abortable): Promise<"v1" | "v2" | "names" | "blg" | null>;
+  /** perfcalc analyze over a .blg log (see Perfcalc.analyze); the threshold files are bytes, not Blobs. */
+  analyze(log: Input, opts?: AnalyzeOptions & Abortable): Promise<Analyzed>;
 }
 
 /** Compiles the module once and starts a worker with an instance of it. */

@@ -27,7 +27,7 @@ import { PerfcalcError, compile, load } from "./perfcalc.mjs";
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof self === "undefined";
 
 /** perfcalc's methods that a worker answers without extra methods. */
-const METHODS = ["compute", "computeBatch", "decode", "query", "relog", "stats", "columns", "sniff", "mallocs"];
+const METHODS = ["compute", "computeBatch", "decode", "query", "relog", "stats", "columns", "sniff", "mallocs", "analyze"];
 
 /** The default worker script: serve() and nothing else. */
 const DEFAULT_SCRIPT = new URL("./perfcalc-worker.mjs", import.meta.url);
@@ -197,6 +197,8 @@ export class PerfcalcWorker {
   stats(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("stats", [bytes, o], { signal }); }
   columns(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("columns", [bytes, o], { signal }); }
   sniff(bytes, opts = {}) { return this.call("sniff", [bytes], opts); }
+  // analyze (issue 24): the threshold files' bytes are copied to the worker.
+  analyze(log, opts = {}) { const { signal, ...o } = opts; return this.call("analyze", [log, o], { signal }); }
 }
 
 // spawner returns a function that starts a worker of a script, behind one

@@ -600,3 +600,78 @@ func trimASCIISpace(b []byte) []byte {
 	}
 	return b
 }
+
+// Question values: analyze's NAME=VALUE lines (perfcalc analyze --set).
+
+// ParseValues reads question variables' values, UTF-8, one NAME=VALUE per
+// line (perfcalc analyze --set NAME=VALUE): ASCII white space around a
+// line (a CR before the LF too) and empty lines are ignored; the name ends
+// at the first '='. A line without '=' or with an empty name is an error;
+// a later value of a name replaces an earlier one.
+func ParseValues(text []byte) (map[string]string, error) {
+	var m map[string]string
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		line = trimASCIISpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		eq := bytes.IndexByte(line, '=')
+		if eq <= 0 {
+			return nil, &Error{Code: CodeArgument, Text: "perfcalc: analyze: " + quoteLine(line) + " is not NAME=VALUE"}
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[string(line[:eq])] = string(line[eq+1:])
+	}
+	return m, nil
+}
+
+// quoteLine returns line between quotes, cut to 64 bytes.
+func quoteLine(line []byte) string {
+	if len(line) > 64 {
+		return `"` + string(line[:64]) + `…"`
+	}
+	return `"` + string(line) + `"`
+}
+
+// AppendValues appends values as ParseValues reads them, one NAME=VALUE
+// per line, names in increasing order (a map's order is random). A name
+// that is empty, holds '=' or begins with white space, a value that ends
+// with white space, or a line break in either would not read back: it is
+// an error.
+func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
+	names := make([]string, 0, len(values))
+	for k := range values {
+		names = append(names, k)
+	}
+	SortNames(names)
+	for i, k := range names {
+		v := values[k]
+		if k == "" || strings.IndexByte(k, '=') >= 0 || strings.IndexByte(k+v, '\n') >= 0 ||
+			len(trimASCIISpace([]byte(k+"=x"))) != len(k)+2 || len(trimASCIISpace([]byte("x="+v))) != len(v)+2 {
+			return dst, &Error{Code: CodeArgument, Text: "perfcalc: analyze: " + quoteLine([]byte(k+"="+v)) + " is not NAME=VALUE on one line"}
+		}
+		if i > 0 {
+			dst = append(dst, '\n')
+		}
+		dst = append(append(append(dst, k...), '='), v...)
+	}
+	return dst, nil
+}
+
+// SortNames sorts a few names in place: an insertion sort (package slices'
+// sort would be one more copy of pdqsort in the module).
+func SortNames(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

@@ -45,6 +45,8 @@ var Exports = []Export{
 		"the next page of the result or text whose last page carried `cursor` (a header's; a text's `last_detail`), resumed where that page ended (see Paging); `cursor` 0 ends the result"},
 	{"query_text", "desc_off u32, options u32, format u32", "i32",
 		"relog's CSV (0) or TSV (1) text of `query`'s counters, as `perfcalc values -f csv` writes it"},
+	{"analyze", "log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32",
+		"`perfcalc analyze -f json`'s report of a `.blg` log: PAL threshold files or perfcalc's own analyses, as JSON text (see analyze)"},
 }
 
 // Signature returns e's parameter and result types as wasm value types,

@@ -214,6 +214,27 @@ const (
 	MaxDigits   = 20 // the most digits relog_text prints
 )
 
+// analyze's flags. Other bits are reserved and refused.
+const (
+	AnalyzePALCompat = 1 // reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
+	AnalyzeLogs      = 2 // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer, logs of one machine merged
+	AnalyzeFlagsMask = 3 // every flag of analyze
+)
+
+// A threshold file of analyze (24 bytes): the table at analyze's files_off
+// holds files_count of them. Each names two regions of the input buffer.
+const (
+	ThrSize = 24
+
+	ThrName     = 0  // region the file's name, UTF-8: the one INHERITANCE elements name it by (folders and ASCII case ignored)
+	ThrData     = 8  // region the file's bytes (PAL's threshold file XML)
+	ThrFlags    = 16 // u32 flags: bit 0 = run its analyses (as `perfcalc analyze --thresholds`); clear: there only for the INHERITANCE of others
+	ThrReserved = 20 // u32 0 (reserved)
+)
+
+// ThrRun is bit 0 of a threshold file's flags: its analyses are run.
+const ThrRun = 1
+
 // Limits.
 const (
 	InCap      = 8 << 20 // the static input buffer (8 MiB)

@@ -298,3 +298,28 @@ func ReadU32s(b []byte) []uint32 {
 	}
 	return vs
 }
+
+// ThrEntry is one entry of analyze's table of threshold files (ThrSize
+// bytes): the regions of the input buffer that hold the file's name and
+// bytes, and its flags (ThrRun).
+type ThrEntry struct {
+	NameOff, NameLen, DataOff, DataLen uint32
+	Flags, Reserved                    uint32
+}
+
+// ReadThrEntry reads the entry at the start of b (ThrSize bytes at least).
+func ReadThrEntry(b []byte) ThrEntry {
+	var t ThrEntry
+	t.NameOff, t.NameLen = ReadRegion(b, ThrName)
+	t.DataOff, t.DataLen = ReadRegion(b, ThrData)
+	t.Flags, t.Reserved = get32(b, ThrFlags), get32(b, ThrReserved)
+	return t
+}
+
+// Put writes t at the start of b (ThrSize bytes at least).
+func (t *ThrEntry) Put(b []byte) {
+	PutRegion(b, ThrName, t.NameOff, t.NameLen)
+	PutRegion(b, ThrData, t.DataOff, t.DataLen)
+	put32(b, ThrFlags, t.Flags)
+	put32(b, ThrReserved, t.Reserved)
+}

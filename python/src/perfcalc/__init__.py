@@ -11,6 +11,10 @@ perfcalc's WebAssembly module (embedded) run by wasmtime.
 - :func:`compute` and :func:`compute_batch` (NumPy) apply PDH's formulas to
   raw samples.
 - :mod:`perfcalc.spark` reads many logs with Spark.
+- :func:`analyze` runs perfcalc analyze (PAL threshold files or perfcalc's
+  own analyses) in the module: its report as JSON text and its alerts and
+  statistics as Arrow tables; :func:`perfcalc.spark.analyze` gives the
+  alerts of many logs as one DataFrame.
 
 Every value is bit-identical to the native ``perfcalc`` command's. Errors
 are :class:`Error` subclasses carrying the module's code and text. The
@@ -24,6 +28,7 @@ call fail (an Error), never read or write outside the module's memory.
 """
 
 from ._abi import VERSION as ABI_VERSION
+from ._analyze import ALERTS_SCHEMA, STATISTICS_SCHEMA, Report, analyze
 from ._api import VALUES_SCHEMA, read_blg, relog, stats, values, values_text
 from ._compute import COUNTER_TYPES, STATUS_NAMES, Result, compute, compute_batch, counter_type, parse_options, type_name
 from ._long import SCHEMA
@@ -47,6 +52,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ABI_VERSION",
+    # analyze (issue 24)
+    "ALERTS_SCHEMA",
+    "STATISTICS_SCHEMA",
+    "Report",
+    "analyze",
     "COUNTER_TYPES",
     "SCHEMA",
     "STATUS_NAMES",

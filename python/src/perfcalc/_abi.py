@@ -272,6 +272,28 @@ FORMAT_MASK = 0xFF
 DIGITS_SHIFT = 8  # format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 MAX_DIGITS = 20  # the most digits relog_text prints
 
+# analyze's flags. Other bits are reserved and refused.
+ANALYZE_PAL_COMPAT = 1  # reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
+ANALYZE_LOGS = 2  # log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer, logs of one machine merged
+ANALYZE_FLAGS_MASK = 3  # every flag of analyze
+
+# A threshold file of analyze (24 bytes): the table at analyze's files_off
+# holds files_count of them. Each names two regions of the input buffer.
+THR_SIZE = 24
+THR_NAME = 0  # region the file's name, UTF-8: the one INHERITANCE elements name it by (folders and ASCII case ignored)
+THR_DATA = 8  # region the file's bytes (PAL's threshold file XML)
+THR_FLAGS = 16  # u32 flags: bit 0 = run its analyses (as `perfcalc analyze --thresholds`); clear: there only for the INHERITANCE of others
+THR_RESERVED = 20  # u32 0 (reserved)
+THR_FIELDS = (
+    ("THR_NAME", 0, "region"),
+    ("THR_DATA", 8, "region"),
+    ("THR_FLAGS", 16, "u32"),
+    ("THR_RESERVED", 20, "u32"),
+)
+
+# ThrRun is bit 0 of a threshold file's flags: its analyses are run.
+THR_RUN = 1
+
 # Limits.
 IN_CAP = 8388608  # the static input buffer (8 MiB)
 OUT_CAP = 4194304  # the static output buffer (4 MiB)
@@ -357,4 +379,5 @@ EXPORTS = {
     "relog_columns": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32"),
     "decode_next": ("cursor u32", "i32"),
     "query_text": ("desc_off u32, options u32, format u32", "i32"),
+    "analyze": ("log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32"),
 }

@@ -26,7 +26,13 @@ _WASM_TYPES = {"u32": "i32", "i32": "i32", "u64": "i64", "i64": "i64", "f64": "f
 
 
 def module_bytes() -> bytes:
-    """Returns the embedded perfcalc.wasm."""
+    """Returns the embedded perfcalc.wasm, or the module at the path
+    ``$PERFCALC_WASM`` when it is set (another build of it: the tests of
+    analyze load the module built with the tag perfcalcanalyze so)."""
+    path = os.environ.get("PERFCALC_WASM")
+    if path:
+        with open(path, "rb") as f:
+            return f.read()
     return resources.files(__package__).joinpath("perfcalc.wasm").read_bytes()
 
 
@@ -49,10 +55,17 @@ class _Runtime:
         _check_exports(self.module)
 
 
+#: Exports a module may lack: analyze (issue 24) is in the module built
+#: with the tag perfcalcanalyze only; perfcalc.analyze says so when absent.
+OPTIONAL_EXPORTS = frozenset({"analyze"})
+
+
 def _check_exports(module: wasmtime.Module) -> None:
     have = {e.name: e.type for e in module.exports}
     for name, (params, results) in _abi.EXPORTS.items():
         t = have.get(name)
+        if t is None and name in OPTIONAL_EXPORTS:
+            continue
         if t is None:
             raise Error(f"perfcalc: not a perfcalc module: export {name!r} is missing")
         want_p = [_WASM_TYPES[p.split()[-1]] for p in params.split(",") if p.strip()]
@@ -95,7 +108,7 @@ class Instance:
         self.store.set_wasi(wasmtime.WasiConfig())
         inst = rt.linker.instantiate(self.store, rt.module)
         ex = inst.exports(self.store)
-        self._fn = {name: ex[name] for name in _abi.EXPORTS}
+        self._fn = {name: ex[name] for name in _abi.EXPORTS if name not in OPTIONAL_EXPORTS or _has(ex, name)}
         self.memory = ex["memory"]
         self.broken = False
         ex["_initialize"](self.store)
@@ -103,6 +116,10 @@ class Instance:
         if version != _abi.VERSION:
             raise Error(f"perfcalc: the module speaks ABI version {version}, this package speaks {_abi.VERSION}")
         self.pid = rt.pid
+
+    def has(self, name: str) -> bool:
+        """Whether the module has the export (an optional one)."""
+        return name in self._fn
 
     def call(self, name: str, *args):
         """Calls an export. A trap discards the instance (FaultError)."""
@@ -184,6 +201,14 @@ class Instance:
 
     def error(self, op: str, code: int) -> Error:
         return error_for(code, self.error_text(), detail=self.call("last_detail"), op=op)
+
+
+def _has(exports, name: str) -> bool:
+    try:
+        exports[name]
+    except (KeyError, IndexError):
+        return False
+    return True
 
 
 _local = threading.local()

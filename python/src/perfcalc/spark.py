@@ -172,3 +172,7 @@ def convert(
     finally:
         df.unpersist()
     return [(r["file"], r["error"]) for r in failed]
+
+
+# analyze (issue 24): the alerts of many logs as one DataFrame.
+from .spark_analyze import alerts_schema, analyze  # noqa: E402

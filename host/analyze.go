@@ -1,0 +1,130 @@
+package host
+
+import (
+	"github.com/perfcalc/perfcalc/analysis"
+	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/internal/abi/analyze"
+)
+
+// ThresholdFile is a PAL threshold file given to Analyze: its name (the
+// one other files' INHERITANCE elements name it by; folders and ASCII case
+// are ignored) and its bytes.
+type ThresholdFile struct {
+	Name string
+	Data []byte
+}
+
+// AnalyzeConfig is what Analyze runs over a log besides it: the options of
+// perfcalc analyze.
+type AnalyzeConfig struct {
+	// Thresholds are the threshold files whose analyses are run (perfcalc
+	// analyze --thresholds, in order, joined); none runs perfcalc's own
+	// default analyses.
+	Thresholds []ThresholdFile
+	// Includes are threshold files there only for the INHERITANCE of
+	// others (read from the threshold file's folder by the command).
+	Includes []ThresholdFile
+	// Values are the question variables' values (--set NAME=VALUE).
+	Values map[string]string
+	// Options are the interval (0: automatic) and --pal-compat.
+	Options analysis.Options
+}
+
+// files returns cfg's threshold files as analyze.ThresholdFile, those run
+// first.
+func (cfg *AnalyzeConfig) files() []analyze.ThresholdFile {
+	fs := make([]analyze.ThresholdFile, 0, len(cfg.Thresholds)+len(cfg.Includes))
+	for _, f := range cfg.Thresholds {
+		fs = append(fs, analyze.ThresholdFile{Name: f.Name, Data: f.Data, Run: true})
+	}
+	for _, f := range cfg.Includes {
+		fs = append(fs, analyze.ThresholdFile{Name: f.Name, Data: f.Data})
+	}
+	return fs
+}
+
+// Analyze runs perfcalc analyze over the .blg log with cfg and returns its
+// report's JSON: byte for byte what perfcalc analyze -f json writes for
+// the same log, threshold files and options (analysis.Report.AppendJSON).
+// A threshold file that does not load, an INHERITANCE of a file not given
+// or a question without a value is an *Error with CodeInput and the
+// reason. A log damaged after its start gives the report of the samples
+// before the damage and an *Error (Code 0) with the damage's text, as
+// RelogText does. A module without the export gives an *Error with
+// CodeUnsupported: the embedded module leaves it out for now (it is built
+// with the tag perfcalcanalyze only, wasm/analyze.go); Config.WithModule
+// loads one built with it.
+//
+// # Notes
+//
+//   - The report comes in pages when it is longer than the module's
+//     output buffer (4 MiB), each resumed where the one before ended: the
+//     log is analysed once.
+func (e *Engine) Analyze(log []byte, cfg *AnalyzeConfig) ([]byte, error) {
+	return e.AnalyzeLogs([][]byte{log}, cfg)
+}
+
+// AnalyzeLogs is Analyze over several logs of one machine, merged as
+// perfcalc analyze merges them (at most 32; in errors, the k-th is "log k").
+func (e *Engine) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) {
+	if cfg.Options.Interval < 0 {
+		return nil, &Error{Op: "analyze", Code: CodeArgument, Text: analyze.ErrInterval.Error()}
+	}
+	set, err := abi.AppendValues(nil, cfg.Values)
+	if err != nil {
+		return nil, nativeError("analyze", err)
+	}
+	files := cfg.files()
+	// The parts: the values, each file's name and bytes, each log, then
+	// one table: the logs' regions (abi.AnalyzeLogs), then the files'
+	// entries (abi.Thr…), filled once the parts are placed.
+	parts := make([][]byte, 0, 2+2*len(files)+len(logs))
+	parts = append(parts, set)
+	for _, f := range files {
+		parts = append(parts, []byte(f.Name), f.Data)
+	}
+	first := len(parts)
+	parts = append(parts, logs...)
+	nl := 8 * len(logs)
+	parts = append(parts, make([]byte, nl+len(files)*abi.ThrSize))
+	fill := func(table []byte, at []region) {
+		for i := range logs {
+			abi.PutRegion(table, 8*i, uint32(at[first+i].off), uint32(at[first+i].len))
+		}
+		for i, f := range files {
+			name, data := at[1+2*i], at[2+2*i]
+			t := abi.ThrEntry{NameOff: uint32(name.off), NameLen: uint32(name.len), DataOff: uint32(data.off), DataLen: uint32(data.len)}
+			if f.Run {
+				t.Flags = abi.ThrRun
+			}
+			t.Put(table[nl+i*abi.ThrSize:])
+		}
+	}
+	flags := uint64(abi.AnalyzeLogs)
+	if cfg.Options.PALCompat {
+		flags |= abi.AnalyzePALCompat
+	}
+	return e.text(fnAnalyze, parts, fill, func(s []uint64, at []region) {
+		table := at[len(at)-1]
+		s[0], s[1], s[2], s[3] = table.off, uint64(nl), table.off+uint64(nl), uint64(len(files))
+		s[4], s[5], s[6], s[7] = at[0].off, at[0].len, uint64(cfg.Options.Interval), flags
+	})
+}
+
+// Analyze is Engine.Analyze in the caller's process (without the module's
+// limit of 1 GiB): analyze.Run, the same code as the module's.
+func (n Native) Analyze(log []byte, cfg *AnalyzeConfig) ([]byte, error) {
+	return n.AnalyzeLogs([][]byte{log}, cfg)
+}
+
+// AnalyzeLogs is Engine.AnalyzeLogs in the caller's process.
+func (Native) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) {
+	if _, err := abi.AppendValues(nil, cfg.Values); err != nil {
+		return nil, nativeError("analyze", err)
+	}
+	report, damage, err := analyze.Run(nil, logs, &analyze.Request{Files: cfg.files(), Values: cfg.Values, Options: cfg.Options})
+	if err != nil {
+		return nil, nativeError("analyze", err)
+	}
+	return report, damage
+}

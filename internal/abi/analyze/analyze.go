@@ -1,0 +1,227 @@
+// Package analyze is perfcalc analyze behind the module's ABI: the body of
+// the analyze export (wasm) and of host.Native's Analyze, the same code in
+// both. It loads the threshold files that a host gives as bytes (package
+// palxml, INHERITANCE resolved among them by name), runs the analyses
+// (package analysis) over a .blg log and writes the report's JSON, the
+// form perfcalc analyze -f json writes.
+//
+// It is a package of its own, apart from package abi, so that a module
+// built without the analyze export (the build tag perfcalcanalyze) does
+// not link the analysis packages: their initialisation alone (regular
+// expressions compiled at start-up) would keep them in the module.
+//
+// # Security
+//
+// Threshold files, values and logs are untrusted: palxml and analysis
+// bound their work and refuse bad input with an error naming what and
+// where; a threshold file named by INHERITANCE must be among those given
+// (nothing is read from elsewhere).
+package analyze
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/analysis"
+	"github.com/perfcalc/perfcalc/analysis/palxml"
+	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/internal/abi"
+)
+
+// ThresholdFile is a PAL threshold file given to Run: its name (the
+// one INHERITANCE elements name it by), its bytes, and whether it is run.
+type ThresholdFile struct {
+	Name string
+	Data []byte
+	// Run runs the file's analyses (perfcalc analyze --thresholds FILE);
+	// a file not run is there only for the INHERITANCE of others.
+	Run bool
+}
+
+// ErrFlags refuses reserved bits of analyze's flags.
+var ErrFlags error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: reserved bits set in flags"}
+
+// ErrInterval refuses a negative interval.
+var ErrInterval error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: the interval is negative (0 is automatic)"}
+
+// Request is what Run runs over a log besides it: the threshold
+// files (none run: perfcalc's own analyses, analysis.Defaults), the
+// question variables' values (--set NAME=VALUE) and Run's options.
+type Request struct {
+	Files   []ThresholdFile
+	Values  map[string]string
+	Options analysis.Options
+}
+
+// Run runs the analyses of a over the .blg logs (the module's analyze
+// export, host.Native's Analyze) and appends the report's JSON to dst:
+// what perfcalc analyze -f json writes for them (trimmed of any final
+// newline, then one newline; analysis.Report.AppendJSON). The analyses are
+// LoadSet's, run by analysis.Run with a.Options over relog's conversion of
+// the whole log, or of the logs merged as the command merges the logs of
+// one machine (relog.Merge, at most relog.MaxInputs; the k-th is named
+// "log k" in errors). damage is why a log ends early (the report covers
+// the samples before it, as the command's, which then exits with status
+// 1), apart from the errors that refuse the logs, the files or the
+// options.
+func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) {
+	if a.Options.Interval < 0 {
+		return dst, nil, ErrInterval
+	}
+	set, err := LoadSet(a.Files, a.Values)
+	if err != nil {
+		return dst, nil, err
+	}
+	c, err := open(logs)
+	if err != nil {
+		return dst, nil, err
+	}
+	r, err := analysis.Run(c, set, a.Options)
+	if r == nil {
+		return dst, nil, err
+	}
+	out = r.AppendJSON(dst)
+	for len(out) > len(dst) && out[len(out)-1] == '\n' {
+		out = out[:len(out)-1]
+	}
+	return append(out, '\n'), err, nil
+}
+
+// ErrNoLog refuses an analysis of no log.
+var ErrNoLog error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: no log"}
+
+// open opens one log, or several merged.
+func open(logs [][]byte) (*relog.Converter, error) {
+	switch {
+	case len(logs) == 0:
+		return nil, ErrNoLog
+	case len(logs) == 1:
+		return abi.OpenLog(logs[0], relog.Options{})
+	case len(logs) > relog.MaxInputs:
+		return nil, &abi.Error{Code: abi.CodeLimit, Text: "perfcalc: analyze: " + strconv.Itoa(len(logs)) + " logs: perfcalc merges at most " + strconv.Itoa(relog.MaxInputs)}
+	}
+	in := make([]relog.Input, len(logs))
+	for i, l := range logs {
+		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + strconv.Itoa(i+1)}
+	}
+	return relog.Merge(in, relog.Options{})
+}
+
+// LoadSet returns the analyses of the files that are run among files,
+// with values, as perfcalc analyze --thresholds FILE... --set NAME=VALUE...
+// loads them: each file run is loaded by palxml.Load with the values of its
+// own questions (INHERITANCE reads the files among files, by name: ASCII
+// case and folders ignored), and several are joined (analysis.Join).
+// Without a file run, perfcalc's own analyses (analysis.Defaults). A value
+// that no file asks for is an error, as in the command.
+func LoadSet(files []ThresholdFile, values map[string]string) (*analysis.Set, error) {
+	read := func(name string) ([]byte, error) {
+		for i := range files {
+			if sameFile(files[i].Name, name) {
+				return files[i].Data, nil
+			}
+		}
+		return nil, &abi.Error{Code: abi.CodeInput, Text: "perfcalc: analyze: no threshold file named " + name + " was given (INHERITANCE needs it)"}
+	}
+	var sets []*analysis.Set
+	asked := map[string]bool{}
+	for i := range files {
+		if !files[i].Run {
+			continue
+		}
+		name := files[i].Name
+		own := map[string]string{}
+		for k, v := range values {
+			// A value is the file's unless Load refuses it as asked by
+			// no question (the command's test, the same).
+			if _, err := palxml.Load(name, read, map[string]string{k: v}); !noQuestion(err) {
+				own[k], asked[k] = v, true
+			}
+		}
+		s, err := palxml.Load(name, read, own)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, s)
+	}
+	var set *analysis.Set
+	switch len(sets) {
+	case 0:
+		set = analysis.Defaults()
+	case 1:
+		set = sets[0]
+	default:
+		set = analysis.Join(sets...)
+	}
+	var unknown []string
+	for k := range values {
+		if !asked[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, noSuchQuestion(unknown, set, len(sets) == 0)
+	}
+	return set, nil
+}
+
+// noQuestion reports whether err is palxml's refusal of a value that no
+// question of the file asks for.
+func noQuestion(err error) bool {
+	pe, ok := err.(*palxml.Error)
+	return ok && strings.HasPrefix(pe.Msg, "no question ")
+}
+
+// noSuchQuestion is the error of values (names) that no threshold file
+// asks for, in the command's words.
+func noSuchQuestion(names []string, set *analysis.Set, defaults bool) error {
+	abi.SortNames(names)
+	which := "perfcalc's default analyses ask none; --set is for threshold files' questions"
+	if !defaults {
+		which = "the threshold files ask none"
+		if len(set.Questions) > 0 {
+			which = "the threshold files ask "
+			for i, q := range set.Questions {
+				if i > 0 {
+					which += ", "
+				}
+				which += q.Var
+			}
+		}
+	}
+	return &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: --set " + strings.Join(names, ", ") + ": no such question (" + which + ")"}
+}
+
+// sameFile reports whether the file names a and b name the same file:
+// their last elements (after the last / or \) are equal, ASCII case
+// ignored, as on Windows, where PAL's files name each other
+// ("dynamicsax.xml" for DynamicsAX.xml).
+func sameFile(a, b string) bool {
+	a, b = baseName(a), baseName(b)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func baseName(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '/' || s[i] == '\\' {
+			return s[i+1:]
+		}
+	}
+	return s
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}

@@ -1,0 +1,291 @@
+"""analyze: perfcalc analyze in the module (issue 24), its report as JSON
+text and as Arrow tables."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+from pathlib import Path
+from typing import Iterable, Mapping, Union
+
+import numpy as np
+import pyarrow as pa
+
+from . import _abi
+from ._api import Source, _bytes, _text
+from ._module import instance
+from .errors import ArgumentError, Error, InputError, UnsupportedError
+
+#: A threshold file: a path (its name is the path as given), or a
+#: ``(name, bytes)`` pair.
+Thresholds = Union[str, os.PathLike, tuple, Iterable[Union[str, os.PathLike, tuple]], None]
+
+#: The alerts table's schema: one row per alert, the fields of the report's
+#: ``alerts`` objects (perfcalc analyze -f json; doc/ANALYSIS.md), times as
+#: UTC instants.
+ALERTS_SCHEMA = pa.schema(
+    [
+        ("machine", pa.string()),
+        ("analysis", pa.string()),
+        ("category", pa.string()),
+        ("condition", pa.string()),
+        ("priority", pa.int32()),
+        ("threshold", pa.string()),
+        ("path", pa.string()),
+        ("slice", pa.int32()),
+        ("start", pa.timestamp("ms", tz="UTC")),
+        ("end", pa.timestamp("ms", tz="UTC")),
+        ("min", pa.float64()),
+        ("avg", pa.float64()),
+        ("max", pa.float64()),
+        ("trend", pa.float64()),
+    ]
+)
+
+#: The statistics table's schema: one row per series (a counter instance of
+#: an analysis' datasource), its overall figures from the report's
+#: ``analyses[].series[]`` (null where the series has no value).
+STATISTICS_SCHEMA = pa.schema(
+    [
+        ("machine", pa.string()),
+        ("analysis", pa.string()),
+        ("category", pa.string()),
+        ("datasource", pa.string()),
+        ("path", pa.string()),
+        ("condition", pa.string()),
+        ("n", pa.int64()),
+        ("min", pa.float64()),
+        ("avg", pa.float64()),
+        ("max", pa.float64()),
+        ("trend", pa.float64()),
+        ("stddev", pa.float64()),
+        ("trimmed10", pa.float64()),
+        ("trimmed20", pa.float64()),
+        ("trimmed30", pa.float64()),
+        ("p90", pa.float64()),
+        ("p95", pa.float64()),
+        ("p99", pa.float64()),
+    ]
+)
+
+# The module's refusal of an INHERITANCE of a file not given (package
+# internal/abi/analyze): analyze then reads the file from the folder of
+# the threshold file given by path, and runs again.
+_MISSING = re.compile(r"no threshold file named (.+?) was given \(INHERITANCE needs it\)")
+_MAX_FILES = 256
+
+
+class Report:
+    """The report of perfcalc analyze over one log.
+
+    - ``json``: its JSON text, byte for byte what ``perfcalc analyze -f
+      json`` writes for the same log, threshold files and options;
+    - ``report``: that JSON parsed (a dict: ``parameters``, ``slices``,
+      ``alerts``, ``analyses``, ``unsupported``);
+    - ``alerts`` and ``statistics``: pyarrow Tables (:data:`ALERTS_SCHEMA`,
+      :data:`STATISTICS_SCHEMA`);
+    - ``damage``: why the log ends early (the report covers the samples
+      before it), or None.
+    """
+
+    def __init__(self, text: str, damage: str | None):
+        self.json = text
+        self.damage = damage
+        self._report = None
+
+    @property
+    def report(self) -> dict:
+        if self._report is None:
+            self._report = json.loads(self.json)
+        return self._report
+
+    @property
+    def unsupported(self) -> list:
+        """What the threshold files hold that could not be evaluated, with
+        the reasons (the report's ``unsupported``)."""
+        return self.report["unsupported"]
+
+    @property
+    def alerts(self) -> pa.Table:
+        alerts = self.report["alerts"]
+        cols = {f.name: [a[f.name] for a in alerts] for f in ALERTS_SCHEMA}
+        for k in ("start", "end"):
+            cols[k] = _instants(cols[k])
+        return pa.Table.from_pydict(cols, schema=ALERTS_SCHEMA)
+
+    @property
+    def statistics(self) -> pa.Table:
+        machine = self.report["parameters"]["machine"]
+        rows = {f.name: [] for f in STATISTICS_SCHEMA}
+        for a in self.report["analyses"]:
+            for s in a["series"]:
+                rows["machine"].append(machine)
+                rows["analysis"].append(a["name"])
+                rows["category"].append(a["category"])
+                for f in STATISTICS_SCHEMA.names[3:]:
+                    rows[f].append(s[f])
+        return pa.Table.from_pydict(rows, schema=STATISTICS_SCHEMA)
+
+    def __repr__(self) -> str:
+        p = self.report["parameters"]
+        return f"<perfcalc.Report {p['machine']} {p['begin']}…{p['end']}: {len(self.report['alerts'])} alerts>"
+
+
+def _instants(texts: list) -> pa.Array:
+    """ISO 8601 UTC times (…Z, milliseconds) as a timestamp array."""
+    ms = np.array([t[:-1] if t.endswith("Z") else t for t in texts], dtype="datetime64[ms]")
+    return pa.array(ms.astype(np.int64), pa.timestamp("ms", tz="UTC"))
+
+
+def _files(x: Thresholds, what: str) -> list:
+    """Threshold files as (name, bytes, folder or None): paths read (their
+    folder kept for INHERITANCE), (name, bytes) pairs as given."""
+    if x is None:
+        return []
+    if isinstance(x, (str, os.PathLike)) or (isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str)):
+        x = [x]
+    out = []
+    for f in x:
+        if isinstance(f, (str, os.PathLike)):
+            out.append((os.fspath(f), bytes(_bytes(f, "threshold file")), Path(f).parent))
+        elif isinstance(f, tuple) and len(f) == 2 and isinstance(f[0], str):
+            out.append((f[0], bytes(_bytes(f[1], "threshold file")), None))
+        else:
+            raise ArgumentError(f"perfcalc: {what}: want paths or (name, bytes) pairs, not {type(f).__name__}")
+    return out
+
+
+def _values(set: Mapping | None) -> bytes:
+    """Question values as the module reads them: NAME=VALUE lines."""
+    if not set:
+        return b""
+    lines = []
+    for k, v in set.items():
+        k, v = str(k), str(v)
+        if not k or "=" in k or any(c in k + v for c in "\r\n") or k != k.lstrip() or v != v.rstrip():
+            raise ArgumentError(f"perfcalc: set {k!r}: {v!r} is not NAME=VALUE on one line")
+        lines.append(f"{k}={v}")
+    return "\n".join(lines).encode("utf-8")
+
+
+def _find(folder: Path, name: str) -> Path | None:
+    """The file of folder named name (its last element), ASCII case
+    ignored, as INHERITANCE finds it."""
+    base = re.split(r"[\\/]", name)[-1]
+    p = folder / base
+    if p.is_file():
+        return p
+    low = base.lower()
+    for q in folder.iterdir() if folder.is_dir() else ():
+        if q.name.lower() == low and q.is_file():
+            return q
+    return None
+
+
+def analyze(
+    source: Union[Source, list],
+    thresholds: Thresholds = None,
+    *,
+    include: Thresholds = None,
+    set: Mapping | None = None,
+    interval: int | None = None,
+    pal_compat: bool = False,
+) -> Report:
+    """Runs perfcalc analyze over a .blg log (a path, bytes or a binary
+    file), or a list of logs of one machine merged as the command merges
+    them, in the module, and returns its :class:`Report`.
+
+    ``thresholds``: PAL threshold files whose analyses run, in order,
+    joined (paths, or ``(name, bytes)`` pairs); none runs perfcalc's own
+    default analyses. The files they inherit (INHERITANCE) are read from
+    the folder of a threshold file given by path, or given in ``include``
+    (paths or pairs; matched by name, ASCII case and folders ignored).
+    ``set``: question values ``{NAME: VALUE}`` (``--set``); ``interval``:
+    the slices' length in seconds (None or 0: automatic); ``pal_compat``:
+    PAL's numbers, its quirks included.
+
+    A threshold file that does not load, a value no file asks for or a log
+    that cannot be read raises an :class:`Error` with the module's text.
+    """
+    logs = [_bytes(x) for x in source] if isinstance(source, list) else [_bytes(source)]
+    run, inc = _files(thresholds, "thresholds"), _files(include, "include")
+    values = _values(set)
+    if interval is None or interval == "auto":
+        interval = 0
+    if not isinstance(interval, int) or isinstance(interval, bool) or not 0 <= interval < 1 << 63:
+        raise ArgumentError(f"perfcalc: interval={interval!r}: want a whole number of seconds ≥ 0 (0 or None: automatic)")
+    flags = _abi.ANALYZE_PAL_COMPAT if pal_compat else 0
+    inst = instance()
+    text, _ = _run(inst, logs, run, list(inc), values, interval, flags)
+    return Report(text, inst.error_text() or None)
+
+
+def _run(inst, logs: list, run: list, inc: list, values: bytes, interval: int, flags: int):
+    """Calls analyze; where the module refuses an INHERITANCE of a file not
+    given, reads it from the folder of a threshold file given by path
+    (ASCII case ignored), adds it to inc and calls again. Returns the text
+    and inc."""
+    if not inst.has("analyze"):
+        raise UnsupportedError(
+            "perfcalc: this perfcalc.wasm lacks analyze (it is built into the module with the tag perfcalcanalyze only)",
+            code=_abi.CODE_UNSUPPORTED,
+            op="analyze",
+        )
+    folders = [f[2] for f in run + inc if f[2] is not None]
+    for _ in range(_MAX_FILES):
+        try:
+            return _call(inst, logs, run, inc, values, interval, flags), inc
+        except InputError as e:
+            m = _MISSING.search(e.message)
+            found = next((p for p in (_find(d, m.group(1)) for d in folders) if p is not None), None) if m else None
+            if found is None:
+                raise
+            inc.append((os.fspath(found), bytes(_bytes(found, "threshold file")), found.parent))
+            folders.append(found.parent)
+    raise InputError(f"perfcalc: analyze: more than {_MAX_FILES} inherited threshold files", code=_abi.CODE_INPUT, op="analyze")
+
+
+def _inherited(run: list, inc: list) -> list:
+    """inc with the files that the threshold files inherit, read from the
+    folders of those given by path: the module names them, loading the
+    files before it reads a log (here an empty one, whose refusal ends the
+    search). For Spark's driver, whose executors may not see the folders."""
+    inc = list(inc)
+    try:
+        _run(instance(), [b""], run, inc, b"", 0, 0)
+    except InputError as e:
+        if _MISSING.search(e.message):
+            raise
+    except Error:
+        pass  # the empty log's refusal, or a refusal each log will report
+    return inc
+
+
+def _call(inst, logs: list, run, inc, values: bytes, interval: int, flags: int) -> str:
+    """One call of the analyze export: the values, each file's name and
+    bytes, each log, then one table: the logs' regions (ANALYZE_LOGS), then
+    the files' entries (THR_*)."""
+    files = [(n, b, _abi.THR_RUN) for n, b, _ in run] + [(n, b, 0) for n, b, _ in inc]
+    parts = [values]
+    for n, b, _ in files:
+        parts += [n.encode("utf-8"), b]
+    first = len(parts)
+    parts += logs
+    nl = 8 * len(logs)
+    table = bytearray(nl + len(files) * _abi.THR_SIZE)
+    parts.append(table)
+    present = [p if memoryview(p).nbytes else None for p in parts]
+    regions = inst.place(present)
+    for i in range(len(logs)):
+        struct.pack_into("<2I", table, 8 * i, *regions[first + i])
+    for i, (_, _, fl) in enumerate(files):
+        at = nl + i * _abi.THR_SIZE
+        struct.pack_into("<2I", table, at + _abi.THR_NAME, *regions[1 + 2 * i])
+        struct.pack_into("<2I", table, at + _abi.THR_DATA, *regions[2 + 2 * i])
+        struct.pack_into("<2I", table, at + _abi.THR_FLAGS, fl, 0)  # THR_RESERVED follows
+    regions = inst.write_in(present)
+    (so, sn), (to, _) = regions[0], regions[-1]
+    flags |= _abi.ANALYZE_LOGS
+    return _text(inst, "analyze", (to, nl, to + nl, len(files), so, sn, interval, flags))

@@ -1,0 +1,130 @@
+// analyze (issue 24): the module's report is, byte for byte, what the
+// native perfcalc analyze -f json writes for the same log, threshold files
+// and options.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PerfcalcError, load } from "../perfcalc.mjs";
+import * as abi from "../abi.mjs";
+import { CORPUS, ROOT, loadModule, nativeBin, repeatLog } from "./helpers.mjs";
+
+let analyzeWasm = null;
+/**
+ * A fresh instance of a module with the analyze export: the module under
+ * test when it has it, else ./wasm built once with the tag perfcalcanalyze
+ * (the export is left out of the shipped module while the analysis
+ * packages exceed its size budget; see wasm/analyze.go).
+ */
+async function loadModuleWithAnalyze() {
+  const pc = await loadModule();
+  if (typeof pc.exports.analyze === "function") return pc;
+  if (analyzeWasm === null) {
+    analyzeWasm = join(mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-")), "perfcalc.wasm");
+    execFileSync("go", ["build", "-tags", "perfcalcanalyze", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -buildid=", "-buildvcs=false", "-o", analyzeWasm, "./wasm"],
+      { cwd: ROOT, stdio: "inherit", env: { ...process.env, GOOS: "wasip1", GOARCH: "wasm", GOFLAGS: "" } });
+  }
+  return load(new URL("file://" + analyzeWasm));
+}
+
+/** PAL's threshold files beside the project (../shared/pal), or null. */
+const PAL = existsSync(join(ROOT, "..", "shared", "pal", "QuickSystemOverview.xml")) ? join(ROOT, "..", "shared", "pal") : null;
+
+/** The native command's report: perfcalc analyze ARGS -f json's standard output. */
+function nativeReport(args) {
+  return execFileSync(nativeBin("perfcalc"), ["analyze", ...args, "-f", "json"], { encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+const LOGS = ["Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShell_BadCounterSamples.blg"];
+
+test("analyze: the defaults and PAL's SystemOverview.xml, as perfcalc analyze -f json writes them", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  if (!PAL) return t.skip("../shared/pal (PAL's threshold files) is absent");
+  const pc = await loadModuleWithAnalyze();
+  const system = join(PAL, "SystemOverview.xml");
+  const files = {
+    thresholds: [{ name: system, bytes: readFileSync(system) }],
+    include: [{ name: "QuickSystemOverview.xml", bytes: readFileSync(join(PAL, "QuickSystemOverview.xml")) }],
+  };
+  for (const name of LOGS) {
+    const path = join(CORPUS, "blg", name);
+    const log = readFileSync(path);
+    for (const [what, args, opts] of [
+      ["defaults", [], {}],
+      ["defaults, --pal-compat --interval 60", ["--pal-compat", "--interval", "60"], { palCompat: true, interval: 60 }],
+      ["SystemOverview.xml", ["--thresholds", system], files],
+      ["SystemOverview.xml --set PhysicalMemory=2 --set UserVa=3072", ["--thresholds", system, "--set", "PhysicalMemory=2", "--set", "UserVa=3072"],
+        { ...files, set: { PhysicalMemory: 2, UserVa: "3072" } }],
+    ]) {
+      const want = nativeReport([path, ...args]);
+      const have = pc.analyze(log, opts);
+      assert.equal(have.json, want, `${name}, ${what}: the module's JSON differs from the command's`);
+      assert.deepEqual(have.report, JSON.parse(want));
+      assert.ok(Array.isArray(have.report.alerts), `${name}, ${what}: the report has an alerts array`);
+    }
+  }
+});
+
+test("analyze: refusals carry the module's code and text", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  const pc = await loadModuleWithAnalyze();
+  const log = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
+  assert.throws(() => pc.analyze(log, { interval: -1 }), RangeError);
+  assert.throws(() => pc.analyze(log, { interval: 1.5 }), RangeError);
+  assert.throws(() => pc.analyze(log, { set: { "A=B": 1 } }), RangeError);
+  assert.throws(() => pc.analyze(log, { set: { A: "1\n2" } }), RangeError);
+  assert.throws(() => pc.analyze(log, { thresholds: [{ bytes: new Uint8Array(1) }] }), TypeError);
+  assert.throws(() => pc.analyze(new Uint8Array(64), {}), (e) => e instanceof PerfcalcError && e.code < 0 && /blg/.test(e.message));
+  if (PAL) {
+    const system = { name: "SystemOverview.xml", bytes: readFileSync(join(PAL, "SystemOverview.xml")) };
+    assert.throws(() => pc.analyze(log, { thresholds: system }),
+      (e) => e instanceof PerfcalcError && e.code === abi.CODE_INPUT && /QuickSystemOverview\.xml/.test(e.message));
+  }
+  // The instance stays usable after refusals.
+  assert.ok(Array.isArray(pc.analyze(log).report.alerts));
+});
+
+test("analyze: a module without the export says so", async () => {
+  const pc = await loadModule();
+  if (typeof pc.exports.analyze === "function") return; // the shipped module has it
+  assert.throws(() => pc.analyze(new Uint8Array(8)), (e) => e instanceof PerfcalcError && e.code === abi.CODE_UNSUPPORTED && /lacks analyze/.test(e.message));
+});
+
+test("analyze: a log damaged after its start gives the report of the samples before and the damage", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  const pc = await loadModuleWithAnalyze();
+  const cut = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")).subarray(0, 200000);
+  const have = pc.analyze(cut);
+  // The command writes the same report, names the damage and exits with 1.
+  const file = join(mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-cut-")), "cut.blg");
+  writeFileSync(file, cut);
+  let out = null;
+  try {
+    nativeReport([file]);
+  } catch (e) {
+    assert.equal(e.status, 1, "the command exits with 1 on a damaged log");
+    out = e.stdout;
+  }
+  assert.equal(have.json, out, "the module's report of the damaged log differs from the command's");
+  const stats = pc.stats(cut);
+  assert.ok(stats.damage, "the cut log is damaged");
+  assert.equal(have.damage, stats.damage);
+  assert.equal(have.report.parameters.samples, stats.rows, "the report covers the samples before the damage");
+  assert.ok(have.report.slices.length > 0);
+});
+
+test("analyze: logs of one machine merged, as perfcalc analyze merges them", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  const pc = await loadModuleWithAnalyze();
+  const tx = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
+  const longer = repeatLog(tx, 2); // the Tx log, then its samples again, later
+  const dir = mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-merge-"));
+  writeFileSync(join(dir, "a.blg"), tx);
+  writeFileSync(join(dir, "b.blg"), longer);
+  const want = nativeReport([join(dir, "a.blg"), join(dir, "b.blg")]);
+  const have = pc.analyze([tx, longer]);
+  assert.equal(have.json, want, "the module's report of the merged logs differs from the command's");
+  assert.notEqual(pc.analyze(tx).json, want, "the merged logs' report is not the first log's");
+});
