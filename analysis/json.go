@@ -111,6 +111,83 @@ func appendNumber(dst []byte, v float64) []byte {
 	return engine.AppendFloat(dst, v, engine.ShortestDigits)
 }
 
+// alert writes one alert object.
+func (w *jsonWriter) alert(machine string, a *Alert) {
+	w.open('{')
+	w.str("machine", machine)
+	w.str("analysis", a.Analysis)
+	w.str("category", a.Category)
+	w.str("condition", conditionName(a.Condition))
+	w.int("priority", int64(a.Priority))
+	w.str("threshold", a.Threshold)
+	w.str("path", a.Path)
+	w.int("slice", int64(a.Slice))
+	w.time("start", a.Start)
+	w.time("end", a.End)
+	w.num("min", a.Min)
+	w.num("avg", a.Avg)
+	w.num("max", a.Max)
+	w.num("trend", a.Trend)
+	w.close('}')
+}
+
+// AppendFleetJSON appends the reports of several machines as one JSON
+// object: "alerts", every machine's alerts in time order (UTC start, then
+// the machine, then each report's own order; the same objects as in the
+// machines' reports), and "machines", the reports as AppendJSON writes
+// them (doc/ANALYSIS.md §6).
+func AppendFleetJSON(dst []byte, reports []*Report) []byte {
+	type ref struct {
+		r *Report
+		i int
+	}
+	var all []ref
+	for _, r := range reports {
+		for i := range r.Alerts {
+			all = append(all, ref{r, i})
+		}
+	}
+	utc := func(x ref) int64 { return x.r.Alerts[x.i].Start + int64(x.r.Bias)*600_000_000 }
+	// Insertion into place keeps the order stable without package sort's
+	// generic code (the module's size).
+	for k := 1; k < len(all); k++ {
+		for j := k; j > 0; j-- {
+			a, b := all[j-1], all[j]
+			if ua, ub := utc(a), utc(b); ua < ub || ua == ub && a.r.Machine <= b.r.Machine {
+				break
+			}
+			all[j-1], all[j] = b, a
+		}
+	}
+	w := &jsonWriter{b: dst}
+	w.open('{')
+	w.key("alerts")
+	w.open('[')
+	for _, x := range all {
+		w.bias = x.r.Bias
+		w.elem()
+		w.alert(x.r.Machine, &x.r.Alerts[x.i])
+	}
+	w.close(']')
+	w.key("machines")
+	w.open('[')
+	for _, r := range reports {
+		w.elem()
+		w.b = trimLastNewline(r.AppendJSON(w.b))
+	}
+	w.close(']')
+	w.close('}')
+	return append(w.b, '\n')
+}
+
+// trimLastNewline drops a final newline.
+func trimLastNewline(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		return b[:len(b)-1]
+	}
+	return b
+}
+
 // AppendJSON appends the report as one JSON object to dst, the form the
 // command (-f json), the module, the JS and the Python packages share;
 // doc/ANALYSIS.md documents its schema. The output is deterministic: the
@@ -165,24 +242,8 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 	w.key("alerts")
 	w.open('[')
 	for i := range r.Alerts {
-		a := &r.Alerts[i]
 		w.elem()
-		w.open('{')
-		w.str("machine", r.Machine)
-		w.str("analysis", a.Analysis)
-		w.str("category", a.Category)
-		w.str("condition", conditionName(a.Condition))
-		w.int("priority", int64(a.Priority))
-		w.str("threshold", a.Threshold)
-		w.str("path", a.Path)
-		w.int("slice", int64(a.Slice))
-		w.time("start", a.Start)
-		w.time("end", a.End)
-		w.num("min", a.Min)
-		w.num("avg", a.Avg)
-		w.num("max", a.Max)
-		w.num("trend", a.Trend)
-		w.close('}')
+		w.alert(r.Machine, &r.Alerts[i])
 	}
 	w.close(']')
 

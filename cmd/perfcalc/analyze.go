@@ -61,7 +61,8 @@ warning and critical bands, statistics and alerts by slice. -f json writes
 the same content as JSON (doc/ANALYSIS.md §6 documents it): a top-level
 "alerts" array of objects with machine, analysis, category, condition,
 priority, threshold, path, slice, start, end, min, avg, max and trend; for
-logs of several machines {"machines":[REPORT, ...]}. -f text writes a
+logs of several machines {"alerts":[...], "machines":[REPORT, ...]} (every
+machine's alerts in time order, then each machine's report). -f text writes a
 summary for the terminal. Without -f, -o's extension picks the format
 (.html or .htm: html, .json: json, .txt: text); standard output gets text.
 
@@ -502,14 +503,7 @@ func writeAnalysis(w io.Writer, f analyzeFormat, reports []*analysis.Report, p h
 		if len(reports) == 1 {
 			b = reports[0].AppendJSON(nil)
 		} else {
-			b = append(b, `{"machines":[`...)
-			for i, r := range reports {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = trimNewline(r.AppendJSON(b))
-			}
-			b = append(b, "]}"...)
+			b = analysis.AppendFleetJSON(b, reports)
 		}
 		b = append(trimNewline(b), '\n')
 		_, err := w.Write(b)

@@ -283,7 +283,8 @@ func TestAnalyzeOutputIsInput(t *testing.T) {
 
 // TestAnalyzeMachines: logs of two machines given as a folder: SERVER1's
 // two logs merged (120 s), SERVER2's alone; the HTML has a section per
-// machine and the fleet summary; the JSON one report per machine; an
+// machine and the fleet summary; the JSON one report per machine and every
+// alert in time order at the top; an
 // unreadable log in the folder is reported, the others analyzed, exit 1.
 func TestAnalyzeMachines(t *testing.T) {
 	dir := analyzeFixture(t)
@@ -292,16 +293,36 @@ func TestAnalyzeMachines(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
+	type alert struct{ Machine, Path, Condition, Start string }
 	var doc struct {
-		Machines []struct {
-			Alerts []struct{ Machine, Path, Condition, Start string }
-		}
+		Alerts   []alert
+		Machines []struct{ Alerts []alert }
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v: %.300s", err, out)
 	}
 	if len(doc.Machines) != 2 {
 		t.Fatalf("have %d machines, want 2", len(doc.Machines))
+	}
+	// The top-level alerts: every machine's, in time order.
+	if n := len(doc.Machines[0].Alerts) + len(doc.Machines[1].Alerts); len(doc.Alerts) != n || n == 0 {
+		t.Fatalf("%d top-level alerts, the machines have %d", len(doc.Alerts), n)
+	}
+	for i := 1; i < len(doc.Alerts); i++ {
+		if a, b := doc.Alerts[i-1], doc.Alerts[i]; a.Start > b.Start || a.Start == b.Start && a.Machine > b.Machine {
+			t.Fatalf("top-level alerts %d and %d out of order: %v, %v", i-1, i, a, b)
+		}
+	}
+	seen := map[alert]int{}
+	for _, a := range doc.Alerts {
+		seen[a]++
+	}
+	for _, m := range doc.Machines {
+		for _, a := range m.Alerts {
+			if seen[a]--; seen[a] < 0 {
+				t.Fatalf("%v of a machine's report is not among the top-level alerts", a)
+			}
+		}
 	}
 	latest := map[string]string{}
 	for k, m := range doc.Machines {
