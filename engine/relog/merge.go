@@ -434,6 +434,9 @@ func (m *merger) row(c *Converter, t int64, index int) {
 // current row.
 func (m *merger) covers(i int) bool { return m.covered[i] }
 
+// rewind forgets the last reading's rows (Converter.rewind).
+func (m *merger) rewind() { clear(m.had) }
+
 // covers reports whether the current row could have had column i: always
 // for one log; for a merge, whether a log that has the column has a sample
 // in the row.

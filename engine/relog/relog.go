@@ -147,6 +147,7 @@ type Converter struct {
 type merging interface {
 	next(c *Converter) bool // Next
 	covers(col int) bool    // see Converter.covers
+	rewind()                // see Converter.rewind
 }
 
 // entry is what a Converter knows of one counter-list entry: its counters
