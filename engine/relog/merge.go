@@ -280,6 +280,9 @@ func (m *merger) scan(c *Converter) {
 		}
 	}
 	c.scanErr = m.err
+	for _, r := range m.rds {
+		c.skipped += r.Skipped()
+	}
 }
 
 // layout lays out every part's columns and their union, the columns of c.
