@@ -1,6 +1,7 @@
 package relog
 
 import (
+	"bytes"
 	"math"
 	"math/rand"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/tools/hostile"
 )
 
 // statisticsAllValues is Converter.Statistics as it was before it folded
@@ -283,5 +285,30 @@ func BenchmarkStatistics(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestStatisticsWideLogMemory bounds what Statistics allocates per column
+// on a log whose columns each have one sample (40,000 columns, each
+// instance in one sample): the fold's 192 bytes, the gap count's 4 and the
+// result's 48. The values held before the fold cost less on this shape
+// (one value: 40 bytes and a slice) and 40 bytes more for each further
+// value (TestStatisticsMemory).
+func TestStatisticsWideLogMemory(t *testing.T) {
+	log := hostile.NewInstancesLog(4, 1000, 10)
+	c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := c.Statistics(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(c.Columns()))
+	t.Logf("%d columns: %.0f bytes a column", len(c.Columns()), per)
+	if per > 260 {
+		t.Errorf("%.0f bytes a column, want at most 260", per)
 	}
 }
