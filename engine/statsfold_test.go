@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"math/rand"
+	"runtime"
 	"testing"
 	"unsafe"
 )
@@ -150,7 +151,11 @@ func TestStatisticsFoldAllValues(t *testing.T) {
 // TestStatisticsFoldSize pins the fold's size, which a log's every column
 // holds in Converter.Statistics.
 func TestStatisticsFoldSize(t *testing.T) {
-	if have := unsafe.Sizeof(StatisticsFold{}); have > 192 {
-		t.Errorf("StatisticsFold is %d bytes, want at most 192", have)
+	want := uintptr(144)
+	if runtime.GOARCH == "wasm" {
+		want = 192 // foldRaw is a whole RawCounter
+	}
+	if have := unsafe.Sizeof(StatisticsFold{}); have > want {
+		t.Errorf("StatisticsFold is %d bytes, want at most %d", have, want)
 	}
 }

@@ -20,11 +20,12 @@ var noInstanceRaw = engine.RawCounter{CStatus: cStatusNoInstance}
 // series.
 //
 // The series are folded row by row (engine.StatisticsFold): memory is
-// about 200 bytes per column, whatever the number of rows. A column whose
-// counter changes along the series (a whole object's counter definition,
-// or a merge of logs that log one path with other types or time bases)
-// cannot be folded before its last counter is known: Statistics then reads
-// the rows once more and holds those columns' series (40 bytes per value).
+// about 150 bytes per column (200 in the WebAssembly module), whatever the
+// number of rows. A column whose counter changes along the series (a whole
+// object's counter definition, or a merge of logs that log one path with
+// other types or time bases) cannot be folded before its last counter is
+// known: Statistics then reads the rows once more and folds those columns
+// again with it.
 //
 // Statistics reads the log a second time, like Write: call one of them,
 // once. It returns the statistics of the rows before a damage, and the

@@ -290,8 +290,8 @@ func BenchmarkStatistics(b *testing.B) {
 
 // TestStatisticsWideLogMemory bounds what Statistics allocates per column
 // on a log whose columns each have one sample (40,000 columns, each
-// instance in one sample): the fold's 192 bytes, the gap count's 4 and the
-// result's 48. The values held before the fold cost less on this shape
+// instance in one sample): the fold's 144 bytes (192 in the module), the
+// gap count's 4 and the result's 48. The values held before the fold cost less on this shape
 // (one value: 40 bytes and a slice) and 40 bytes more for each further
 // value (TestStatisticsMemory).
 func TestStatisticsWideLogMemory(t *testing.T) {
@@ -308,7 +308,11 @@ func TestStatisticsWideLogMemory(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(c.Columns()))
 	t.Logf("%d columns: %.0f bytes a column", len(c.Columns()), per)
-	if per > 260 {
-		t.Errorf("%.0f bytes a column, want at most 260", per)
+	want := 200.0
+	if runtime.GOARCH == "wasm" {
+		want = 250
+	}
+	if per > want {
+		t.Errorf("%.0f bytes a column, want at most %.0f", per, want)
 	}
 }
