@@ -32,13 +32,15 @@ var noInstanceRaw = engine.RawCounter{CStatus: cStatusNoInstance}
 // damage as its error.
 func (c *Converter) Statistics() ([]engine.Statistics, error) {
 	folds := make([]engine.StatisticsFold, len(c.columns))
-	gaps := make([]int32, len(c.columns)) // rows without the column since it was last present
+	// Per column: the rows without it since it was last present, or −1
+	// before its first value (what the rows that lack a column touch: 4
+	// bytes, not its fold).
+	gaps := make([]int32, len(c.columns))
 	last := c.fold(folds, gaps, nil)
 	err := c.Err()
 	if last != nil {
 		// Fold the changed columns again, with their last counter.
 		redo := make([]engine.StatisticsFold, len(c.columns))
-		clear(gaps)
 		c.rewind()
 		c.fold(redo, gaps, last)
 		for i := range last {
@@ -66,6 +68,9 @@ func (c *Converter) Statistics() ([]engine.Statistics, error) {
 // (nil for the others, and nil when none changes). With only, it folds
 // the columns that only has a counter for, with that counter.
 func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*engine.Counter) (last []*engine.Counter) {
+	for i := range gaps {
+		gaps[i] = -1
+	}
 	for c.Next() {
 		for i := range c.row.Cells {
 			if only != nil && only[i] == nil {
@@ -73,13 +78,13 @@ func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*en
 			}
 			cell, f := &c.row.Cells[i], &folds[i]
 			if !cell.Present {
-				if f.Samples() > 0 && c.covers(i) {
+				if gaps[i] >= 0 && c.covers(i) {
 					gaps[i]++
 				}
 				continue
 			}
 			switch {
-			case f.Samples() > 0 && only == nil && f.Counter() != cell.Counter || last != nil && last[i] != nil:
+			case gaps[i] >= 0 && only == nil && f.Counter() != cell.Counter || last != nil && last[i] != nil:
 				if last == nil {
 					last = make([]*engine.Counter, len(c.columns))
 				}
@@ -87,12 +92,13 @@ func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*en
 					last[i] = new(engine.Counter)
 				}
 				*last[i] = cell.Counter
-			case f.Samples() == 0:
+			case gaps[i] < 0:
 				counter := &cell.Counter
 				if only != nil {
 					counter = only[i]
 				}
 				*f = engine.NewStatisticsFold(*counter, 0)
+				gaps[i] = 0
 			}
 			// The rows that lacked the column, then its value.
 			for g := gaps[i]; g >= 0; g-- {
