@@ -316,3 +316,32 @@ func TestStatisticsWideLogMemory(t *testing.T) {
 		t.Errorf("%.0f bytes a column, want at most %.0f", per, want)
 	}
 }
+
+// TestStatisticsStreamingWholeObjects: in one log of whole objects, a
+// sample whose PERF_DATA_BLOCK has another PerfFreq changes the time base
+// of its rate counters: Statistics reads the log a third time for those
+// columns, and still equals the statistics over every column's whole
+// series, bit for bit.
+func TestStatisticsStreamingWholeObjects(t *testing.T) {
+	log := readCorpus(t, "PAL_SamplePerfmonLog.blg")
+	sig := []byte{'P', 0, 'E', 0, 'R', 0, 'F', 0}
+	var at []int
+	for i := 0; ; {
+		j := bytes.Index(log[i:], sig)
+		if j < 0 {
+			break
+		}
+		at, i = append(at, i+j), i+j+1
+	}
+	if len(at) < 10 {
+		t.Fatalf("%d PERF_DATA_BLOCKs", len(at))
+	}
+	for _, k := range []int{len(at) / 2, len(at) - 1} {
+		b := append([]byte(nil), log...)
+		le.PutUint64(b[at[k]+64:], le.Uint64(b[at[k]+64:])*2) // PerfFreq
+		what := "block " + strconv.Itoa(k)
+		if n := checkStreaming(t, what, func() *Converter { return open(t, b, Options{}) }); n == 0 {
+			t.Errorf("%s: no column's counter changed", what)
+		}
+	}
+}
