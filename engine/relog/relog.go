@@ -303,9 +303,6 @@ func (c *Converter) scan(br *blg.Reader) {
 	if fast && c.opts.Every <= 1 && cpus() >= 2 && !sequentialScan {
 		if parts := br.Split(min(cpus(), 4)); len(parts) > 1 {
 			c.scanParts(parts)
-			for _, p := range parts {
-				c.skipped += p.Skipped()
-			}
 			return
 		}
 	}

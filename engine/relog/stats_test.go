@@ -345,3 +345,30 @@ func TestStatisticsStreamingWholeObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedEventsSplit: a damaged event header in a later part of a
+// log that the first reading splits among goroutines is counted once, as
+// when the log is read in one piece (Converter.SkippedEvents).
+func TestSkippedEventsSplit(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	log := newTxLog(t, 40).Bytes() // 10 MB: two parts of at least 4 MB
+	guid := []byte{0xb3, 0x3b, 0x3f, 0x93, 0x3e, 0x94, 0x0d, 0x49, 0x9c, 0xed, 0x3c, 0xbb, 0x14, 0xc1, 0x44, 0x79}
+	at := bytes.Index(log[len(log)*3/4:], guid)
+	if at < 0 {
+		t.Fatal("no PDH event in the last quarter")
+	}
+	log[len(log)*3/4+at] = 0
+	defer func() { sequentialScan = false }()
+	var samples [2]int
+	for k, seq := range []bool{true, false} {
+		sequentialScan = seq
+		c := open(t, log, Options{})
+		samples[k], _, _ = c.Samples()
+		if n := c.SkippedEvents(); n != 1 {
+			t.Errorf("read in one piece %v: %d events skipped, want 1", seq, n)
+		}
+	}
+	if samples[0] != samples[1] {
+		t.Errorf("%d samples in one piece, %d in parts", samples[0], samples[1])
+	}
+}
