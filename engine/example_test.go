@@ -110,3 +110,22 @@ func ExampleComputeStatistics() {
 	// Output:
 	// count 2, skipped 2, min 4000, max 6000, mean 5000 (Valid)
 }
+
+func ExampleStatisticsFold() {
+	// The samples of ExampleComputeStatistics as they come, one at a time,
+	// in memory that does not grow with them: the same statistics.
+	f := engine.NewStatisticsFold(engine.Counter{Type: engine.CounterBulkCount, TimeBase: 1000}, 0)
+	for _, s := range []engine.RawCounter{
+		{FirstValue: 0, SecondValue: 0},
+		{FirstValue: 4000, SecondValue: 1000},
+		{FirstValue: 10000, SecondValue: 2000},
+		{CStatus: engine.CStatusNoMachine},
+		{FirstValue: 20000, SecondValue: 4000},
+	} {
+		f.Add(s)
+	}
+	st := f.Statistics()
+	fmt.Printf("%d samples: count %d, skipped %d, min %v, max %v, mean %v (%v)\n", f.Samples(), st.Count, st.Skipped, st.Min, st.Max, st.Mean, st.MeanStatus)
+	// Output:
+	// 5 samples: count 2, skipped 2, min 4000, max 6000, mean 5000 (Valid)
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"math/rand"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,7 +179,7 @@ func cellPath(cl *collisionLog, c collisionCell) string {
 
 // csvCells reads relog's CSV (or TSV) text: the header paths and, per row,
 // the value of each non-empty cell with its column.
-func csvCells(t *testing.T, text string, sep rune) (head []string, rows []map[uint64]int) {
+func csvCells(t testing.TB, text string, sep rune) (head []string, rows []map[uint64]int) {
 	t.Helper()
 	r := csv.NewReader(strings.NewReader(text))
 	r.Comma = sep
@@ -217,35 +218,82 @@ func csvCells(t *testing.T, text string, sep rune) (head []string, rows []map[ui
 // each value under the path of its entry and instance name (unpaired
 // surrogates kept, nameText) and never two instances of one entry in one
 // column; JSON rows have unique keys and every value; Parquet has a row
-// per value (one input in eight: it is the slow part); OpenMetrics writes
-// every value, in valid UTF-8, each family with a UNIT ending in it. Two
-// such logs merged keep every value of both, each log's instance in one
-// column across its samples and two instances of one log in different
-// columns, whose paths equal the instance's under PDH's case folding.
-// Everything is in memory: thousands of inputs a second.
+// per value; OpenMetrics writes every value, in valid UTF-8, each family
+// with a UNIT ending in it. Two such logs merged keep every value of both,
+// each log's instance in one column across its samples and two instances
+// of one log in different columns, whose paths equal the instance's under
+// PDH's case folding. Everything is in memory, and an input checks one of
+// the formats (the byte after the logs' bytes picks it: CSV, TSV, JSON or
+// OpenMetrics, and Parquet besides in one input in sixteen, the slow part)
+// besides the merge: every seed is run in each format.
 func FuzzNameCollisions(f *testing.F) {
-	f.Add([]byte{0, 0, 3, 0xff, 0x03, 1, 0x21, 0x18, 0x00, 0, 0x33})
-	f.Add([]byte{2, 0, 1, 3, 2, 0x38, 0, 2, 0x12, 0x38, 0, 1, 0x10, 1, 1, 0, 2, 0x07, 0, 0, 0x01})
-	f.Add([]byte{1, 0, 4, 1, 1, 0x03, 0, 1, 0x10, 0x03, 0, 0, 0, 1, 4, 1, 0x07, 0, 2, 0x21})
-	f.Add([]byte{2, 0, 0, 3, 0, 0x1f, 0x03, 7, 0x31})
-	f.Add([]byte{0, 1, 1, 0xff, 0xff, 3, 0x51, 0, 2, 0, 0x18, 0, 0, 0, 0, 0, 0, 0, 0, 7})
+	collisionSeed(f, []byte{0, 0, 3, 0xff, 0x03, 1, 0x21, 0x18, 0x00, 0, 0x33})
+	collisionSeed(f, []byte{2, 0, 1, 3, 2, 0x38, 0, 2, 0x12, 0x38, 0, 1, 0x10, 1, 1, 0, 2, 0x07, 0, 0, 0x01})
+	collisionSeed(f, []byte{1, 0, 4, 1, 1, 0x03, 0, 1, 0x10, 0x03, 0, 0, 0, 1, 4, 1, 0x07, 0, 2, 0x21})
+	collisionSeed(f, []byte{2, 0, 0, 3, 0, 0x1f, 0x03, 7, 0x31})
+	collisionSeed(f, []byte{0, 1, 1, 0xff, 0xff, 3, 0x51, 0, 2, 0, 0x18, 0, 0, 0, 0, 0, 0, 0, 0, 7})
 	// Svc in one log, Svc and svc in the other (merged, svc lost its values).
-	f.Add([]byte{0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0x03, 0, 0, 0, 0})
+	collisionSeed(f, []byte{0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0x03, 0, 0, 0, 0})
 	// One path twice (JSON repeated its key; OpenMetrics left one out).
-	f.Add([]byte{1, 3, 3, 0, 0, 3, 0, 0})
+	collisionSeed(f, []byte{1, 3, 3, 0, 0, 3, 0, 0})
 	// X Bytes and X-Bytes: one family name once sanitised (the number went
 	// after the unit).
-	f.Add([]byte{1, 0, 2, 0, 0x01, 0, 0, 0, 0x02, 0, 0, 0, 0, 3, 0, 0})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		a := buildCollisionLog(&data, 0, 0)
-		b := buildCollisionLog(&data, 1, a.samples)
-		// Parquet costs a few milliseconds: one input in eight.
-		checkOneLog(t, &a, nextByte(&data)%8 == 7)
-		checkMerged(t, &a, &b)
-	})
+	collisionSeed(f, []byte{1, 0, 2, 0, 0x01, 0, 0, 0, 0x02, 0, 0, 0, 0, 3, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) { nameCollisions(t, data) })
 }
 
-func checkOneLog(t *testing.T, cl *collisionLog, withParquet bool) {
+// collisionSeed adds a seed to f once per format byte (formatCSV …
+// formatOpenMetrics, then OpenMetrics with Parquet): the seed's bytes, as
+// many zeros as its logs read past its end, then the format byte.
+func collisionSeed(f *testing.F, seed []byte) {
+	padded := append(append([]byte(nil), seed...), make([]byte, 64)...)
+	rest := padded
+	a := buildCollisionLog(&rest, 0, 0)
+	buildCollisionLog(&rest, 1, a.samples)
+	logs := padded[:len(padded)-len(rest)]
+	for _, format := range []byte{formatCSV, formatTSV, formatJSON, formatOpenMetrics, formatOpenMetrics | withParquet} {
+		f.Add(append(append([]byte(nil), logs...), format))
+	}
+}
+
+// The format byte of FuzzNameCollisions' inputs: its low two bits pick the
+// format of the log alone, and withParquet (one byte value in sixteen) adds
+// Parquet.
+const (
+	formatCSV         = 0
+	formatTSV         = 1
+	formatJSON        = 2
+	formatOpenMetrics = 3
+	withParquet       = 15 << 2
+)
+
+// nameCollisions is FuzzNameCollisions' body.
+func nameCollisions(t testing.TB, data []byte) {
+	a := buildCollisionLog(&data, 0, 0)
+	b := buildCollisionLog(&data, 1, a.samples)
+	format := nextByte(&data)
+	checkOneLog(t, &a, format&3, format&withParquet == withParquet)
+	checkMerged(t, &a, &b)
+}
+
+// BenchmarkNameCollisions runs FuzzNameCollisions' body on its seeds and
+// on random inputs of the seeds' lengths (ns/op is per input):
+//
+//	go test -run '^$' -bench NameCollisions -cpuprofile cpu.out ./fuzz/
+func BenchmarkNameCollisions(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	inputs := make([][]byte, 64)
+	for i := range inputs {
+		inputs[i] = make([]byte, 8+rng.Intn(24))
+		rng.Read(inputs[i])
+	}
+	b.ReportAllocs()
+	for i := range b.N {
+		nameCollisions(b, inputs[i%len(inputs)])
+	}
+}
+
+func checkOneLog(t testing.TB, cl *collisionLog, format byte, withParquet bool) {
 	open := func() *relog.Converter {
 		c, err := relog.New(bytes.NewReader(cl.log), int64(len(cl.log)), relog.Options{})
 		if err != nil {
@@ -253,23 +301,25 @@ func checkOneLog(t *testing.T, cl *collisionLog, withParquet bool) {
 		}
 		return c
 	}
-	var cols []relog.Column
-	var want int
-	for _, sep := range []rune{',', '\t'} {
+	if withParquet {
+		checkCollisionParquet(t, cl, open())
+	}
+	switch format {
+	case formatCSV, formatTSV:
 		var text bytes.Buffer
-		f := relog.CSV
-		if sep == '\t' {
-			f = relog.TSV
+		f, sep := relog.CSV, ','
+		if format == formatTSV {
+			f, sep = relog.TSV, '\t'
 		}
 		c := open()
-		cols = c.Columns()
+		cols := c.Columns()
 		if err := c.Write(&text, f); err != nil {
 			t.Fatal(err)
 		}
 		head, rows := csvCells(t, text.String(), sep)
 		colOf := map[string]int{}
 		owner := map[int]string{}
-		want = 0
+		want := 0
 		for _, row := range rows {
 			for v, j := range row {
 				c, ok := cl.cells[v]
@@ -292,11 +342,17 @@ func checkOneLog(t *testing.T, cl *collisionLog, withParquet bool) {
 		if want != len(cl.cells) {
 			t.Fatalf("%d of %d values written", want, len(cl.cells))
 		}
+	case formatJSON:
+		checkJSON(t, cl, open())
+	default:
+		checkOpenMetrics(t, cl, open())
 	}
+}
 
-	// JSON: unique keys, every value.
+// checkJSON checks a log's JSON: unique keys, every value.
+func checkJSON(t testing.TB, cl *collisionLog, c *relog.Converter) {
 	var js bytes.Buffer
-	if err := open().Write(&js, relog.JSON); err != nil {
+	if err := c.Write(&js, relog.JSON); err != nil {
 		t.Fatal(err)
 	}
 	if !utf8.Valid(js.Bytes()) {
@@ -348,22 +404,26 @@ func checkOneLog(t *testing.T, cl *collisionLog, withParquet bool) {
 	if n != len(cl.cells) {
 		t.Fatalf("JSON: %d of %d values", n, len(cl.cells))
 	}
+}
 
-	// Parquet: a row per value, and parquet-go opens the file.
-	if withParquet {
-		var pq bytes.Buffer
-		pst, err := parquetlog.Write(&pq, longform.FromConverter(open()), parquetlog.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if pf, err := parquet.OpenFile(bytes.NewReader(pq.Bytes()), int64(pq.Len())); err != nil || pst.Rows != int64(len(cl.cells)) || pf.NumRows() != pst.Rows {
-			t.Fatalf("Parquet: %d rows written of %d values (%v)", pst.Rows, len(cl.cells), err)
-		}
+// checkCollisionParquet checks a log's Parquet: a row per value, and parquet-go
+// opens the file.
+func checkCollisionParquet(t testing.TB, cl *collisionLog, c *relog.Converter) {
+	var pq bytes.Buffer
+	pst, err := parquetlog.Write(&pq, longform.FromConverter(c), parquetlog.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	if pf, err := parquet.OpenFile(bytes.NewReader(pq.Bytes()), int64(pq.Len())); err != nil || pst.Rows != int64(len(cl.cells)) || pf.NumRows() != pst.Rows {
+		t.Fatalf("Parquet: %d rows written of %d values (%v)", pst.Rows, len(cl.cells), err)
+	}
+}
 
-	// OpenMetrics: every value, valid UTF-8, units at the ends of names.
+// checkOpenMetrics checks a log's OpenMetrics: every value, valid UTF-8,
+// units at the ends of names.
+func checkOpenMetrics(t testing.TB, cl *collisionLog, c *relog.Converter) {
 	var om bytes.Buffer
-	st, err := openmetrics.Write(&om, longform.FromConverter(open()), openmetrics.Options{Budget: 4096}) // no 8 MB window: these logs fit
+	st, err := openmetrics.Write(&om, longform.FromConverter(c), openmetrics.Options{Budget: 4096}) // no 8 MB window: these logs fit
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +450,7 @@ func checkOneLog(t *testing.T, cl *collisionLog, withParquet bool) {
 	}
 }
 
-func checkMerged(t *testing.T, a, b *collisionLog) {
+func checkMerged(t testing.TB, a, b *collisionLog) {
 	in := func(cl *collisionLog, name string) relog.Input {
 		return relog.Input{R: bytes.NewReader(cl.log), Size: int64(len(cl.log)), Name: name}
 	}

@@ -191,7 +191,9 @@ export interface QueryValue {
 export interface RelogOptions {
   /** Counter path patterns (relog -c), with wildcards. */
   counters?: string | string[];
-  /** Local FILETIMEs bounding the samples kept (relog -b, -e); 0 or absent: open. */
+  /** Local FILETIMEs bounding the samples kept (relog -b, -e), both included. begin 0 or
+   * absent: open. end absent (or null): open; end 0 is FILETIME 0 (1601-01-01), an end
+   * before every sample, as perfcalc relog -e 1601-01-01. */
   begin?: Raw;
   end?: Raw;
   /** Keep one sample in every (relog -t). */

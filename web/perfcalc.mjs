@@ -87,6 +87,15 @@ function setU64(dv, p, v) {
 
 function toI64(x, what) { return BigInt.asIntN(64, big(toU64(x, what))); }
 
+// toEnd reads opts.end: a FILETIME, or nothing (no end). FILETIME 0
+// (1601-01-01) is an end too, before every sample, where the module reads
+// 0 as none: it passes −1, as perfcalc relog -e 1601-01-01.
+function toEnd(x) {
+  if (x === undefined || x === null) return 0n;
+  const end = toI64(x, "end");
+  return end === 0n ? -1n : end;
+}
+
 function toU32(x, what) {
   if (x === undefined || x === null) return 0;
   const n = typeof x === "bigint" ? Number(x) : x;
@@ -665,7 +674,7 @@ export class Perfcalc {
     const pats = patterns(opts.counters);
     const patBytes = pats.length ? new TextEncoder().encode(pats.join("\n")) : null;
     const every = toU32(opts.every ?? 0, "every");
-    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toI64(opts.end ?? 0, "end"), every] };
+    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toEnd(opts.end), every] };
   }
 
   // _logExport calls an export over a .blg log added within ABI version 1

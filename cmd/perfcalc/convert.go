@@ -70,6 +70,7 @@ type job struct {
 	err     error // why it failed
 	skipped bool
 	dropped int64 // OpenMetrics samples left out (droppedNote)
+	events  int64 // events its first reading skipped (noteSkipped)
 }
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -149,6 +150,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if j.dropped > 0 {
 				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", j.in, droppedNote(j.dropped))
 			}
+			noteSkipped(stderr, "convert", []string{j.in}, j.events)
 		}
 	}
 	fmt.Fprintf(stdout, "converted %d, skipped %d (up to date), failed %d", converted, skipped, failed)
@@ -296,7 +298,8 @@ func upToDate(in, out string) bool {
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
 func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
-	c, closeIn, err := openLogs([]string{j.in}, relog.Options{Digits: digits, MaxColumns: maxColumns}, &stdinOnce{})
+	c, closeIn, events, err := openLogsCounting([]string{j.in}, relog.Options{Digits: digits, MaxColumns: maxColumns}, &stdinOnce{})
+	j.events = events
 	if err != nil {
 		// openLogs names the file; the summary names it already.
 		if fe := (*fileError)(nil); errors.As(err, &fe) && fe.name == j.in {

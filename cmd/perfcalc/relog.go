@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
@@ -235,9 +234,8 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 }
 
 // openLogsCounting is openLogs, which also returns the number of events
-// that the logs' first reading skipped (blg.SkippedEvents: a damaged event
-// header may have taken a sample with it), for a command that reads one
-// set of logs per run (in a convert run, logs are read in parallel).
+// that the logs' first reading skipped (relog.Converter.SkippedEvents: a
+// damaged event header may have taken a sample with it).
 func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), int64, error) {
 	closers := make([]func(), 0, len(names))
 	closeAll := func() {
@@ -271,9 +269,11 @@ func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*re
 		}
 		return relog.Merge(inputs, opts)
 	}
-	before := blg.SkippedEvents()
 	c, err := open(opts)
-	skipped := blg.SkippedEvents() - before
+	var skipped int64
+	if c != nil {
+		skipped = c.SkippedEvents()
+	}
 	if err == nil {
 		err = checkSelection(c, names, opts, open)
 	}

@@ -54,3 +54,32 @@ func TestSkippedEventsNoted(t *testing.T) {
 		t.Errorf("the whole log: exit %d, %q", code, errs)
 	}
 }
+
+// TestSkippedEventsNotedByConvert: convert says, per log, how many events
+// its first reading skipped, naming the damaged log and not the others it
+// converts at the same time (the count was process-wide, so convert said
+// nothing: a sample lost without a word).
+func TestSkippedEventsNotedByConvert(t *testing.T) {
+	log := tinyLog(3)
+	var at []int
+	for i := 0; ; {
+		j := bytes.Index(log[i:], pdhProvider)
+		if j < 0 {
+			break
+		}
+		at, i = append(at, i+j), i+j+1
+	}
+	bad := append([]byte(nil), log...)
+	bad[at[2]+3] = 0 // the second sample's provider GUID
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	for i := range 4 {
+		putFile(t, filepath.Join(in, "good"+string(rune('a'+i))+".blg"), log)
+	}
+	damaged := putFile(t, filepath.Join(in, "bad.blg"), bad)
+	code, out, errs := runCmd(t, "", "convert", in, "-o", filepath.Join(dir, "out"), "-f", "csv", "-j", "4")
+	want := "perfcalc convert: note: " + damaged + ": 1 event was skipped (not PDH's, or of an unknown type: a damaged event header?); a sample may be missing\n"
+	if code != exitOK || errs != want || !strings.HasPrefix(out, "converted 5, skipped 0 (up to date), failed 0") {
+		t.Errorf("exit %d, stdout %q, stderr %q\nwant exit 0 and stderr %q", code, out, errs, want)
+	}
+}

@@ -60,6 +60,7 @@ type Reader struct {
 	second   int64
 	err      error
 	done     bool
+	skips    int64 // events skipped since NewReader or the last Rewind (Skipped)
 
 	// A part of Split: the buffer at which the next part begins (0: none),
 	// and whether to skip the parts of a record begun before this part.
@@ -67,6 +68,15 @@ type Reader struct {
 	skipTail bool
 	part     bool // a later part of Split (which cannot rewind)
 }
+
+// Skipped returns the number of events this Reader skipped since
+// NewReader (the header and counter list included) or its last Rewind:
+// events of another provider than PDH's or system events after the log
+// header, and PDH records of an unknown event type, as SkippedEvents
+// counts them for the whole process. A damaged event header is the likely
+// cause, and a sample may be lost with it. A part of Split counts its own.
+// The WebAssembly module counts none (its size budget): 0.
+func (r *Reader) Skipped() int64 { return r.skips }
 
 // NewReader opens the log held by r, size bytes long (an *os.File and its
 // size, a *bytes.Reader and its Len, …). It reads the first buffer, the log
@@ -260,7 +270,7 @@ func (r *Reader) nextRecord() error {
 		}
 		r.cur += n
 		if !r.ev.pdh {
-			skipped()
+			r.skip()
 			continue
 		}
 		if splits && r.skipTail {
@@ -318,7 +328,7 @@ func (r *Reader) handle() (bool, error) {
 		}
 		r.trailer = t
 	default:
-		skipped()
+		r.skip()
 	}
 	return false, nil
 }
@@ -376,7 +386,7 @@ func (r *Reader) Rewind() error {
 		return ErrNotRewindable // a stream, or a later part of Split
 	}
 	r.asm.active, r.pending, r.trailer, r.stopAt = false, false, nil, 0
-	r.nSamples, r.first, r.second = 0, 0, 0
+	r.nSamples, r.first, r.second, r.skips = 0, 0, 0, 0
 	r.sample.layoutN = 0 // the first sample repeats none
 	r.err, r.done = r.startErr, r.start < 0 && r.startErr == nil
 	if r.start < 0 {

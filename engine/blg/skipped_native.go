@@ -7,8 +7,12 @@ import "sync/atomic"
 // skippedEvents counts the events that the process' Readers skipped.
 var skippedEvents atomic.Int64
 
-// skipped counts an event that a Reader skips.
-func skipped() { skippedEvents.Add(1) }
+// skip counts an event that the Reader skips, for Skipped and
+// SkippedEvents.
+func (r *Reader) skip() {
+	r.skips++
+	skippedEvents.Add(1)
+}
 
 // SkippedEvents returns how many events the Readers of this process have
 // skipped so far, all together: events of another provider than PDH's or
@@ -19,5 +23,6 @@ func skipped() { skippedEvents.Add(1) }
 // log had any from the count before and after its first reading (a second
 // reading after Rewind, or by Split's parts, counts the same events again,
 // and Readers in other goroutines count theirs). The WebAssembly module
-// counts none and has no SkippedEvents (its size budget).
+// counts none and has no SkippedEvents (its size budget). Reader.Skipped
+// counts one Reader's.
 func SkippedEvents() int64 { return skippedEvents.Load() }

@@ -11,8 +11,8 @@ import (
 )
 
 // TestSkippedEvents: a sample event whose provider GUID or event type is
-// damaged is skipped, and counted by SkippedEvents, once per reading; an
-// intact log counts none.
+// damaged is skipped, and counted by SkippedEvents, once per reading, and
+// by the Reader's Skipped; an intact log counts none.
 func TestSkippedEvents(t *testing.T) {
 	const start = 130_057_734_178_440_000
 	l := blgbuild.New(64<<10, start)
@@ -30,7 +30,7 @@ func TestSkippedEvents(t *testing.T) {
 		}
 		at, i = append(at, i+j), i+j+1
 	}
-	read := func(b []byte) (samples int, skipped int64) {
+	read := func(b []byte) (samples int, skipped, again int64) {
 		before := blg.SkippedEvents()
 		r, err := blg.NewReader(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
@@ -42,9 +42,22 @@ func TestSkippedEvents(t *testing.T) {
 		if err := r.Err(); err != nil {
 			t.Fatal(err)
 		}
-		return samples, blg.SkippedEvents() - before
+		skipped = blg.SkippedEvents() - before
+		if r.Skipped() != skipped {
+			t.Errorf("Reader.Skipped %d, SkippedEvents counted %d", r.Skipped(), skipped)
+		}
+		// Rewound, the reader counts the second reading's alone.
+		if err := r.Rewind(); err != nil {
+			t.Fatal(err)
+		}
+		if r.Skipped() != 0 {
+			t.Errorf("Skipped after Rewind: %d", r.Skipped())
+		}
+		for r.Next() {
+		}
+		return samples, skipped, r.Skipped()
 	}
-	if n, s := read(log); n != 3 || s != 0 {
+	if n, s, _ := read(log); n != 3 || s != 0 {
 		t.Fatalf("the intact log: %d samples, %d skipped", n, s)
 	}
 	for _, tc := range []struct {
@@ -55,8 +68,10 @@ func TestSkippedEvents(t *testing.T) {
 		for _, sample := range []int{0, 1} {
 			bad := append([]byte(nil), log...)
 			bad[at[1+sample]+tc.off] = tc.b
-			if n, s := read(bad); n != 2 || s != 1 {
-				t.Errorf("%s of sample %d damaged: %d samples, %d skipped; want 2 and 1", tc.name, sample, n, s)
+			// Rewind returns to the first good sample: a damaged event
+			// before it is not read again.
+			if n, s, again := read(bad); n != 2 || s != 1 || again != int64(sample) {
+				t.Errorf("%s of sample %d damaged: %d samples, %d skipped, %d after Rewind; want 2, 1 and %d", tc.name, sample, n, s, again, sample)
 			}
 		}
 	}

@@ -5,6 +5,6 @@ package blg
 // splits is false in the WebAssembly module: see split_native.go.
 const splits = false
 
-// skipped counts nothing in the WebAssembly module (its size budget), which
+// skip counts nothing in the WebAssembly module (its size budget), which
 // has no SkippedEvents: see skipped_native.go.
-func skipped() {}
+func (r *Reader) skip() {}

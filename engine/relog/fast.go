@@ -366,7 +366,8 @@ func (c *Converter) scanParts(parts []*blg.Reader) {
 	}
 	c.scanPart(parts[0])
 	wg.Wait()
-	for _, h := range helpers[1:] {
+	c.skipped = parts[0].Skipped()
+	for k, h := range helpers[1:] {
 		if c.scanErr != nil {
 			break // the samples after a damage are not the log's
 		}
@@ -381,9 +382,11 @@ func (c *Converter) scanParts(parts []*blg.Reader) {
 				return
 			}
 			c.scanPart(parts[0])
+			c.skipped = parts[0].Skipped() // the events up to the damage
 			return
 		}
 		c.absorb(h)
+		c.skipped += parts[1+k].Skipped()
 	}
 }
 

@@ -280,6 +280,9 @@ func (m *merger) scan(c *Converter) {
 		}
 	}
 	c.scanErr = m.err
+	for _, r := range m.rds {
+		c.skipped += r.Skipped()
+	}
 }
 
 // layout lays out every part's columns and their union, the columns of c.
@@ -433,6 +436,9 @@ func (m *merger) row(c *Converter, t int64, index int) {
 // covers reports whether a log that has column i has a sample in the
 // current row.
 func (m *merger) covers(i int) bool { return m.covered[i] }
+
+// rewind forgets the last reading's rows (Converter.rewind).
+func (m *merger) rewind() { clear(m.had) }
 
 // covers reports whether the current row could have had column i: always
 // for one log; for a merge, whether a log that has the column has a sample

@@ -121,8 +121,9 @@ type Converter struct {
 	begin    int64
 	end      int64
 	scanErr  error
-	met      int  // the first pass: columns met that the filters keep (MaxColumns)
-	over     bool // the first pass met more than MaxColumns columns
+	met      int   // the first pass: columns met that the filters keep (MaxColumns)
+	skipped  int64 // the first pass: events its readers skipped (SkippedEvents)
+	over     bool  // the first pass met more than MaxColumns columns
 
 	// The second pass.
 	r        *blg.Reader
@@ -147,6 +148,7 @@ type Converter struct {
 type merging interface {
 	next(c *Converter) bool // Next
 	covers(col int) bool    // see Converter.covers
+	rewind()                // see Converter.rewind
 }
 
 // entry is what a Converter knows of one counter-list entry: its counters
@@ -305,6 +307,7 @@ func (c *Converter) scan(br *blg.Reader) {
 		}
 	}
 	c.scanPart(br)
+	c.skipped = br.Skipped()
 }
 
 // sequentialScan makes scan read the log in one piece whatever the CPUs
@@ -529,6 +532,12 @@ func (c *Converter) TimeZone() (name string, bias int32) { return c.zoneName, c.
 // the input between the two readings), and the local time stamps of the
 // first and the last.
 func (c *Converter) Samples() (n int, begin, end int64) { return c.samples, c.begin, c.end }
+
+// SkippedEvents returns the number of events that the first reading of the
+// log (of the logs, for Merge) skipped (blg.Reader.Skipped: a damaged
+// event header is the likely cause, and a sample may be lost with it). The
+// WebAssembly module counts none: 0.
+func (c *Converter) SkippedEvents() int64 { return c.skipped }
 
 // ScanErr returns the damage that the first reading met, or nil: the rows
 // then end before it, and Err will report it again after the last row.

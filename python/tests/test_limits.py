@@ -3,6 +3,7 @@ work, with the specific error class (issue 26, item 10)."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import resource
 import time
@@ -28,6 +29,17 @@ def test_every_out_of_range_is_refused(every):
 def test_every_within_range_reads():
     log = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
     assert perfcalc.relog(log, every=2**30).count("\n") == 2  # the header and the first sample
+
+
+@pytest.mark.parametrize("end", [datetime.datetime(1601, 1, 1), "1601-01-01T00:00:00", 0])
+def test_end_at_filetime_zero_is_an_end(end):
+    """end=datetime(1601, 1, 1) (FILETIME 0) is an end before every sample,
+    as perfcalc relog -e 1601-01-01: it meant no end, every sample kept."""
+    log = need_corpus() / "blg" / "Tx_BasicPerfCounters.blg"
+    assert perfcalc.read_blg(log, end=end).num_rows == 0
+    assert perfcalc.relog(log, end=end).count("\n") <= 1  # at most the header
+    assert perfcalc.stats(log, end=end)["count"].to_pylist() == [0] * perfcalc.stats(log, end=end).num_rows
+    assert perfcalc.read_blg(log, end=None).num_rows > 0
 
 
 def _maxrss_mb() -> float:

@@ -36,3 +36,22 @@ test("counters of a wrong type throw a TypeError", async (t) => {
     assert.notDeepEqual(one, none, `${what}: the selection selects`);
   }
 });
+
+// end: 0 (FILETIME 0, 1601-01-01) is an end before every sample, as
+// perfcalc relog -e 1601-01-01 (issue 26, item 10): it meant no end.
+test("end 0 is an end, not none", async (t) => {
+  if (!CORPUS) {
+    t.skip("../shared/corpus is absent");
+    return;
+  }
+  const pc = await loadModule();
+  const log = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
+  for (const end of [0, 0n, "0"]) {
+    assert.equal(pc.stats(log, { end }).rows, 0, `stats end ${typeof end}`);
+    assert.equal(pc.columns(log, { end }).samples, 0, `columns end ${typeof end}`);
+    assert.equal(pc.relog(log, { end }).rows.length, 0, `relog end ${typeof end}`);
+    assert.ok(pc.relog(log, { end, format: "csv" }).split("\n").filter(Boolean).length <= 1, `relog csv end ${typeof end}`);
+  }
+  assert.ok(pc.stats(log, {}).rows > 0);
+  assert.ok(pc.stats(log, { end: null }).rows > 0);
+});

@@ -97,6 +97,10 @@ def _filetime(t, what: str) -> int:
 def _log_args(data, counters, begin, end, every):
     pats = _patterns(counters)
     b, e = _filetime(begin, "begin"), _filetime(end, "end")
+    if end is not None and e == 0:
+        # FILETIME 0 (1601-01-01) is an end too, before every sample, where
+        # the module reads 0 as none: -1, as perfcalc relog -e 1601-01-01.
+        e = -1
     if not 0 <= every <= _abi.MAX_EVERY:
         # The module takes a u32: 2**32 would wrap to 0 (every sample).
         raise ArgumentError(f"perfcalc: every={every!r}: want 0 to 2^30 ({_abi.MAX_EVERY:,})", code=_abi.CODE_ARGUMENT)
@@ -125,8 +129,10 @@ def read_blg(
     ``source``: a path, bytes, or a binary file. ``counters``: counter path
     patterns with wildcards (relog ``-c``; one string or several).
     ``begin``/``end``: the log's local time (naive ``datetime``, ISO 8601
-    string or FILETIME), both included (relog ``-b``/``-e``). ``every``:
-    keep one sample in ``every`` (relog ``-t``).
+    string or FILETIME), both included (relog ``-b``/``-e``); None: open.
+    ``end=datetime(1601, 1, 1)`` (FILETIME 0) is an end before every sample,
+    as ``perfcalc relog -e 1601-01-01``. ``every``: keep one sample in
+    ``every`` (relog ``-t``).
 
     A table holds at most 2,097,152 values (the module's limit, about 110 MB
     of a log of a few counters; LimitError beyond): select counters or a
