@@ -165,7 +165,7 @@ staticcheck:
 # of wasm/ABI.md) and engine/formatpow.go (tools/genpow5); a test fails
 # when they are stale.
 generate:
-	$(GO) generate ./internal/abi ./engine
+	$(GO) generate ./internal/abi ./engine ./analysis
 
 # The WebAssembly module, built reproducibly (the committed file must equal
 # a fresh build: wasm-check). It is the only copy in the repository: package
