@@ -162,7 +162,8 @@ staticcheck:
 	echo "$(GO) run $(STATICCHECK) ./..."; $(GO) run $(STATICCHECK) ./...
 
 # The files generated from internal/abi/layout.go (web/abi.mjs, the tables
-# of wasm/ABI.md) and engine/formatpow.go (tools/genpow5); a test fails
+# of wasm/ABI.md), engine/formatpow.go (tools/genpow5) and the table of
+# doc/DEFAULT-ANALYSES.md (analysis.Defaults); a test fails
 # when they are stale.
 generate:
 	$(GO) generate ./internal/abi ./engine ./analysis
