@@ -238,11 +238,11 @@ type Overall struct {
 	NoThresholds bool
 }
 
-// Point is one pixel column of a chart: the smallest and largest value of
-// the samples from Start to End (local FILETIMEs).
+// Point is one pixel column of a chart: the smallest, mean and largest
+// value of the samples from Start to End (local FILETIMEs).
 type Point struct {
-	Start, End int64
-	Min, Max   float64
+	Start, End    int64
+	Min, Avg, Max float64
 }
 
 // Series is one matched counter instance of an analysis' datasource.

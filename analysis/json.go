@@ -367,6 +367,8 @@ func (r *Report) appendResult(w *jsonWriter, res *Result) {
 			w.b = append(w.b, '"', ',')
 			w.b = appendNumber(w.b, p.Min)
 			w.b = append(w.b, ',')
+			w.b = appendNumber(w.b, p.Avg)
+			w.b = append(w.b, ',')
 			w.b = appendNumber(w.b, p.Max)
 			w.b = append(w.b, ']')
 		}

@@ -654,7 +654,7 @@ func (p *plan) fillPerSlice(st *store, d *derived, sl []Slice, compat bool) {
 			v = roundTo(v, st.round)
 		}
 		st.values = append(st.values, v)
-		st.chart = append(st.chart, Point{Start: sl[k].Start, End: sl[k].End, Min: v, Max: v})
+		st.chart = append(st.chart, Point{Start: sl[k].Start, End: sl[k].End, Min: v, Avg: v, Max: v})
 	}
 }
 

@@ -695,3 +695,33 @@ func TestRunTxBySlices(t *testing.T) {
 		t.Errorf("overall: n %d, mean %v, want 600 and %v", o.N, o.Avg, meanOf(vals))
 	}
 }
+
+// TestChartEnvelope: 1,300 rows make chart points of ⌈1300 ÷ 600⌉ = 3
+// rows each; a point's min, mean and max are those of its rows' values
+// (row i holds i·i mod 101, so the three differ), and no chart has more
+// than 600 points.
+func TestChartEnvelope(t *testing.T) {
+	const rows = 1300
+	var raws [][]uint64
+	for i := range rows {
+		raws = append(raws, []uint64{uint64(i * i % 101)})
+	}
+	r, err := Run(open(t, buildLog(t0, 1, rawCount, []string{"a"}, raws)), oneAnalysis(`\Obj(*)\Ctr`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chart := r.Results[0].Series[0].Chart
+	if len(chart) != (rows+2)/3 || len(chart) > r.ChartPoints {
+		t.Fatalf("%d chart points, want %d (at most %d)", len(chart), (rows+2)/3, r.ChartPoints)
+	}
+	for k, p := range chart {
+		lo, sum, hi, n := math.Inf(1), 0.0, math.Inf(-1), 0
+		for i := 3 * k; i < min(3*k+3, rows); i++ {
+			v := float64(raws[i][0])
+			lo, sum, hi, n = min(lo, v), sum+v, max(hi, v), n+1
+		}
+		if p.Min != lo || p.Avg != sum/float64(n) || p.Max != hi {
+			t.Fatalf("point %d: min %v avg %v max %v, want %v %v %v", k, p.Min, p.Avg, p.Max, lo, sum/float64(n), hi)
+		}
+	}
+}

@@ -12,6 +12,9 @@ type store struct {
 	offsets []int32 // exact: offsets[k] is the index in values of slice k's first value
 	chart   []Point
 	bucket  int // the chart bucket of the last point, −1 before any
+	// sum and cnt are the sum and number of the last point's values.
+	sum float64
+	cnt int
 	// perSlice: one value per slice (Formula.PerSlice), offsets set in
 	// both modes.
 	perSlice bool
@@ -32,13 +35,17 @@ func (s *store) add(row int, t int64, k int, v float64, compat bool, per int) {
 	b := row / per
 	if b != s.bucket || len(s.chart) == 0 {
 		s.bucket = b
-		s.chart = append(s.chart, Point{Start: t, End: t, Min: v, Max: v})
+		s.sum, s.cnt = v, 1
+		s.chart = append(s.chart, Point{Start: t, End: t, Min: v, Avg: v, Max: v})
 		return
 	}
 	p := &s.chart[len(s.chart)-1]
 	p.End = t
 	p.Min = min(p.Min, v)
 	p.Max = max(p.Max, v)
+	s.sum += v
+	s.cnt++
+	p.Avg = min(max(finite(s.sum/float64(s.cnt)), p.Min), p.Max)
 }
 
 // bounds returns the positions [lo, hi) of exact slice k among the values.

@@ -236,7 +236,7 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 				buf = append(buf, `<circle fill="`+col+`" r="2" cx="`...)
 				buf = appendCoord(buf, run[0].x)
 				buf = append(buf, `" cy="`...)
-				buf = appendCoord(buf, (run[0].lo+run[0].hi)/2)
+				buf = appendCoord(buf, run[0].mid)
 				buf = append(buf, `"/>`...)
 			} else {
 				buf = append(buf, `<polyline class="line" stroke="`+col+`" points="`...)
@@ -244,7 +244,7 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 					if k > 0 {
 						buf = append(buf, ' ')
 					}
-					buf = appendXY(buf, c.x, (c.lo+c.hi)/2)
+					buf = appendXY(buf, c.x, c.mid)
 				}
 				buf = append(buf, `"/>`...)
 			}
@@ -257,7 +257,7 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 				flush() // a gap: no value there
 				continue
 			}
-			run = append(run, column{x.at(float64(p.Start+p.End) / 2), y.at(p.Min), y.at(p.Max)})
+			run = append(run, column{x.at(float64(p.Start+p.End) / 2), y.at(p.Min), y.at(p.Avg), y.at(p.Max)})
 		}
 		flush()
 		b.WriteString(`</g>`)
@@ -266,9 +266,9 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 	b.WriteString("</svg>\n")
 }
 
-// column is one chart point's pixel column: its x and the y of its min
-// and max.
-type column struct{ x, lo, hi float64 }
+// column is one chart point's pixel column: its x and the y of its min,
+// mean and max.
+type column struct{ x, lo, mid, hi float64 }
 
 // appendCoord appends a coordinate with one decimal.
 func appendCoord(dst []byte, v float64) []byte {
