@@ -120,8 +120,8 @@ web-bench:
 # Every fuzz target of FUZZPKGS for FUZZTIME each (go test -fuzz takes one
 # target per run): fuzz/, and the packages whose targets need their
 # unexported decoders (collect's PDH and PerfLib buffers, perfcalc watch's
-# -si and text).
-FUZZPKGS ?= ./fuzz/ ./collect/ ./cmd/perfcalc/
+# -si and text, htmlreport's sanitiser, internal/abi's --set values).
+FUZZPKGS ?= ./fuzz/ ./collect/ ./cmd/perfcalc/ ./analysis/htmlreport/ ./internal/abi/
 fuzz:
 	@set -e; for p in $(FUZZPKGS); do \
 		for t in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
