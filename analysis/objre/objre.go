@@ -232,6 +232,9 @@ func (p *parser) atom() *node {
 	case '*', '+', '?':
 		p.fail(at, "missing argument to repetition operator "+string(c))
 		return nil
+	case '{': // a counted repetition, or a brace Go's regexp reads as one
+		p.fail(at, "counted repetition {n,m} is not supported")
+		return nil
 	case '.':
 		p.i++
 		return &node{kind: 'c', set: &class{any: true}, start: at}
