@@ -28,7 +28,8 @@ type Summary struct {
 	Keys          int
 	Columns, Rows uint32
 	Bias          int32
-	// Local is the header's local time (query).
+	// Local is the header's local time (query), or the events that a
+	// log's first reading skipped (blg, stats, columns: HdrLocal).
 	Local int64
 	// Damage is why a log ends early (FlagDamaged): the records before it
 	// are valid.
@@ -328,7 +329,7 @@ func (b *Builder) openLog(log []byte, opts relog.Options, kind uint32, shared bo
 	}
 	b.begin(kind, zone, keys)
 	rows, _, _ := c.Samples()
-	b.Columns, b.Rows, b.Bias = uint32(len(cols)), uint32(rows), bias
+	b.Columns, b.Rows, b.Bias, b.Local = uint32(len(cols)), uint32(rows), bias, c.SkippedEvents()
 	return c, nil
 }
 
@@ -438,17 +439,19 @@ func textDigits(format, last uint32, bad error) (int, error) {
 // in format (Format…, with the digits in its bits 8 to 15; relog_text):
 // digits other than 0 replace opts.Digits. It returns the damage of a log
 // damaged after its start (the rows before it are written) apart from the
-// errors that refuse the log.
-func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (damage, err error) {
+// errors that refuse the log, and the events that the log's first reading
+// skipped (relog.Converter.SkippedEvents: a damaged event header may have
+// taken a sample with it).
+func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skipped int64, damage, err error) {
 	if opts.Every < 0 || opts.Every > MaxEvery {
-		return nil, ErrEvery
+		return 0, nil, ErrEvery
 	}
 	digits, err := textDigits(format, FormatJSON, ErrFormat)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	if opts.Digits < 0 || opts.Digits > MaxDigits {
-		return nil, ErrDigits
+		return 0, nil, ErrDigits
 	}
 	if format>>DigitsShift > 0 || opts.Digits == 0 {
 		opts.Digits = digits
@@ -456,9 +459,9 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (dama
 	format &= FormatMask
 	c, err := OpenLog(log, opts)
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
-	return c.Write(w, relog.Format(format)), nil
+	return c.SkippedEvents(), c.Write(w, relog.Format(format)), nil
 }
 
 // Query is what a query between two captures needs besides them: query.Config
@@ -553,7 +556,11 @@ func QueryText(w io.Writer, older, newer []byte, q *Query, format uint32) error 
 
 // ParsePatterns reads counter path patterns, UTF-8, one per line; ASCII
 // white space around a pattern (a CR before the LF too) and empty lines are
-// ignored. A pattern that does not parse is counterpath's error.
+// ignored. A pattern that does not parse is counterpath's error. A run of
+// "*" in a parent, an instance or a counter is cut to two stars (twoStars):
+// the pattern matches what it matched, and what counterpath.Compact makes
+// of it (as the command does) is the same, but a pattern of 2,000 stars
+// costs what one star costs.
 func ParsePatterns(text []byte) ([]counterpath.Path, error) {
 	var ps []counterpath.Path
 	for len(text) > 0 {
@@ -571,9 +578,38 @@ func ParsePatterns(text []byte) ([]counterpath.Path, error) {
 		if err != nil {
 			return nil, err
 		}
+		names := [...]string{p.Parent, p.Instance, p.Counter}
+		for i := range names {
+			names[i] = twoStars(names[i]) // one call: the module holds one copy
+		}
+		p.Parent, p.Instance, p.Counter = names[0], names[1], names[2]
 		ps = append(ps, p)
 	}
 	return ps, nil
+}
+
+// twoStars returns s with each run of more than two "*" cut to two: a
+// pattern that counterpath.Match walks star by star matches the same names
+// (as two stars, a name of stars alone keeps the meaning that
+// counterpath.Path.Matches gives it). (counterpath.Compact, which cuts runs
+// to one star, would cost the module 2.4 KB.)
+func twoStars(s string) string {
+	b := []byte(s)
+	n, run := 0, 0
+	for _, c := range b {
+		run++
+		if c != '*' {
+			run = 0
+		}
+		if run <= 2 {
+			b[n] = c
+			n++
+		}
+	}
+	if n == len(b) {
+		return s
+	}
+	return string(b[:n])
 }
 
 // AppendPatterns appends ps as ParsePatterns reads them: one per line.
