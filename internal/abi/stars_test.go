@@ -12,9 +12,9 @@ import (
 // costs what one star costs (counterpath.Match walks a pattern star by
 // star), and means what it meant: counterpath.Compact, which the command
 // applies, makes the same pattern of it as of the pattern as written, and
-// it matches the same paths. An object or a machine, compared as written,
-// keeps its stars. Before, the module kept every star: 2,000 of them in
-// each part.
+// it matches the same paths. (An object, compared as written, loses stars
+// too: no counter set has a run of three.) Before, the module kept every
+// star: 2,000 of them in each part.
 func TestPatternStarRuns(t *testing.T) {
 	run := strings.Repeat("*", 2000)
 	short := run[:600] // three runs in a path of at most 2,048 bytes
@@ -41,7 +41,7 @@ func TestPatternStarRuns(t *testing.T) {
 				t.Errorf("%.40q: a part of %d bytes keeps a run of stars", pat, len(s))
 			}
 		}
-		if p.Machine != written.Machine || p.Object != written.Object || p.Index != written.Index || p.HasInstance != written.HasInstance {
+		if p.Machine != written.Machine || p.Object != strings.ReplaceAll(written.Object, "***", "**") || p.Index != written.Index || p.HasInstance != written.HasInstance {
 			t.Errorf("%.40q: %+v, written %+v", pat, p, written)
 		}
 		a, b := counterpath.Compact([]counterpath.Path{p})[0], counterpath.Compact([]counterpath.Path{written})[0]
@@ -50,7 +50,7 @@ func TestPatternStarRuns(t *testing.T) {
 		}
 		for _, path := range []string{
 			`\\M\Process(ab)\% Processor Time`, `\\M\Process(abb)\x`, `\\M\Process(a)\% Processor Time`,
-			`\\M\Thread(p/q#3)\xy`, `\\M\Thread(q#3)\x`, `\\M\Memory\Pages`, `\\M\Obj***ect(a)\b`, `\\M\Process(x)\xay`, `\\M\Process(x)\xy`,
+			`\\M\Thread(p/q#3)\xy`, `\\M\Thread(q#3)\x`, `\\M\Memory\Pages`, `\\M\Process(x)\xay`, `\\M\Process(x)\xy`,
 		} {
 			q, err := counterpath.Parse(path)
 			if err != nil {
