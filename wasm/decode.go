@@ -267,9 +267,9 @@ func names() int32 {
 // logInput reads the arguments of decode_blg, relog_text, relog_stats and
 // relog_columns: the log at inOff (n bytes), counter path patterns (UTF-8,
 // one per line) at patOff (patLen bytes), the local time range [begin,
-// end] (FILETIMEs, 0 = open) and every.
+// end] (FILETIMEs, 0 = open) and every; and max_columns' limit.
 func logInput(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) ([]byte, relog.Options, int32) {
-	opts := relog.Options{Begin: begin, End: end, Every: int(every)}
+	opts := relog.Options{Begin: begin, End: end, Every: int(every), MaxColumns: int(maxColumns)}
 	data, code := inRegion("log", inOff, n)
 	if code != 0 {
 		return nil, opts, code
@@ -383,7 +383,9 @@ func (t *textWriter) Write(p []byte) (int, error) {
 // abi.RelogText. It returns the bytes written; a text longer than the
 // buffer comes in pages (CodeSpace, last_detail = the cursor of
 // decode_next). After a non-negative result, err_len > 0 means the log is
-// damaged after the rows written, and err_ptr holds why.
+// damaged after the rows written, and err_ptr holds why; last_detail is the
+// number of events that the log's first reading skipped (a damaged event
+// header may have taken a sample with it).
 //
 //go:wasmexport relog_text
 func relogText(inOff, n, patOff, patLen uint32, begin, end int64, every, format uint32) int32 {
@@ -398,9 +400,26 @@ func relogTextJob() int32 {
 		return code
 	}
 	var tw textWriter
-	damage, err := abi.RelogText(&tw, data, opts, args[5])
-	return tw.finish(damage, err)
+	skipped, damage, err := abi.RelogText(&tw, data, opts, args[5])
+	rc := tw.finish(damage, err)
+	if rc >= 0 {
+		lastDetail = uint32(skipped) // fewer than 2^32: each takes bytes of the log
+	}
+	return rc
 }
+
+// maxColumns is the most columns of a log that the log exports accept
+// (relog.Options.MaxColumns; 0: no limit): max_columns sets it.
+var maxColumns uint32 = abi.DefaultMaxColumns
+
+// setMaxColumns sets the most columns (counters of distinct instances) of a
+// log that decode_blg, relog_text, relog_stats and relog_columns accept
+// from now on, n (0: no limit; abi.DefaultMaxColumns until set, as
+// perfcalc's --max-columns): a log of more is refused with CodeLimit
+// before its columns take memory.
+//
+//go:wasmexport max_columns
+func setMaxColumns(n uint32) { maxColumns = n }
 
 // finish ends the text that t wrote, or reports err: the bytes written on
 // the last page, or err's code. damage, the damage of a log after the rows

@@ -21,9 +21,18 @@ import (
 // analysis packages of 2026-11-26), so the shipped module leaves it out
 // (the build tag perfcalcanalyze, see TestAnalyzeBudget) and these budgets
 // stay: raise them by at most 200,000 raw bytes when analyze fits.
+//
+// Issue 26 allowed 4,000 raw and 1,500 gzipped bytes more for three of its
+// items in the module: runs of "*" in counter path patterns cut (a pattern
+// of 2,000 stars costs what one star costs), the skipped-event count
+// (blg.Reader.Skipped, which counted nothing in the module) in the header
+// of decode_blg, relog_stats and relog_columns and in relog_text's
+// last_detail, and max_columns (relog.Options.MaxColumns, CodeLimit). They
+// took 3,496 raw and 1,173 gzipped bytes (2,599,408 -> 2,602,904 raw,
+// 759,652 -> 760,825 gzipped): the budgets grew by as much.
 const (
-	maxModuleBytes     = 2_600_000
-	maxModuleGzipBytes = 760_000
+	maxModuleBytes     = 2_600_000 + 3_496
+	maxModuleGzipBytes = 760_000 + 1_173
 )
 
 func TestModuleSize(t *testing.T) {

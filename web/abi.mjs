@@ -18,7 +18,7 @@ export const CODE_SPACE = -4; // the result does not fit the output buffer (pagi
 export const CODE_TRUNCATED = -5; // the input is truncated
 export const CODE_MALFORMED = -6; // the input is malformed (a `.blg` that is not one, a bad signature, …)
 export const CODE_UNSUPPORTED = -7; // well-formed input perfcalc does not decode
-export const CODE_LIMIT = -8; // the input asks for more than the module allows (more than 2,097,152 records: `MaxRecords`)
+export const CODE_LIMIT = -8; // the input asks for more than the module allows (more than 2,097,152 records: `MaxRecords`; a log of more columns than `max_columns` allows)
 export const CODE_INPUT = -9; // any other refusal: a bad counter path pattern, captures that do not pair
 export const CODE_ABSENT = -10; // a V2 block does not name its counter and no ids were given
 
@@ -96,7 +96,7 @@ export const HDR_BIAS = 56; // i32 bias: blg, stats and columns, the log's time-
 export const HDR_INFO_OFF = 60; // u32 info offset (in the string area)
 export const HDR_INFO_LEN = 64; // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 export const HDR_CURSOR = 68; // u32 cursor: with flag 2, the continuation that `decode_next` takes (never 0); else 0
-export const HDR_LOCAL = 72; // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
+export const HDR_LOCAL = 72; // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; blg, stats and columns, the events that the log's first reading skipped (not PDH's, or of an unknown type: a damaged event header, which may have taken a sample with it); else 0
 
 // The record of a decode result (80 bytes): one counter value.
 export const RECORD_SIZE = 80;
@@ -200,6 +200,7 @@ export const MAX_RESERVE = 1073741824; // the largest buffer in_reserve and out_
 export const ERR_CAP = 1024; // the buffer of the last error's text (1 KiB)
 export const MAX_RECORDS = 2097152; // the records of one decode result, whatever its input claims (2,097,152)
 export const MAX_EVERY = 1073741824; // the largest every of decode_blg, relog_text, relog_stats and relog_columns
+export const DEFAULT_MAX_COLUMNS = 1000000;
 
 /** Status names, indexed by the module's status numbers (engine.Status). */
 export const STATUS_NAMES = Object.freeze(["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"]);

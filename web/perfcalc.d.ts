@@ -131,6 +131,7 @@ export interface DecodeOptions {
   begin?: Raw;
   end?: Raw;
   every?: number;
+  maxColumns?: number;
 }
 
 export interface DecodedV1 { kind: "v1"; machine: string; records: DecodedRecord[]; }
@@ -145,6 +146,8 @@ export interface DecodedBlg {
   rows: number;
   /** Why the log ends early (a damage after its start), or null. */
   damage: string | null;
+  /** Events the log's first reading skipped (not PDH's, or of an unknown type: a damaged event header, which may have taken a sample with it; perfcalc notes them); 0 for none. */
+  skippedEvents: number;
   records: DecodedRecord[];
 }
 export type Decoded = DecodedV1 | DecodedV2 | DecodedNames | DecodedBlg;
@@ -210,6 +213,23 @@ export interface RelogOptions {
    * as their damage.
    */
   strict?: boolean;
+  /** With format: return {text, damage, skippedEvents} (RelogText) instead of the text alone. */
+  details?: boolean;
+  /**
+   * The most columns (counters of distinct instances) of the log, as perfcalc's
+   * --max-columns: 1,000,000 when absent, 0 for no limit. A log of more throws a
+   * PerfcalcError (code CODE_LIMIT, kind "Limit") before its columns take memory.
+   */
+  maxColumns?: number;
+}
+
+/** relog's text with details: what perfcalc relog writes, and what it says on standard error. */
+export interface RelogText {
+  text: string;
+  /** Why the log ends early (a damage after its start; the text holds the rows before it), or null. */
+  damage: string | null;
+  /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
+  skippedEvents: number;
 }
 
 export interface RelogRows {
@@ -227,6 +247,8 @@ export interface RelogRows {
     statuses: (Status | undefined)[];
   }[];
   damage: string | null;
+  /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
+  skippedEvents: number;
 }
 
 /** One column's statistics, as perfcalc stats and PdhComputeCounterStatistics give them. */
@@ -259,6 +281,8 @@ export interface LogStatistics {
   rows: number;
   /** Why the log ends early (a damage after its start), or null. */
   damage: string | null;
+  /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
+  skippedEvents: number;
   stats: ColumnStatistics[];
 }
 
@@ -288,6 +312,8 @@ export interface LogColumns {
   end: bigint | null;
   /** Why the log ends early (a damage after its start), or null. */
   damage: string | null;
+  /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
+  skippedEvents: number;
   columns: LogColumn[];
 }
 
@@ -301,6 +327,8 @@ export class PerfcalcError extends Error {
   detail: number;
   /** relog with format and strict, on a log damaged after its start: the text of the rows before the damage. */
   partial?: string;
+  /** relog with format and strict, on a log damaged after its start: the events its first reading skipped. */
+  skippedEvents?: number;
 }
 
 /** One instance of the module (not re-entrant; unusable after a trap). */
@@ -325,14 +353,15 @@ export class Perfcalc {
   decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
   query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
   query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+  relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json"; details: true }): RelogText;
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
   relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
   /** What bytes are: "v1", "v2", "names", "blg" or null (the module's sniff, as the perfcalc command tells). */
   sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
   /** The statistics of every column of a .blg log (relog's selection options apply). */
-  stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
+  stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogStatistics;
   /** The columns of a .blg log without computing a value (relog's selection options apply). */
-  columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogColumns;
+  columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogColumns;
   /**
    * perfcalc analyze over a .blg log (the module's analyze export): the report
    * parsed, its JSON text (byte for byte perfcalc analyze -f json's) and the
@@ -383,11 +412,12 @@ export function computeBatchArrays(words: BigUint64Array, out?: { values?: Float
 export function decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
 export function query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
 export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json"; details: true }): RelogText;
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
-export function stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogStatistics;
+export function stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogStatistics;
 export function sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
-export function columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits">): LogColumns;
+export function columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogColumns;
 
 // ---- analyze (issue 24) ----
 

@@ -103,6 +103,17 @@ function toU32(x, what) {
   return n >>> 0;
 }
 
+// maxColumnsOf reads opts.maxColumns: the most columns (counters of
+// distinct instances) of a log, 0 for no limit; absent (or null), perfcalc's
+// --max-columns default, 1,000,000.
+function maxColumnsOf(x) {
+  return x === undefined || x === null ? abi.DEFAULT_MAX_COLUMNS : toU32(x, "maxColumns");
+}
+
+// COLUMNS_ERROR is the module's text of a log over maxColumns (relog's
+// ColumnsError): the limit is its number.
+const COLUMNS_ERROR = /^relog: more than (\d+) columns/;
+
 // patterns reads opts.counters: a counter path pattern, an array of them,
 // or nothing (every counter). Anything else throws a TypeError: a wrong
 // type must not select every counter in silence.
@@ -504,7 +515,7 @@ export class Perfcalc {
         strOff: u32(abi.HDR_STR_OFF), strLen: u32(abi.HDR_STR_LEN), columns: u32(abi.HDR_COLUMNS),
         rows: u32(abi.HDR_ROWS), bias: dv.getInt32(o + abi.HDR_BIAS, true),
         infoOff: u32(abi.HDR_INFO_OFF), infoLen: u32(abi.HDR_INFO_LEN), needed: u32(abi.HDR_NEEDED),
-        cursor: u32(abi.HDR_CURSOR),
+        cursor: u32(abi.HDR_CURSOR), local: dv.getBigInt64(o + abi.HDR_LOCAL, true),
       };
       const dec = new TextDecoder();
       const strs = this._u8.subarray(o + h.strOff, o + h.strOff + h.strLen);
@@ -576,9 +587,9 @@ export class Perfcalc {
         return { kind, names: res.records.map((r) => ({ index: r.aux, text: r.path })) };
       }
       case "blg": {
-        const { parts, args } = this._relogArgs(data, opts);
+        const { parts, args, max } = this._relogArgs(data, opts);
         const [[d, dn], [p, pn]] = this._input(parts);
-        res = this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first));
+        res = this._columnsLimit(max, () => this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first)));
         break;
       }
     }
@@ -586,7 +597,7 @@ export class Perfcalc {
     const out = { kind, records: res.records };
     if (kind === "v1") out.machine = h.info;
     if (kind === "v2") out.counterSet = h.info;
-    if (kind === "blg") Object.assign(out, { timeZone: h.info, bias: h.bias, columns: h.columns, rows: h.rows, damage: h.damage });
+    if (kind === "blg") Object.assign(out, { timeZone: h.info, bias: h.bias, columns: h.columns, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local) });
     return out;
   }
 
@@ -674,7 +685,28 @@ export class Perfcalc {
     const pats = patterns(opts.counters);
     const patBytes = pats.length ? new TextEncoder().encode(pats.join("\n")) : null;
     const every = toU32(opts.every ?? 0, "every");
-    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toEnd(opts.end), every] };
+    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toEnd(opts.end), every], max: maxColumnsOf(opts.maxColumns) };
+  }
+
+  // _columnsLimit runs call, a log export, under the limit max of the
+  // log's columns (max_columns), and words the module's refusal of a log
+  // over it as perfcalc does (CODE_LIMIT). A module without max_columns
+  // (older than this package) has no limit: only the default is accepted.
+  _columnsLimit(max, call) {
+    if (typeof this.exports.max_columns !== "function") {
+      if (max !== abi.DEFAULT_MAX_COLUMNS) {
+        throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks max_columns (it is older than this package)");
+      }
+      return call();
+    }
+    this.exports.max_columns(max);
+    try {
+      return call();
+    } catch (e) {
+      const m = e instanceof PerfcalcError && e.code === abi.CODE_LIMIT ? COLUMNS_ERROR.exec(e.message) : null;
+      if (m === null) throw e;
+      throw new PerfcalcError(abi.CODE_LIMIT, `perfcalc: more than ${m[1]} columns (counters of distinct instances, about 1-2 KB of memory each): refused before memory runs out; maxColumns raises the limit (0: none)`, e.detail);
+    }
   }
 
   // _logExport calls an export over a .blg log added within ABI version 1
@@ -684,9 +716,9 @@ export class Perfcalc {
     if (typeof this.exports[name] !== "function") {
       throw new PerfcalcError(abi.CODE_UNSUPPORTED, `perfcalc: this perfcalc.wasm lacks ${name} (it is older than this package)`);
     }
-    const { parts, args } = this._relogArgs(toBytes(bytes, "bytes"), opts);
+    const { parts, args, max } = this._relogArgs(toBytes(bytes, "bytes"), opts);
     const [[d, dn], [p, pn]] = this._input(parts);
-    return this._pages((first) => this._call(name, d, dn, p, pn, ...args, first));
+    return this._columnsLimit(max, () => this._pages((first) => this._call(name, d, dn, p, pn, ...args, first)));
   }
 
   /**
@@ -698,7 +730,7 @@ export class Perfcalc {
   stats(bytes, opts = {}) {
     const res = this._logExport("relog_stats", bytes, opts);
     const h = res.head;
-    return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, stats: res.records };
+    return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local), stats: res.records };
   }
 
   /**
@@ -717,7 +749,7 @@ export class Perfcalc {
     const h = res.head, r0 = res.records[0];
     const range = h.rows > 0 && r0 ? [BigInt.asIntN(64, r0.first), BigInt.asIntN(64, r0.second)] : [null, null];
     return {
-      timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage, begin: range[0], end: range[1],
+      timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage, skippedEvents: Number(h.local), begin: range[0], end: range[1],
       columns: res.records.map(({ path, parts, type, aux, column }) => ({ path, parts, type, entry: aux, column })),
     };
   }
@@ -732,17 +764,21 @@ export class Perfcalc {
       let f = FORMATS[String(opts.format).toLowerCase()];
       if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
       f |= digitsBits(opts.digits);
-      const { parts, args } = this._relogArgs(data, opts);
+      const { parts, args, max } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
-      const text = this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f));
+      const text = this._columnsLimit(max, () => this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f)));
       const damage = this._errorText();
+      // After the text's last page, last_detail is the events the log's first reading
+      // skipped (a module with max_columns: one older than this package says nothing).
+      const skippedEvents = typeof this.exports.max_columns === "function" ? this.exports.last_detail() >>> 0 : 0;
       if (damage && opts.strict) {
         // As perfcalc relog: the rows before the damage, and the damage's message.
         const err = new PerfcalcError(abi.CODE_MALFORMED, damage);
         err.partial = text;
+        err.skippedEvents = skippedEvents;
         throw err;
       }
-      return text;
+      return opts.details ? { text, damage: damage || null, skippedEvents } : text;
     }
     const d = this.decode(data, { ...opts, kind: "blg" });
     const columns = new Array(d.columns).fill(undefined);
@@ -757,7 +793,7 @@ export class Perfcalc {
       row.values[r.column] = r.status === "Valid" ? r.value : null;
       row.statuses[r.column] = r.status;
     }
-    return { timeZone: d.timeZone, bias: d.bias, columns, rows, damage: d.damage };
+    return { timeZone: d.timeZone, bias: d.bias, columns, rows, damage: d.damage, skippedEvents: d.skippedEvents };
   }
 }
 

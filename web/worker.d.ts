@@ -2,7 +2,7 @@
 
 import type {
   Decoded, DecodedBlg, DecodedNames, DecodedV1, DecodedV2, DecodeOptions, LogColumns, LogStatistics, ModuleSource, Options,
-  QueryOptions, QueryValue, RelogOptions, RelogRows, Request, Result,
+  QueryOptions, QueryValue, RelogOptions, RelogRows, RelogText, Request, Result,
 } from "./perfcalc";
 import type { Analyzed, AnalyzeOptions } from "./perfcalc";
 
@@ -41,10 +41,11 @@ export class PerfcalcWorker {
   decode(bytes: Input, opts: DecodeOptions & Abortable & { kind: "blg" }): Promise<DecodedBlg>;
   decode(bytes: Input, opts?: DecodeOptions & Abortable): Promise<Decoded>;
   query(newer: Input, opts?: QueryOptions & Abortable): Promise<QueryValue[]>;
+  relog(bytes: Input, opts: RelogOptions & Abortable & { format: "csv" | "tsv" | "json"; details: true }): Promise<RelogText>;
   relog(bytes: Input, opts: RelogOptions & Abortable & { format: "csv" | "tsv" | "json" }): Promise<string>;
   relog(bytes: Input, opts?: RelogOptions & Abortable): Promise<RelogRows>;
-  stats(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits"> & Abortable): Promise<LogStatistics>;
-  columns(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits"> & Abortable): Promise<LogColumns>;
+  stats(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details"> & Abortable): Promise<LogStatistics>;
+  columns(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details"> & Abortable): Promise<LogColumns>;
   sniff(bytes: Input, opts?: Abortable): Promise<"v1" | "v2" | "names" | "blg" | null>;
   /** perfcalc analyze over a .blg log (see Perfcalc.analyze); the threshold files are bytes, not Blobs. */
   analyze(log: Input, opts?: AnalyzeOptions & Abortable): Promise<Analyzed>;

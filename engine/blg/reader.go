@@ -75,7 +75,6 @@ type Reader struct {
 // header, and PDH records of an unknown event type, as SkippedEvents
 // counts them for the whole process. A damaged event header is the likely
 // cause, and a sample may be lost with it. A part of Split counts its own.
-// The WebAssembly module counts none (its size budget): 0.
 func (r *Reader) Skipped() int64 { return r.skips }
 
 // NewReader opens the log held by r, size bytes long (an *os.File and its

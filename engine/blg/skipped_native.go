@@ -23,6 +23,6 @@ func (r *Reader) skip() {
 // log had any from the count before and after its first reading (a second
 // reading after Rewind, or by Split's parts, counts the same events again,
 // and Readers in other goroutines count theirs). The WebAssembly module
-// counts none and has no SkippedEvents (its size budget). Reader.Skipped
-// counts one Reader's.
+// has no SkippedEvents (its size budget). Reader.Skipped counts one
+// Reader's, in the module too.
 func SkippedEvents() int64 { return skippedEvents.Load() }

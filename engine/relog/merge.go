@@ -122,7 +122,7 @@ func Merge(inputs []Input, opts Options) (*Converter, error) {
 		merge:    m,
 	}
 	m.scan(c)
-	if fast && opts.MaxColumns > 0 && m.columnsMet() > opts.MaxColumns {
+	if opts.MaxColumns > 0 && m.columnsMet() > opts.MaxColumns {
 		return nil, &ColumnsError{Max: opts.MaxColumns}
 	}
 	m.layout(c) // no more merged columns than the logs have together
@@ -260,11 +260,11 @@ func (m *merger) scan(c *Converter) {
 				if _, err := m.parts[k].visit(m.heads[k], true, nil); err != nil {
 					m.fail(k, err)
 				}
-				if fast && m.parts[k].over {
+				if m.parts[k].over {
 					return // Merge refuses the logs: no need to read on
 				}
 			}
-			if fast && c.opts.MaxColumns > 0 && m.columnsMet() > c.opts.MaxColumns {
+			if c.opts.MaxColumns > 0 && m.columnsMet() > c.opts.MaxColumns {
 				return // each log holds its columns: their sum counts
 			}
 			if c.samples == 0 {

@@ -40,7 +40,7 @@ type Options struct {
 	// all its logs together, each log's counted apart (each log holds its
 	// own). Over it, the first reading stops as soon as it has met
 	// MaxColumns+1 columns, and New and Merge return a *ColumnsError. 0
-	// means no limit. The WebAssembly module ignores it (its size budget).
+	// means no limit.
 	MaxColumns int
 
 	part bool // a log of Merge: New opens it, Merge reads it
@@ -229,7 +229,9 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 	}
 	c.r = br // Next rewinds it for the second reading
 	c.scan(br)
-	if fast && c.opts.MaxColumns > 0 && (c.over || c.keptColumns() > c.opts.MaxColumns) {
+	// A sequential first reading counts every kept column once (met, over);
+	// a split one's parts count theirs apart (keptColumns counts them all).
+	if c.opts.MaxColumns > 0 && (c.over || fast && c.keptColumns() > c.opts.MaxColumns) {
 		return nil, &ColumnsError{Max: c.opts.MaxColumns}
 	}
 	c.layout()
@@ -326,7 +328,7 @@ func (c *Converter) scanPart(br *blg.Reader) {
 			c.scanErr = err
 			return
 		}
-		if fast && c.over {
+		if c.over {
 			return // New refuses the log: no need to read on
 		}
 		if c.samples == 0 {
@@ -341,30 +343,31 @@ func (c *Converter) scanPart(br *blg.Reader) {
 // addPair records, during the first pass, that entry e has counter ci of
 // instance ii.
 func (c *Converter) addPair(e *entry, ci, ii int32) {
+	var keep bool
 	if e.pairs == nil {
-		if e.single == 0 {
-			e.single = 1
-			if c.match(e, 0, 0) {
-				e.single = 2
-				c.count()
-			}
+		if e.single != 0 {
+			return
 		}
-		return
+		e.single = 1
+		if keep = c.match(e, 0, 0); keep {
+			e.single = 2
+		}
+	} else {
+		k := [2]int32{ci, ii}
+		if _, ok := e.pairs[k]; ok {
+			return
+		}
+		keep = c.match(e, ci, ii)
+		e.pairs[k] = keep
 	}
-	k := [2]int32{ci, ii}
-	if _, ok := e.pairs[k]; ok {
-		return
-	}
-	keep := c.match(e, ci, ii)
-	e.pairs[k] = keep
 	if keep {
-		c.count()
+		c.count() // one call: the module holds one copy
 	}
 }
 
 // count counts a column met by the first pass, against Options.MaxColumns.
 func (c *Converter) count() {
-	if fast && c.opts.MaxColumns > 0 {
+	if c.opts.MaxColumns > 0 {
 		c.met++
 		c.over = c.over || c.met > c.opts.MaxColumns
 	}

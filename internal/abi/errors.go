@@ -3,6 +3,7 @@ package abi
 import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 // Error is a refusal that the ABI defines itself, with its code (Code…),
@@ -40,7 +41,8 @@ var (
 // CodeOf returns the error code of an error of the builders: an *Error's
 // own; CodeInput for captures that query cannot pair; CodeTruncated,
 // CodeMalformed or CodeUnsupported for errors that wrap the engine's
-// sentinels; CodeInput for any other. nil is 0.
+// sentinels; CodeLimit for a log of more columns than relog's
+// MaxColumns; CodeInput for any other. nil is 0.
 func CodeOf(err error) int32 {
 	if e, ok := err.(*Error); ok {
 		return e.Code
@@ -56,6 +58,9 @@ func CodeOf(err error) int32 {
 		return CodeMalformed
 	case is(err, engine.ErrUnsupported):
 		return CodeUnsupported
+	}
+	if _, ok := err.(*relog.ColumnsError); ok {
+		return CodeLimit
 	}
 	return CodeInput
 }

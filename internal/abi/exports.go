@@ -45,6 +45,8 @@ var Exports = []Export{
 		"the next page of the result or text whose last page carried `cursor` (a header's; a text's `last_detail`), resumed where that page ended (see Paging); `cursor` 0 ends the result"},
 	{"query_text", "desc_off u32, options u32, format u32", "i32",
 		"relog's CSV (0) or TSV (1) text of `query`'s counters, as `perfcalc values -f csv` writes it"},
+	{"max_columns", "n u32", "",
+		"the most columns (counters of distinct instances) of a log that `decode_blg`, `relog_text`, `relog_stats` and `relog_columns` accept from then on, as `perfcalc --max-columns`: 1,000,000 until set, 0 for no limit; a log of more is refused with `CodeLimit` before its columns take memory (added within version 2: hosts check that it exists)"},
 	{"analyze", "log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32",
 		"`perfcalc analyze -f json`'s report of a `.blg` log: PAL threshold files or perfcalc's own analyses, as JSON text (see analyze)"},
 }

@@ -23,7 +23,7 @@ const (
 	CodeTruncated   = -5  // the input is truncated
 	CodeMalformed   = -6  // the input is malformed (a `.blg` that is not one, a bad signature, …)
 	CodeUnsupported = -7  // well-formed input perfcalc does not decode
-	CodeLimit       = -8  // the input asks for more than the module allows (more than 2,097,152 records: `MaxRecords`)
+	CodeLimit       = -8  // the input asks for more than the module allows (more than 2,097,152 records: `MaxRecords`; a log of more columns than `max_columns` allows)
 	CodeInput       = -9  // any other refusal: a bad counter path pattern, captures that do not pair
 	CodeAbsent      = -10 // a V2 block does not name its counter and no ids were given
 )
@@ -118,7 +118,7 @@ const (
 	HdrInfoOff = 60 // u32 info offset (in the string area)
 	HdrInfoLen = 64 // u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 	HdrCursor  = 68 // u32 cursor: with flag 2, the continuation that `decode_next` takes (never 0); else 0
-	HdrLocal   = 72 // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
+	HdrLocal   = 72 // i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; blg, stats and columns, the events that the log's first reading skipped (not PDH's, or of an unknown type: a damaged event header, which may have taken a sample with it); else 0
 )
 
 // The record of a decode result (80 bytes): one counter value.
@@ -243,4 +243,10 @@ const (
 	ErrCap     = 1 << 10 // the buffer of the last error's text (1 KiB)
 	MaxRecords = 1 << 21 // the records of one decode result, whatever its input claims (2,097,152)
 	MaxEvery   = 1 << 30 // the largest every of decode_blg, relog_text, relog_stats and relog_columns
+
+	// DefaultMaxColumns is max_columns until a host sets it: the most
+	// columns (counters of distinct instances) of a log that decode_blg,
+	// relog_text, relog_stats and relog_columns accept, as perfcalc's
+	// --max-columns default (CodeLimit above it).
+	DefaultMaxColumns = 1_000_000
 )

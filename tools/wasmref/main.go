@@ -149,7 +149,7 @@ func relogText(args []string, stdout, stderr io.Writer, files func(...string) ([
 		return 1
 	}
 	var text bytes.Buffer
-	if _, err := abi.RelogText(&text, in[0], relog.Options{}, format); err != nil {
+	if _, _, err := abi.RelogText(&text, in[0], relog.Options{}, format); err != nil {
 		io.WriteString(stderr, "wasmref: error "+strconv.Itoa(int(abi.CodeOf(err)))+": "+err.Error()+"\n")
 		return 1
 	}

@@ -21,7 +21,7 @@ CODE_SPACE = -4  # the result does not fit the output buffer (paging, see Decode
 CODE_TRUNCATED = -5  # the input is truncated
 CODE_MALFORMED = -6  # the input is malformed (a `.blg` that is not one, a bad signature, …)
 CODE_UNSUPPORTED = -7  # well-formed input perfcalc does not decode
-CODE_LIMIT = -8  # the input asks for more than the module allows (more than 2,097,152 records: `MaxRecords`)
+CODE_LIMIT = -8  # the input asks for more than the module allows (more than 2,097,152 records: `MaxRecords`; a log of more columns than `max_columns` allows)
 CODE_INPUT = -9  # any other refusal: a bad counter path pattern, captures that do not pair
 CODE_ABSENT = -10  # a V2 block does not name its counter and no ids were given
 
@@ -119,7 +119,7 @@ HDR_BIAS = 56  # i32 bias: blg, stats and columns, the log's time-zone bias in m
 HDR_INFO_OFF = 60  # u32 info offset (in the string area)
 HDR_INFO_LEN = 64  # u32 info length: V1 the machine name, V2 the counterset's GUID, blg, stats and columns the time zone's name (as relog prints it), else 0
 HDR_CURSOR = 68  # u32 cursor: with flag 2, the continuation that `decode_next` takes (never 0); else 0
-HDR_LOCAL = 72  # i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; else 0
+HDR_LOCAL = 72  # i64 local: query, the newer capture's `SystemTime` (its local time) as a FILETIME, 0 when it is not a valid time; blg, stats and columns, the events that the log's first reading skipped (not PDH's, or of an unknown type: a damaged event header, which may have taken a sample with it); else 0
 HEADER_FIELDS = (
     ("HDR_MAGIC", 0, "u32"),
     ("HDR_VERSION", 4, "u32"),
@@ -301,6 +301,7 @@ MAX_RESERVE = 1073741824  # the largest buffer in_reserve and out_reserve grant 
 ERR_CAP = 1024  # the buffer of the last error's text (1 KiB)
 MAX_RECORDS = 2097152  # the records of one decode result, whatever its input claims (2,097,152)
 MAX_EVERY = 1073741824  # the largest every of decode_blg, relog_text, relog_stats and relog_columns
+DEFAULT_MAX_COLUMNS = 1000000
 
 # Status names, indexed by the module's status numbers (engine.Status).
 STATUS_NAMES = ("Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType")
@@ -379,5 +380,6 @@ EXPORTS = {
     "relog_columns": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32"),
     "decode_next": ("cursor u32", "i32"),
     "query_text": ("desc_off u32, options u32, format u32", "i32"),
+    "max_columns": ("n u32", ""),
     "analyze": ("log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32"),
 }

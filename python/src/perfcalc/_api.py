@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import stat
+import warnings
 from typing import Iterable, Union
 
 import numpy as np
@@ -16,7 +18,7 @@ from ._compute import options_bits, type_name
 from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table
 from ._module import Instance, instance
 from ._records import RECORD, STAT, QUERY, decode
-from .errors import ArgumentError, DamagedError, Error, LimitError
+from .errors import ArgumentError, DamagedError, Error, LimitError, SkippedEventsWarning
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview]
 
@@ -107,6 +109,50 @@ def _log_args(data, counters, begin, end, every):
     return pats, b, e, int(every)
 
 
+# The module's text of a log over max_columns (relog's ColumnsError).
+_COLUMNS_ERROR = re.compile(r"^relog: more than (\d+) columns")
+
+
+def _max_columns(inst: Instance, max_columns) -> None:
+    """Sets the most columns of a log that the instance's next log call
+    accepts (0: no limit), as perfcalc --max-columns."""
+    if isinstance(max_columns, bool) or not isinstance(max_columns, (int, np.integer)) or not 0 <= max_columns <= 0xFFFFFFFF:
+        raise ArgumentError(
+            f"perfcalc: max_columns={max_columns!r}: want a number of columns, 0 for no limit (default {_abi.DEFAULT_MAX_COLUMNS:,})",
+            code=_abi.CODE_ARGUMENT,
+        )
+    inst.call("max_columns", int(max_columns))
+
+
+def _columns_limit(err: LimitError) -> LimitError:
+    """Words the module's refusal of a log over max_columns as perfcalc
+    does (other limits are returned as they are)."""
+    m = _COLUMNS_ERROR.match(err.message)
+    if m is None:
+        return err
+    return LimitError(
+        f"perfcalc: more than {m.group(1)} columns (counters of distinct instances, about 1-2 KB of memory each):"
+        " refused before memory runs out; max_columns raises the limit (0: none)",
+        code=err.code,
+        detail=err.detail,
+        op=err.op,
+    )
+
+
+def _note_skipped(n: int) -> None:
+    """Warns, as perfcalc notes, that the log's first reading skipped n
+    events (SkippedEventsWarning); nothing for 0."""
+    if n > 0:
+        events = "event was" if n == 1 else "events were"
+        warnings.warn(
+            SkippedEventsWarning(
+                f"perfcalc: {n} {events} skipped (not PDH's, or of an unknown type: a damaged event header?); a sample may be missing",
+                n,
+            ),
+            stacklevel=3,
+        )
+
+
 def _check_damaged(damaged: str) -> None:
     if damaged not in _DAMAGED:
         raise ArgumentError(f"perfcalc: damaged={damaged!r}: want 'raise' or 'keep'")
@@ -120,6 +166,7 @@ def read_blg(
     *,
     every: int = 0,
     damaged: str = "raise",
+    max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
 ) -> pa.Table:
     """Reads a perfmon binary log (.blg) as relog computes it, into a
     ``pyarrow.Table`` of perfcalc's long schema (:data:`perfcalc.SCHEMA`,
@@ -144,15 +191,26 @@ def read_blg(
     ``damaged="keep"`` returns that table instead (its schema metadata
     ``perfcalc.damage`` holds the text). Other errors raise the
     :class:`perfcalc.Error` subclass of the module's code.
+
+    ``max_columns``: the most columns (counters of distinct instances) of
+    the log, as ``perfcalc --max-columns`` (1,000,000; 0 for no limit): a
+    log of more raises :class:`perfcalc.LimitError` before its columns take
+    memory. Events that the log's first reading skipped (a damaged event
+    header, which may have taken a sample with it) give a
+    :class:`perfcalc.SkippedEventsWarning`, as perfcalc notes them, and
+    their number in the schema metadata ``perfcalc.skipped_events``.
     """
     _check_damaged(damaged)
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
+    _max_columns(inst, max_columns)
     try:
         d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
     except LimitError as err:
+        if _COLUMNS_ERROR.match(err.message):
+            raise _columns_limit(err) from None
         err.message += _LIMIT_HINT
         err.args = (err.message,)
         raise
@@ -160,7 +218,11 @@ def read_blg(
     meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode()}
     if d.damage:
         meta[b"perfcalc.damage"] = d.damage.encode()
+    skipped = int(d.header["local"])
+    if skipped:
+        meta[b"perfcalc.skipped_events"] = str(skipped).encode()
     table = table.replace_schema_metadata(meta)
+    _note_skipped(skipped)
     if d.damage and damaged == "raise":
         raise DamagedError(d.damage, table, op="decode_blg")
     return table
@@ -176,6 +238,7 @@ def relog(
     digits: int = 20,
     every: int = 0,
     damaged: str = "raise",
+    max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
 ) -> str:
     """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
     ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
@@ -185,7 +248,7 @@ def relog(
     shortest exact text). The other
     arguments are read_blg's. A damaged log raises DamagedError with the
     text before the damage as ``partial`` (or returns it with
-    ``damaged="keep"``)."""
+    ``damaged="keep"``); skipped events give a SkippedEventsWarning."""
     _check_damaged(damaged)
     fmt = _FORMATS.get(format)
     if fmt is None:
@@ -197,8 +260,14 @@ def relog(
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
-    text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
+    _max_columns(inst, max_columns)
+    try:
+        text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
+    except LimitError as err:
+        raise _columns_limit(err) from None
     damage = inst.error_text()
+    # After the text's last page, last_detail is the events the log's first reading skipped.
+    _note_skipped(inst.call("last_detail"))
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
     return text
@@ -218,17 +287,31 @@ _STATS_SCHEMA = pa.schema(
 )
 
 
-def stats(source: Source, counters=None, begin=None, end=None, *, every: int = 0, damaged: str = "raise") -> pa.Table:
+def stats(
+    source: Source,
+    counters=None,
+    begin=None,
+    end=None,
+    *,
+    every: int = 0,
+    damaged: str = "raise",
+    max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
+) -> pa.Table:
     """The statistics of every counter of a .blg log, as ``perfcalc stats``
     (PDH's PdhComputeCounterStatistics): path, counter_type, count (valid
     values), skipped, min, max (null when count is 0), mean (null unless
-    mean_status is Valid), mean_status. Arguments as read_blg's."""
+    mean_status is Valid), mean_status. Arguments, skipped events and
+    max_columns as read_blg's."""
     _check_damaged(damaged)
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
-    d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, 0), STAT)
+    _max_columns(inst, max_columns)
+    try:
+        d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, 0), STAT)
+    except LimitError as err:
+        raise _columns_limit(err) from None
     s = d.records
     count = s["count"]
     table = pa.Table.from_arrays(
@@ -244,6 +327,10 @@ def stats(source: Source, counters=None, begin=None, end=None, *, every: int = 0
         ],
         schema=_STATS_SCHEMA,
     )
+    skipped = int(d.header["local"])
+    if skipped:
+        table = table.replace_schema_metadata({b"perfcalc.skipped_events": str(skipped).encode()})
+    _note_skipped(skipped)
     if d.damage and damaged == "raise":
         raise DamagedError(d.damage, table, op="relog_stats")
     return table

@@ -96,6 +96,17 @@ class DamagedError(Error):
         self.partial = partial
 
 
+class SkippedEventsWarning(UserWarning):
+    """A log's first reading skipped events (not PDH's, or of an unknown
+    type): a damaged event header, which may have taken a sample with it.
+    The result is what perfcalc gives, which notes the same on standard
+    error; ``count`` is the number of events."""
+
+    def __init__(self, message: str, count: int):
+        super().__init__(message)
+        self.count = count
+
+
 class FaultError(Error):
     """The module trapped (memory exhausted, a Go runtime fatal error): the
     instance was discarded and the next call gets a new one."""
