@@ -254,7 +254,7 @@ func (q *Query) v2Rows(dst []instName, b *perflibv2.Block) []instName {
 	rs := b.Rows()
 	for rs.Next() {
 		row := rs.Row()
-		q.nameBuf = row.Name.AppendUTF8(q.nameBuf[:0])
+		q.nameBuf = row.Name.AppendName(q.nameBuf[:0]) // every code unit kept
 		full := q.intern.String(q.nameBuf)
 		r := instName{name: full}
 		if k := strings.IndexByte(full, '/'); k >= 0 {

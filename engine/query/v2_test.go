@@ -1,6 +1,7 @@
 package query_test
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 
@@ -228,4 +229,37 @@ func TestV2Errors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestV2SurrogateInstances: two V2 instances whose names differ only in an
+// unpaired surrogate (x + U+D800 and x + U+DC00: Windows allows any 16-bit
+// units) keep their own columns, escaped as doc/FORMATS.md §3.3 writes
+// them, when they swap places between the two samples; before, both read
+// "x\uFFFD", were numbered by position and swapped their values.
+func TestV2SurrogateInstances(t *testing.T) {
+	reg, strs := v2Reg(t)
+	// The encoder takes UTF-8 names: "xA" and "xB" become x+D800 and
+	// x+DC00 in the UTF-16 data.
+	surrogates := func(b []byte) []byte {
+		for _, r := range [][3]byte{{'A', 0x00, 0xD8}, {'B', 0x00, 0xDC}} {
+			k := bytes.Index(b, []byte{'x', 0, r[0], 0, 0, 0})
+			if k < 0 {
+				t.Fatalf("no name x%c in the data", r[0])
+			}
+			b[k+2], b[k+3] = r[1], r[2]
+		}
+		return b
+	}
+	older := surrogates(v2Data(t, 10, []v2inst{{"xA", 100, 0, 0}, {"xB", 1000, 0, 0}}))
+	newer := surrogates(v2Data(t, 12, []v2inst{{"xB", 3000, 0, 0}, {"xA", 300, 0, 0}}))
+	rate := func(d uint64) float64 { return f(float64(d)) / (f(2000) / f(1000)) }
+	q := query.New(query.Config{RegInfo: reg, Strings: strs, CounterSet: "Web", Paths: mustPaths(t, `\Web(*)\Requests/sec`)})
+	vals, err := q.Run(nil, older, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkValues(t, vals, []result{
+		{"\\Web(x\uFFFDdc00)\\Requests/sec", rate(2000), engine.Valid},
+		{"\\Web(x\uFFFDd800)\\Requests/sec", rate(200), engine.Valid},
+	})
 }

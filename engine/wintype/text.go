@@ -36,6 +36,12 @@ func (t Text) AppendUTF8(dst []byte) []byte {
 	return text.AppendUTF16(dst, t)
 }
 
+// AppendName appends the text as UTF-8 as AppendUTF8 does, but keeps every
+// code unit, as instance names need: an unpaired surrogate is written as
+// U+FFFD and its four hex digits, and U+FFFD itself as U+FFFD FFFD
+// (doc/FORMATS.md §3.3), so two names that differ only there stay apart.
+func (t Text) AppendName(dst []byte) []byte { return text.AppendUTF16Name(dst, t) }
+
 // String returns the text as a UTF-8 Go string (it allocates).
 func (t Text) String() string { return string(t.AppendUTF8(make([]byte, 0, len(t)/2))) }
 
