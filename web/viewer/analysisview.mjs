@@ -251,8 +251,10 @@ export class AnalysisView {
     const rows = list.map((a) => {
       const t0 = Date.parse(a.start) - shift, t1 = Date.parse(a.end) - shift;
       const same = day(t0) === day(t1);
+      // One tab stop for the list (the charted alert, or the first): the arrow keys move between alerts.
+      const stop = this.charted >= 0 ? a.index === this.charted : a === list[0];
       return h("tr", {
-        tabindex: 0, "data-index": a.index, "data-condition": a.condition, "data-analysis": a.analysis, "data-path": a.path, "data-slice": a.slice,
+        tabindex: stop ? 0 : -1, "data-index": a.index, "data-condition": a.condition, "data-analysis": a.analysis, "data-path": a.path, "data-slice": a.slice,
         "data-start": a.start, "data-end": a.end, "data-min": exact(a.min), "data-avg": exact(a.avg), "data-max": exact(a.max), "data-trend": exact(a.trend),
         class: `alert ${a.condition.toLowerCase()}${a.index === this.charted ? " charted" : ""}`, "aria-selected": a.index === this.charted ? "true" : "false",
         title: `${a.threshold}\nClick to chart ${a.path} around slice ${a.slice}`, onclick: () => this.chart(a.index),
@@ -330,6 +332,7 @@ export class AnalysisView {
       const on = Number(tr.dataset.index) === index;
       tr.classList.toggle("charted", on);
       tr.setAttribute("aria-selected", on ? "true" : "false");
+      tr.tabIndex = on ? 0 : -1;
       if (on && focus) tr.focus({ preventScroll: true });
     }
     const box = $("alert-chart");

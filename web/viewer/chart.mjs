@@ -81,7 +81,7 @@ export function lineRuns(xs, values, joined, y) {
 export function drawChart(box, { aligned, labels, colors, types, normalize, bias, span, bands = [], mark, label }) {
   const W = Math.max(360, box.clientWidth || 800), H = 300;
   const M = { l: 70, r: 16, t: 12, b: 34 };
-  const iw = W - M.l - M.r, ih = H - M.t - M.b;
+  const ih = H - M.t - M.b;
   const times = aligned.times;
   aligned.text ??= {
     times: JSON.stringify(Array.from(times, isoMs)), rows: JSON.stringify(Array.from(aligned.rows)),
@@ -116,6 +116,11 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
   const step = niceStep(hi - lo, 5);
   lo = Math.floor(lo / step) * step;
   hi = Math.ceil(hi / step) * step;
+  // The value labels, and room for the longest (about 7 px a character at 11 px).
+  const yLabels = [];
+  for (let v = lo; v <= hi + step / 2; v += step) yLabels.push([v, normalize ? `${Math.round(v)} %` : fmt(Number(v.toPrecision(12)))]);
+  M.l = Math.max(M.l, 14 + 7 * Math.max(...yLabels.map(([, t]) => t.length)));
+  const iw = W - M.l - M.r;
   const x = (t) => M.l + ((t - t0) / (t1 - t0)) * iw;
   const y = (v) => M.t + ih - ((v - lo) / (hi - lo)) * ih;
   const svg = h("svg:svg", {
@@ -123,10 +128,9 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
     "data-times": aligned.text.times, "data-rows": aligned.text.rows,
   });
   const grid = h("svg:g", { class: "grid" });
-  for (let v = lo; v <= hi + step / 2; v += step) {
+  for (const [v, text] of yLabels) {
     const yy = y(v);
-    grid.append(h("svg:line", { x1: M.l, x2: M.l + iw, y1: yy, y2: yy }),
-      h("svg:text", { x: M.l - 8, y: yy + 4, class: "ylabel" }, normalize ? `${Math.round(v)} %` : fmt(Number(v.toPrecision(12)))));
+    grid.append(h("svg:line", { x1: M.l, x2: M.l + iw, y1: yy, y2: yy }), h("svg:text", { x: M.l - 8, y: yy + 4, class: "ylabel" }, text));
   }
   const { ticks, step: tstep } = timeTicks(t0, t1, iw);
   const multiDay = new Date(t0).getUTCDate() !== new Date(t1).getUTCDate();
