@@ -50,8 +50,10 @@ func (cfg *AnalyzeConfig) files() []analyze.ThresholdFile {
 // or a question without a value is an *Error with CodeInput and the
 // reason. A log damaged after its start gives the report of the samples
 // before the damage and an *Error (Code 0) with the damage's text, as
-// RelogText does. A module without the export (older than this package)
-// gives an *Error with CodeUnsupported.
+// RelogText does. A module without the export gives an *Error with
+// CodeUnsupported: the embedded module leaves it out for now (it is built
+// with the tag perfcalcanalyze only, wasm/analyze.go); Config.WithModule
+// loads one built with it.
 //
 // # Notes
 //
@@ -59,6 +61,12 @@ func (cfg *AnalyzeConfig) files() []analyze.ThresholdFile {
 //     output buffer (4 MiB), each resumed where the one before ended: the
 //     log is analysed once.
 func (e *Engine) Analyze(log []byte, cfg *AnalyzeConfig) ([]byte, error) {
+	return e.AnalyzeLogs([][]byte{log}, cfg)
+}
+
+// AnalyzeLogs is Analyze over several logs of one machine, merged as
+// perfcalc analyze merges them (at most 32; in errors, the k-th is "log k").
+func (e *Engine) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) {
 	if cfg.Options.Interval < 0 {
 		return nil, &Error{Op: "analyze", Code: CodeArgument, Text: analyze.ErrInterval.Error()}
 	}
@@ -67,41 +75,54 @@ func (e *Engine) Analyze(log []byte, cfg *AnalyzeConfig) ([]byte, error) {
 		return nil, nativeError("analyze", err)
 	}
 	files := cfg.files()
-	// The parts: the log, the values, each file's name and bytes, then
-	// the table that names them (filled once they are placed).
-	parts := make([][]byte, 0, 3+2*len(files))
-	parts = append(parts, log, set)
+	// The parts: the values, each file's name and bytes, each log, then
+	// one table: the logs' regions (abi.AnalyzeLogs), then the files'
+	// entries (abi.Thr…), filled once the parts are placed.
+	parts := make([][]byte, 0, 2+2*len(files)+len(logs))
+	parts = append(parts, set)
 	for _, f := range files {
 		parts = append(parts, []byte(f.Name), f.Data)
 	}
-	parts = append(parts, make([]byte, len(files)*abi.ThrSize))
+	first := len(parts)
+	parts = append(parts, logs...)
+	nl := 8 * len(logs)
+	parts = append(parts, make([]byte, nl+len(files)*abi.ThrSize))
 	fill := func(table []byte, at []region) {
+		for i := range logs {
+			abi.PutRegion(table, 8*i, uint32(at[first+i].off), uint32(at[first+i].len))
+		}
 		for i, f := range files {
-			name, data := at[2+2*i], at[3+2*i]
+			name, data := at[1+2*i], at[2+2*i]
 			t := abi.ThrEntry{NameOff: uint32(name.off), NameLen: uint32(name.len), DataOff: uint32(data.off), DataLen: uint32(data.len)}
 			if f.Run {
 				t.Flags = abi.ThrRun
 			}
-			t.Put(table[i*abi.ThrSize:])
+			t.Put(table[nl+i*abi.ThrSize:])
 		}
 	}
-	flags := uint64(0)
+	flags := uint64(abi.AnalyzeLogs)
 	if cfg.Options.PALCompat {
-		flags = abi.AnalyzePALCompat
+		flags |= abi.AnalyzePALCompat
 	}
 	return e.text(fnAnalyze, parts, fill, func(s []uint64, at []region) {
-		s[0], s[1], s[2], s[3] = at[0].off, at[0].len, at[len(at)-1].off, uint64(len(files))
-		s[4], s[5], s[6], s[7] = at[1].off, at[1].len, uint64(cfg.Options.Interval), flags
+		table := at[len(at)-1]
+		s[0], s[1], s[2], s[3] = table.off, uint64(nl), table.off+uint64(nl), uint64(len(files))
+		s[4], s[5], s[6], s[7] = at[0].off, at[0].len, uint64(cfg.Options.Interval), flags
 	})
 }
 
 // Analyze is Engine.Analyze in the caller's process (without the module's
 // limit of 1 GiB): analyze.Run, the same code as the module's.
-func (Native) Analyze(log []byte, cfg *AnalyzeConfig) ([]byte, error) {
+func (n Native) Analyze(log []byte, cfg *AnalyzeConfig) ([]byte, error) {
+	return n.AnalyzeLogs([][]byte{log}, cfg)
+}
+
+// AnalyzeLogs is Engine.AnalyzeLogs in the caller's process.
+func (Native) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) {
 	if _, err := abi.AppendValues(nil, cfg.Values); err != nil {
 		return nil, nativeError("analyze", err)
 	}
-	report, damage, err := analyze.Run(nil, log, &analyze.Request{Files: cfg.files(), Values: cfg.Values, Options: cfg.Options})
+	report, damage, err := analyze.Run(nil, logs, &analyze.Request{Files: cfg.files(), Values: cfg.Values, Options: cfg.Options})
 	if err != nil {
 		return nil, nativeError("analyze", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
 	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // palDir returns ../shared/pal beside the project's root, or skips.
@@ -172,5 +173,54 @@ func TestAnalyzeErrors(t *testing.T) {
 			!strings.Contains(herr.Error(), tc.text) || !strings.Contains(nerr.Error(), tc.text) {
 			t.Errorf("%s: Engine %v (code %d), Native %v (code %d); want code %d and %q", tc.what, herr, host.ErrorCode(herr), nerr, host.ErrorCode(nerr), tc.code, tc.text)
 		}
+	}
+}
+
+// TestAnalyzeLogs merges the real Tx log with a log of the same machine
+// that repeats it (later samples included): Engine.AnalyzeLogs and
+// Native.AnalyzeLogs give, byte for byte, analysis.Run's report over
+// relog.Merge, which is not the report of the Tx log alone.
+func TestAnalyzeLogs(t *testing.T) {
+	tx := readFile(t, filepath.Join(corpus.Shared(t, "blg"), "Tx_BasicPerfCounters.blg"))
+	rl, err := gencorpus.NewRepeatedLog(tx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := [][]byte{tx, rl.Bytes()}
+	in := make([]relog.Input, len(logs))
+	for i, l := range logs {
+		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + string(rune('1'+i))}
+	}
+	c, err := relog.Merge(in, relog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := analysis.Run(c, analysis.Defaults(), analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(r.AppendJSON(nil), '\n')
+	e := analyzeEngine(t)
+	cfg := &host.AnalyzeConfig{}
+	have, err := e.AnalyzeLogs(logs, cfg)
+	if err != nil || !bytes.Equal(have, want) {
+		t.Errorf("Engine.AnalyzeLogs: %d bytes (%v), want %d identical bytes", len(have), err, len(want))
+	}
+	nat, err := host.Native{}.AnalyzeLogs(logs, cfg)
+	if err != nil || !bytes.Equal(nat, want) {
+		t.Errorf("Native.AnalyzeLogs: %d bytes (%v), want %d identical bytes", len(nat), err, len(want))
+	}
+	if one, err := e.Analyze(tx, cfg); err != nil || bytes.Equal(one, want) {
+		t.Errorf("the Tx log alone: %d bytes (%v), want another report than the merged logs'", len(one), err)
+	}
+	if _, err := e.AnalyzeLogs(nil, cfg); host.ErrorCode(err) != host.CodeArgument || !strings.Contains(err.Error(), "no log") {
+		t.Errorf("no log: %v, want CodeArgument", err)
+	}
+	many := make([][]byte, relog.MaxInputs+1)
+	for i := range many {
+		many[i] = tx
+	}
+	if _, err := e.AnalyzeLogs(many, cfg); host.ErrorCode(err) != host.CodeLimit {
+		t.Errorf("%d logs: %v, want CodeLimit", len(many), err)
 	}
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // analyzeLog runs perfcalc analyze over the .blg log at logOff (logLen
-// bytes) of the input buffer and writes its report's JSON, what perfcalc
+// bytes) of the input buffer (or, with flags bit 1, abi.AnalyzeLogs, the
+// logs of one machine that the table of regions there names, merged) and
+// writes its report's JSON, what perfcalc
 // analyze -f json writes, into the output buffer: analyze.Run. The
 // analyses are those of the threshold files of the table at filesOff
 // (filesCount entries of abi.ThrSize bytes, each naming a file's name and
@@ -17,14 +19,13 @@ import (
 // only serve INHERITANCE), or perfcalc's own without one run; the
 // question variables' values are the NAME=VALUE lines at setOff (setLen
 // bytes); interval is the slices' length in seconds (0: automatic); flags
-// bit 0 is abi.AnalyzePALCompat. The work is package internal/abi/analyze's
-// Run. It returns the bytes written; a text longer than the buffer comes in
-// pages, as relog_text's. After a non-negative result, err_len > 0 means
+// bit 0 is abi.AnalyzePALCompat. It returns the bytes written; a text
+// longer than the buffer comes in pages, as relog_text's. After a non-negative result, err_len > 0 means
 // the log is damaged after the samples analysed, and err_ptr holds why.
 //
 // The export is in the module built with the tag perfcalcanalyze only:
 // linked, the analysis packages would grow the module far beyond the 200 KB
-// that issue 24 allows it (see TestModuleSize).
+// that issue 24 allows it (see TestAnalyzeBudget).
 //
 //go:wasmexport analyze
 func analyzeLog(logOff, logLen, filesOff, filesCount, setOff, setLen uint32, interval int64, flags uint32) int32 {
@@ -39,7 +40,7 @@ func analyzeJob() int32 {
 	if flags&^abi.AnalyzeFlagsMask != 0 {
 		return fail(abi.CodeArgument, analyze.ErrFlags)
 	}
-	log, code := inRegion("log", args[0], args[1])
+	logs, code := logRegions(args[0], args[1], flags&abi.AnalyzeLogs != 0)
 	if code != 0 {
 		return code
 	}
@@ -56,13 +57,31 @@ func analyzeJob() int32 {
 		return fail(abi.CodeOf(err), err)
 	}
 	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}}
-	report, damage, err := analyze.Run(nil, log, &a)
+	report, damage, err := analyze.Run(nil, logs, &a)
 	if err != nil {
 		return fail(abi.CodeOf(err), err)
 	}
 	var tw textWriter
 	_, err = tw.Write(report)
 	return tw.finish(damage, err)
+}
+
+// logRegions reads analyze's log: the region (off, n) of the input buffer,
+// or with table (abi.AnalyzeLogs) the logs that the n / 8 (u32 offset, u32
+// length) regions at off name.
+func logRegions(off, n uint32, table bool) ([][]byte, int32) {
+	b, code := inRegion("log", off, n)
+	if code != 0 || !table {
+		return [][]byte{b}, code
+	}
+	logs := make([][]byte, n/8)
+	for i := range logs {
+		lo, ln := abi.ReadRegion(b, 8*i)
+		if logs[i], code = inRegion("log", lo, ln); code != 0 {
+			return nil, code
+		}
+	}
+	return logs, 0
 }
 
 // thresholdFiles reads the table of count threshold files at off of the

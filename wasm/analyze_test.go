@@ -153,7 +153,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		code  int32
 		text  string
 	}{
-		{"reserved flag", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, 0, 2) },
+		{"reserved flag", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, 0, 4) },
 			abi.CodeArgument, "reserved bits set in flags"},
 		{"negative interval", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, -1, 0) },
 			abi.CodeArgument, "interval is negative"},
@@ -176,10 +176,42 @@ func TestAnalyzeErrors(t *testing.T) {
 			t.Errorf("%s: analyze = %d (%q), want %d and a text with %q", tc.what, rc, msg, tc.code, tc.text)
 		}
 	}
+	// A table of logs whose region lies outside the input buffer, and an
+	// empty one.
+	logOff, logLen, tableOff, setOff, setLen := analyzeInput(t, log, nil, "")
+	abi.PutRegion(inBuf[tableOff:], 0, logOff+1, uint32(len(inBuf)))
+	if rc := analyzeLog(tableOff, 8, 0, 0, setOff, setLen, 0, abi.AnalyzeLogs); rc != abi.CodeBounds {
+		t.Errorf("a log outside the buffer: analyze = %d (%s), want CodeBounds", rc, errBuf[:errLen])
+	}
+	if rc := analyzeLog(tableOff, 0, 0, 0, setOff, setLen, 0, abi.AnalyzeLogs); rc != abi.CodeArgument || !strings.Contains(string(errBuf[:errLen]), "no log") {
+		t.Errorf("no log: analyze = %d (%s), want CodeArgument", rc, errBuf[:errLen])
+	}
+	_ = logLen
 	// A reserved bit of a table entry.
-	logOff, logLen, tableOff, setOff, setLen := analyzeInput(t, log, run, "")
+	logOff, logLen, tableOff, setOff, setLen = analyzeInput(t, log, run, "")
 	inBuf[tableOff+abi.ThrReserved] = 1
 	if rc := analyzeLog(logOff, logLen, tableOff, 1, setOff, setLen, 0, 0); rc != abi.CodeArgument {
 		t.Errorf("a reserved field set: analyze = %d (%s), want CodeArgument", rc, errBuf[:errLen])
 	}
+}
+
+// FuzzAnalyzeTable gives analyze a table of threshold files of any bytes
+// (offsets and lengths anywhere, reserved bits) and any values: a refusal
+// with a code and a text, never a panic.
+func FuzzAnalyzeTable(f *testing.F) {
+	e := abi.ThrEntry{NameOff: 0, NameLen: 4, DataOff: 8, DataLen: 16, Flags: abi.ThrRun}
+	seed := make([]byte, abi.ThrSize)
+	e.Put(seed)
+	f.Add(seed, uint32(1), []byte("a=b"))
+	f.Add(seed[:8], uint32(3), []byte("\n=\n"))
+	f.Fuzz(func(t *testing.T, table []byte, count uint32, values []byte) {
+		clear(inBuf[:1<<16])
+		copy(inBuf[64:], []byte("x.xml<?xml version=\"1.0\"?><PAL PALVERSION=\"2.0\"></PAL>"))
+		copy(inBuf[1024:], table)
+		copy(inBuf[8192:], values)
+		rc := analyzeLog(0, 64, 1024, count%8, 8192, uint32(len(values)), 0, 0)
+		if rc == abi.CodePanic || rc >= 0 || errLen == 0 {
+			t.Fatalf("analyze = %d (%s), want a refusal with a text", rc, errBuf[:errLen])
+		}
+	})
 }

@@ -17,7 +17,7 @@ import (
 // gzip -9. A change that crosses a limit must win the bytes back (see
 // "Size" in the package documentation) or raise it on purpose.
 //
-// Issue 24 allows the analyze export 200 KB more; it takes 714,502 (the
+// Issue 24 allows the analyze export 200 KB more; it takes 767,212 (the
 // analysis packages of 2026-11-26), so the shipped module leaves it out
 // (the build tag perfcalcanalyze, see TestAnalyzeBudget) and these budgets
 // stay: raise them by at most 200,000 raw bytes when analyze fits.

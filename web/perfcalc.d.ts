@@ -336,7 +336,7 @@ export class Perfcalc {
    * parsed, its JSON text (byte for byte perfcalc analyze -f json's) and the
    * log's damage. Without thresholds, perfcalc's own default analyses.
    */
-  analyze(log: BufferSource, opts?: AnalyzeOptions): Analyzed;
+  analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Analyzed;
   /** The guest's heap allocations so far (runtime.MemStats.Mallocs); only a debug build of the module (-tags perfcalcdebug) has them: otherwise a PerfcalcError CODE_UNSUPPORTED. */
   mallocs(): bigint;
 }
@@ -420,4 +420,4 @@ export interface Analyzed {
 }
 
 /** analyze on the instance of init(). */
-export function analyze(log: BufferSource, opts?: AnalyzeOptions): Analyzed;
+export function analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Analyzed;

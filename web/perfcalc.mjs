@@ -796,8 +796,9 @@ function analyzeInterval(x) {
 
 Object.assign(Perfcalc.prototype, {
   /**
-   * Runs perfcalc analyze over a .blg log (the module's analyze export) and
-   * returns {report, json, damage}: the report parsed, its JSON text (byte
+   * Runs perfcalc analyze over a .blg log, or an array of logs of one
+   * machine merged as the command merges them (the module's analyze
+   * export), and returns {report, json, damage}: the report parsed, its JSON text (byte
    * for byte what perfcalc analyze -f json writes for the same log, files
    * and options), and why the log ends early (null when it does not).
    * opts.thresholds: PAL threshold files whose analyses run ({name, bytes}
@@ -809,23 +810,33 @@ Object.assign(Perfcalc.prototype, {
    */
   analyze(log, opts = {}) {
     if (typeof this.exports.analyze !== "function") {
-      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks analyze (it is older than this package)");
+      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks analyze (it is built with the tag perfcalcanalyze only, for now)");
     }
-    const data = toBytes(log, "log");
+    const logs = Array.isArray(log) ? log.map((l, i) => toBytes(l, `log[${i}]`)) : [toBytes(log, "log")];
     const run = thresholdFiles(opts.thresholds, "thresholds"), include = thresholdFiles(opts.include, "include");
     const interval = analyzeInterval(opts.interval);
-    const flags = opts.palCompat ? abi.ANALYZE_PAL_COMPAT : 0;
+    const flags = abi.ANALYZE_LOGS | (opts.palCompat ? abi.ANALYZE_PAL_COMPAT : 0);
     const enc = new TextEncoder();
     const files = [...run.map((f) => ({ ...f, flags: abi.THR_RUN })), ...include.map((f) => ({ ...f, flags: 0 }))];
-    const parts = [data, enc.encode(questionValues(opts.set))];
+    // The parts: the values, each file's name and bytes, each log, then
+    // one table: the logs' regions, then the files' entries.
+    const parts = [enc.encode(questionValues(opts.set))];
     for (const f of files) parts.push(enc.encode(f.name), f.bytes);
-    parts.push(new Uint8Array(files.length * abi.THR_SIZE));
+    const first = parts.length;
+    parts.push(...logs);
+    const nl = 8 * logs.length;
+    parts.push(new Uint8Array(nl + files.length * abi.THR_SIZE));
     const placed = this._input(parts.map((p) => (p.byteLength ? p : null)));
-    const tableOff = placed[placed.length - 1][0];
+    const table = this.inPtr + placed[placed.length - 1][0];
     const dv = this._views();
+    logs.forEach((_, i) => {
+      const [o, n] = placed[first + i];
+      dv.setUint32(table + 8 * i, o, true);
+      dv.setUint32(table + 8 * i + 4, n, true);
+    });
     files.forEach((f, i) => {
-      const e = this.inPtr + tableOff + i * abi.THR_SIZE;
-      const [no, nn] = placed[2 + 2 * i], [d, dn] = placed[3 + 2 * i];
+      const e = table + nl + i * abi.THR_SIZE;
+      const [no, nn] = placed[1 + 2 * i], [d, dn] = placed[2 + 2 * i];
       dv.setUint32(e + abi.THR_NAME, no, true);
       dv.setUint32(e + abi.THR_NAME + 4, nn, true);
       dv.setUint32(e + abi.THR_DATA, d, true);
@@ -833,8 +844,8 @@ Object.assign(Perfcalc.prototype, {
       dv.setUint32(e + abi.THR_FLAGS, f.flags, true);
       dv.setUint32(e + abi.THR_RESERVED, 0, true);
     });
-    const [[lo, ln], [so, sn]] = placed;
-    const json = this._text(() => this._call("analyze", lo, ln, tableOff, files.length, so, sn, interval, flags));
+    const tableOff = placed[placed.length - 1][0], [so, sn] = placed[0];
+    const json = this._text(() => this._call("analyze", tableOff, nl, tableOff + nl, files.length, so, sn, interval, flags));
     const damage = this._errorText() || null;
     return { report: JSON.parse(json), json, damage };
   },

@@ -199,7 +199,9 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 		b.WriteString(`<line class="grid" x1="` + xx + `" x2="` + xx + `" y1="` + itoa(padT) + `" y2="` + itoa(padT+plotH) + `"/>`)
 		b.WriteString(`<text class="xlab" x="` + xx + `" y="` + itoa(padT+plotH+16) + `">` + t.Format(layout) + `</text>`)
 	}
-	// series
+	// series; the envelopes lighter the more they are, so that they never
+	// add up to a solid band
+	envOpacity := strconv.FormatFloat(math.Max(0.06, math.Min(0.2, 0.4/float64(len(series)))), 'f', 2, 64)
 	for i, s := range series {
 		col := palette[i%len(palette)]
 		envelope := false
@@ -217,7 +219,7 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 			}
 			buf = buf[:0]
 			if envelope {
-				buf = append(buf, `<polygon class="env" fill="`+col+`" points="`...)
+				buf = append(buf, `<polygon class="env" fill="`+col+`" fill-opacity="`+envOpacity+`" points="`...)
 				for k, c := range run {
 					if k > 0 {
 						buf = append(buf, ' ')

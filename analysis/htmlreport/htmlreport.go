@@ -751,7 +751,7 @@ svg.chart .ylab{text-anchor:end}
 svg.chart .xlab{text-anchor:middle}
 svg.chart .band-warning{fill:url(#hatch-warning);fill-opacity:.85}
 svg.chart .band-critical{fill:url(#hatch-critical);fill-opacity:.85}
-svg.chart .env{fill-opacity:.18;stroke:none}
+svg.chart .env{stroke:none}
 svg.chart .line{fill:none;stroke-width:1.5;stroke-linejoin:round}
 ul.legend{list-style:none;padding:0;margin:4px 0 0 64px;display:flex;flex-wrap:wrap;gap:2px 18px;font-size:.88em}
 ul.legend li{word-break:break-all}

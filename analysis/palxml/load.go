@@ -24,6 +24,7 @@ type Error struct {
 	Err  error
 }
 
+// Error names the file and says why it is refused.
 func (e *Error) Error() string {
 	s := "palxml: " + e.File + ": " + e.Msg
 	if e.Err != nil {

@@ -60,6 +60,41 @@ func TestLoadQuickSystemOverview(t *testing.T) {
 	}
 }
 
+// TestLoadPoolSwitch: "Memory Pool Non-Paged Bytes" computes its limit
+// with switch ($OS.ToUpper()). With the defaults (OS "Windows Server",
+// PhysicalMemory 16) the default clause: 75 % of 16 GB, and the Warning
+// is 60 % of that; with OS "Windows XP 32-bit" and UserVa 2048 on 16 GB
+// RAM, 256 MB, and 60 % of it.
+func TestLoadPoolSwitch(t *testing.T) {
+	dir := palDir(t)
+	for _, tc := range []struct {
+		values map[string]string
+		want   float64
+	}{
+		{nil, float64(16<<30) * 0.75 * 0.60},
+		{map[string]string{"OS": "Windows XP 32-bit"}, float64(256<<20) * 0.60},
+	} {
+		set, err := Load("QuickSystemOverview.xml", dirReader(dir), tc.values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, a := range set.Analyses {
+			for _, th := range a.Thresholds {
+				if th.Name == "More than 60% of Pool Non-Paged Kernel Memory Used" {
+					found = true
+					if th.Value != tc.want || th.Operator != analysis.Greater {
+						t.Errorf("%v: have %v, want gt %v", tc.values, th.Value, tc.want)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%v: the threshold is missing", tc.values)
+		}
+	}
+}
+
 // TestLoadRefused: EMRA.xml has no PALVERSION, Exchange2007-HUB.xml is in
 // PAL's v1 schema.
 func TestLoadRefused(t *testing.T) {

@@ -153,3 +153,51 @@ func TestPALFiles(t *testing.T) {
 		t.Errorf("have %d files, totals %+v; want 72 files, 1,605 thresholds, 1,431 literal, 1,472 evaluated, 63 unsupported, 4 inactive", len(tested), sum)
 	}
 }
+
+// TestPALGenerated: of the 60 Generated datasources in PAL's files
+// (ANALYSIS.md §1; `grep -c 'TYPE="Generated"'` over the files sums to
+// 60), 47 are ratios read as a Formula (the SQL Server ratios such as page
+// splits or forwarded records to batch requests, the 3 network
+// utilisations of QuickSystemOverview.xml, TMG's and UAG's percentages,
+// BizTalk's dehydratable orchestrations …) and 13 are listed (disk and
+// memory "overwhelmed", read/write ratio, calculated IOPS, target − total
+// server memory, plan re-use rate, resource pool memory), as a listing of
+// datasourceOf's results over the files showed.
+func TestPALGenerated(t *testing.T) {
+	dir := palDir(t)
+	read := dirReader(dir)
+	names, err := filepath.Glob(filepath.Join(dir, "*.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	formulas, listed, network := 0, 0, 0
+	for _, p := range names {
+		b, err := read(filepath.Base(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, err := Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range root.Children {
+			for _, d := range a.Children {
+				if typ, _ := d.Attr("TYPE"); d.Name != "DATASOURCE" || typ != "Generated" {
+					continue
+				}
+				ds, reason := datasourceOf(d)
+				if reason != "" {
+					listed++
+					continue
+				}
+				formulas++
+				if strings.Contains(ds.Name, "Network Utilization") && ds.Formula.Scale == 800 && ds.Formula.PerSlice {
+					network++
+				}
+			}
+		}
+	}
+	if formulas != 47 || listed != 13 || network != 3 {
+		t.Errorf("have %d formulas (%d network utilisations), %d listed; want 47 (3), 13", formulas, network, listed)
+	}
+}

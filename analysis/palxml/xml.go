@@ -73,8 +73,13 @@ type SyntaxError struct {
 	Offset int // byte offset of the problem (in the UTF-8 form)
 	Line   int // 1-based line of Offset (0 for a document too large to read)
 	Msg    string
+	Err    error // the cause, where there is a sentinel for it (ErrDoctype)
 }
 
+// Unwrap returns the cause (nil for most errors).
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// Error says what is wrong and where: line, byte offset, expectation.
 func (e *SyntaxError) Error() string {
 	b := []byte("xml: line ")
 	b = strconv.AppendInt(b, int64(e.Line), 10)
@@ -85,7 +90,7 @@ func (e *SyntaxError) Error() string {
 	return string(b)
 }
 
-// ErrDoctype is the SyntaxError's cause for a document with a DOCTYPE
+// ErrDoctype is the cause of the SyntaxError for a document with a DOCTYPE
 // declaration: the reader refuses them rather than expand (or skip) the
 // entities they may declare (billion laughs and external entities).
 var ErrDoctype = errors.New("DOCTYPE declarations are not accepted")
@@ -219,7 +224,9 @@ func (r *reader) document() (*Node, error) {
 				return nil, err
 			}
 		case r.has("<!DOCTYPE"):
-			return nil, r.fail(r.i, ErrDoctype.Error())
+			err := r.fail(r.i, ErrDoctype.Error())
+			err.(*SyntaxError).Err = ErrDoctype
+			return nil, err
 		case r.s[r.i] == '<' && root == nil:
 			n, err := r.element()
 			if err != nil {

@@ -99,6 +99,9 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q): have %v, want a *SyntaxError at byte %d, line %d saying %q", tc.doc, err, tc.offset, tc.line, tc.want)
 		}
 	}
+	if _, err := Parse([]byte("<!DOCTYPE a><a/>")); !errors.Is(err, ErrDoctype) {
+		t.Errorf("DOCTYPE: have %v, want ErrDoctype", err)
+	}
 	if _, err := Parse([]byte{'<', 0, 'A', 0}); err == nil || !strings.Contains(err.Error(), "UTF-16 document without a byte-order mark") {
 		t.Errorf("UTF-16 without BOM: have %v", err)
 	}

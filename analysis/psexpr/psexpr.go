@@ -94,6 +94,7 @@ type Error struct {
 	Var string
 }
 
+// Error says what is wrong and where.
 func (e *Error) Error() string {
 	return "psexpr: at byte " + strconv.Itoa(e.Pos) + ": " + e.Msg
 }

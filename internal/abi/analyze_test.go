@@ -33,15 +33,15 @@ func TestValues(t *testing.T) {
 			t.Errorf("ParseValues(%q) = %v, %v; want %v", tc.text, have, err, tc.want)
 		}
 	}
-	values := map[string]string{"b": "2", "a": "x=y z", "c": ""}
+	values := map[string]string{"b": "2", "a": "x=y z", "c": "", "d ": " 4", "e": "5\r6"}
 	text, err := AppendValues(nil, values)
-	if err != nil || string(text) != "a=x=y z\nb=2\nc=" {
+	if err != nil || string(text) != "a=x=y z\nb=2\nc=\nd = 4\ne=5\r6" {
 		t.Fatalf("AppendValues = %q, %v", text, err)
 	}
 	if back, err := ParseValues(text); err != nil || !reflect.DeepEqual(back, values) {
 		t.Errorf("ParseValues(AppendValues(%v)) = %v, %v", values, back, err)
 	}
-	for _, bad := range []map[string]string{{"": "1"}, {"a=b": "1"}, {"a": "1\n2"}, {" a": "1"}, {"a": "1 "}, {"a\r": "1"}} {
+	for _, bad := range []map[string]string{{"": "1"}, {"a=b": "1"}, {"a": "1\n2"}, {" a": "1"}, {"a": "1 "}, {"a": "1\r"}, {"\ta": "1"}} {
 		if _, err := AppendValues(nil, bad); err == nil || CodeOf(err) != CodeArgument {
 			t.Errorf("AppendValues(%q) = %v, want an error", bad, err)
 		}
@@ -59,4 +59,29 @@ func TestThrEntry(t *testing.T) {
 	if get32(b, ThrData+4) != 0xfffffffe || get32(b, ThrFlags) != ThrRun {
 		t.Errorf("the entry's bytes %x do not follow the layout", b)
 	}
+}
+
+// FuzzValues: ParseValues never panics, and what it reads, written back by
+// AppendValues, reads back the same.
+func FuzzValues(f *testing.F) {
+	for _, s := range []string{"", "A=1", " OS=Windows Server\r\nB==\n\n=x", "a\n=\nb=c=d", "x=\x00\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		m, err := ParseValues(text)
+		if err != nil {
+			if CodeOf(err) != CodeArgument {
+				t.Fatalf("ParseValues(%q): %v, code %d", text, err, CodeOf(err))
+			}
+			return
+		}
+		b, err := AppendValues(nil, m)
+		if err != nil {
+			t.Fatalf("AppendValues(ParseValues(%q) = %q): %v", text, m, err)
+		}
+		back, err := ParseValues(b)
+		if err != nil || !reflect.DeepEqual(back, m) && len(m) > 0 {
+			t.Fatalf("ParseValues(%q) = %q, %v; want %q", b, back, err, m)
+		}
+	})
 }

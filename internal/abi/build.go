@@ -643,22 +643,19 @@ func quoteLine(line []byte) string {
 
 // AppendValues appends values as ParseValues reads them, one NAME=VALUE
 // per line, names in increasing order (a map's order is random). A name
-// that is empty or holds '=', or a name or value that holds a line break
-// or begins or ends with white space, would not read back: it is an
-// error.
+// that is empty, holds '=' or begins with white space, a value that ends
+// with white space, or a line break in either would not read back: it is
+// an error.
 func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
 	names := make([]string, 0, len(values))
 	for k := range values {
 		names = append(names, k)
 	}
-	for i := 1; i < len(names); i++ { // insertion sort: a few names
-		for j := i; j > 0 && names[j] < names[j-1]; j-- {
-			names[j], names[j-1] = names[j-1], names[j]
-		}
-	}
+	SortNames(names)
 	for i, k := range names {
 		v := values[k]
-		if k == "" || bytes.IndexByte([]byte(k), '=') >= 0 || !plain(k) || !plain(v) {
+		if k == "" || strings.IndexByte(k, '=') >= 0 || strings.IndexByte(k+v, '\n') >= 0 ||
+			len(trimASCIISpace([]byte(k+"=x"))) != len(k)+2 || len(trimASCIISpace([]byte("x="+v))) != len(v)+2 {
 			return dst, &Error{Code: CodeArgument, Text: "perfcalc: analyze: " + quoteLine([]byte(k+"="+v)) + " is not NAME=VALUE on one line"}
 		}
 		if i > 0 {
@@ -669,9 +666,12 @@ func AppendValues(dst []byte, values map[string]string) ([]byte, error) {
 	return dst, nil
 }
 
-// plain reports whether s holds no line break and does not begin or end
-// with ASCII white space (ParseValues would trim it).
-func plain(s string) bool {
-	b := []byte(s)
-	return bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0 && len(trimASCIISpace(b)) == len(b)
+// SortNames sorts a few names in place: an insertion sort (package slices'
+// sort would be one more copy of pdqsort in the module).
+func SortNames(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
 }

@@ -217,7 +217,8 @@ const (
 // analyze's flags. Other bits are reserved and refused.
 const (
 	AnalyzePALCompat = 1 // reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
-	AnalyzeFlagsMask = 1 // every flag of analyze
+	AnalyzeLogs      = 2 // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer, logs of one machine merged
+	AnalyzeFlagsMask = 3 // every flag of analyze
 )
 
 // A threshold file of analyze (24 bytes): the table at analyze's files_off

@@ -175,3 +175,17 @@ def test_spark_alerts(spark, tmp_path):
         assert len(have) == want.num_rows, l.name
         if have:
             assert (have[0]["analysis"], have[0]["path"], have[0]["max"]) == tuple(want.slice(0, 1).to_pylist()[0][k] for k in ("analysis", "path", "max"))
+
+
+def test_merged_logs(analyze_module, native, tmp_path):
+    """A list of logs of one machine: merged as perfcalc analyze merges them."""
+    need_corpus()
+    tx = CORPUS / "blg" / "Tx_BasicPerfCounters.blg"
+    copy = tmp_path / "copy.blg"
+    copy.write_bytes(tx.read_bytes())
+    # The Tx log and the PAL sample log are of other machines: the command
+    # analyses them apart; two copies of one log merge into one report.
+    want = run_native(native, "analyze", tx, copy, "-f", "json").stdout.decode()
+    assert perfcalc.analyze([tx, copy.read_bytes()]).json == want
+    with pytest.raises(perfcalc.ArgumentError, match="no log"):
+        perfcalc.analyze([])

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PerfcalcError, load } from "../perfcalc.mjs";
 import * as abi from "../abi.mjs";
-import { CORPUS, ROOT, loadModule, nativeBin } from "./helpers.mjs";
+import { CORPUS, ROOT, loadModule, nativeBin, repeatLog } from "./helpers.mjs";
 
 let analyzeWasm = null;
 /**
@@ -113,4 +113,18 @@ test("analyze: a log damaged after its start gives the report of the samples bef
   assert.equal(have.damage, stats.damage);
   assert.equal(have.report.parameters.samples, stats.rows, "the report covers the samples before the damage");
   assert.ok(have.report.slices.length > 0);
+});
+
+test("analyze: logs of one machine merged, as perfcalc analyze merges them", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  const pc = await loadModuleWithAnalyze();
+  const tx = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
+  const longer = repeatLog(tx, 2); // the Tx log, then its samples again, later
+  const dir = mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-merge-"));
+  writeFileSync(join(dir, "a.blg"), tx);
+  writeFileSync(join(dir, "b.blg"), longer);
+  const want = nativeReport([join(dir, "a.blg"), join(dir, "b.blg")]);
+  const have = pc.analyze([tx, longer]);
+  assert.equal(have.json, want, "the module's report of the merged logs differs from the command's");
+  assert.notEqual(pc.analyze(tx).json, want, "the merged logs' report is not the first log's");
 });

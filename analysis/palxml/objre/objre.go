@@ -39,6 +39,7 @@ type Error struct {
 	Msg string
 }
 
+// Error says what is wrong and where.
 func (e *Error) Error() string {
 	return "objre: at byte " + strconv.Itoa(e.Pos) + ": " + e.Msg
 }

@@ -19,6 +19,8 @@
 package analyze
 
 import (
+	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/perfcalc/perfcalc/analysis"
@@ -52,15 +54,18 @@ type Request struct {
 	Options analysis.Options
 }
 
-// Run runs the analyses of a over the .blg log (the module's analyze
+// Run runs the analyses of a over the .blg logs (the module's analyze
 // export, host.Native's Analyze) and appends the report's JSON to dst:
-// what perfcalc analyze -f json writes for one log (trimmed of any final
+// what perfcalc analyze -f json writes for them (trimmed of any final
 // newline, then one newline; analysis.Report.AppendJSON). The analyses are
 // LoadSet's, run by analysis.Run with a.Options over relog's conversion of
-// the whole log. damage is why the log ends early (the report covers the
-// samples before it; the command refuses such a log), apart from the
-// errors that refuse the log, the files or the options.
-func Run(dst, log []byte, a *Request) (out []byte, damage, err error) {
+// the whole log, or of the logs merged as the command merges the logs of
+// one machine (relog.Merge, at most relog.MaxInputs; the k-th is named
+// "log k" in errors). damage is why a log ends early (the report covers
+// the samples before it, as the command's, which then exits with status
+// 1), apart from the errors that refuse the logs, the files or the
+// options.
+func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) {
 	if a.Options.Interval < 0 {
 		return dst, nil, ErrInterval
 	}
@@ -68,7 +73,7 @@ func Run(dst, log []byte, a *Request) (out []byte, damage, err error) {
 	if err != nil {
 		return dst, nil, err
 	}
-	c, err := abi.OpenLog(log, relog.Options{})
+	c, err := open(logs)
 	if err != nil {
 		return dst, nil, err
 	}
@@ -81,6 +86,26 @@ func Run(dst, log []byte, a *Request) (out []byte, damage, err error) {
 		out = out[:len(out)-1]
 	}
 	return append(out, '\n'), err, nil
+}
+
+// ErrNoLog refuses an analysis of no log.
+var ErrNoLog error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: no log"}
+
+// open opens one log, or several merged.
+func open(logs [][]byte) (*relog.Converter, error) {
+	switch {
+	case len(logs) == 0:
+		return nil, ErrNoLog
+	case len(logs) == 1:
+		return abi.OpenLog(logs[0], relog.Options{})
+	case len(logs) > relog.MaxInputs:
+		return nil, &abi.Error{Code: abi.CodeLimit, Text: "perfcalc: analyze: " + strconv.Itoa(len(logs)) + " logs: perfcalc merges at most " + strconv.Itoa(relog.MaxInputs)}
+	}
+	in := make([]relog.Input, len(logs))
+	for i, l := range logs {
+		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + strconv.Itoa(i+1)}
+	}
+	return relog.Merge(in, relog.Options{})
 }
 
 // LoadSet returns the analyses of the files that are run among files,
@@ -151,7 +176,7 @@ func noQuestion(err error) bool {
 // noSuchQuestion is the error of values (names) that no threshold file
 // asks for, in the command's words.
 func noSuchQuestion(names []string, set *analysis.Set, defaults bool) error {
-	sortNames(names)
+	abi.SortNames(names)
 	which := "perfcalc's default analyses ask none; --set is for threshold files' questions"
 	if !defaults {
 		which = "the threshold files ask none"
@@ -166,16 +191,6 @@ func noSuchQuestion(names []string, set *analysis.Set, defaults bool) error {
 		}
 	}
 	return &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: --set " + strings.Join(names, ", ") + ": no such question (" + which + ")"}
-}
-
-// sortNames sorts a few names in place (an insertion sort: package
-// slices' sort would be another copy of pdqsort in the module).
-func sortNames(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // sameFile reports whether the file names a and b name the same file:

@@ -185,7 +185,7 @@ def _find(folder: Path, name: str) -> Path | None:
 
 
 def analyze(
-    source: Source,
+    source: Union[Source, list],
     thresholds: Thresholds = None,
     *,
     include: Thresholds = None,
@@ -194,7 +194,8 @@ def analyze(
     pal_compat: bool = False,
 ) -> Report:
     """Runs perfcalc analyze over a .blg log (a path, bytes or a binary
-    file) in the module, and returns its :class:`Report`.
+    file), or a list of logs of one machine merged as the command merges
+    them, in the module, and returns its :class:`Report`.
 
     ``thresholds``: PAL threshold files whose analyses run, in order,
     joined (paths, or ``(name, bytes)`` pairs); none runs perfcalc's own
@@ -208,7 +209,7 @@ def analyze(
     A threshold file that does not load, a value no file asks for or a log
     that cannot be read raises an :class:`Error` with the module's text.
     """
-    log = _bytes(source)
+    logs = [_bytes(x) for x in source] if isinstance(source, list) else [_bytes(source)]
     run, inc = _files(thresholds, "thresholds"), _files(include, "include")
     values = _values(set)
     if interval is None or interval == "auto":
@@ -217,11 +218,11 @@ def analyze(
         raise ArgumentError(f"perfcalc: interval={interval!r}: want a whole number of seconds ≥ 0 (0 or None: automatic)")
     flags = _abi.ANALYZE_PAL_COMPAT if pal_compat else 0
     inst = instance()
-    text, _ = _run(inst, log, run, list(inc), values, interval, flags)
+    text, _ = _run(inst, logs, run, list(inc), values, interval, flags)
     return Report(text, inst.error_text() or None)
 
 
-def _run(inst, log, run: list, inc: list, values: bytes, interval: int, flags: int):
+def _run(inst, logs: list, run: list, inc: list, values: bytes, interval: int, flags: int):
     """Calls analyze; where the module refuses an INHERITANCE of a file not
     given, reads it from the folder of a threshold file given by path
     (ASCII case ignored), adds it to inc and calls again. Returns the text
@@ -235,7 +236,7 @@ def _run(inst, log, run: list, inc: list, values: bytes, interval: int, flags: i
     folders = [f[2] for f in run + inc if f[2] is not None]
     for _ in range(_MAX_FILES):
         try:
-            return _call(inst, log, run, inc, values, interval, flags), inc
+            return _call(inst, logs, run, inc, values, interval, flags), inc
         except InputError as e:
             m = _MISSING.search(e.message)
             found = next((p for p in (_find(d, m.group(1)) for d in folders) if p is not None), None) if m else None
@@ -253,7 +254,7 @@ def _inherited(run: list, inc: list) -> list:
     search). For Spark's driver, whose executors may not see the folders."""
     inc = list(inc)
     try:
-        _run(instance(), b"", run, inc, b"", 0, 0)
+        _run(instance(), [b""], run, inc, b"", 0, 0)
     except InputError as e:
         if _MISSING.search(e.message):
             raise
@@ -262,22 +263,29 @@ def _inherited(run: list, inc: list) -> list:
     return inc
 
 
-def _call(inst, log, run, inc, values: bytes, interval: int, flags: int) -> str:
-    """One call of the analyze export: the log, the values, each file's
-    name and bytes, then the table of files (abi.Thr…)."""
+def _call(inst, logs: list, run, inc, values: bytes, interval: int, flags: int) -> str:
+    """One call of the analyze export: the values, each file's name and
+    bytes, each log, then one table: the logs' regions (ANALYZE_LOGS), then
+    the files' entries (THR_*)."""
     files = [(n, b, _abi.THR_RUN) for n, b, _ in run] + [(n, b, 0) for n, b, _ in inc]
-    parts = [log, values]
+    parts = [values]
     for n, b, _ in files:
         parts += [n.encode("utf-8"), b]
-    table = bytearray(len(files) * _abi.THR_SIZE)
+    first = len(parts)
+    parts += logs
+    nl = 8 * len(logs)
+    table = bytearray(nl + len(files) * _abi.THR_SIZE)
     parts.append(table)
-    regions = inst.place([p if len(p) else None for p in parts])
+    present = [p if memoryview(p).nbytes else None for p in parts]
+    regions = inst.place(present)
+    for i in range(len(logs)):
+        struct.pack_into("<2I", table, 8 * i, *regions[first + i])
     for i, (_, _, fl) in enumerate(files):
-        (no, nn), (do, dn) = regions[2 + 2 * i], regions[3 + 2 * i]
-        at = i * _abi.THR_SIZE
-        struct.pack_into("<2I", table, at + _abi.THR_NAME, no, nn)
-        struct.pack_into("<2I", table, at + _abi.THR_DATA, do, dn)
+        at = nl + i * _abi.THR_SIZE
+        struct.pack_into("<2I", table, at + _abi.THR_NAME, *regions[1 + 2 * i])
+        struct.pack_into("<2I", table, at + _abi.THR_DATA, *regions[2 + 2 * i])
         struct.pack_into("<2I", table, at + _abi.THR_FLAGS, fl, 0)  # THR_RESERVED follows
-    regions = inst.write_in([p if len(p) else None for p in parts])
-    (lo, ln), (so, sn), (to, _) = regions[0], regions[1], regions[-1]
-    return _text(inst, "analyze", (lo, ln, to, len(files), so, sn, interval, flags))
+    regions = inst.write_in(present)
+    (so, sn), (to, _) = regions[0], regions[-1]
+    flags |= _abi.ANALYZE_LOGS
+    return _text(inst, "analyze", (to, nl, to + nl, len(files), so, sn, interval, flags))
