@@ -93,6 +93,7 @@ console.log(`viewer at ${server.url} (module with analyze: ${wasm}), shipped mod
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM,
   headless: true,
+  acceptDownloads: true,
   viewport: { width: 1360, height: 900 },
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync"],
@@ -237,6 +238,10 @@ try {
     defaults = await sameAlerts([sample], "defaults");
     assert.ok(defaults.alerts.length > 0, "the PAL sample log raises alerts with the defaults");
     note(`defaults on PAL_SamplePerfmonLog.blg: ${defaults.alerts.length} alerts (native ${defaults.alerts.length}), ${defaults.analyses.length} analyses`);
+    // The report saved: byte for byte perfcalc analyze -f json.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save-report")]);
+    assert.equal(download.suggestedFilename(), "PAL_SamplePerfmonLog.analysis.json");
+    assert.equal(readFileSync(await download.path(), "utf8"), native("analyze", sample, "-f", "json"), "the saved report is perfcalc analyze -f json's");
     // The first alert is charted at once.
     await page.waitForSelector("#alert-chart svg rect.band", { timeout: 30000 });
     await shot("a2-analysis-defaults.png");
@@ -270,8 +275,7 @@ try {
     await page.click(`${sel} summary`);
     const rows = await page.$$eval(`${sel} table.stats tbody tr`, (trs) => trs.map((tr) => tr.dataset.path));
     assert.deepEqual(rows, a.series.map((s) => s.path));
-    await page.locator(sel).scrollIntoViewIfNeeded();
-    await shot("a5-analysis-statistics.png");
+    await page.locator(sel).screenshot({ path: join(OUT, "a5-analysis-statistics.png") });
     await page.click(`${sel} summary`);
   });
 

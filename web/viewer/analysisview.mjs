@@ -92,6 +92,7 @@ export class AnalysisView {
     const input = $("thr-files");
     input.addEventListener("change", () => { this.addFiles(input.files); input.value = ""; });
     $("alerts-more").addEventListener("click", () => { this.shown += ALERT_PAGE; this.renderAlerts(); });
+    $("save-report").addEventListener("click", () => this.save());
     $("alerts").addEventListener("keydown", (e) => {
       const tr = e.target.closest?.("tr[data-index]");
       if (!tr) return;
@@ -187,6 +188,7 @@ export class AnalysisView {
     try {
       const r = await this.ctx.job(`Analysing ${v.file} with ${what}…`, (signal) => this.ctx.worker().analyze(v.bgRef, { ...opts, signal }));
       if (g !== this.ctx.gen() || this.ctx.view() !== v) return;
+      this.json = r.json;
       this.show(r.report, what, opts);
       if (r.damage) this.ctx.message("warning", "The log is damaged after its start: the samples before the damage were analysed.", r.damage);
     } catch (err) {
@@ -201,6 +203,18 @@ export class AnalysisView {
       this.ctx.message("error", `Could not analyse ${v.file}`, err instanceof Error ? err.message : String(err),
         withFiles ? "perfcalc analyze --thresholds … gives the same message for the same files." : "");
     }
+  }
+
+  /** Saves the report's JSON (perfcalc analyze -f json's bytes) as LOG.analysis.json. */
+  save() {
+    const v = this.ctx.view();
+    if (!this.json || !v) return;
+    const url = URL.createObjectURL(new Blob([this.json], { type: "application/json" }));
+    const a = h("a", { href: url, download: `${v.file.replace(/\.[^.]*$/, "")}.analysis.json`, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
   }
 
   /** After Cancel: a running analysis stopped. */
