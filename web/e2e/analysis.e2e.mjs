@@ -104,6 +104,7 @@ page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
 page.on("pageerror", (e) => pageErrors.push(e));
 page.on("console", (m) => { if (m.type() === "error") console.log(`     page console: ${m.text()}`); });
 
+const attrState = () => page.getAttribute("#analysis", "data-state");
 const shot = (name) => page.screenshot({ path: join(OUT, name), fullPage: true });
 /** A screenshot of the window only (what a user sees first, legible at full size). */
 const view = (name) => page.screenshot({ path: join(OUT, name) });
@@ -320,6 +321,47 @@ try {
     });
   }
 
+  const emra = join(PAL, "EMRA.xml");
+  if (!existsSync(emra)) skip("a threshold file perfcalc refuses", `${emra} is absent`);
+  else {
+    await step("a threshold file dropped on the Analysis view that perfcalc refuses (EMRA.xml: no PALVERSION): the command's message", async () => {
+      // Remove the files of before, then drop EMRA.xml on the page (a drop event with the file, as a browser makes it).
+      while (await page.$("#thr-list li button.remove")) await page.click("#thr-list li button.remove");
+      await page.evaluate(({ name, base64 }) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name, { type: "text/xml" }));
+        document.getElementById("thr-drop").dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: dt }));
+      }, { name: "EMRA.xml", base64: readFileSync(emra).toString("base64") });
+      await page.waitForSelector('#thr-list li[data-name="EMRA.xml"]');
+      assert.equal(await attrState(), "done", "a dropped XML file is a threshold file, not a log to open");
+      await page.click("#run-thresholds");
+      await analysisDone();
+      assert.equal(await page.getAttribute("#analysis", "data-state"), "error");
+      const r = (() => { try { native("analyze", sample, "--thresholds", emra, "-f", "json"); return null; } catch (e) { return e.stderr; } })();
+      assert.ok(r, "perfcalc analyze refuses EMRA.xml");
+      const why = /has no PALVERSION attribute.*$/m.exec(r)[0];
+      const said = await page.textContent("#message");
+      assert.ok(said.includes(why), `the page says what the command says: ${why}; the page: ${said}`);
+      await shot("a10-threshold-file-refused.png");
+      await page.click('#thr-list li[data-name="EMRA.xml"] button.remove');
+      await page.click("#run-defaults");
+      await analysisDone();
+      assert.equal(await attrState(), "done");
+      assert.equal(await page.isVisible("#message"), false, "a new run clears the message of the one before");
+    });
+  }
+
+  await step("the tabs answer the keyboard (arrow keys, Home, End)", async () => {
+    await page.focus("#tab-analysis");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await page.getAttribute("#tab-counters", "aria-selected"), "true");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "tab-counters");
+    assert.equal(await page.isVisible("#view"), true);
+    await page.keyboard.press("End");
+    assert.equal(await page.getAttribute("#tab-analysis", "aria-selected"), "true");
+    assert.equal(await page.isVisible("#analysis"), true);
+  });
+
   const tx = join(SHARED, "Tx_BasicPerfCounters.blg");
   if (!existsSync(tx)) skip("Cancel of an analysis", `${tx} is absent`);
   else {
@@ -332,7 +374,7 @@ try {
       await page.click("#run-defaults");
       await page.waitForFunction(() => !document.getElementById("progress").hidden && /Analysing tx-analysis/.test(document.getElementById("progress-text").textContent), null, { timeout: 30000 });
       const t0 = performance.now();
-      await page.click("#cancel");
+      await page.click("#cancel", { timeout: 5000 }).catch(async (err) => { throw new Error(`${err.message}\nthe page: ${await attrState()}: ${await page.textContent("#message")}`); });
       await page.waitForFunction(() => document.getElementById("app").dataset.state === "loaded" && document.getElementById("progress").hidden, null, { timeout: 3000 });
       const ms = performance.now() - t0;
       assert.equal(await page.getAttribute("#analysis", "data-state"), "cancelled");

@@ -55,7 +55,7 @@ function plainText(html) {
  * worker() (the worker that runs the analysis), series(path) (a log
  * column's series, decoded; null when the log has no such column),
  * hasAnalyze (whether the module has the analyze export), message(kind,
- * title, text, hint).
+ * title, text, hint) and clear() (the page's message).
  */
 export class AnalysisView {
   constructor(ctx) {
@@ -110,7 +110,9 @@ export class AnalysisView {
     const list = Array.from(fileList);
     for (const f of list) {
       const bytes = new Uint8Array(await f.arrayBuffer());
-      const text = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 8 << 20)));
+      // Read for the form only (the module reads the file itself): UTF-8, or UTF-16 by its byte order mark.
+      const enc = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
+      const text = new TextDecoder(enc).decode(bytes.subarray(0, Math.min(bytes.length, 8 << 20)));
       const d = describeThresholdFile(text);
       const at = this.files.findIndex((x) => x.name.toLowerCase() === f.name.toLowerCase());
       const entry = { name: f.name, bytes, size: f.size, ...d, run: true, chosen: false };
@@ -181,6 +183,7 @@ export class AnalysisView {
       this.ctx.message("error", "Check the analysis options", err.message);
       return;
     }
+    this.ctx.clear();
     const g = this.ctx.gen();
     const what = withFiles ? opts.thresholds.map((f) => f.name).join(", ") : "perfcalc's default analyses";
     this.setState("running");

@@ -621,7 +621,7 @@ function wire() {
 wire();
 analysis = new AnalysisView({
   view: () => view, job, gen: () => gen, worker: () => background, series: columnSeries, hasAnalyze: () => hasAnalyze,
-  message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); },
+  message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); }, clear: clearMessage,
 });
 try {
   work = await createWorker(undefined, { script: WORKER_SCRIPT });
