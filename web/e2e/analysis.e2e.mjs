@@ -268,6 +268,15 @@ try {
     const next = await page.evaluate(() => document.activeElement?.dataset?.index);
     await page.keyboard.press("Enter");
     await page.waitForFunction((k) => document.getElementById("alert-chart").dataset.alert === k && document.getElementById("alert-chart").dataset.state === "ready", next);
+    // Another window width draws the alert's chart again, to the chart's new width (one column below 1100 px).
+    const wide = await page.$eval("#alert-chart svg", (e) => Number(e.getAttribute("width")));
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.waitForFunction((w) => {
+      const svg = document.querySelector("#alert-chart svg"), box = document.getElementById("alert-chart");
+      return svg && Number(svg.getAttribute("width")) !== w && Number(svg.getAttribute("width")) === Math.max(360, box.clientWidth);
+    }, wide, { timeout: 10000 });
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await page.waitForFunction((w) => Number(document.querySelector("#alert-chart svg")?.getAttribute("width")) === w, wide, { timeout: 10000 });
   });
 
   await step("an analysis' section opens to its statistics table (perfcalc analyze's series statistics)", async () => {

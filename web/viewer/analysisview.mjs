@@ -54,6 +54,7 @@ function plainText(html) {
  * fn) (a job with progress and Cancel), gen() (the open's generation),
  * worker() (the worker that runs the analysis), series(path) (a log
  * column's series, decoded; null when the log has no such column),
+ * typeOf(path) (a log column's counter type),
  * hasAnalyze (whether the module has the analyze export), message(kind,
  * title, text, hint) and clear() (the page's message).
  */
@@ -220,6 +221,11 @@ export class AnalysisView {
     setTimeout(() => URL.revokeObjectURL(url), 60000);
   }
 
+  /** Draws the charted alert again (the window's width changed). */
+  redraw() {
+    if (this.charted >= 0 && !this.root().hidden && $("alert-chart").clientWidth !== this.chartWidth) this.chart(this.charted, false);
+  }
+
   /** After Cancel: a running analysis stopped. */
   cancelled() {
     if (this.root().dataset.state === "running") this.setState(this.report ? "done" : "cancelled");
@@ -375,10 +381,11 @@ export class AnalysisView {
     const { series: w, span } = windowSeries(s, win);
     const aligned = alignSeries([w]);
     drawChart(box, {
-      aligned, labels: [a.path], colors: [LINE], types: [0], normalize: false, bias,
+      aligned, labels: [a.path], colors: [LINE], types: [source === "log" ? this.ctx.typeOf(a.path) : 0], normalize: false, bias,
       span, bands, mark: { t0: win.t0, t1: win.t1 },
       label: `${a.path} from ${localText(span.from)} to ${localText(span.to)}, with the ${a.analysis} bands`,
     });
+    this.chartWidth = box.clientWidth;
     box.dataset.alert = String(index);
     box.dataset.source = source;
     box.dataset.state = "ready";

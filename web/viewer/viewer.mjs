@@ -497,6 +497,7 @@ function showTab(name) {
   $("view").hidden = !view || an;
   $("analysis").hidden = !an;
   if (!an && view?.kind === "blg" && $("chart").clientWidth !== chartWidth) renderChart();
+  if (an) analysis.redraw();
 }
 
 /** A log column's series for the Analysis view's chart (decoded once, kept with the chart's), or null. */
@@ -612,6 +613,7 @@ function wire() {
     pending = requestAnimationFrame(() => {
       if (view?.kind === "blg" && !$("view").hidden && $("chart").clientWidth !== chartWidth) renderChart();
       table?.draw();
+      analysis?.redraw();
     });
   });
   window.addEventListener("error", (e) => fail("Something went wrong in the viewer", e.error ?? e.message));
@@ -621,6 +623,7 @@ function wire() {
 wire();
 analysis = new AnalysisView({
   view: () => view, job, gen: () => gen, worker: () => background, series: columnSeries, hasAnalyze: () => hasAnalyze,
+  typeOf: (path) => view?.cols?.columns[view.tree.paths.indexOf(path)]?.type ?? 0,
   message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); }, clear: clearMessage,
 });
 try {
