@@ -360,6 +360,35 @@ try {
     });
   }
 
+  if (!existsSync(quick)) skip("an alert of a generated datasource", `${quick} is absent`);
+  else {
+    await step("an alert of a generated datasource (not a column of the log) charts the report's envelope of it", async () => {
+      // PAL's network utilisation analysis (a generated datasource), its
+      // warning made to fire on every slice (ge 0): a threshold file
+      // written for the test from QuickSystemOverview.xml, in a temporary folder.
+      const text = readFileSync(quick, "utf8").replace(/^\uFEFF/, "");
+      const analysis = /<ANALYSIS NAME="Network Interface % Network Utilization"[\s\S]*?<\/ANALYSIS>/.exec(text)[0].replace("-Operator 'gt' -Threshold 30", "-Operator 'ge' -Threshold 0");
+      const file = join(bin, "NetworkUtilization.xml");
+      writeFileSync(file, `<?xml version="1.0"?>\n<PAL PALVERSION="2.0" NAME="test" DESCRIPTION="test">\n${analysis}\n</PAL>\n`);
+      while (await page.$("#thr-list li button.remove")) await page.click("#thr-list li button.remove");
+      await page.setInputFiles("#thr-files", file);
+      await page.click("#run-thresholds");
+      await analysisDone();
+      const r = await sameAlerts([sample, "--thresholds", file], "generated datasource");
+      const i = r.alerts.findIndex((a) => a.analysis === "Network Interface % Network Utilization");
+      assert.ok(i >= 0, "an alert of the generated datasource");
+      await page.click(`#alerts tr[data-index="${i}"]`);
+      await page.waitForFunction((k) => document.getElementById("alert-chart").dataset.alert === String(k) && document.getElementById("alert-chart").dataset.state === "ready", i);
+      const c = await page.evaluate(() => ({ source: document.getElementById("alert-chart").dataset.source, values: JSON.parse(document.querySelector("#alert-chart path.series").dataset.values), hint: document.getElementById("alert-chart-hint").textContent }));
+      assert.equal(c.source, "report");
+      const s = r.analyses.find((a) => a.name === r.alerts[i].analysis).series.find((x) => x.path === r.alerts[i].path);
+      const maxes = s.chart.map((p) => p[3]);
+      assert.ok(c.values.length >= 1 && c.values.every((v) => maxes.includes(v)), `the line is the report's envelope: ${JSON.stringify(c.values)}`);
+      assert.match(c.hint, /chart envelope/);
+      while (await page.$("#thr-list li button.remove")) await page.click("#thr-list li button.remove");
+    });
+  }
+
   await step("the tabs answer the keyboard (arrow keys, Home, End)", async () => {
     await page.focus("#tab-analysis");
     await page.keyboard.press("ArrowLeft");
