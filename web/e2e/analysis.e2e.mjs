@@ -279,6 +279,20 @@ try {
     await page.waitForFunction((w) => Number(document.querySelector("#alert-chart svg")?.getAttribute("width")) === w, wide, { timeout: 10000 });
   });
 
+  await step("the alerts filtered by condition and by words of their analysis or counter", async () => {
+    const crit = defaults.alerts.filter((a) => a.condition === "Critical");
+    await page.selectOption("#alert-condition", "Critical");
+    assert.deepEqual((await pageAlerts()).map((r) => r.condition), crit.map(() => "Critical"));
+    await page.fill("#alert-search", "memory mbytes");
+    const want = crit.filter((a) => `${a.analysis}\n${a.path}`.toLowerCase().includes("memory") && `${a.analysis}\n${a.path}`.toLowerCase().includes("mbytes"));
+    await page.waitForFunction((n) => document.querySelectorAll("#alerts tr[data-index]").length === n, want.length);
+    assert.ok(want.length > 0);
+    assert.match(await page.textContent("#alert-shown"), new RegExp(`^${want.length} of ${defaults.alerts.length} alerts$`));
+    await page.fill("#alert-search", "");
+    await page.selectOption("#alert-condition", "");
+    assert.equal((await pageAlerts()).length, defaults.alerts.length);
+  });
+
   await step("an analysis' section opens to its statistics table (perfcalc analyze's series statistics)", async () => {
     const a = defaults.analyses.find((x) => x.series.length > 0);
     const sel = `details.analysis[data-analysis=${JSON.stringify(a.name)}]`;

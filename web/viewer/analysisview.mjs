@@ -28,7 +28,7 @@ import {
 import { drawChart } from "./chart.mjs";
 import { $, breakable, h } from "./dom.mjs";
 import { duration, exact, fmt, fmtInt, utcOffset } from "./format.mjs";
-import { alignSeries } from "./model.mjs";
+import { alignSeries, matchesWords, searchWords } from "./model.mjs";
 
 /** Alerts listed at once; more are listed on request. */
 const ALERT_PAGE = 500;
@@ -94,6 +94,9 @@ export class AnalysisView {
     input.addEventListener("change", () => { this.addFiles(input.files); input.value = ""; });
     $("alerts-more").addEventListener("click", () => { this.shown += ALERT_PAGE; this.renderAlerts(); });
     $("save-report").addEventListener("click", () => this.save());
+    const refilter = () => { if (this.report) { this.shown = ALERT_PAGE; this.renderAlerts(); } };
+    $("alert-condition").addEventListener("change", refilter);
+    $("alert-search").addEventListener("input", refilter);
     $("alerts").addEventListener("keydown", (e) => {
       const tr = e.target.closest?.("tr[data-index]");
       if (!tr) return;
@@ -237,6 +240,8 @@ export class AnalysisView {
     this.alerts = alertsInTimeOrder(report);
     this.shown = ALERT_PAGE;
     this.charted = -1;
+    $("alert-condition").value = "";
+    $("alert-search").value = "";
     const { critical, warning } = alertCounts(report.alerts);
     const res = $("analysis-results");
     Object.assign(res.dataset, {
@@ -266,7 +271,11 @@ export class AnalysisView {
 
   renderAlerts() {
     const p = this.report.parameters, shift = (p.bias ?? 0) * 60000;
-    const list = this.alerts.slice(0, this.shown);
+    const cond = $("alert-condition").value, words = searchWords($("alert-search").value);
+    const shown = this.alerts.filter((a) => (!cond || a.condition === cond) && matchesWords(`${a.analysis}\n${a.path}\n${a.category}`.toLowerCase(), words));
+    const list = shown.slice(0, this.shown);
+    $("alert-shown").textContent = shown.length === this.alerts.length ? "" : `${fmtInt(shown.length)} of ${fmtInt(this.alerts.length)} alerts`;
+    $("alerts").dataset.shown = String(shown.length);
     // One day: the date is in the column's head, the cells give the times.
     const day = (ms) => localText(ms).slice(0, 10);
     const days = new Set(this.alerts.flatMap((a) => [day(Date.parse(a.start) - shift), day(Date.parse(a.end) - shift)]));
@@ -294,8 +303,9 @@ export class AnalysisView {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, oneDay ? `Slice (${oneDay})` : "Slice (local time)"), h("th", { scope: "col" }, "Condition"), h("th", { scope: "col" }, "Analysis and counter"),
         h("th", { scope: "col", class: "num" }, "Min"), h("th", { scope: "col", class: "num" }, "Avg"), h("th", { scope: "col", class: "num" }, "Max"),
         h("th", { scope: "col", class: "num", title: "the slice's hourly trend" }, "Trend"))),
-      h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 7, class: "empty" }, "No alert: every analysed counter stayed within its thresholds."))));
-    const more = this.alerts.length - list.length;
+      h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: 7, class: "empty" }, this.alerts.length
+        ? "No alert matches the filter." : "No alert: every analysed counter stayed within its thresholds."))));
+    const more = shown.length - list.length;
     $("alerts-more").hidden = more <= 0;
     $("alerts-more").textContent = `Show ${fmtInt(Math.min(more, ALERT_PAGE))} more (${fmtInt(more)} not listed)`;
   }
