@@ -288,7 +288,7 @@ export class AnalysisView {
       return h("tr", {
         tabindex: stop ? 0 : -1, "data-index": a.index, "data-condition": a.condition, "data-analysis": a.analysis, "data-path": a.path, "data-slice": a.slice,
         "data-start": a.start, "data-end": a.end, "data-min": exact(a.min), "data-avg": exact(a.avg), "data-max": exact(a.max), "data-trend": exact(a.trend),
-        class: `alert ${a.condition.toLowerCase()}${a.index === this.charted ? " charted" : ""}`, "aria-selected": a.index === this.charted ? "true" : "false",
+        class: `alert ${a.condition.toLowerCase()}${a.index === this.charted ? " charted" : ""}`, "aria-current": a.index === this.charted ? "true" : null,
         title: `${a.threshold}\nClick to chart ${a.path} around slice ${a.slice}`, onclick: () => this.chart(a.index),
       },
       h("td", { class: "when", title: `${localText(t0)} → ${localText(t1)} (local time), slice ${a.slice}` }, localText(t0, !oneDay),
@@ -364,7 +364,7 @@ export class AnalysisView {
     for (const tr of $("alerts").querySelectorAll("tr[data-index]")) {
       const on = Number(tr.dataset.index) === index;
       tr.classList.toggle("charted", on);
-      tr.setAttribute("aria-selected", on ? "true" : "false");
+      if (on) tr.setAttribute("aria-current", "true"); else tr.removeAttribute("aria-current");
       tr.tabIndex = on ? 0 : -1;
       if (on && focus) tr.focus({ preventScroll: true });
     }
