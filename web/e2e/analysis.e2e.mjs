@@ -327,6 +327,7 @@ try {
       assert.equal(listed, (r.unsupported ?? []).length, "every threshold not evaluated is listed");
       note(`SystemOverview.xml on PAL_SamplePerfmonLog.blg: ${r.alerts.length} alerts, ${r.analyses.length} analyses, ${listed} not evaluated (native the same)`);
       await shot("a7-threshold-files-results.png");
+      if (listed) await page.locator("#unsupported-card").screenshot({ path: join(OUT, "a7-not-evaluated.png") });
       await page.evaluate(() => document.getElementById("analysis-results").scrollIntoView());
       await view("a7-threshold-files-alerts.png");
       // Back to the defaults for the next steps.
