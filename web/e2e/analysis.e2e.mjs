@@ -297,6 +297,7 @@ try {
     const a = defaults.analyses.find((x) => x.series.length > 0);
     const sel = `details.analysis[data-analysis=${JSON.stringify(a.name)}]`;
     await page.click(`${sel} summary`);
+    await page.waitForSelector(`${sel} table.stats`);
     const rows = await page.$$eval(`${sel} table.stats tbody tr`, (trs) => trs.map((tr) => tr.dataset.path));
     assert.deepEqual(rows, a.series.map((s) => s.path));
     await page.locator(sel).screenshot({ path: join(OUT, "a5-analysis-statistics.png") });

@@ -322,24 +322,35 @@ export class AnalysisView {
       const ca = byAnalysis.get(a.name) ?? { critical: 0, warning: 0 }, cb = byAnalysis.get(b.name) ?? { critical: 0, warning: 0 };
       return cb.critical - ca.critical || cb.warning - ca.warning || (a.category ?? "").localeCompare(b.category ?? "") || a.name.localeCompare(b.name);
     });
-    const num = (v) => h("td", { class: "num", title: exact(v) }, fmt(v));
     $("analyses").replaceChildren(...order.map((a) => {
       const c = byAnalysis.get(a.name) ?? { critical: 0, warning: 0 };
       const series = a.series ?? [];
       const badges = [c.critical ? h("span", { class: "badge critical" }, `${c.critical} critical`) : "", c.warning ? h("span", { class: "badge warning" }, `${c.warning} warning${c.warning > 1 ? "s" : ""}`) : "",
         !c.critical && !c.warning ? h("span", { class: "badge ok" }, a.skipped ? "not run" : series.length ? "no alert" : "no counter") : ""];
-      return h("details", { class: "analysis", "data-analysis": a.name, "data-series": series.length },
-        h("summary", {}, h("span", { class: "cat dim" }, a.category), h("span", { class: "name" }, a.name), h("span", { class: "badges" }, badges)),
-        a.skipped ? h("p", { class: "hint" }, `Not run: ${a.skipped}`) : "",
-        a.description ? h("p", { class: "desc" }, plainText(a.description)) : "",
-        (a.thresholds ?? []).length ? h("p", { class: "hint" }, "Thresholds: ", a.thresholds.map((t) => t.name).join("; ")) : "",
-        series.length ? h("div", { class: "table-scroll" }, h("table", { class: "stats" },
-          h("thead", {}, h("tr", {}, ...["Counter", "Worst", "Values", "Min", "Avg", "Max", "Trend", "Std dev", "90th %", "95th %", "99th %"].map((t, k) => h("th", { scope: "col", class: k > 1 ? "num" : "" }, t)))),
-          h("tbody", {}, ...series.map((s) => h("tr", { "data-path": s.path },
-            h("td", { class: "path" }, breakable(s.path)), h("td", {}, s.condition ? h("span", { class: `badge ${s.condition.toLowerCase()}` }, s.condition) : h("span", { class: "dim" }, "OK")),
-            h("td", { class: "num" }, fmtInt(s.n)), num(s.min), num(s.avg), num(s.max), num(s.trend), num(s.stddev), num(s.p90), num(s.p95), num(s.p99)))))) : "",
-        a.reference ? h("p", { class: "hint ref" }, `Reference: ${a.reference}`) : "");
+      // The section's content is made when it first opens: a report may hold thousands of series.
+      const details = h("details", {
+        class: "analysis", "data-analysis": a.name, "data-series": series.length,
+        ontoggle: () => { if (details.open && details.childElementCount === 1) details.append(...this.analysisBody(a)); },
+      }, h("summary", {}, h("span", { class: "cat dim" }, a.category), h("span", { class: "name" }, a.name), h("span", { class: "badges" }, badges)));
+      return details;
     }));
+  }
+
+  /** The content of an analysis' section: why it was not run, its description and thresholds, its series' statistics, its reference. */
+  analysisBody(a) {
+    const series = a.series ?? [];
+    const num = (v) => h("td", { class: "num", title: exact(v) }, fmt(v));
+    return [
+      a.skipped ? h("p", { class: "hint" }, `Not run: ${a.skipped}`) : "",
+      a.description ? h("p", { class: "desc" }, plainText(a.description)) : "",
+      (a.thresholds ?? []).length ? h("p", { class: "hint" }, "Thresholds: ", a.thresholds.map((t) => t.name).join("; ")) : "",
+      series.length ? h("div", { class: "table-scroll" }, h("table", { class: "stats" },
+        h("thead", {}, h("tr", {}, ...["Counter", "Worst", "Values", "Min", "Avg", "Max", "Trend", "Std dev", "90th %", "95th %", "99th %"].map((t, k) => h("th", { scope: "col", class: k > 1 ? "num" : "" }, t)))),
+        h("tbody", {}, ...series.map((s) => h("tr", { "data-path": s.path },
+          h("td", { class: "path" }, breakable(s.path)), h("td", {}, s.condition ? h("span", { class: `badge ${s.condition.toLowerCase()}` }, s.condition) : h("span", { class: "dim" }, "OK")),
+          h("td", { class: "num" }, fmtInt(s.n)), num(s.min), num(s.avg), num(s.max), num(s.trend), num(s.stddev), num(s.p90), num(s.p95), num(s.p99)))))) : "",
+      a.reference ? h("p", { class: "hint ref" }, `Reference: ${a.reference}`) : "",
+    ].filter((x) => x !== "");
   }
 
   renderUnsupported() {
