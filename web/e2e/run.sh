@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The viewer's end-to-end test (make e2e): installs what it needs, then runs
-# viewer.e2e.mjs in headless Chromium.
+# viewer.e2e.mjs and analysis.e2e.mjs in headless Chromium.
 #
 #   - Debian's chromium, with apt-get, when /usr/bin/chromium is missing
 #     (as root, or through sudo);
@@ -66,4 +66,10 @@ echo "e2e: npm ci took $((SECONDS - start)) s"
 
 command -v go >/dev/null 2>&1 || { echo "e2e: go is missing: the test compares the page with the native perfcalc command"; exit 1; }
 
-exec node viewer.e2e.mjs
+# The viewer, then its Analysis view (analysis.e2e.mjs builds the module
+# with the analyze export, the tag perfcalcanalyze); both run, and the
+# script fails when either does.
+status=0
+node viewer.e2e.mjs || status=$?
+node analysis.e2e.mjs || status=$?
+exit $status

@@ -70,11 +70,18 @@ export function lineRuns(xs, values, joined, y) {
  * returns its hint. labels[i] and colors[i] describe the series i;
  * normalize draws each between its own minimum and maximum. The texts of
  * the data attributes are kept in aligned for the next drawing.
+ *
+ * The Analysis view's options: span {from, to} fixes the time axis (ms,
+ * the series' local time); bands [{condition, lo, hi}] (±Infinity: the
+ * chart's top or bottom) are drawn behind the lines, as
+ * rect.band[data-condition][data-lo][data-hi]; mark {t0, t1} shades a
+ * time range (rect.mark: an alert's slice); label is the chart's
+ * accessible name.
  */
-export function drawChart(box, { aligned, labels, colors, types, normalize, bias }) {
+export function drawChart(box, { aligned, labels, colors, types, normalize, bias, span, bands = [], mark, label }) {
   const W = Math.max(360, box.clientWidth || 800), H = 300;
   const M = { l: 70, r: 16, t: 12, b: 34 };
-  const iw = W - M.l - M.r, ih = H - M.t - M.b;
+  const ih = H - M.t - M.b;
   const times = aligned.times;
   aligned.text ??= {
     times: JSON.stringify(Array.from(times, isoMs)), rows: JSON.stringify(Array.from(aligned.rows)),
@@ -83,7 +90,7 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
   let hint = aligned.lines.length === 0
     ? "Tick counters in the tree (or click rows of the table) to chart them."
     : normalize ? "Each counter is drawn between its own minimum (0 %) and maximum (100 %)." : `Times are the log's local time (${utcOffset(bias)}).`;
-  let t0 = times[0] ?? 0, t1 = times[times.length - 1] ?? 1000;
+  let t0 = span ? span.from : times[0] ?? 0, t1 = span ? span.to : times[times.length - 1] ?? 1000;
   if (t1 === t0) { t0 -= 1000; t1 += 1000; }
   let lo = Infinity, hi = -Infinity;
   const ranges = aligned.lines.map((l) => {
@@ -101,20 +108,29 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
   if (!(lo <= hi)) { lo = 0; hi = 1; }
   if (lo > 0) lo = 0;
   if (hi === lo) hi = lo + 1;
+  // A band's edge a little above the values is shown (up to 3 times the largest value), as the HTML report does.
+  const top = hi;
+  for (const b of normalize ? [] : bands) {
+    for (const e of [b.lo, b.hi]) if (Number.isFinite(e) && e > hi && e <= 3 * Math.max(top, 0)) hi = e * 1.05;
+  }
   const step = niceStep(hi - lo, 5);
   lo = Math.floor(lo / step) * step;
   hi = Math.ceil(hi / step) * step;
+  // The value labels, and room for the longest (about 7 px a character at 11 px).
+  const yLabels = [];
+  for (let v = lo; v <= hi + step / 2; v += step) yLabels.push([v, normalize ? `${Math.round(v)} %` : fmt(Number(v.toPrecision(12)))]);
+  M.l = Math.max(M.l, 14 + 7 * Math.max(...yLabels.map(([, t]) => t.length)));
+  const iw = W - M.l - M.r;
   const x = (t) => M.l + ((t - t0) / (t1 - t0)) * iw;
   const y = (v) => M.t + ih - ((v - lo) / (hi - lo)) * ih;
   const svg = h("svg:svg", {
-    width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Line chart of the selected counters over time",
+    width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label ?? "Line chart of the selected counters over time",
     "data-times": aligned.text.times, "data-rows": aligned.text.rows,
   });
   const grid = h("svg:g", { class: "grid" });
-  for (let v = lo; v <= hi + step / 2; v += step) {
+  for (const [v, text] of yLabels) {
     const yy = y(v);
-    grid.append(h("svg:line", { x1: M.l, x2: M.l + iw, y1: yy, y2: yy }),
-      h("svg:text", { x: M.l - 8, y: yy + 4, class: "ylabel" }, normalize ? `${Math.round(v)} %` : fmt(Number(v.toPrecision(12)))));
+    grid.append(h("svg:line", { x1: M.l, x2: M.l + iw, y1: yy, y2: yy }), h("svg:text", { x: M.l - 8, y: yy + 4, class: "ylabel" }, text));
   }
   const { ticks, step: tstep } = timeTicks(t0, t1, iw);
   const multiDay = new Date(t0).getUTCDate() !== new Date(t1).getUTCDate();
@@ -128,7 +144,22 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
         ? h("svg:text", { x: x(t), y: M.t + ih + 29, class: "xlabel sub" }, `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`) : null);
   }
   grid.append(h("svg:rect", { x: M.l, y: M.t, width: iw, height: ih, class: "frame" }));
-  svg.append(grid);
+  // Bands and the marked time range, behind the grid's lines and the series.
+  const back = h("svg:g", { class: "bands" });
+  for (const b of normalize ? [] : bands) {
+    const bl = Math.max(b.lo, lo), bh = Math.min(b.hi, hi);
+    if (!(bh > bl)) continue;
+    back.append(h("svg:rect", {
+      x: M.l, width: iw, y: y(bh).toFixed(1), height: (y(bl) - y(bh)).toFixed(1), class: `band band-${String(b.condition).toLowerCase()}`,
+      "data-condition": b.condition, "data-lo": String(b.lo), "data-hi": String(b.hi),
+    }, h("svg:title", {}, `${b.condition}: ${Number.isFinite(b.lo) ? fmt(b.lo) : "−∞"} to ${Number.isFinite(b.hi) ? fmt(b.hi) : "+∞"}`)));
+  }
+  if (mark) {
+    const a = Math.max(M.l, x(mark.t0)), b = Math.min(M.l + iw, x(mark.t1));
+    const w = Math.max(3, b - a);
+    back.append(h("svg:rect", { x: (Math.min(a, M.l + iw - w)).toFixed(1), width: w.toFixed(1), y: M.t, height: ih, class: "mark" }));
+  }
+  svg.append(back, grid);
   const xs = Float64Array.from(times, x);
   const few = times.length <= 80;
   aligned.lines.forEach((l, s) => {

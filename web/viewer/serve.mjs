@@ -4,7 +4,11 @@
 // wasm/module/perfcalc.wasm when the package's copy is absent (it is made only when
 // the package is packed), so that perfcalc.mjs finds the module beside it.
 //
-//   node web/viewer/serve.mjs [--port 8080]     (--port 0: any free port)
+//   node web/viewer/serve.mjs [--port 8080] [--wasm FILE]
+//
+// --port 0: any free port; --wasm FILE: serve FILE as /web/perfcalc.wasm
+// (e.g. the module built with the tag perfcalcanalyze, whose analyze export
+// the viewer's Analysis view uses).
 //
 // The e2e test imports serve() from here.
 
@@ -34,7 +38,7 @@ const TYPES = {
 const SERVED = ["web", "wasm"];
 
 // resolve maps a URL path to a file of a served folder, or null.
-async function resolve(root, urlPath) {
+async function resolve(root, urlPath, wasm) {
   let p;
   try {
     p = decodeURIComponent(urlPath);
@@ -43,6 +47,10 @@ async function resolve(root, urlPath) {
   }
   if (p.includes("\0")) return null;
   const rel = normalize(p).replace(/^([/\\])+/, "");
+  if (wasm && rel === join("web", "perfcalc.wasm")) {
+    const st = await stat(wasm).catch(() => null);
+    return st && st.isFile() ? { file: wasm, size: st.size } : null;
+  }
   const top = rel.split(/[/\\]/)[0];
   if (!SERVED.includes(top) || rel.split(/[/\\]/).includes("..")) return null;
   let file = join(root, rel);
@@ -61,11 +69,12 @@ async function resolve(root, urlPath) {
 
 /**
  * Starts the server on 127.0.0.1.
- * @param {{port?: number, root?: string}} [opts]
+ * @param {{port?: number, root?: string, wasm?: string}} [opts] wasm: a
+ *   module file served as /web/perfcalc.wasm instead of the repository's
  * @returns {Promise<{server: import("node:http").Server, url: string, close: () => Promise<void>}>}
  *   url is the viewer's address.
  */
-export async function serve({ port = 8080, root = ROOT } = {}) {
+export async function serve({ port = 8080, root = ROOT, wasm } = {}) {
   const server = createServer(async (req, res) => {
     const send = (code, text) => {
       res.writeHead(code, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
@@ -77,7 +86,7 @@ export async function serve({ port = 8080, root = ROOT } = {}) {
       res.writeHead(302, { location: "/web/viewer/" });
       return res.end();
     }
-    const found = await resolve(root, url.pathname);
+    const found = await resolve(root, url.pathname, wasm);
     if (!found) return send(404, "not found: " + url.pathname);
     res.writeHead(200, {
       "content-type": TYPES[extname(found.file)] ?? "application/octet-stream",
@@ -103,11 +112,18 @@ export async function serve({ port = 8080, root = ROOT } = {}) {
 // As a program: serve until interrupted.
 if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
   const args = process.argv.slice(2);
-  let port = 8080;
+  let port = 8080, wasm;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const m = /^--?port(?:=(.*))?$/.exec(a);
-    if (m) {
+    const w = /^--?wasm(?:=(.*))?$/.exec(a);
+    if (w) {
+      wasm = w[1] ?? args[++i];
+      if (!wasm) {
+        console.error("serve: --wasm needs a file");
+        process.exit(2);
+      }
+    } else if (m) {
       const v = m[1] ?? args[++i];
       port = Number(v);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -115,15 +131,15 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv
         process.exit(2);
       }
     } else if (a === "-h" || a === "--help") {
-      console.log("Usage: node web/viewer/serve.mjs [--port 8080]\nServes the perfcalc viewer on 127.0.0.1 (--port 0: any free port).");
+      console.log("Usage: node web/viewer/serve.mjs [--port 8080] [--wasm FILE]\nServes the perfcalc viewer on 127.0.0.1 (--port 0: any free port; --wasm FILE: FILE as /web/perfcalc.wasm).");
       process.exit(0);
     } else {
-      console.error(`serve: unknown argument ${a} (want --port N)`);
+      console.error(`serve: unknown argument ${a} (want --port N or --wasm FILE)`);
       process.exit(2);
     }
   }
   try {
-    const { url } = await serve({ port });
+    const { url } = await serve({ port, wasm });
     console.log(`perfcalc viewer: ${url}  (127.0.0.1 only; Ctrl-C stops it)`);
   } catch (err) {
     console.error(`serve: ${err.message}`);

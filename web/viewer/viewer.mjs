@@ -6,8 +6,9 @@
 // and relog's CSV of what the chart shows. Nothing leaves the page.
 //
 // The modules: model.mjs (what is open and shown, pure), format.mjs
-// (text), tree.mjs, table.mjs and chart.mjs (the views), worker.mjs (the
-// worker's methods); this file wires them to the page.
+// (text), tree.mjs, table.mjs and chart.mjs (the views), analysisview.mjs
+// and analysis.mjs (a log's Analysis view, perfcalc analyze), worker.mjs
+// (the worker's methods); this file wires them to the page.
 //
 // Exact values are in data attributes (JavaScript's shortest round-trip
 // text, "" where there is no value), for tests and for copying:
@@ -18,10 +19,12 @@
 //   chart       see chart.mjs
 //   #app        data-state: loading, ready, busy, loaded, error; data-kind:
 //               blg, pair, single; data-stats: pending, ready, cancelled;
-//               data-series: pending, ready
+//               data-series: pending, ready; data-tab: counters, analysis
+//   analysis    see analysisview.mjs
 
 import { createWorker } from "../worker.mjs";
 import { drawChart } from "./chart.mjs";
+import { AnalysisView } from "./analysisview.mjs";
 import { $, h } from "./dom.mjs";
 import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtInt, isoTime, showTime, statusWords, typeName, unitOf, utcOffset } from "./format.mjs";
 import { CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor, orderCaptures, parseIds } from "./model.mjs";
@@ -39,6 +42,8 @@ let jobs = new Map(); // running jobs: id → text
 let jobSeq = 0;
 let abort = new AbortController(); // aborts every call of the open
 let tree = null, table = null;
+let hasAnalyze = false; // whether the module has the analyze export (built with the tag perfcalcanalyze)
+let analysis = null; // the Analysis view
 
 // ---------------------------------------------------------------- state, progress and messages
 
@@ -96,7 +101,7 @@ function fail(title, err, hint = "") {
   else console.error(err);
   newOpen();
   view = null;
-  for (const id of ["summary", "view", "v2-panel"]) $(id).hidden = true;
+  for (const id of ["summary", "view", "v2-panel", "tabs", "analysis"]) $(id).hidden = true;
   $("intro").hidden = false;
   delete app.dataset.kind;
   showMessage("error", title, err instanceof Error ? err.message : String(err), hint);
@@ -120,9 +125,10 @@ function cancel() {
     if (!view.stats) { app.dataset.stats = "cancelled"; table.changedAll(); renderTableHead(); }
     if (app.dataset.series === "pending") app.dataset.series = "cancelled";
   }
+  analysis?.cancelled();
   setState(view ? "loaded" : "ready");
   if (!view) {
-    for (const id of ["summary", "view", "v2-panel"]) $(id).hidden = true;
+    for (const id of ["summary", "view", "v2-panel", "tabs", "analysis"]) $(id).hidden = true;
     $("intro").hidden = false;
   }
   showMessage("info", "Cancelled.", what ? `Stopped: ${what}.` : "", view?.kind === "blg" && !view.stats ? "The statistics can be computed again with the button above the table." : "");
@@ -310,6 +316,9 @@ function render() {
   $("export-status").hidden = true;
   $("v2-panel").hidden = !view.v2;
   $("swap").hidden = !view.older;
+  $("tabs").hidden = !blg;
+  analysis?.reset();
+  showTab("counters");
   tree = new TreeView($("tree"), { checkable: blg, onToggle: toggle, onPick: pick });
   tree.setTree(view.tree, view.selection);
   table?.destroy();
@@ -475,6 +484,33 @@ function renderChart() {
 }
 let chartWidth = 0;
 
+// ---------------------------------------------------------------- tabs: Counters and Analysis
+
+/** Shows the tab "counters" or "analysis" (a log's Analysis view). */
+function showTab(name) {
+  const an = name === "analysis" && view?.kind === "blg";
+  app.dataset.tab = an ? "analysis" : "counters";
+  for (const [id, on] of [["tab-counters", !an], ["tab-analysis", an]]) {
+    $(id).setAttribute("aria-selected", on ? "true" : "false");
+    $(id).tabIndex = on ? 0 : -1;
+  }
+  $("view").hidden = !view || an;
+  $("analysis").hidden = !an;
+  if (!an && view?.kind === "blg" && $("chart").clientWidth !== chartWidth) renderChart();
+  if (an) analysis.redraw();
+}
+
+/** A log column's series for the Analysis view's chart (decoded once, kept with the chart's), or null. */
+async function columnSeries(path) {
+  const v = view, i = v?.tree.paths.indexOf(path) ?? -1;
+  if (i < 0) return null;
+  if (!v.series.has(i)) {
+    const r = await job("Decoding the alert's counter…", (signal) => work.call("series", [v.ref, [path]], { signal }));
+    v.series.set(i, r.series[0]);
+  }
+  return v.series.get(i);
+}
+
 // ---------------------------------------------------------------- relog CSV
 
 /**
@@ -527,13 +563,28 @@ async function saveCsv() {
 function wire() {
   const input = $("files"), drop = $("drop");
   input.addEventListener("change", () => { openFiles(input.files); input.value = ""; });
-  for (const ev of ["dragenter", "dragover"]) document.addEventListener(ev, (e) => { e.preventDefault(); drop.classList.add("over"); });
+  // While the Analysis view shows, a drag highlights its threshold files' zone too.
+  for (const ev of ["dragenter", "dragover"]) document.addEventListener(ev, (e) => { e.preventDefault(); (app.dataset.tab === "analysis" ? $("thr-drop") : drop).classList.add("over"); });
   // dragleave fires at every child; relatedTarget is null only when the drag leaves the window.
-  document.addEventListener("dragleave", (e) => { if (!e.relatedTarget) drop.classList.remove("over"); });
+  document.addEventListener("dragleave", (e) => { if (!e.relatedTarget) { drop.classList.remove("over"); $("thr-drop").classList.remove("over"); } });
   document.addEventListener("drop", (e) => {
     e.preventDefault();
     drop.classList.remove("over");
-    if (e.dataTransfer?.files?.length) openFiles(e.dataTransfer.files);
+    $("thr-drop").classList.remove("over");
+    const files = e.dataTransfer?.files;
+    if (!files?.length) return;
+    // XML files dropped on the Analysis view are threshold files.
+    if (app.dataset.tab === "analysis" && Array.from(files).every((f) => /\.xml$/i.test(f.name))) analysis.addFiles(files);
+    else openFiles(files);
+  });
+  $("tab-counters").addEventListener("click", () => showTab("counters"));
+  $("tab-analysis").addEventListener("click", () => showTab("analysis"));
+  $("tabs").addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight" && e.key !== "Home" && e.key !== "End") return;
+    e.preventDefault();
+    const next = app.dataset.tab === "analysis" ? "counters" : "analysis";
+    showTab(e.key === "Home" ? "counters" : e.key === "End" ? "analysis" : next);
+    $(app.dataset.tab === "analysis" ? "tab-analysis" : "tab-counters").focus();
   });
   let pendingSearch = 0;
   $("search").addEventListener("input", () => {
@@ -560,8 +611,9 @@ function wire() {
     cancelAnimationFrame(pending);
     // Only a change of the chart's width needs a new drawing (a taller window does not).
     pending = requestAnimationFrame(() => {
-      if (view?.kind === "blg" && $("chart").clientWidth !== chartWidth) renderChart();
+      if (view?.kind === "blg" && !$("view").hidden && $("chart").clientWidth !== chartWidth) renderChart();
       table?.draw();
+      analysis?.redraw();
     });
   });
   window.addEventListener("error", (e) => fail("Something went wrong in the viewer", e.error ?? e.message));
@@ -569,9 +621,15 @@ function wire() {
 }
 
 wire();
+analysis = new AnalysisView({
+  view: () => view, job, gen: () => gen, worker: () => background, series: columnSeries, hasAnalyze: () => hasAnalyze,
+  typeOf: (path) => view?.cols?.columns[view.tree.paths.indexOf(path)]?.type ?? 0,
+  message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); }, clear: clearMessage,
+});
 try {
   work = await createWorker(undefined, { script: WORKER_SCRIPT });
   background = await createWorker(work.module, { script: WORKER_SCRIPT });
+  hasAnalyze = WebAssembly.Module.exports(work.module).some((e) => e.name === "analyze");
   $("module-status").textContent = "Ready: the perfcalc module runs in a worker of this page.";
   $("module-status").classList.add("ok");
   setState("ready");
