@@ -537,6 +537,16 @@ func datasourceOf(n *Node) (analysis.Datasource, string) {
 	}
 	if strings.EqualFold(strings.TrimSpace(typ), "Generated") {
 		d.Kind = analysis.Generated
+		// The path names the generated series (\\M\Object(instance)\Counter
+		// with the left operand's machine and instance); a name that is
+		// not a path leaves it to the name.
+		expr, ok := n.Attr("EXPRESSIONPATH")
+		if !ok || strings.TrimSpace(expr) == "" {
+			expr = d.Name
+		}
+		if p, err := counterpath.Parse(strings.TrimSpace(expr)); err == nil {
+			d.Path = p
+		}
 		f, reason := generated(childText(n, "CODE"))
 		if reason != "" {
 			return d, reason

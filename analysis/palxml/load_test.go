@@ -279,6 +279,10 @@ For ($i=0;$i -lt $B.Count;$i++) {
 	if f == nil || f.Left != `\Network Interface(*)\Bytes Total/sec` || f.Right != `\Network Interface(*)\Current Bandwidth` || f.Op != '/' || f.Scale != 800 || !f.Integer || !f.PerSlice {
 		t.Errorf("network utilisation: have %+v", f)
 	}
+	// The generated series' path: the object and counter of its name.
+	if p := net.Datasources[2].Path; p.Object != "Network Interface" || p.Counter != "% Network Utilization" || p.Instance != "*" {
+		t.Errorf("network utilisation's path: have %+v", p)
+	}
 	if net.Datasources[3].Formula != nil || net.Thresholds[0].Datasource != `\Network Interface(*)\% Network Utilization` {
 		t.Errorf("net: have %+v", net)
 	}
