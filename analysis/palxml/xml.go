@@ -70,7 +70,7 @@ func (n *Node) AttrFold(name string) (string, bool) {
 // reader refuses: a DOCTYPE, an unsupported encoding, a bound crossed):
 // what was expected, where.
 type SyntaxError struct {
-	Offset int // byte offset of the problem (in the UTF-8 form)
+	Offset int // byte offset of the problem in the document as given (a UTF-16 one too)
 	Line   int // 1-based line of Offset (0 for a document too large to read)
 	Msg    string
 	Err    error // the cause, where there is a sentinel for it (ErrDoctype)
@@ -153,9 +153,33 @@ func Parse(doc []byte) (*Node, error) {
 			}
 			at += n
 		}
-		return nil, r.fail(at, "invalid UTF-8")
+		return nil, inDocument(doc, s, r.fail(at, "invalid UTF-8"))
 	}
-	return r.document()
+	root, err := r.document()
+	return root, inDocument(doc, s, err)
+}
+
+// inDocument turns the offset of a *SyntaxError found in s, the UTF-8 form
+// of doc, into the offset of the same character in doc (after a UTF-8
+// byte-order mark, or in UTF-16).
+func inDocument(doc, s []byte, err error) error {
+	se, ok := err.(*SyntaxError)
+	if !ok {
+		return err
+	}
+	switch {
+	case len(doc) >= 3 && doc[0] == 0xEF && doc[1] == 0xBB && doc[2] == 0xBF:
+		se.Offset += 3
+	case len(doc) >= 2 && (doc[0] == 0xFF && doc[1] == 0xFE || doc[0] == 0xFE && doc[1] == 0xFF):
+		n := 2
+		for i := 0; i < se.Offset && i < len(s); {
+			c, w := utf8.DecodeRune(s[i:])
+			i += w
+			n += 2 * utf16.RuneLen(c)
+		}
+		se.Offset = n
+	}
+	return err
 }
 
 // toUTF8 strips a byte-order mark and converts UTF-16 to UTF-8.

@@ -163,3 +163,37 @@ func TestParseMemory(t *testing.T) {
 		t.Logf("%d elements: %d bytes allocated", len(root.Children)+1, n)
 	}
 }
+
+// TestParseErrorOffsetEncodings: an error's offset is the byte offset in
+// the document as given: after a UTF-8 byte-order mark, and in UTF-16 two
+// bytes per code unit (four for 😀) after the mark. The document breaks
+// at its last "<", where white space before an attribute was expected.
+func TestParseErrorOffsetEncodings(t *testing.T) {
+	const doc = `<A b="é😀"<`
+	u16 := utf16.Encode([]rune(doc))
+	le, be := []byte{0xFF, 0xFE}, []byte{0xFE, 0xFF}
+	for _, u := range u16 {
+		le = append(le, byte(u), byte(u>>8))
+		be = append(be, byte(u>>8), byte(u))
+	}
+	utf8Off := strings.LastIndexByte(doc, '<')
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want int
+	}{
+		{"utf-8", []byte(doc), utf8Off},
+		{"utf-8 bom", append([]byte{0xEF, 0xBB, 0xBF}, doc...), utf8Off + 3},
+		{"utf-16le", le, len(le) - 2}, // the last code unit
+		{"utf-16be", be, len(be) - 2},
+	} {
+		_, err := Parse(tc.b)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("%s: %v, want a *SyntaxError", tc.name, err)
+		}
+		if se.Offset != tc.want || se.Offset > len(tc.b) {
+			t.Errorf("%s: offset %d (%v), want %d of %d bytes", tc.name, se.Offset, err, tc.want, len(tc.b))
+		}
+	}
+}
