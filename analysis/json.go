@@ -173,19 +173,11 @@ func AppendFleetJSON(dst []byte, reports []*Report) []byte {
 	w.open('[')
 	for _, r := range reports {
 		w.elem()
-		w.b = trimLastNewline(r.AppendJSON(w.b))
+		w.b = r.AppendJSON(w.b)
 	}
 	w.close(']')
 	w.close('}')
-	return append(w.b, '\n')
-}
-
-// trimLastNewline drops a final newline.
-func trimLastNewline(b []byte) []byte {
-	if len(b) > 0 && b[len(b)-1] == '\n' {
-		return b[:len(b)-1]
-	}
-	return b
+	return w.b
 }
 
 // AppendJSON appends the report as one JSON object to dst, the form the

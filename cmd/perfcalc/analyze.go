@@ -505,7 +505,7 @@ func writeAnalysis(w io.Writer, f analyzeFormat, reports []*analysis.Report, p h
 		} else {
 			b = analysis.AppendFleetJSON(b, reports)
 		}
-		b = append(trimNewline(b), '\n')
+		b = append(b, '\n')
 		_, err := w.Write(b)
 		return err
 	}
@@ -521,13 +521,6 @@ func writeAnalysis(w io.Writer, f analyzeFormat, reports []*analysis.Report, p h
 	}
 	_, err := w.Write(b)
 	return err
-}
-
-func trimNewline(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // appendFleetText appends the fleet summary of the text format: per
