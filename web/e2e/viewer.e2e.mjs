@@ -513,7 +513,9 @@ try {
       // wait for the five rows, then look at what the page said meanwhile.
       await page.waitForFunction(() => window.__seen.some((x) => x.shown === "5"), null, { timeout: 60000 });
       const seen = await page.evaluate(() => window.__seen);
-      assert.ok(seen.some((x) => x.shown === "5" && x.rows === "5" && x.stats === "pending" && x.state === "busy"),
+      // While the page was busy with the log: its statistics may end first
+      // on a loaded machine (CI saw stats "ready", state "busy" at 25 MB).
+      assert.ok(seen.some((x) => x.shown === "5" && x.rows === "5" && x.state === "busy"),
         `the search was applied while the log decoded: ${JSON.stringify(seen)}`);
       assert.equal(await waitState(["loaded", "error"]), "loaded", await page.textContent("#message"));
       fullStats = performance.now() - t0;
