@@ -21,9 +21,13 @@ BENCHTIME ?= 300ms
 
 PORT ?= 8080
 
-# The one committed module (package wasm/module embeds it for package host;
-# the npm and Python packages copy it when packed or installed).
+# The committed modules, one copy each (package wasm/module embeds them for
+# package host; the npm and Python packages copy them when packed or
+# installed): perfcalc.wasm, every export but analyze, and
+# perfcalc-analyze.wasm, analyze alone (the build tag perfcalcanalyze),
+# loaded only when analysis is asked for (doc/ANALYSIS.md says why).
 WASM      := wasm/module/perfcalc.wasm
+WASMANALYZE := wasm/module/perfcalc-analyze.wasm
 WASMFLAGS := -buildmode=c-shared -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
 
 all: test
@@ -168,29 +172,37 @@ staticcheck:
 generate:
 	$(GO) generate ./internal/abi ./engine ./analysis
 
-# The WebAssembly module, built reproducibly (the committed file must equal
-# a fresh build: wasm-check). It is the only copy in the repository: package
-# host embeds it through package wasm/module, web/package.json's prepack and
-# python/test.sh copy it into the npm and Python packages (git-ignored
-# copies; a Python test checks that the installed one has the same bytes).
+# The WebAssembly modules, built reproducibly (the committed files must
+# equal a fresh build: wasm-check). They are the only copies in the
+# repository: package host embeds them through package wasm/module,
+# web/package.json's prepack and python/test.sh copy them into the npm and
+# Python packages (git-ignored copies; a Python test checks that the
+# installed ones have the same bytes).
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build -tags perfcalcanalyze $(WASMFLAGS) -o $(WASMANALYZE) ./wasm
 
 wasm-check:
-	@fresh=$$(mktemp $${TMPDIR:-/tmp}/perfcalc.wasm.XXXXXX) && \
-	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $$fresh ./wasm && \
-	{ cmp -s $(WASM) $$fresh; same=$$?; rm -f $$fresh; \
-	  [ $$same = 0 ] || { echo "$(WASM) differs from a fresh build of ./wasm: run make wasm and commit it"; exit 1; }; }
+	@set -e; for m in "$(WASM):" "$(WASMANALYZE):perfcalcanalyze"; do \
+		file=$${m%%:*}; tags=$${m#*:}; \
+		fresh=$$(mktemp $${TMPDIR:-/tmp}/perfcalc.wasm.XXXXXX); \
+		GOOS=wasip1 GOARCH=wasm $(GO) build -tags "$$tags" $(WASMFLAGS) -o $$fresh ./wasm || { rm -f $$fresh; exit 1; }; \
+		same=0; cmp -s $$file $$fresh || same=$$?; rm -f $$fresh; \
+		[ $$same = 0 ] || { echo "$$file differs from a fresh build of ./wasm (tags \"$$tags\"): run make wasm and commit it"; exit 1; }; \
+	done
 
-# The module's own Go tests, run as wasip1 in wazero (tools/wasip1exec, built
-# into a temporary folder), on the debug build (-tags perfcalcdebug: its
-# mallocs export is tested too). Node's WASI crashed at exit in about one
-# run of three (issue 26); the JS package's tests run the module in Node.
+# The modules' own Go tests, run as wasip1 in wazero (tools/wasip1exec,
+# built into a temporary folder), on the debug build (-tags perfcalcdebug:
+# its mallocs export is tested too), of perfcalc.wasm and of the analyze
+# module (perfcalcanalyze; about 10 s). Node's WASI crashed at exit in about
+# one run of three (issue 26); the JS package's tests run the module in Node.
 wasm-test:
 	@set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; \
 	$(GO) build -o $$d/wasip1exec ./tools/wasip1exec; \
-	echo "GOOS=wasip1 GOARCH=wasm $(GO) test -tags perfcalcdebug -exec wasip1exec ./wasm"; \
-	GOOS=wasip1 GOARCH=wasm $(GO) test -tags perfcalcdebug -exec $$d/wasip1exec ./wasm
+	for tags in perfcalcdebug perfcalcanalyze,perfcalcdebug; do \
+		echo "GOOS=wasip1 GOARCH=wasm $(GO) test -tags $$tags -exec wasip1exec ./wasm"; \
+		GOOS=wasip1 GOARCH=wasm $(GO) test -tags $$tags -exec $$d/wasip1exec ./wasm; \
+	done
 
 # The JS package's tests (node --test), against the native command, and
 # the viewer model's unit tests.

@@ -4,6 +4,7 @@ import (
 	"github.com/perfcalc/perfcalc/analysis"
 	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/abi/analyze"
+	"github.com/perfcalc/perfcalc/wasm/module"
 )
 
 // ThresholdFile is a PAL threshold file given to Analyze: its name (the
@@ -50,12 +51,22 @@ func (cfg *AnalyzeConfig) files() []analyze.ThresholdFile {
 // or a question without a value is an *Error with CodeInput and the
 // reason. A log damaged after its start gives the report of the samples
 // before the damage and an *Error (Code 0) with the damage's text, as
-// RelogText does. A module without the export gives an *Error with
-// CodeUnsupported: the embedded module leaves it out for now (it is built
-// with the tag perfcalcanalyze only, wasm/analyze.go); Config.WithModule
-// loads one built with it.
+// RelogText does.
+//
+// The analysis runs in a module of its own, perfcalc-analyze.wasm (the
+// embedded one, AnalyzeModule, or Config.WithAnalyzeModule's), which the
+// first Analyze compiles and starts, once per Engine, with the Engine's
+// configuration (pool size, memory limit, timeout, compilation cache): a
+// program that never analyses never loads it (perfcalc.wasm leaves
+// analysis out, doc/ANALYSIS.md says why). An analyze module that does not
+// load gives that error, wrapped, to every Analyze.
 //
 // # Notes
+//
+//   - The first Analyze takes about a second more (the analyze module's
+//     compilation and first instance; much less with
+//     Config.WithCompilationCacheDir), and each of its instances is
+//     memory of its own, beside perfcalc.wasm's.
 //
 //   - The report comes in pages when it is longer than the module's
 //     output buffer (4 MiB), each resumed where the one before ended: the
@@ -73,6 +84,10 @@ func (e *Engine) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) 
 	set, err := abi.AppendValues(nil, cfg.Values)
 	if err != nil {
 		return nil, nativeError("analyze", err)
+	}
+	a, err := e.analyzeEngine()
+	if err != nil {
+		return nil, err
 	}
 	files := cfg.files()
 	// The parts: the values, each file's name and bytes, each log, then
@@ -104,12 +119,42 @@ func (e *Engine) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) 
 	if cfg.Options.PALCompat {
 		flags |= abi.AnalyzePALCompat
 	}
-	return e.text(fnAnalyze, parts, fill, func(s []uint64, at []region) {
+	return a.text(fnAnalyze, parts, fill, func(s []uint64, at []region) {
 		table := at[len(at)-1]
 		s[0], s[1], s[2], s[3] = table.off, uint64(nl), table.off+uint64(nl), uint64(len(files))
 		s[4], s[5], s[6], s[7] = at[0].off, at[0].len, uint64(cfg.Options.Interval), flags
 	})
 }
+
+// analyzeEngine returns the Engine of the analyze module, which the first
+// call creates (compiles the module, starts an instance); ErrClosed after
+// Close.
+func (e *Engine) analyzeEngine() (*Engine, error) {
+	if e.closed.Load() {
+		return nil, ErrClosed
+	}
+	e.analyzer.once.Do(func() {
+		wasm := e.cfg.analyzeModule
+		if wasm == nil {
+			wasm = module.AnalyzeBytes()
+		}
+		a, err := newEngine(e.ctx, e.cfg, wasm, true)
+		if err != nil {
+			err = &analyzeModuleError{err}
+		}
+		e.analyzer.e, e.analyzer.err = a, err
+	})
+	return e.analyzer.e, e.analyzer.err
+}
+
+// analyzeModuleError is why the analyze module did not load.
+type analyzeModuleError struct{ err error }
+
+func (e *analyzeModuleError) Error() string {
+	return "perfcalc host: the analyze module (perfcalc-analyze.wasm): " + e.err.Error()
+}
+
+func (e *analyzeModuleError) Unwrap() error { return e.err }
 
 // Analyze is Engine.Analyze in the caller's process (without the module's
 // limit of 1 GiB): analyze.Run, the same code as the module's.

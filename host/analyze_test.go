@@ -2,12 +2,9 @@ package host_test
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/analysis"
@@ -28,54 +25,11 @@ func palDir(t *testing.T) string {
 	return dir
 }
 
-// analyzeModule is a module with the analyze export: the embedded one when
-// it has it, else one built once with the tag perfcalcanalyze (see
-// wasm/analyze.go).
-var analyzeModule struct {
-	once  sync.Once
-	wasm  []byte // nil: the embedded module
-	err   error
-	built bool
-}
-
-// analyzeEngine returns an Engine whose module has the analyze export.
+// analyzeEngine returns the Engine that the analyze tests use: the shared
+// one, whose Analyze loads the embedded analyze module.
 func analyzeEngine(t *testing.T) *host.Engine {
 	t.Helper()
-	analyzeModule.once.Do(func() {
-		_, err := shared.Analyze(nil, &host.AnalyzeConfig{})
-		if host.ErrorCode(err) != host.CodeUnsupported {
-			return // the embedded module has analyze
-		}
-		dir, err := os.MkdirTemp("", "perfcalc-analyze-wasm")
-		if err != nil {
-			analyzeModule.err = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		out := filepath.Join(dir, "perfcalc.wasm")
-		cmd := exec.Command("go", "build", "-tags", "perfcalcanalyze", "-buildmode=c-shared", "-trimpath",
-			"-ldflags=-s -w -buildid=", "-buildvcs=false", "-o", out, "./wasm")
-		cmd.Dir = corpus.Root()
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			analyzeModule.err = &exec.Error{Name: "go build -tags perfcalcanalyze ./wasm: " + string(b), Err: err}
-			return
-		}
-		analyzeModule.wasm, analyzeModule.err = os.ReadFile(out)
-		analyzeModule.built = true
-	})
-	if analyzeModule.err != nil {
-		t.Fatal(analyzeModule.err)
-	}
-	if !analyzeModule.built {
-		return shared
-	}
-	e, err := host.New(context.Background(), host.NewConfig().WithModule(analyzeModule.wasm).WithCompilationCacheDir(cacheDir).WithPoolSize(2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close(context.Background()) })
-	return e
+	return shared
 }
 
 // runReport is the report's JSON computed directly, as perfcalc analyze

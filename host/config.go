@@ -9,11 +9,12 @@ import (
 // returns a changed copy, so a Config may be shared and reused. The zero
 // Config is NewConfig's.
 type Config struct {
-	module      []byte
-	cacheDir    string
-	memoryPages uint32
-	timeout     time.Duration
-	poolSize    int
+	module        []byte
+	analyzeModule []byte
+	cacheDir      string
+	memoryPages   uint32
+	timeout       time.Duration
+	poolSize      int
 }
 
 // NewConfig returns the default configuration: the embedded module, no
@@ -29,6 +30,19 @@ func NewConfig() Config { return Config{} }
 // The bytes are kept, not copied: do not change them afterwards.
 func (c Config) WithModule(wasm []byte) Config {
 	c.module = wasm
+	return c
+}
+
+// WithAnalyzeModule returns a copy of c whose Engine runs Analyze in the
+// module in wasm (the bytes of a perfcalc-analyze.wasm file) instead of
+// the embedded one. It is loaded by the first Analyze, not by New: that
+// Analyze returns the error of a module that speaks another ABI version
+// (ErrABIVersion) or lacks an export of abi.AnalyzeModuleExports
+// (ErrModule).
+//
+// The bytes are kept, not copied: do not change them afterwards.
+func (c Config) WithAnalyzeModule(wasm []byte) Config {
+	c.analyzeModule = wasm
 	return c
 }
 

@@ -16,8 +16,10 @@
 //
 // and decodes V1 blobs, PerfLib V2 results, name tables and .blg logs into
 // Records (DecodeV1, DecodeV2, DecodeNames, DecodeBlg, RelogText), and
-// runs perfcalc analyze over a log (Analyze: the report's JSON, with a
-// module built with the tag perfcalcanalyze). Values, statuses and error
+// runs perfcalc analyze over a log (Analyze: the report's JSON, computed
+// by a second module, perfcalc-analyze.wasm, which the first Analyze
+// compiles and starts: a program that never analyses neither loads nor
+// carries it). Values, statuses and error
 // texts are those of the native packages, bit for bit: the module is the
 // same Go code compiled for wasip1.
 //

@@ -26,6 +26,12 @@ const ABIVersion = abi.Version
 // it; do not change them).
 func Module() []byte { return module.Bytes() }
 
+// AnalyzeModule returns the bytes of the embedded perfcalc-analyze.wasm,
+// the module with the analyze export that Engine.Analyze runs (do not
+// change them). A program that calls neither it nor Analyze does not
+// carry them (see package wasm/module).
+func AnalyzeModule() []byte { return module.AnalyzeBytes() }
+
 // The module's exports, by index into instance.fn.
 const (
 	fnABIVersion = iota
@@ -82,11 +88,22 @@ var exports = [numFn]string{
 	fnAnalyze:      "analyze",
 }
 
-// optional are the exports that a module may lack (they came later within
-// ABI version 1, and analyze within version 2; a module of version 2 has
-// the first ones): a call that needs a missing one returns an *Error with
-// CodeUnsupported.
+// optional are the exports that perfcalc.wasm may lack (they came later
+// within ABI version 1, and analyze is in the analyze module only; a module
+// of version 2 has the first ones): a call that needs a missing one
+// returns an *Error with CodeUnsupported.
 var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true}
+
+// required reports whether a module must have the export i: the analyze
+// module (analyzeOnly) every one of abi.AnalyzeModuleExports and no other,
+// perfcalc.wasm every one but the optional ones.
+func required(i int, analyzeOnly bool) bool {
+	if analyzeOnly {
+		inAnalyze, _ := abi.InAnalyzeModule(exports[i])
+		return inAnalyze
+	}
+	return !optional[i]
+}
 
 // Engine runs perfcalc's engine and decoders inside perfcalc.wasm, through
 // wazero: the module is compiled once, and each call runs on one of a pool
@@ -113,6 +130,16 @@ type Engine struct {
 	created atomic.Int64 // instances created, for tests
 	once    sync.Once
 	err     error // Close's result
+
+	// analyzeOnly is set on the Engine of the analyze module, which
+	// Analyze creates; analyzer is that Engine, created on the first
+	// Analyze (or its error), once.
+	analyzeOnly bool
+	analyzer    struct {
+		once sync.Once
+		e    *Engine
+		err  error
+	}
 }
 
 // New compiles the module of cfg (the embedded one by default), creates one
@@ -135,6 +162,12 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if wasm == nil {
 		wasm = module.Bytes()
 	}
+	return newEngine(ctx, cfg, wasm, false)
+}
+
+// newEngine is New with the module's bytes, wasm: perfcalc.wasm, or the
+// analyze module (analyzeOnly), whose exports are abi.AnalyzeModuleExports.
+func newEngine(ctx context.Context, cfg Config, wasm []byte, analyzeOnly bool) (*Engine, error) {
 	rc := wazero.NewRuntimeConfig()
 	if cfg.memoryPages > 0 {
 		rc = rc.WithMemoryLimitPages(cfg.memoryPages)
@@ -142,7 +175,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.timeout > 0 {
 		rc = rc.WithCloseOnContextDone(true)
 	}
-	e := &Engine{cfg: cfg, ctx: context.Background(), done: make(chan struct{})}
+	e := &Engine{cfg: cfg, ctx: context.Background(), done: make(chan struct{}), analyzeOnly: analyzeOnly}
 	if cfg.cacheDir != "" {
 		c, err := wazero.NewCompilationCacheWithDir(cfg.cacheDir)
 		if err != nil {
@@ -167,7 +200,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return fail(errors.Join(ErrModule, err))
 	}
 	e.cm = cm
-	if err := checkExports(cm); err != nil {
+	if err := checkExports(cm, analyzeOnly); err != nil {
 		// Report a version mismatch before a missing export when the
 		// module answers abi_version.
 		if _, ok := cm.ExportedFunctions()[exports[fnABIVersion]]; ok {
@@ -191,13 +224,13 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 }
 
 // checkExports checks that the module exports every function of the ABI
-// with its signature, and its memory.
-func checkExports(cm wazero.CompiledModule) error {
+// that it must (required) with its signature, and its memory.
+func checkExports(cm wazero.CompiledModule, analyzeOnly bool) error {
 	defs := cm.ExportedFunctions()
 	for i, name := range exports {
 		d, ok := defs[name]
 		if !ok {
-			if optional[i] {
+			if !required(i, analyzeOnly) {
 				continue
 			}
 			return &moduleError{name, "is missing"}
@@ -305,7 +338,7 @@ func (e *Engine) instantiate(ctx context.Context) (*instance, error) {
 	}
 	for i, name := range exports {
 		inst.fn[i] = mod.ExportedFunction(name)
-		if inst.fn[i] == nil && !optional[i] {
+		if inst.fn[i] == nil && required(i, e.analyzeOnly) {
 			mod.Close(ctx)
 			return nil, &moduleError{name, "is missing"}
 		}
@@ -458,7 +491,12 @@ func (e *Engine) Close(ctx context.Context) error {
 		}
 		e.idle = nil
 		e.mu.Unlock()
-		e.err = e.rt.Close(ctx)
+		// No analyze module after Close; one created before closes too.
+		e.analyzer.once.Do(func() { e.analyzer.err = ErrClosed })
+		if a := e.analyzer.e; a != nil {
+			e.err = a.Close(ctx)
+		}
+		e.err = errors.Join(e.err, e.rt.Close(ctx))
 		if e.cache != nil {
 			e.err = errors.Join(e.err, e.cache.Close(ctx))
 		}

@@ -1,3 +1,5 @@
+//go:build !perfcalcanalyze
+
 package main
 
 import (

@@ -11,9 +11,9 @@ import (
 
 // TestImports fails when the WebAssembly module's import graph holds fmt, os
 // (they bloat the module by about 0.75 MB) or a package outside the standard
-// library, perfcalc's engine and internal/abi; with the analyze export
+// library, perfcalc's engine and internal/abi; the analyze module
 // (-tags perfcalcanalyze), perfcalc's analysis and internal/abi/analyze
-// too, and without it, none of them. It asks the go command for the graph
+// too, and perfcalc.wasm none of them. It asks the go command for the graph
 // of the wasip1 build.
 func TestImports(t *testing.T) {
 	for _, tags := range []string{"", "perfcalcanalyze"} {

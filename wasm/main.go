@@ -16,6 +16,13 @@
 //	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
 //		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/module/perfcalc.wasm ./wasm
 //
+// The same package built with the tag perfcalcanalyze is the second
+// module, perfcalc-analyze.wasm (make wasm builds both): the analyze export
+// (analyze.go) with the buffers, errors and paging of main.go and calls.go,
+// and neither compute.go nor decode.go. Analysis is a module of its own,
+// loaded only when analysis is asked for, because its packages would grow
+// perfcalc.wasm by about 750 KB (doc/ANALYSIS.md).
+//
 // The exported functions also compile natively, where //go:wasmexport is
 // ignored: the package's tests call them directly. The reference that the
 // hosts' tests compare the module with, the same builders run natively on

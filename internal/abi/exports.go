@@ -51,6 +51,28 @@ var Exports = []Export{
 		"`perfcalc analyze -f json`'s report of a `.blg` log: PAL threshold files or perfcalc's own analyses, as JSON text (see analyze)"},
 }
 
+// AnalyzeModuleExports are the exports of the analyze module,
+// perfcalc-analyze.wasm (the build tag perfcalcanalyze): analyze and what a
+// host needs to call it (the buffers, errors and paging). It is a module of
+// its own, loaded only when analysis is asked for, because the analysis
+// packages would grow perfcalc.wasm by about 750 KB; perfcalc.wasm has
+// every other export and not analyze.
+var AnalyzeModuleExports = []string{
+	"abi_version", "in_ptr", "in_cap", "out_ptr", "out_cap", "in_reserve", "out_reserve",
+	"err_ptr", "err_len", "last_status", "last_detail", "decode_next", "analyze",
+}
+
+// InAnalyzeModule reports whether the export name is in the analyze module
+// (AnalyzeModuleExports), and inMain whether it is in perfcalc.wasm.
+func InAnalyzeModule(name string) (inAnalyze, inMain bool) {
+	for _, x := range AnalyzeModuleExports {
+		if x == name {
+			return true, name != "analyze"
+		}
+	}
+	return false, true
+}
+
 // Signature returns e's parameter and result types as wasm value types,
 // one letter each: 'i' i32, 'I' i64, 'F' f64.
 func (e Export) Signature() (params, results string) {

@@ -414,9 +414,16 @@ func (l *Layout) markdown(name string) (string, error) {
 	var b strings.Builder
 	switch name {
 	case "exports":
-		b.WriteString("| export | signature | what |\n|---|---|---|\n")
+		b.WriteString("| export | module | signature | what |\n|---|---|---|---|\n")
 		for _, x := range abi.Exports {
-			fmt.Fprintf(&b, "| `%s` | `(%s) -> %s` | %s |\n", x.Name, x.Params, x.Results, x.Doc)
+			module := "main"
+			switch inAnalyze, inMain := abi.InAnalyzeModule(x.Name); {
+			case inAnalyze && inMain:
+				module = "both"
+			case inAnalyze:
+				module = "analyze"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | `(%s) -> %s` | %s |\n", x.Name, module, x.Params, x.Results, x.Doc)
 		}
 	case "codes":
 		b.WriteString("| code | name | meaning |\n|---|---|---|\n")

@@ -6,18 +6,29 @@ import (
 	"testing"
 )
 
-// TestBytes: Bytes is the committed file, a WebAssembly binary (its
-// magic and version 1 of the binary format).
+// TestBytes: Bytes and AnalyzeBytes are the committed files, WebAssembly
+// binaries (their magic and version 1 of the binary format), and not the
+// same module.
 func TestBytes(t *testing.T) {
-	want, err := os.ReadFile("perfcalc.wasm")
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		file string
+		b    []byte
+	}{
+		{"perfcalc.wasm", Bytes()},
+		{"perfcalc-analyze.wasm", AnalyzeBytes()},
+	} {
+		want, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(tc.b, want) {
+			t.Fatalf("%s: %d bytes embedded, not those of the file (%d bytes)", tc.file, len(tc.b), len(want))
+		}
+		if !bytes.HasPrefix(tc.b, []byte("\x00asm\x01\x00\x00\x00")) {
+			t.Errorf("%s begins with % x, not a WebAssembly binary's magic and version", tc.file, tc.b[:min(8, len(tc.b))])
+		}
 	}
-	b := Bytes()
-	if !bytes.Equal(b, want) {
-		t.Fatalf("Bytes: %d bytes, not those of perfcalc.wasm (%d bytes)", len(b), len(want))
-	}
-	if !bytes.HasPrefix(b, []byte("\x00asm\x01\x00\x00\x00")) {
-		t.Errorf("Bytes begins with % x, not a WebAssembly binary's magic and version", b[:min(8, len(b))])
+	if bytes.Equal(Bytes(), AnalyzeBytes()) {
+		t.Error("Bytes and AnalyzeBytes are the same module")
 	}
 }
