@@ -363,11 +363,19 @@ export class Perfcalc {
   /** The columns of a .blg log without computing a value (relog's selection options apply). */
   columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogColumns;
   /**
-   * perfcalc analyze over a .blg log (the module's analyze export): the report
-   * parsed, its JSON text (byte for byte perfcalc analyze -f json's) and the
-   * log's damage. Without thresholds, perfcalc's own default analyses.
+   * perfcalc analyze over a .blg log, in the analyze module
+   * (perfcalc-analyze.wasm, loaded by the first call: loadAnalyzer): the
+   * report parsed, its JSON text (byte for byte perfcalc analyze -f json's)
+   * and the log's damage. Without thresholds, perfcalc's own default
+   * analyses.
    */
-  analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Analyzed;
+  analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Promise<Analyzed>;
+  /**
+   * Loads the analyze module once (LoadOptions.analyzeModule, or
+   * perfcalc-analyze.wasm beside perfcalc.wasm) and resolves to its
+   * instance; analyze calls it.
+   */
+  loadAnalyzer(): Promise<Perfcalc>;
   /** The guest's heap allocations so far (runtime.MemStats.Mallocs); only a debug build of the module (-tags perfcalcdebug) has them: otherwise a PerfcalcError CODE_UNSUPPORTED. */
   mallocs(): bigint;
 }
@@ -396,7 +404,17 @@ export type ModuleSource =
 export interface LoadOptions {
   stdout?: (line: string) => void;
   stderr?: (line: string) => void;
+  /**
+   * The analyze module (perfcalc-analyze.wasm), loaded by the first analyze;
+   * by default analyzeModuleURL(source).
+   */
+  analyzeModule?: ModuleSource;
 }
+
+/** The analyze module's file name. */
+export const ANALYZE_MODULE: "perfcalc-analyze.wasm";
+/** Where the analyze module is looked for when not given: beside the module when source is its URL, else beside perfcalc.mjs. */
+export function analyzeModuleURL(source?: ModuleSource): URL;
 
 /** Compiles the module once, for load() or workers. */
 export function compile(source?: ModuleSource): Promise<WebAssembly.Module>;
@@ -452,4 +470,4 @@ export interface Analyzed {
 }
 
 /** analyze on the instance of init(). */
-export function analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Analyzed;
+export function analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Promise<Analyzed>;

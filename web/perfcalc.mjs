@@ -839,13 +839,54 @@ function analyzeInterval(x) {
   return n;
 }
 
+/** The analyze module's file name: beside perfcalc.wasm, wherever that is. */
+export const ANALYZE_MODULE = "perfcalc-analyze.wasm";
+
+/**
+ * Where load() and createWorker look for the analyze module when not told:
+ * perfcalc-analyze.wasm beside the module when source (as load() takes it)
+ * is its URL, else beside this file, as perfcalc.wasm itself.
+ * @returns {URL}
+ */
+export function analyzeModuleURL(source) {
+  if (source instanceof URL) return new URL(ANALYZE_MODULE, source);
+  if (typeof source === "string") return new URL(ANALYZE_MODULE, new URL(source, typeof location !== "undefined" ? location.href : import.meta.url));
+  return new URL("./" + ANALYZE_MODULE, import.meta.url);
+}
+
 Object.assign(Perfcalc.prototype, {
   /**
+   * Loads the analyze module (perfcalc-analyze.wasm: the analyze export,
+   * which perfcalc.wasm leaves out to stay small) for this instance, once:
+   * load()'s opts.analyzeModule, or the file beside perfcalc.wasm. analyze
+   * calls it; call it to load the module ahead of the first analysis. It
+   * returns the instance of the analyze module (this instance itself when
+   * its module has analyze).
+   * @returns {Promise<Perfcalc>}
+   */
+  loadAnalyzer() {
+    if (typeof this.exports.analyze === "function") return Promise.resolve(this);
+    if (!this._analyzer) {
+      const source = this._analyzeSource ?? analyzeModuleURL(undefined);
+      const what = source instanceof URL ? `the analyze module ${source.href}` : "the analyze module";
+      this._analyzer = load(source, this._loadOptions ?? {}).then((a) => {
+        if (typeof a.exports.analyze !== "function") throw new PerfcalcError(abi.CODE_UNSUPPORTED, `perfcalc: ${what} lacks the analyze export`);
+        return a;
+      }, (err) => {
+        throw new Error(`perfcalc: loading ${what}: ${err?.message ?? err}`, { cause: err });
+      });
+      this._analyzer.catch(() => { this._analyzer = null; }); // a failure is not kept
+    }
+    return this._analyzer;
+  },
+
+  /**
    * Runs perfcalc analyze over a .blg log, or an array of logs of one
-   * machine merged as the command merges them (the module's analyze
-   * export), and returns {report, json, damage}: the report parsed, its JSON text (byte
-   * for byte what perfcalc analyze -f json writes for the same log, files
-   * and options), and why the log ends early (null when it does not).
+   * machine merged as the command merges them, in the analyze module
+   * (loaded by the first call, see loadAnalyzer), and resolves to {report,
+   * json, damage}: the report parsed, its JSON text (byte for byte what
+   * perfcalc analyze -f json writes for the same log, files and options),
+   * and why the log ends early (null when it does not).
    * opts.thresholds: PAL threshold files whose analyses run ({name, bytes}
    * or an array; none: perfcalc's own default analyses); opts.include:
    * files there only for the INHERITANCE of others (matched by name, ASCII
@@ -853,48 +894,57 @@ Object.assign(Perfcalc.prototype, {
    * (--set); opts.interval: the slices' length in seconds (0 or "auto":
    * automatic); opts.palCompat: PAL's numbers, its quirks included.
    */
-  analyze(log, opts = {}) {
-    if (typeof this.exports.analyze !== "function") {
-      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks analyze (it is built with the tag perfcalcanalyze only, for now)");
+  async analyze(log, opts = {}) {
+    let a = await this.loadAnalyzer();
+    if (a._broken && a !== this) {
+      // A trap left the analyze module's instance unusable: a new one.
+      this._analyzer = null;
+      a = await this.loadAnalyzer();
     }
-    const logs = Array.isArray(log) ? log.map((l, i) => toBytes(l, `log[${i}]`)) : [toBytes(log, "log")];
-    const run = thresholdFiles(opts.thresholds, "thresholds"), include = thresholdFiles(opts.include, "include");
-    const interval = analyzeInterval(opts.interval);
-    const flags = abi.ANALYZE_LOGS | (opts.palCompat ? abi.ANALYZE_PAL_COMPAT : 0);
-    const enc = new TextEncoder();
-    const files = [...run.map((f) => ({ ...f, flags: abi.THR_RUN })), ...include.map((f) => ({ ...f, flags: 0 }))];
-    // The parts: the values, each file's name and bytes, each log, then
-    // one table: the logs' regions, then the files' entries.
-    const parts = [enc.encode(questionValues(opts.set))];
-    for (const f of files) parts.push(enc.encode(f.name), f.bytes);
-    const first = parts.length;
-    parts.push(...logs);
-    const nl = 8 * logs.length;
-    parts.push(new Uint8Array(nl + files.length * abi.THR_SIZE));
-    const placed = this._input(parts.map((p) => (p.byteLength ? p : null)));
-    const table = this.inPtr + placed[placed.length - 1][0];
-    const dv = this._views();
-    logs.forEach((_, i) => {
-      const [o, n] = placed[first + i];
-      dv.setUint32(table + 8 * i, o, true);
-      dv.setUint32(table + 8 * i + 4, n, true);
-    });
-    files.forEach((f, i) => {
-      const e = table + nl + i * abi.THR_SIZE;
-      const [no, nn] = placed[1 + 2 * i], [d, dn] = placed[2 + 2 * i];
-      dv.setUint32(e + abi.THR_NAME, no, true);
-      dv.setUint32(e + abi.THR_NAME + 4, nn, true);
-      dv.setUint32(e + abi.THR_DATA, d, true);
-      dv.setUint32(e + abi.THR_DATA + 4, dn, true);
-      dv.setUint32(e + abi.THR_FLAGS, f.flags, true);
-      dv.setUint32(e + abi.THR_RESERVED, 0, true);
-    });
-    const tableOff = placed[placed.length - 1][0], [so, sn] = placed[0];
-    const json = this._text(() => this._call("analyze", tableOff, nl, tableOff + nl, files.length, so, sn, interval, flags));
-    const damage = this._errorText() || null;
-    return { report: JSON.parse(json), json, damage };
+    return analyzeIn(a, log, opts);
   },
 });
+
+// analyzeIn runs analyze (see Perfcalc.analyze) on pc, an instance of a
+// module with the analyze export.
+function analyzeIn(pc, log, opts) {
+  const logs = Array.isArray(log) ? log.map((l, i) => toBytes(l, `log[${i}]`)) : [toBytes(log, "log")];
+  const run = thresholdFiles(opts.thresholds, "thresholds"), include = thresholdFiles(opts.include, "include");
+  const interval = analyzeInterval(opts.interval);
+  const flags = abi.ANALYZE_LOGS | (opts.palCompat ? abi.ANALYZE_PAL_COMPAT : 0);
+  const enc = new TextEncoder();
+  const files = [...run.map((f) => ({ ...f, flags: abi.THR_RUN })), ...include.map((f) => ({ ...f, flags: 0 }))];
+  // The parts: the values, each file's name and bytes, each log, then
+  // one table: the logs' regions, then the files' entries.
+  const parts = [enc.encode(questionValues(opts.set))];
+  for (const f of files) parts.push(enc.encode(f.name), f.bytes);
+  const first = parts.length;
+  parts.push(...logs);
+  const nl = 8 * logs.length;
+  parts.push(new Uint8Array(nl + files.length * abi.THR_SIZE));
+  const placed = pc._input(parts.map((p) => (p.byteLength ? p : null)));
+  const table = pc.inPtr + placed[placed.length - 1][0];
+  const dv = pc._views();
+  logs.forEach((_, i) => {
+    const [o, n] = placed[first + i];
+    dv.setUint32(table + 8 * i, o, true);
+    dv.setUint32(table + 8 * i + 4, n, true);
+  });
+  files.forEach((f, i) => {
+    const e = table + nl + i * abi.THR_SIZE;
+    const [no, nn] = placed[1 + 2 * i], [d, dn] = placed[2 + 2 * i];
+    dv.setUint32(e + abi.THR_NAME, no, true);
+    dv.setUint32(e + abi.THR_NAME + 4, nn, true);
+    dv.setUint32(e + abi.THR_DATA, d, true);
+    dv.setUint32(e + abi.THR_DATA + 4, dn, true);
+    dv.setUint32(e + abi.THR_FLAGS, f.flags, true);
+    dv.setUint32(e + abi.THR_RESERVED, 0, true);
+  });
+  const tableOff = placed[placed.length - 1][0], [so, sn] = placed[0];
+  const json = pc._text(() => pc._call("analyze", tableOff, nl, tableOff + nl, files.length, so, sn, interval, flags));
+  const damage = pc._errorText() || null;
+  return { report: JSON.parse(json), json, damage };
+}
 
 /** analyze on the instance of init(). */
 export function analyze(log, opts) { return instance().analyze(log, opts); }
@@ -979,7 +1029,10 @@ function toBytes(b, what) {
  * Loads and initialises a new instance of the module.
  * @param {URL|string|ArrayBuffer|ArrayBufferView|Response|Promise<Response>|WebAssembly.Module} [source]
  *   the module; by default perfcalc.wasm beside this file.
- * @param {{stdout?: (line: string) => void, stderr?: (line: string) => void}} [opts]
+ * @param {{stdout?: (line: string) => void, stderr?: (line: string) => void, analyzeModule?: URL|string|ArrayBuffer|ArrayBufferView|Response|WebAssembly.Module}} [opts]
+ *   analyzeModule: the analyze module (perfcalc-analyze.wasm), as source is
+ *   given, loaded by the first analyze; by default the file beside the
+ *   module when source is its URL, else beside this file.
  */
 export async function load(source, opts = {}) {
   const module = await compile(source);
@@ -989,7 +1042,12 @@ export async function load(source, opts = {}) {
   instance.exports._initialize(); // the Go runtime and package initialisation; required first
   const v = instance.exports.abi_version() >>> 0;
   if (v !== ABI_VERSION) throw new Error(`perfcalc: the module speaks ABI ${v}, this package ${ABI_VERSION}`);
-  return new Perfcalc(instance);
+  const pc = new Perfcalc(instance);
+  // The analyze module, loaded by the first analyze (loadAnalyzer).
+  const { analyzeModule, ...wasiOpts } = opts;
+  pc._analyzeSource = analyzeModule ?? analyzeModuleURL(source);
+  pc._loadOptions = wasiOpts;
+  return pc;
 }
 
 let shared = null;

@@ -49,10 +49,12 @@ export class PerfcalcWorker {
   sniff(bytes: Input, opts?: Abortable): Promise<"v1" | "v2" | "names" | "blg" | null>;
   /** perfcalc analyze over a .blg log (see Perfcalc.analyze); the threshold files are bytes, not Blobs. */
   analyze(log: Input, opts?: AnalyzeOptions & Abortable): Promise<Analyzed>;
+  /** Compiles the analyze module once (createWorker's analyzeModule, or perfcalc-analyze.wasm beside perfcalc.wasm) for every worker; analyze calls it. */
+  loadAnalyzer(source?: ModuleSource): Promise<WebAssembly.Module>;
 }
 
-/** Compiles the module once and starts a worker with an instance of it. */
-export function createWorker(source?: ModuleSource, opts?: { script?: URL | string }): Promise<PerfcalcWorker>;
+/** Compiles the module once and starts a worker with an instance of it; the analyze module is compiled by the first analyze. */
+export function createWorker(source?: ModuleSource, opts?: { script?: URL | string; analyzeModule?: ModuleSource }): Promise<PerfcalcWorker>;
 
 /** The worker side: answers a PerfcalcWorker's calls; extra methods get the worker's instance first. */
 export function serve(extra?: Record<string, (pc: import("./perfcalc").Perfcalc, ...args: any[]) => unknown>): Promise<void>;

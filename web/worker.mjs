@@ -22,7 +22,7 @@
 // worker does), each called as extra[name](pc, ...args) with the worker's
 // instance.
 
-import { PerfcalcError, compile, load } from "./perfcalc.mjs";
+import { PerfcalcError, analyzeModuleURL, compile, load } from "./perfcalc.mjs";
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof self === "undefined";
 
@@ -75,10 +75,13 @@ function errorFrom(f) {
  */
 export class PerfcalcWorker {
   /** @private use createWorker */
-  constructor(module, spawn, script) {
+  constructor(module, spawn, script, analyzeSource) {
     this.module = module;
     this._spawn = spawn;
     this._script = script;
+    this._analyzeSource = analyzeSource; // the analyze module, as compile() takes it
+    this._analyzeModule = null; // its compilation (a Promise), once
+    this._analyzerSent = false; // whether the current worker has it
     this._worker = null;
     this._pending = new Map(); // call id → { resolve, reject }
     this._seq = 0;
@@ -94,6 +97,7 @@ export class PerfcalcWorker {
     w.post({ type: "init", module: this.module });
     this._worker = w;
     this._sent = new Set();
+    this._analyzerSent = false;
   }
 
   _answer(m) {
@@ -197,8 +201,41 @@ export class PerfcalcWorker {
   stats(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("stats", [bytes, o], { signal }); }
   columns(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("columns", [bytes, o], { signal }); }
   sniff(bytes, opts = {}) { return this.call("sniff", [bytes], opts); }
-  // analyze (issue 24): the threshold files' bytes are copied to the worker.
-  analyze(log, opts = {}) { const { signal, ...o } = opts; return this.call("analyze", [log, o], { signal }); }
+
+  /**
+   * Compiles the analyze module (perfcalc-analyze.wasm, which perfcalc.wasm
+   * leaves out to stay small) once, here, for every worker this object
+   * starts: source (as compile() takes it: a page may fetch it itself, to
+   * show its size), else createWorker's opts.analyzeModule, or the file
+   * beside perfcalc.wasm. analyze calls it; call it to load the module
+   * ahead of the first analysis. Once compiled, source is ignored.
+   * @returns {Promise<WebAssembly.Module>}
+   */
+  loadAnalyzer(source = this._analyzeSource) {
+    if (!this._analyzeModule) {
+      const what = source instanceof URL ? `the analyze module ${source.href}` : "the analyze module";
+      this._analyzeModule = compile(source).catch((err) => {
+        this._analyzeModule = null; // a failure is not kept
+        throw new Error(`perfcalc: loading ${what}: ${err?.message ?? err}`, { cause: err });
+      });
+    }
+    return this._analyzeModule;
+  }
+
+  // analyze (issue 24), in the analyze module, compiled by the first call
+  // and sent to each worker before its first analysis; the threshold
+  // files' bytes are copied to the worker.
+  async analyze(log, opts = {}) {
+    const { signal, ...o } = opts;
+    if (signal?.aborted) throw abortError(signal);
+    const module = await this.loadAnalyzer();
+    if (!this._worker) this._start();
+    if (!this._analyzerSent) {
+      this._worker.post({ type: "analyzer", module });
+      this._analyzerSent = true;
+    }
+    return this.call("analyze", [log, o], { signal });
+  }
 }
 
 // spawner returns a function that starts a worker of a script, behind one
@@ -234,9 +271,11 @@ async function spawner() {
  * Compiles the module once and starts a worker with an instance of it.
  * @param source the module, as load() takes it (by default perfcalc.wasm beside perfcalc.mjs)
  * @param opts.script a worker script that calls serve() (by default perfcalc-worker.mjs beside this file)
+ * @param opts.analyzeModule the analyze module, as load() takes it, compiled by the first analyze
+ *   (by default perfcalc-analyze.wasm beside the module when source is its URL, else beside perfcalc.mjs)
  */
-export async function createWorker(source, { script = DEFAULT_SCRIPT } = {}) {
-  const w = new PerfcalcWorker(await compile(source), await spawner(), script);
+export async function createWorker(source, { script = DEFAULT_SCRIPT, analyzeModule } = {}) {
+  const w = new PerfcalcWorker(await compile(source), await spawner(), script, analyzeModule ?? analyzeModuleURL(source));
   await w.call("ping"); // the worker's instance is ready (or its error shows here)
   return w;
 }
@@ -253,7 +292,7 @@ export async function serve(extra = {}) {
   } else {
     port = { on: (_, fn) => { self.onmessage = (e) => fn(e.data); }, postMessage: (m, t) => self.postMessage(m, t) };
   }
-  let module = null, pc = null;
+  let module = null, pc = null, analyzer = null;
   const kept = new Map();
   // An argument's bytes: kept ones by reference, a Blob read here.
   const resolve = async (v) => {
@@ -265,7 +304,7 @@ export async function serve(extra = {}) {
   let queue = Promise.resolve();
   const run = async (m) => {
     try {
-      pc ??= await load(module);
+      pc ??= await load(module, analyzer ? { analyzeModule: analyzer } : {});
       if (m.method === "ping") return port.postMessage({ id: m.id, ok: true, value: true });
       const args = await Promise.all(m.args.map(resolveAll));
       let fn = Object.hasOwn(extra, m.method) ? extra[m.method] : null;
@@ -283,6 +322,10 @@ export async function serve(extra = {}) {
   port.on("message", (m) => {
     switch (m.type) {
       case "init": module = m.module; break;
+      case "analyzer": // the compiled analyze module, before the first analyze
+        analyzer = m.module;
+        if (pc) pc._analyzeSource = analyzer;
+        break;
       case "put": // in the queue: a Blob is read before the calls that use it run
         queue = queue.then(async () => kept.set(m.id, isBlob(m.bytes) ? new Uint8Array(await m.bytes.arrayBuffer()) : m.bytes)).catch(() => {});
         break;

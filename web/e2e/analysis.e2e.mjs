@@ -4,22 +4,22 @@
 // inherits and a question's value) in the page, and compares the alerts
 // with the native perfcalc analyze -f json's, alert by alert; clicking an
 // alert must chart its counter (relog's values) around the alert's slice
-// with the analysis' bands; Cancel stops a long analysis; with the shipped
-// module (no analyze export) the view says that analysis is not in this
-// build and the rest of the viewer works. Screenshots go to out/a*.png.
+// with the analysis' bands; Cancel stops a long analysis. The page loads
+// perfcalc.wasm only; the Analysis view, when first opened, loads the
+// analyze module (perfcalc-analyze.wasm, the committed modules served as
+// make serve serves them), saying so with its size; an analyze module that
+// does not load is said, and the rest of the viewer works. Screenshots go
+// to out/a*.png.
 //
 //   node analysis.e2e.mjs          (run.sh runs it after viewer.e2e.mjs)
 //
-// The analyze export is in the module built with the Go build tag
-// perfcalcanalyze only (wasm/analyze.go): the test builds that module and
-// serves it as /web/perfcalc.wasm (serve.mjs's wasm option), or uses
-// PERFCALC_ANALYZE_WASM. Environment as viewer.e2e.mjs's (CHROMIUM, E2E_OUT,
-// PERFCALC_BIN, E2E_SHARED_BLG), and E2E_SHARED_PAL (PAL's threshold files;
-// default ../shared/pal).
+// Environment as viewer.e2e.mjs's (CHROMIUM, E2E_OUT, PERFCALC_BIN,
+// E2E_SHARED_BLG), and E2E_SHARED_PAL (PAL's threshold files; default
+// ../shared/pal).
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,26 +57,22 @@ if (!existsSync(sample)) {
   process.exit(0);
 }
 
-// The native command, and the module with the analyze export.
+// The native command.
 const bin = mkdtempSync(join(tmpdir(), "perfcalc-e2e-analysis-"));
-let perfcalc = process.env.PERFCALC_BIN, wasm = process.env.PERFCALC_ANALYZE_WASM;
+let perfcalc = process.env.PERFCALC_BIN;
 try {
   if (!perfcalc) {
     perfcalc = join(bin, "perfcalc");
     console.log("building the native perfcalc command…");
     execFileSync("go", ["build", "-o", perfcalc, "./cmd/perfcalc"], { cwd: ROOT, stdio: "inherit" });
   }
-  if (!wasm) {
-    wasm = join(bin, "perfcalc.wasm");
-    console.log("building the module with the analyze export (go build -tags perfcalcanalyze ./wasm)…");
-    execFileSync("go", ["build", "-tags", "perfcalcanalyze", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -buildid=", "-buildvcs=false", "-o", wasm, "./wasm"],
-      { cwd: ROOT, stdio: "inherit", env: { ...process.env, GOOS: "wasip1", GOARCH: "wasm", CGO_ENABLED: "0" } });
-  }
 } catch {
   rmSync(bin, { recursive: true, force: true });
-  console.log("FAIL the native perfcalc command or the module with analyze does not build: nothing to test");
+  console.log("FAIL the native perfcalc command does not build: nothing to test");
   process.exit(1);
 }
+/** The analyze module the viewer loads (served as /web/perfcalc-analyze.wasm). */
+const ANALYZE_WASM = join(ROOT, "wasm", "module", "perfcalc-analyze.wasm");
 const native = (...args) => execFileSync(perfcalc, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
 const jsonLines = (text) => text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 const num = (text) => (text === "" ? null : Number(text));
@@ -86,10 +82,9 @@ function sameNumber(have, want, what) {
 }
 
 mkdirSync(OUT, { recursive: true });
-const server = await serve({ port: 0, wasm });
-const shipped = await serve({ port: 0 }); // the repository's module: no analyze export
+const server = await serve({ port: 0 }); // the committed modules, as make serve serves them
 const profile = mkdtempSync(join(tmpdir(), "perfcalc-e2e-chromium-"));
-console.log(`viewer at ${server.url} (module with analyze: ${wasm}), shipped module at ${shipped.url}, screenshots in ${OUT}`);
+console.log(`viewer at ${server.url}, screenshots in ${OUT}`);
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: CHROMIUM,
   headless: true,
@@ -216,18 +211,37 @@ async function sameAlertChart(report, i, what) {
 }
 
 try {
-  await step("the page loads the module with analyze; a log opens with its Counters and Analysis tabs", async () => {
+  const analyzeGets = () => requests.filter((r) => r.startsWith("GET ") && r.endsWith("/perfcalc-analyze.wasm")).length;
+  await step("the page loads perfcalc.wasm only; the Analysis tab, first opened, loads perfcalc-analyze.wasm, saying its size", async () => {
+    // The analyze module's download held for 2 s, to see the loading state.
+    await page.route("**/perfcalc-analyze.wasm", async (route) => {
+      if (route.request().method() === "GET") await new Promise((ok) => setTimeout(ok, 2000));
+      await route.continue();
+    });
     await page.goto(server.url);
     await waitState(["ready"]);
     await open(sample);
     assert.equal(await page.isVisible("#tabs"), true);
     assert.equal(await page.getAttribute("#tab-counters", "aria-selected"), "true");
+    assert.equal(await page.getAttribute("#analysis", "data-state"), "unloaded");
+    assert.equal(analyzeGets(), 0, "the analyze module is not fetched before the Analysis tab opens");
     await page.click("#tab-analysis");
     assert.equal(await page.getAttribute("#tab-analysis", "aria-selected"), "true");
     assert.equal(await page.isVisible("#analysis"), true);
     assert.equal(await page.isVisible("#view"), false);
-    assert.equal(await page.getAttribute("#analysis", "data-state"), "idle");
+    const mb = (statSync(ANALYZE_WASM).size / 1e6).toFixed(1);
+    await page.waitForFunction((t) => document.getElementById("analysis-module").textContent === t, `Loading the analysis module (${mb} MB)…`, { timeout: 10000 });
+    assert.equal(await page.getAttribute("#analysis", "data-state"), "loading");
+    assert.equal(await page.isDisabled("#run-defaults"), true, "nothing runs before the module is loaded");
+    await view("a0-analysis-loading.png");
+    await page.waitForFunction(() => document.getElementById("analysis").dataset.state === "idle", null, { timeout: 60000 });
+    assert.equal(Number(await page.getAttribute("#analysis-module", "data-bytes")), statSync(ANALYZE_WASM).size);
+    assert.match(await page.textContent("#analysis-module"), new RegExp(`^Analysis module loaded \\(${mb.replace(".", "\\.")} MB\\) in \\d+\\.\\d s\\.$`));
     assert.equal(await page.isVisible("#analysis-unsupported"), false);
+    assert.equal(await page.isDisabled("#run-defaults"), false);
+    assert.equal(analyzeGets(), 1, "the analyze module is fetched once");
+    note(`the analyze module: ${mb} MB, loaded in ${await page.getAttribute("#analysis-module", "data-ms")} ms (2,000 of them held back by the test)`);
+    await page.unroute("**/perfcalc-analyze.wasm");
     await shot("a1-analysis-idle.png");
   });
 
@@ -444,32 +458,40 @@ try {
     });
   }
 
-  await step("with the shipped module (no analyze export) the view says analysis is not in this build; the rest works", async () => {
-    await page.goto(shipped.url);
+  await step("an analyze module that does not load: the view says why, the rest works, and opening the tab again retries", async () => {
+    await page.route("**/perfcalc-analyze.wasm", (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "not found" }));
+    await page.goto(server.url);
     await waitState(["ready"]);
     await open(sample);
     assert.ok(Number(await page.getAttribute("#counters", "data-counters")) > 0, "the counters are listed");
     await page.waitForFunction(() => document.getElementById("app").dataset.stats === "ready", null, { timeout: 30000 });
     await page.click("#tab-analysis");
-    assert.equal(await page.getAttribute("#analysis", "data-state"), "unsupported");
+    await page.waitForFunction(() => document.getElementById("analysis").dataset.state === "unavailable", null, { timeout: 30000 });
     assert.equal(await page.isVisible("#analysis-unsupported"), true);
-    assert.match(await page.textContent("#analysis-unsupported"), /not in this build/);
+    assert.match(await page.textContent("#analysis-unsupported"), /could not be loaded\.[\s\S]*HTTP 404/);
     assert.equal(await page.isDisabled("#run-defaults"), true);
-    await shot("a9-analysis-unsupported.png");
+    await shot("a9-analysis-unavailable.png");
     await page.click("#tab-counters");
     assert.equal(await page.isVisible("#chart svg"), true, "the chart of the Counters tab");
+    await page.unroute("**/perfcalc-analyze.wasm");
+    await page.click("#tab-analysis");
+    await page.waitForFunction(() => document.getElementById("analysis").dataset.state === "idle", null, { timeout: 60000 });
+    assert.equal(await page.isVisible("#analysis-unsupported"), false);
+    await page.click("#run-defaults");
+    await analysisDone();
+    assert.equal(await attrState(), "done");
   });
 
   await step("no uncaught error in the page; nothing left it", async () => {
     assert.deepEqual(pageErrors.map(String), []);
-    const origins = new Set([new URL(server.url).origin, new URL(shipped.url).origin]);
-    const foreign = requests.filter((r) => { const u = new URL(r.split(" ")[1]); return !(u.protocol === "blob:" || u.protocol === "data:" || origins.has(u.origin)) || !r.startsWith("GET "); });
+    const origins = new Set([new URL(server.url).origin]);
+    // GET, and HEAD for the analyze module's size.
+    const foreign = requests.filter((r) => { const u = new URL(r.split(" ")[1]); return !(u.protocol === "blob:" || u.protocol === "data:" || origins.has(u.origin)) || !(r.startsWith("GET ") || r.startsWith("HEAD ")); });
     assert.deepEqual(foreign, []);
   });
 } finally {
   await context.close();
   await server.close();
-  await shipped.close();
   rmSync(profile, { recursive: true, force: true });
   rmSync(bin, { recursive: true, force: true });
 }

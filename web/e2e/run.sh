@@ -66,9 +66,9 @@ echo "e2e: npm ci took $((SECONDS - start)) s"
 
 command -v go >/dev/null 2>&1 || { echo "e2e: go is missing: the test compares the page with the native perfcalc command"; exit 1; }
 
-# The viewer, then its Analysis view (analysis.e2e.mjs builds the module
-# with the analyze export, the tag perfcalcanalyze); both run, and the
-# script fails when either does.
+# The viewer, then its Analysis view (which loads the second module,
+# perfcalc-analyze.wasm, when first opened); both run, and the script fails
+# when either does.
 status=0
 node viewer.e2e.mjs || status=$?
 node analysis.e2e.mjs || status=$?

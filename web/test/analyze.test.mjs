@@ -7,27 +7,9 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PerfcalcError, load } from "../perfcalc.mjs";
+import { ANALYZE_MODULE, PerfcalcError, analyzeModuleURL, load } from "../perfcalc.mjs";
 import * as abi from "../abi.mjs";
-import { CORPUS, ROOT, loadModule, nativeBin, repeatLog } from "./helpers.mjs";
-
-let analyzeWasm = null;
-/**
- * A fresh instance of a module with the analyze export: the module under
- * test when it has it, else ./wasm built once with the tag perfcalcanalyze
- * (the export is left out of the shipped module while the analysis
- * packages exceed its size budget; see wasm/analyze.go).
- */
-async function loadModuleWithAnalyze() {
-  const pc = await loadModule();
-  if (typeof pc.exports.analyze === "function") return pc;
-  if (analyzeWasm === null) {
-    analyzeWasm = join(mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-")), "perfcalc.wasm");
-    execFileSync("go", ["build", "-tags", "perfcalcanalyze", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -buildid=", "-buildvcs=false", "-o", analyzeWasm, "./wasm"],
-      { cwd: ROOT, stdio: "inherit", env: { ...process.env, GOOS: "wasip1", GOARCH: "wasm", GOFLAGS: "" } });
-  }
-  return load(new URL("file://" + analyzeWasm));
-}
+import { CORPUS, ROOT, WASM, loadModule, nativeBin, repeatLog } from "./helpers.mjs";
 
 /** PAL's threshold files beside the project (../shared/pal), or null. */
 const PAL = existsSync(join(ROOT, "..", "shared", "pal", "QuickSystemOverview.xml")) ? join(ROOT, "..", "shared", "pal") : null;
@@ -42,7 +24,7 @@ const LOGS = ["Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShel
 test("analyze: the defaults and PAL's SystemOverview.xml, as perfcalc analyze -f json writes them", async (t) => {
   if (!CORPUS) return t.skip("../shared/corpus is absent");
   if (!PAL) return t.skip("../shared/pal (PAL's threshold files) is absent");
-  const pc = await loadModuleWithAnalyze();
+  const pc = await loadModule();
   const system = join(PAL, "SystemOverview.xml");
   const files = {
     thresholds: [{ name: system, bytes: readFileSync(system) }],
@@ -59,7 +41,7 @@ test("analyze: the defaults and PAL's SystemOverview.xml, as perfcalc analyze -f
         { ...files, set: { PhysicalMemory: 2, UserVa: "3072" } }],
     ]) {
       const want = nativeReport([path, ...args]);
-      const have = pc.analyze(log, opts);
+      const have = await pc.analyze(log, opts);
       assert.equal(have.json, want, `${name}, ${what}: the module's JSON differs from the command's`);
       assert.deepEqual(have.report, JSON.parse(want));
       assert.ok(Array.isArray(have.report.alerts), `${name}, ${what}: the report has an alerts array`);
@@ -69,34 +51,59 @@ test("analyze: the defaults and PAL's SystemOverview.xml, as perfcalc analyze -f
 
 test("analyze: refusals carry the module's code and text", async (t) => {
   if (!CORPUS) return t.skip("../shared/corpus is absent");
-  const pc = await loadModuleWithAnalyze();
+  const pc = await loadModule();
   const log = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
-  assert.throws(() => pc.analyze(log, { interval: -1 }), RangeError);
-  assert.throws(() => pc.analyze(log, { interval: 1.5 }), RangeError);
-  assert.throws(() => pc.analyze(log, { set: { "A=B": 1 } }), RangeError);
-  assert.throws(() => pc.analyze(log, { set: { A: "1\n2" } }), RangeError);
-  assert.throws(() => pc.analyze(log, { thresholds: [{ bytes: new Uint8Array(1) }] }), TypeError);
-  assert.throws(() => pc.analyze(new Uint8Array(64), {}), (e) => e instanceof PerfcalcError && e.code < 0 && /blg/.test(e.message));
+  await assert.rejects(pc.analyze(log, { interval: -1 }), RangeError);
+  await assert.rejects(pc.analyze(log, { interval: 1.5 }), RangeError);
+  await assert.rejects(pc.analyze(log, { set: { "A=B": 1 } }), RangeError);
+  await assert.rejects(pc.analyze(log, { set: { A: "1\n2" } }), RangeError);
+  await assert.rejects(pc.analyze(log, { thresholds: [{ bytes: new Uint8Array(1) }] }), TypeError);
+  await assert.rejects(pc.analyze(new Uint8Array(64), {}), (e) => e instanceof PerfcalcError && e.code < 0 && /blg/.test(e.message));
   if (PAL) {
     const system = { name: "SystemOverview.xml", bytes: readFileSync(join(PAL, "SystemOverview.xml")) };
-    assert.throws(() => pc.analyze(log, { thresholds: system }),
+    await assert.rejects(pc.analyze(log, { thresholds: system }),
       (e) => e instanceof PerfcalcError && e.code === abi.CODE_INPUT && /QuickSystemOverview\.xml/.test(e.message));
   }
   // The instance stays usable after refusals.
-  assert.ok(Array.isArray(pc.analyze(log).report.alerts));
+  assert.ok(Array.isArray((await pc.analyze(log)).report.alerts));
 });
 
-test("analyze: a module without the export says so", async () => {
+test("analyze: perfcalc.wasm lacks analyze; the first analyze loads perfcalc-analyze.wasm beside it, once", async () => {
   const pc = await loadModule();
-  if (typeof pc.exports.analyze === "function") return; // the shipped module has it
-  assert.throws(() => pc.analyze(new Uint8Array(8)), (e) => e instanceof PerfcalcError && e.code === abi.CODE_UNSUPPORTED && /lacks analyze/.test(e.message));
+  assert.equal(typeof pc.exports.analyze, "undefined", "perfcalc.wasm exports analyze: the analysis packages would grow it by 750 KB");
+  assert.equal(typeof pc.exports.compute, "function");
+  assert.equal(analyzeModuleURL(new URL("file://" + WASM)).href, new URL("file://" + join(ROOT, "wasm", "module", ANALYZE_MODULE)).href);
+  assert.equal(analyzeModuleURL().href, new URL("../" + ANALYZE_MODULE, import.meta.url).href, "without a URL: beside perfcalc.mjs");
+  const first = pc.loadAnalyzer(), again = pc.loadAnalyzer();
+  assert.equal(first, again, "loadAnalyzer loads once");
+  const a = await first;
+  assert.notEqual(a, pc);
+  assert.equal(typeof a.exports.analyze, "function");
+  assert.equal(typeof a.exports.compute, "undefined", "the analyze module holds analyze alone");
+  assert.equal(await pc.loadAnalyzer(), a);
+  // The module-level analyze of init() goes the same way.
+  const { init, analyze } = await import("../perfcalc.mjs");
+  await init(new URL("file://" + WASM));
+  await assert.rejects(analyze(new Uint8Array(64)), (e) => e instanceof PerfcalcError && /blg/.test(e.message), "the analyze module's refusal of a non-log");
+});
+
+test("analyze: an analyze module that does not load says why, and a later call tries again", async () => {
+  const missing = new URL("file:///nonexistent/perfcalc-analyze.wasm");
+  const pc = await load(new URL("file://" + WASM), { analyzeModule: missing });
+  await assert.rejects(pc.analyze(new Uint8Array(64)), (e) => /loading the analyze module file:\/\/\/nonexistent\/perfcalc-analyze\.wasm: .*ENOENT/.test(e.message));
+  await assert.rejects(pc.loadAnalyzer(), /ENOENT/);
+  const wrong = await load(new URL("file://" + WASM), { analyzeModule: readFileSync(WASM) });
+  await assert.rejects(wrong.analyze(new Uint8Array(64)),
+    (e) => e instanceof PerfcalcError && e.code === abi.CODE_UNSUPPORTED && /lacks the analyze export/.test(e.message));
+  const bytes = await load(readFileSync(WASM), { analyzeModule: readFileSync(join(ROOT, "wasm", "module", ANALYZE_MODULE)) });
+  await assert.rejects(bytes.analyze(new Uint8Array(64)), (e) => e instanceof PerfcalcError && /blg/.test(e.message));
 });
 
 test("analyze: a log damaged after its start gives the report of the samples before and the damage", async (t) => {
   if (!CORPUS) return t.skip("../shared/corpus is absent");
-  const pc = await loadModuleWithAnalyze();
+  const pc = await loadModule();
   const cut = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")).subarray(0, 200000);
-  const have = pc.analyze(cut);
+  const have = await pc.analyze(cut);
   // The command writes the same report, names the damage and exits with 1.
   const file = join(mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-cut-")), "cut.blg");
   writeFileSync(file, cut);
@@ -117,14 +124,14 @@ test("analyze: a log damaged after its start gives the report of the samples bef
 
 test("analyze: logs of one machine merged, as perfcalc analyze merges them", async (t) => {
   if (!CORPUS) return t.skip("../shared/corpus is absent");
-  const pc = await loadModuleWithAnalyze();
+  const pc = await loadModule();
   const tx = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
   const longer = repeatLog(tx, 2); // the Tx log, then its samples again, later
   const dir = mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-merge-"));
   writeFileSync(join(dir, "a.blg"), tx);
   writeFileSync(join(dir, "b.blg"), longer);
   const want = nativeReport([join(dir, "a.blg"), join(dir, "b.blg")]);
-  const have = pc.analyze([tx, longer]);
+  const have = await pc.analyze([tx, longer]);
   assert.equal(have.json, want, "the module's report of the merged logs differs from the command's");
-  assert.notEqual(pc.analyze(tx).json, want, "the merged logs' report is not the first log's");
+  assert.notEqual((await pc.analyze(tx)).json, want, "the merged logs' report is not the first log's");
 });

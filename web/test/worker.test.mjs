@@ -89,3 +89,33 @@ test("worker: the module's errors keep their code and kind; unknown methods are 
     w.terminate();
   }
 });
+
+test("worker: analyze compiles the analyze module once, here, and gives it to each worker; the reports are the instance's", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  const pc = await loadModule();
+  const w = await createWorker(source);
+  try {
+    const tx = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
+    const want = (await pc.analyze(tx)).json;
+    const m = w.loadAnalyzer();
+    assert.equal(w.loadAnalyzer(), m, "compiled once");
+    assert.ok(WebAssembly.Module.exports(await m).some((e) => e.name === "analyze"), "the module compiled has analyze");
+    assert.equal((await w.analyze(tx)).json, want);
+    // A new worker (after terminate) gets the same compiled module.
+    w.terminate();
+    assert.equal((await w.analyze(tx, { interval: 0 })).json, want);
+    assert.equal(w.loadAnalyzer(), m);
+    // Aborted before the call: rejected without one.
+    await assert.rejects(w.analyze(tx, { signal: AbortSignal.abort() }), (e) => e.name === "AbortError");
+  } finally {
+    w.terminate();
+  }
+  // An analyze module that does not load: the call says why.
+  const bad = await createWorker(source, { analyzeModule: new URL("file:///nonexistent/perfcalc-analyze.wasm") });
+  try {
+    await assert.rejects(bad.analyze(new Uint8Array(64)), /loading the analyze module file:\/\/\/nonexistent\/perfcalc-analyze\.wasm: .*ENOENT/);
+    assert.ok((await bad.columns(readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")))).samples > 0, "the worker's other calls work");
+  } finally {
+    bad.terminate();
+  }
+});

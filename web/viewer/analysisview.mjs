@@ -1,5 +1,6 @@
-// The Analysis view of an open log: perfcalc analyze in the module (its
-// analyze export, in a worker, with Cancel like the other long work):
+// The Analysis view of an open log: perfcalc analyze in the analyze module
+// (perfcalc-analyze.wasm, which the view loads when it is first opened, not
+// with the page; in a worker, with Cancel like the other long work):
 // perfcalc's default analyses or dropped PAL threshold files (with the files
 // they inherit, their questions, the slice interval and PAL's numbers),
 // then the counts of critical and warning alerts, the alerts in time order,
@@ -8,8 +9,12 @@
 // with the analysis' warning and critical bands behind the line.
 //
 // Exact values are in data attributes, for tests:
-//   #analysis         data-state: idle, running, done, error, cancelled,
-//                     unsupported (the module lacks analyze)
+//   #analysis         data-state: unloaded (the view not opened yet),
+//                     loading (the analyze module), idle, running, done,
+//                     error, cancelled, unavailable (the analyze module did
+//                     not load: #analysis-unsupported says why)
+//   #analysis-module  data-bytes (the analyze module's size), data-ms (its
+//                     loading time); its text says both
 //   #analysis-results data-alerts, data-critical, data-warning, data-analyses,
 //                     data-unsupported
 //   #alerts tr        data-index (in the report's alerts), data-condition,
@@ -20,7 +25,6 @@
 //                     "report": the report's chart envelope); the SVG as
 //                     chart.mjs draws it, bands as rect.band
 
-import { CODE_UNSUPPORTED } from "../abi.mjs";
 import {
   alertBands, alertCounts, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
   parseInterval, parseValues, questionsOf, windowSeries,
@@ -55,8 +59,9 @@ function plainText(html) {
  * worker() (the worker that runs the analysis), series(path) (a log
  * column's series, decoded; null when the log has no such column),
  * typeOf(path) (a log column's counter type),
- * hasAnalyze (whether the module has the analyze export), message(kind,
- * title, text, hint) and clear() (the page's message).
+ * loadAnalyzer(source) (compiles the analyze module from source, a
+ * Response, for the worker), analyzeURL (where the analyze module is),
+ * message(kind, title, text, hint) and clear() (the page's message).
  */
 export class AnalysisView {
   constructor(ctx) {
@@ -66,9 +71,13 @@ export class AnalysisView {
     this.alerts = [];
     this.shown = ALERT_PAGE;
     this.charted = -1;
+    this.module = "none"; // the analyze module: none, loading, ready, failed
     this.wire();
     this.reset();
   }
+
+  /** Whether the analyze module is loaded: the view's controls work. */
+  ready() { return this.module === "ready"; }
 
   root() { return $("analysis"); }
   setState(s) { this.root().dataset.state = s; }
@@ -79,12 +88,53 @@ export class AnalysisView {
     this.alerts = [];
     this.charted = -1;
     $("analysis-results").hidden = true;
-    const supported = this.ctx.hasAnalyze();
-    this.setState(supported ? "idle" : "unsupported");
-    $("analysis-unsupported").hidden = supported;
-    for (const id of ["run-defaults", "thr-files", "set-values", "interval", "pal-compat"]) $(id).disabled = !supported;
-    $("thr-drop").classList.toggle("disabled", !supported);
+    this.setState({ none: "unloaded", loading: "loading", ready: "idle", failed: "unavailable" }[this.module]);
+    this.enable();
+  }
+
+  /** Enables the view's controls once the analyze module is loaded. */
+  enable() {
+    const ready = this.ready();
+    $("analysis-unsupported").hidden = this.module !== "failed";
+    for (const id of ["run-defaults", "thr-files", "set-values", "interval", "pal-compat"]) $(id).disabled = !ready;
+    $("thr-drop").classList.toggle("disabled", !ready);
     this.renderFiles();
+  }
+
+  /**
+   * The view is shown: the first time (or after a failure), it loads the
+   * analyze module, saying so with its size: the module is 3 MB that a
+   * page which never analyses does not fetch.
+   */
+  async open() {
+    if (this.module === "ready" || this.module === "loading") return;
+    this.module = "loading";
+    this.reset();
+    const status = $("analysis-module");
+    const url = this.ctx.analyzeURL;
+    const t0 = performance.now();
+    status.hidden = false;
+    status.textContent = "Loading the analysis module…";
+    try {
+      // Its size first (a HEAD request), to say how much is coming.
+      const head = await fetch(url, { method: "HEAD" }).catch(() => null);
+      const bytes = head?.ok ? Number(head.headers.get("content-length")) || 0 : 0;
+      const size = bytes ? ` (${(bytes / 1e6).toFixed(1)} MB)` : "";
+      status.dataset.bytes = bytes;
+      status.textContent = `Loading the analysis module${size}…`;
+      const resp = await fetch(url);
+      if (!resp.ok) throw new Error(`HTTP ${resp.status} for ${url}`);
+      await this.ctx.loadAnalyzer(resp);
+      const ms = performance.now() - t0;
+      status.dataset.ms = Math.round(ms);
+      status.textContent = `Analysis module loaded${size} in ${(ms / 1000).toFixed(1)} s.`;
+      this.module = "ready";
+    } catch (err) {
+      this.module = "failed";
+      status.hidden = true;
+      $("analysis-unsupported-why").textContent = err instanceof Error ? err.message : String(err);
+    }
+    if (this.root().dataset.state === "loading" || this.module === "failed") this.reset();
   }
 
   wire() {
@@ -110,7 +160,7 @@ export class AnalysisView {
 
   /** Threshold files dropped or picked: read, described, added (a file of the same name is replaced). */
   async addFiles(fileList) {
-    if (!this.ctx.hasAnalyze()) return;
+    if (!this.ready()) return;
     const list = Array.from(fileList);
     for (const f of list) {
       const bytes = new Uint8Array(await f.arrayBuffer());
@@ -143,7 +193,7 @@ export class AnalysisView {
     $("thr-missing").hidden = missing.length === 0;
     $("thr-missing").textContent = missing.length ? `Add the inherited file${missing.length > 1 ? "s" : ""} too: ${missing.join(", ")}.` : "";
     this.renderQuestions();
-    $("run-thresholds").disabled = !this.ctx.hasAnalyze() || !this.files.some((f) => f.run);
+    $("run-thresholds").disabled = !this.ready() || !this.files.some((f) => f.run);
     $("run-thresholds").hidden = this.files.length === 0;
   }
 
@@ -179,7 +229,7 @@ export class AnalysisView {
   /** Runs the default analyses (withFiles false) or the threshold files. */
   async run(withFiles) {
     const v = this.ctx.view();
-    if (v?.kind !== "blg" || !this.ctx.hasAnalyze()) return;
+    if (v?.kind !== "blg" || !this.ready()) return;
     let opts;
     try {
       opts = this.options(withFiles);
@@ -201,11 +251,6 @@ export class AnalysisView {
     } catch (err) {
       if (err?.name === "AbortError") return; // Cancel says so
       if (g !== this.ctx.gen()) return;
-      if (err?.code === CODE_UNSUPPORTED && /lacks analyze/.test(err.message)) {
-        this.setState("unsupported");
-        $("analysis-unsupported").hidden = false;
-        return;
-      }
       this.setState("error");
       this.ctx.message("error", `Could not analyse ${v.file}`, err instanceof Error ? err.message : String(err),
         withFiles ? "perfcalc analyze --thresholds … gives the same message for the same files." : "");

@@ -1,14 +1,15 @@
 // A small static server for the perfcalc viewer, on 127.0.0.1 only. It
 // serves the repository's web/ and wasm/ folders (GET and HEAD, no listing),
-// perfcalc.wasm as application/wasm, and /web/perfcalc.wasm from
-// wasm/module/perfcalc.wasm when the package's copy is absent (it is made only when
-// the package is packed), so that perfcalc.mjs finds the module beside it.
+// .wasm files as application/wasm, and /web/perfcalc.wasm and
+// /web/perfcalc-analyze.wasm from wasm/module/ when the package's copies are
+// absent (they are made only when the package is packed), so that
+// perfcalc.mjs finds the modules beside it: perfcalc.wasm at once, the
+// analyze module when the Analysis view is first opened.
 //
 //   node web/viewer/serve.mjs [--port 8080] [--wasm FILE]
 //
 // --port 0: any free port; --wasm FILE: serve FILE as /web/perfcalc.wasm
-// (e.g. the module built with the tag perfcalcanalyze, whose analyze export
-// the viewer's Analysis view uses).
+// (a module built otherwise, e.g. the debug build).
 //
 // The e2e test imports serve() from here.
 
@@ -37,6 +38,10 @@ const TYPES = {
 // The folders served, as URL prefixes of the same name.
 const SERVED = ["web", "wasm"];
 
+// The modules served from wasm/module/ as /web/NAME when web/NAME (the
+// package's copy) is absent.
+const MODULES = ["perfcalc.wasm", "perfcalc-analyze.wasm"];
+
 // resolve maps a URL path to a file of a served folder, or null.
 async function resolve(root, urlPath, wasm) {
   let p;
@@ -60,8 +65,8 @@ async function resolve(root, urlPath, wasm) {
     file = join(file, "index.html");
     st = await stat(file).catch(() => null);
   }
-  if (!st && rel === join("web", "perfcalc.wasm")) {
-    file = join(root, "wasm", "module", "perfcalc.wasm");
+  if (!st && MODULES.some((m) => rel === join("web", m))) {
+    file = join(root, "wasm", "module", rel.slice("web/".length));
     st = await stat(file).catch(() => null);
   }
   return st && st.isFile() ? { file, size: st.size } : null;

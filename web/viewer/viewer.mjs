@@ -22,6 +22,7 @@
 //               data-series: pending, ready; data-tab: counters, analysis
 //   analysis    see analysisview.mjs
 
+import { analyzeModuleURL } from "../perfcalc.mjs";
 import { createWorker } from "../worker.mjs";
 import { drawChart } from "./chart.mjs";
 import { AnalysisView } from "./analysisview.mjs";
@@ -42,7 +43,6 @@ let jobs = new Map(); // running jobs: id → text
 let jobSeq = 0;
 let abort = new AbortController(); // aborts every call of the open
 let tree = null, table = null;
-let hasAnalyze = false; // whether the module has the analyze export (built with the tag perfcalcanalyze)
 let analysis = null; // the Analysis view
 
 // ---------------------------------------------------------------- state, progress and messages
@@ -497,7 +497,10 @@ function showTab(name) {
   $("view").hidden = !view || an;
   $("analysis").hidden = !an;
   if (!an && view?.kind === "blg" && $("chart").clientWidth !== chartWidth) renderChart();
-  if (an) analysis.redraw();
+  if (an) {
+    analysis.open(); // the analyze module, the first time
+    analysis.redraw();
+  }
 }
 
 /** A log column's series for the Analysis view's chart (decoded once, kept with the chart's), or null. */
@@ -622,14 +625,15 @@ function wire() {
 
 wire();
 analysis = new AnalysisView({
-  view: () => view, job, gen: () => gen, worker: () => background, series: columnSeries, hasAnalyze: () => hasAnalyze,
+  view: () => view, job, gen: () => gen, worker: () => background, series: columnSeries,
+  // The analyze module, loaded when the Analysis view is first opened, for the worker that analyses.
+  analyzeURL: analyzeModuleURL(), loadAnalyzer: (source) => background.loadAnalyzer(source),
   typeOf: (path) => view?.cols?.columns[view.tree.paths.indexOf(path)]?.type ?? 0,
   message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); }, clear: clearMessage,
 });
 try {
   work = await createWorker(undefined, { script: WORKER_SCRIPT });
   background = await createWorker(work.module, { script: WORKER_SCRIPT });
-  hasAnalyze = WebAssembly.Module.exports(work.module).some((e) => e.name === "analyze");
   $("module-status").textContent = "Ready: the perfcalc module runs in a worker of this page.";
   $("module-status").classList.add("ok");
   setState("ready");
