@@ -1,10 +1,12 @@
 """The build hook of the perfcalc package (pyproject.toml holds the rest).
 
-The repository commits the WebAssembly module once, as
-wasm/module/perfcalc.wasm. Building the package from a clone (pip install
-./python, an sdist or a wheel) copies it into src/perfcalc/ first, where
-the package data takes it from; git ignores that copy. A package built from
-an sdist has its copy already. Without either, the build stops saying so.
+The repository commits the WebAssembly modules once each, as
+wasm/module/perfcalc.wasm and wasm/module/perfcalc-analyze.wasm (the
+analyze export, loaded by the first perfcalc.analyze). Building the package
+from a clone (pip install ./python, an sdist or a wheel) copies them into
+src/perfcalc/ first, where the package data takes them from; git ignores
+the copies. A package built from an sdist has its copies already. Without
+either, the build stops saying so.
 """
 
 import shutil
@@ -13,16 +15,17 @@ from pathlib import Path
 from setuptools import setup
 
 HERE = Path(__file__).resolve().parent
-MODULE = HERE.parent / "wasm" / "module" / "perfcalc.wasm"
-COPY = HERE / "src" / "perfcalc" / "perfcalc.wasm"
 
-if MODULE.is_file():
-    if not COPY.is_file() or COPY.read_bytes() != MODULE.read_bytes():
-        shutil.copyfile(MODULE, COPY)
-elif not COPY.is_file():
-    raise SystemExit(
-        f"perfcalc: neither {MODULE} nor {COPY} exists: build the package from a clone "
-        "of the repository (make wasm builds the module) or from its sdist"
-    )
+for name in ("perfcalc.wasm", "perfcalc-analyze.wasm"):
+    module = HERE.parent / "wasm" / "module" / name
+    copy = HERE / "src" / "perfcalc" / name
+    if module.is_file():
+        if not copy.is_file() or copy.read_bytes() != module.read_bytes():
+            shutil.copyfile(module, copy)
+    elif not copy.is_file():
+        raise SystemExit(
+            f"perfcalc: neither {module} nor {copy} exists: build the package from a clone "
+            "of the repository (make wasm builds the modules) or from its sdist"
+        )
 
 setup()

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,48 +27,40 @@ def need_pal() -> Path:
     return PAL
 
 
-def _reset_runtime():
-    _module._runtime = None
-    _module._local.instance = None
+def test_analyze_module_is_loaded_once_per_process_and_thread():
+    """perfcalc.wasm lacks analyze; perfcalc.analyze uses the analyze module
+    (perfcalc-analyze.wasm), compiled once per process, one instance per
+    thread, which holds analyze alone."""
+    assert not _module.instance().has("analyze"), "perfcalc.wasm exports analyze: it would grow by 750 KB"
+    a = _module.analyze_instance()
+    assert a.has("analyze") and not a.has("compute") and not a.has("decode_blg")
+    assert a is _module.analyze_instance()
+    assert _module.runtime(_module.ANALYZE_MODULE) is _module.runtime(_module.ANALYZE_MODULE)
+    assert _module.runtime(_module.ANALYZE_MODULE) is not _module.runtime()
+    seen = []
+    t = threading.Thread(target=lambda: seen.append((_module.analyze_instance(), _module.runtime(_module.ANALYZE_MODULE))))
+    t.start()
+    t.join()
+    assert seen[0][0] is not a and seen[0][1] is _module.runtime(_module.ANALYZE_MODULE)
+    # The module's refusal of a non-log: the analyze export answered.
+    with pytest.raises(perfcalc.Error, match="blg"):
+        perfcalc.analyze(b"\0" * 64)
 
 
-@pytest.fixture(scope="module")
-def analyze_module(tmp_path_factory):
-    """A module with the analyze export: the installed one when it has it,
-    else ./wasm built with the tag perfcalcanalyze (the shipped module
-    leaves analyze out while it exceeds its size budget), loaded through
-    $PERFCALC_WASM for this file's tests."""
-    if _module.instance().has("analyze"):
-        yield None
-        return
-    out = tmp_path_factory.mktemp("wasm") / "perfcalc.wasm"
-    env = {**os.environ, "GOOS": "wasip1", "GOARCH": "wasm", "GOFLAGS": ""}
-    subprocess.run(
-        ["go", "build", "-tags", "perfcalcanalyze", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -buildid=",
-         "-buildvcs=false", "-o", str(out), "./wasm"],
-        cwd=ROOT, env=env, check=True,
-    )
-    old = os.environ.get("PERFCALC_WASM")
-    os.environ["PERFCALC_WASM"] = str(out)
-    _reset_runtime()
-    yield out
-    if old is None:
-        del os.environ["PERFCALC_WASM"]
-    else:
-        os.environ["PERFCALC_WASM"] = old
-    _reset_runtime()
-
-
-def test_without_the_export():
-    """The shipped module without analyze: a clear UnsupportedError."""
-    if _module.instance().has("analyze"):
-        pytest.skip("the installed module has analyze")
-    with pytest.raises(perfcalc.UnsupportedError, match="lacks analyze"):
-        perfcalc.analyze(b"")
+def test_an_analyze_module_without_the_export(monkeypatch, tmp_path):
+    """$PERFCALC_ANALYZE_WASM naming perfcalc.wasm: the first analyze says
+    which export is missing."""
+    wasm = tmp_path / "perfcalc.wasm"
+    wasm.write_bytes(_module.module_bytes())
+    monkeypatch.setenv("PERFCALC_ANALYZE_WASM", str(wasm))
+    monkeypatch.setattr(_module, "_runtimes", {})
+    monkeypatch.setattr(_module, "_local", threading.local())
+    with pytest.raises(perfcalc.Error, match="perfcalc-analyze.wasm is not a perfcalc module: export 'analyze' is missing"):
+        perfcalc.analyze(b"\0" * 64)
 
 
 @pytest.mark.parametrize("name", LOGS)
-def test_matches_command(analyze_module, native, name):
+def test_matches_command(native, name):
     need_corpus()
     pal = need_pal()
     log = CORPUS / "blg" / name
@@ -103,7 +95,7 @@ def test_matches_command(analyze_module, native, name):
         assert (row["analysis"], row["path"], row["n"], row["max"], row["p95"]) == (an["name"], s["path"], s["n"], s["max"], s["p95"])
 
 
-def test_thresholds_as_bytes(analyze_module, native):
+def test_thresholds_as_bytes(native):
     """(name, bytes) pairs, their INHERITANCE given in include (any case),
     give the command's report for the files on disk."""
     need_corpus()
@@ -117,7 +109,7 @@ def test_thresholds_as_bytes(analyze_module, native):
         perfcalc.analyze(log.read_bytes(), [system])
 
 
-def test_refusals(analyze_module):
+def test_refusals():
     need_corpus()
     log = CORPUS / "blg" / "Tx_BasicPerfCounters.blg"
     with pytest.raises(perfcalc.ArgumentError):
@@ -135,7 +127,7 @@ def test_refusals(analyze_module):
 
 
 @pytest.fixture(scope="module")
-def spark(analyze_module):
+def spark():
     reason = os.environ.get("PERFCALC_SPARK_SKIP")
     if reason:
         pytest.skip(f"Spark test skipped: {reason}")
@@ -145,8 +137,6 @@ def spark(analyze_module):
 
     b = SparkSession.builder.master("local[2]").appName("perfcalc-analyze-test").config("spark.ui.enabled", "false")
     b = b.config("spark.sql.session.timeZone", "UTC")
-    if analyze_module is not None:
-        b = b.config("spark.executorEnv.PERFCALC_WASM", str(analyze_module))
     s = b.getOrCreate()
     s.sparkContext.setLogLevel("ERROR")
     yield s
@@ -177,7 +167,7 @@ def test_spark_alerts(spark, tmp_path):
             assert (have[0]["analysis"], have[0]["path"], have[0]["max"]) == tuple(want.slice(0, 1).to_pylist()[0][k] for k in ("analysis", "path", "max"))
 
 
-def test_merged_logs(analyze_module, native, tmp_path):
+def test_merged_logs(native, tmp_path):
     """A list of logs of one machine: merged as perfcalc analyze merges them."""
     need_corpus()
     tx = CORPUS / "blg" / "Tx_BasicPerfCounters.blg"

@@ -13,13 +13,14 @@ from perfcalc import _abi, _module
 from conftest import ROOT
 
 
-def test_embedded_module_equals_the_built_one():
-    built = ROOT / "wasm" / "module" / "perfcalc.wasm"
+@pytest.mark.parametrize("name", [_module.MODULE, _module.ANALYZE_MODULE])
+def test_embedded_module_equals_the_built_one(name):
+    built = ROOT / "wasm" / "module" / name
     if not built.exists():
         pytest.skip(f"{built} is absent (the package is tested outside its repository)")
-    have = hashlib.sha256(_module.module_bytes()).hexdigest()
+    have = hashlib.sha256(_module.module_bytes(name)).hexdigest()
     want = hashlib.sha256(built.read_bytes()).hexdigest()
-    assert have == want, "the installed package embeds another perfcalc.wasm than wasm/module/: run make wasm and reinstall (python/setup.py copies the module)"
+    assert have == want, f"the installed package embeds another {name} than wasm/module/: run make wasm and reinstall (python/setup.py copies the modules)"
 
 
 def test_instance_speaks_the_abi():

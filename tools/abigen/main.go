@@ -344,10 +344,12 @@ type templateData struct {
 	Types    []Named  // the counter types of winperf.h, by Windows name
 	Codes    []Named  // the error codes' names (without "Code"), by value
 	Exports  []abi.Export
+	// AnalyzeExports are abi.AnalyzeModuleExports.
+	AnalyzeExports []string
 }
 
 func (l *Layout) data() templateData {
-	d := templateData{Layout: l, Exports: abi.Exports}
+	d := templateData{Layout: l, Exports: abi.Exports, AnalyzeExports: abi.AnalyzeModuleExports}
 	for s := engine.Valid; s <= engine.UnknownType; s++ {
 		d.Statuses = append(d.Statuses, s.String())
 	}

@@ -114,6 +114,8 @@ export class AnalysisView {
     const url = this.ctx.analyzeURL;
     const t0 = performance.now();
     status.hidden = false;
+    status.classList.add("loading");
+    status.classList.remove("ok");
     status.textContent = "Loading the analysis module…";
     try {
       // Its size first (a HEAD request), to say how much is coming.
@@ -128,12 +130,14 @@ export class AnalysisView {
       const ms = performance.now() - t0;
       status.dataset.ms = Math.round(ms);
       status.textContent = `Analysis module loaded${size} in ${(ms / 1000).toFixed(1)} s.`;
+      status.classList.add("ok");
       this.module = "ready";
     } catch (err) {
       this.module = "failed";
       status.hidden = true;
-      $("analysis-unsupported-why").textContent = err instanceof Error ? err.message : String(err);
+      $("analysis-unsupported-why").textContent = `${err instanceof Error ? err.message : String(err)}`.replace(/\.?$/, ".");
     }
+    status.classList.remove("loading");
     if (this.root().dataset.state === "loading" || this.module === "failed") this.reset();
   }
 

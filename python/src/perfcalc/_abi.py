@@ -383,3 +383,22 @@ EXPORTS = {
     "max_columns": ("n u32", ""),
     "analyze": ("log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32"),
 }
+
+# The exports of the analyze module, perfcalc-analyze.wasm (analyze and the
+# buffers, errors and paging); perfcalc.wasm has the others, and not
+# analyze.
+ANALYZE_MODULE_EXPORTS = frozenset({
+    "abi_version",
+    "in_ptr",
+    "in_cap",
+    "out_ptr",
+    "out_cap",
+    "in_reserve",
+    "out_reserve",
+    "err_ptr",
+    "err_len",
+    "last_status",
+    "last_detail",
+    "decode_next",
+    "analyze",
+})

@@ -15,8 +15,8 @@ import pyarrow as pa
 
 from . import _abi
 from ._api import Source, _bytes, _text
-from ._module import instance
-from .errors import ArgumentError, Error, InputError, UnsupportedError
+from ._module import analyze_instance
+from .errors import ArgumentError, Error, InputError
 
 #: A threshold file: a path (its name is the path as given), or a
 #: ``(name, bytes)`` pair.
@@ -217,7 +217,7 @@ def analyze(
     if not isinstance(interval, int) or isinstance(interval, bool) or not 0 <= interval < 1 << 63:
         raise ArgumentError(f"perfcalc: interval={interval!r}: want a whole number of seconds ≥ 0 (0 or None: automatic)")
     flags = _abi.ANALYZE_PAL_COMPAT if pal_compat else 0
-    inst = instance()
+    inst = analyze_instance()
     text, _ = _run(inst, logs, run, list(inc), values, interval, flags)
     return Report(text, inst.error_text() or None)
 
@@ -227,12 +227,6 @@ def _run(inst, logs: list, run: list, inc: list, values: bytes, interval: int, f
     given, reads it from the folder of a threshold file given by path
     (ASCII case ignored), adds it to inc and calls again. Returns the text
     and inc."""
-    if not inst.has("analyze"):
-        raise UnsupportedError(
-            "perfcalc: this perfcalc.wasm lacks analyze (it is built into the module with the tag perfcalcanalyze only)",
-            code=_abi.CODE_UNSUPPORTED,
-            op="analyze",
-        )
     folders = [f[2] for f in run + inc if f[2] is not None]
     for _ in range(_MAX_FILES):
         try:
@@ -254,7 +248,7 @@ def _inherited(run: list, inc: list) -> list:
     search). For Spark's driver, whose executors may not see the folders."""
     inc = list(inc)
     try:
-        _run(instance(), [b""], run, inc, b"", 0, 0)
+        _run(analyze_instance(), [b""], run, inc, b"", 0, 0)
     except InputError as e:
         if _MISSING.search(e.message):
             raise

@@ -1,5 +1,8 @@
 """perfcalc.wasm under wasmtime: the module compiled once per process, one
-instance per thread (wasm/ABI.md, "Calling sequence").
+instance per thread (wasm/ABI.md, "Calling sequence"). The analyze module,
+perfcalc-analyze.wasm (the analyze export, which perfcalc.wasm leaves out
+to stay small), the same way, compiled by the first :func:`perfcalc.analyze`
+of a process (:func:`analyze_instance`).
 
 The module is a WASI preview-1 reactor built by Go: each instance is one
 single-threaded Go runtime, so a thread never shares its instance. An
@@ -25,22 +28,28 @@ from .errors import Error, FaultError, LimitError, error_for
 _WASM_TYPES = {"u32": "i32", "i32": "i32", "u64": "i64", "i64": "i64", "f64": "f64"}
 
 
-def module_bytes() -> bytes:
-    """Returns the embedded perfcalc.wasm, or the module at the path
-    ``$PERFCALC_WASM`` when it is set (another build of it: the tests of
-    analyze load the module built with the tag perfcalcanalyze so)."""
-    path = os.environ.get("PERFCALC_WASM")
+#: The modules' file names in the package, and the variables that name
+#: another file instead (another build of it).
+MODULE, ANALYZE_MODULE = "perfcalc.wasm", "perfcalc-analyze.wasm"
+_ENV = {MODULE: "PERFCALC_WASM", ANALYZE_MODULE: "PERFCALC_ANALYZE_WASM"}
+
+
+def module_bytes(name: str = MODULE) -> bytes:
+    """Returns the embedded module ``name`` (perfcalc.wasm, or
+    perfcalc-analyze.wasm), or the file at the path ``$PERFCALC_WASM``
+    (``$PERFCALC_ANALYZE_WASM``) when it is set."""
+    path = os.environ.get(_ENV[name])
     if path:
         with open(path, "rb") as f:
             return f.read()
-    return resources.files(__package__).joinpath("perfcalc.wasm").read_bytes()
+    return resources.files(__package__).joinpath(name).read_bytes()
 
 
 class _Runtime:
     """The wasmtime engine, the compiled module and its linker: shared by
     every thread of a process."""
 
-    def __init__(self, wasm: bytes):
+    def __init__(self, wasm: bytes, name: str = MODULE):
         config = wasmtime.Config()
         if os.environ.get("PERFCALC_WASMTIME_CACHE", "1") != "0":
             try:
@@ -52,22 +61,27 @@ class _Runtime:
         self.linker = wasmtime.Linker(self.engine)
         self.linker.define_wasi()
         self.pid = os.getpid()
-        _check_exports(self.module)
+        self.name = name
+        self.exports = exports_of(name)
+        _check_exports(self.module, name, self.exports)
 
 
-#: Exports a module may lack: analyze (issue 24) is in the module built
-#: with the tag perfcalcanalyze only; perfcalc.analyze says so when absent.
-OPTIONAL_EXPORTS = frozenset({"analyze"})
+def exports_of(name: str) -> list:
+    """The exports of the ABI that the module ``name`` has: the analyze
+    module's (analyze and the buffers, errors and paging), or
+    perfcalc.wasm's, every other one."""
+    if name == ANALYZE_MODULE:
+        return [x for x in _abi.EXPORTS if x in _abi.ANALYZE_MODULE_EXPORTS]
+    return [x for x in _abi.EXPORTS if x != "analyze"]
 
 
-def _check_exports(module: wasmtime.Module) -> None:
+def _check_exports(module: wasmtime.Module, file: str, names: list) -> None:
     have = {e.name: e.type for e in module.exports}
-    for name, (params, results) in _abi.EXPORTS.items():
+    for name in names:
+        params, results = _abi.EXPORTS[name]
         t = have.get(name)
-        if t is None and name in OPTIONAL_EXPORTS:
-            continue
         if t is None:
-            raise Error(f"perfcalc: not a perfcalc module: export {name!r} is missing")
+            raise Error(f"perfcalc: {file} is not a perfcalc module: export {name!r} is missing")
         want_p = [_WASM_TYPES[p.split()[-1]] for p in params.split(",") if p.strip()]
         want_r = [_WASM_TYPES[r.split()[-1]] for r in results.split(",") if r.strip()]
         got_p = [str(v) for v in t.params]
@@ -80,21 +94,21 @@ def _check_exports(module: wasmtime.Module) -> None:
 
 
 _runtime_lock = threading.Lock()
-_runtime: _Runtime | None = None
+_runtimes: dict = {}  # module name -> _Runtime
 
 
-def runtime() -> _Runtime:
-    """Returns the process's runtime, compiling the module on first use (and
-    again in a child process after fork, whose wasmtime state is not
-    usable)."""
-    global _runtime
-    rt = _runtime
+def runtime(name: str = MODULE) -> _Runtime:
+    """Returns the process's runtime of the module ``name``, compiling the
+    module on first use (and again in a child process after fork, whose
+    wasmtime state is not usable)."""
+    rt = _runtimes.get(name)
     if rt is not None and rt.pid == os.getpid():
         return rt
     with _runtime_lock:
-        if _runtime is None or _runtime.pid != os.getpid():
-            _runtime = _Runtime(module_bytes())
-        return _runtime
+        rt = _runtimes.get(name)
+        if rt is None or rt.pid != os.getpid():
+            rt = _runtimes[name] = _Runtime(module_bytes(name), name)
+        return rt
 
 
 class Instance:
@@ -108,7 +122,7 @@ class Instance:
         self.store.set_wasi(wasmtime.WasiConfig())
         inst = rt.linker.instantiate(self.store, rt.module)
         ex = inst.exports(self.store)
-        self._fn = {name: ex[name] for name in _abi.EXPORTS if name not in OPTIONAL_EXPORTS or _has(ex, name)}
+        self._fn = {name: ex[name] for name in rt.exports}
         self.memory = ex["memory"]
         self.broken = False
         ex["_initialize"](self.store)
@@ -118,7 +132,8 @@ class Instance:
         self.pid = rt.pid
 
     def has(self, name: str) -> bool:
-        """Whether the module has the export (an optional one)."""
+        """Whether the module has the export (analyze is in the analyze
+        module only)."""
         return name in self._fn
 
     def call(self, name: str, *args):
@@ -203,22 +218,27 @@ class Instance:
         return error_for(code, self.error_text(), detail=self.call("last_detail"), op=op)
 
 
-def _has(exports, name: str) -> bool:
-    try:
-        exports[name]
-    except (KeyError, IndexError):
-        return False
-    return True
-
-
 _local = threading.local()
 
 
 def instance() -> Instance:
-    """Returns the calling thread's instance of the module, creating it on
-    first use and after a trap."""
+    """Returns the calling thread's instance of perfcalc.wasm, creating it
+    on first use and after a trap."""
     inst = getattr(_local, "instance", None)
     if inst is None or inst.broken or inst.pid != os.getpid():
         inst = Instance(runtime())
         _local.instance = inst
+    return inst
+
+
+def analyze_instance() -> Instance:
+    """Returns the calling thread's instance of the analyze module,
+    perfcalc-analyze.wasm, compiling the module on the process's first
+    analysis (a few seconds; wasmtime's cache makes later processes load it
+    in tens of milliseconds) and creating the instance on the thread's
+    first and after a trap."""
+    inst = getattr(_local, "analyze_instance", None)
+    if inst is None or inst.broken or inst.pid != os.getpid():
+        inst = Instance(runtime(ANALYZE_MODULE))
+        _local.analyze_instance = inst
     return inst
