@@ -5,10 +5,10 @@
 // (package analysis) over a .blg log and writes the report's JSON, the
 // form perfcalc analyze -f json writes.
 //
-// It is a package of its own, apart from package abi, so that a module
-// built without the analyze export (the build tag perfcalcanalyze) does
-// not link the analysis packages: their initialisation alone (regular
-// expressions compiled at start-up) would keep them in the module.
+// It is a package of its own, apart from package abi, so that
+// perfcalc.wasm, which leaves the analyze export to the analyze module
+// (perfcalc-analyze.wasm, the build tag perfcalcanalyze), does not link the
+// analysis packages: their initialisation alone would keep them in it.
 //
 // # Security
 //
