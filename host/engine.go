@@ -95,8 +95,8 @@ var exports = [numFn]string{
 var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true}
 
 // required reports whether a module must have the export i: the analyze
-// module (analyzeOnly) every one of abi.AnalyzeModuleExports and no other,
-// perfcalc.wasm every one but the optional ones.
+// module (analyzeOnly) every one of abi.AnalyzeModuleExports (its Engine
+// calls no other), perfcalc.wasm every one but the optional ones.
 func required(i int, analyzeOnly bool) bool {
 	if analyzeOnly {
 		inAnalyze, _ := abi.InAnalyzeModule(exports[i])
