@@ -286,7 +286,13 @@ func (r *Report) appendResult(w *jsonWriter, res *Result) {
 		w.int("priority", int64(t.Priority))
 		w.str("datasource", t.Datasource)
 		w.str("operator", operatorName(t.Operator))
-		w.num("value", t.Value)
+		if t.Count != nil {
+			// Computed from a count, in an analysis that was not run.
+			w.key("value")
+			w.b = append(w.b, "null"...)
+		} else {
+			w.num("value", t.Value)
+		}
 		w.bool("trendOnly", t.TrendOnly)
 		w.close('}')
 	}
@@ -305,8 +311,15 @@ func (r *Report) appendResult(w *jsonWriter, res *Result) {
 			w.elem()
 			w.open('{')
 			w.str("condition", conditionName(b.Condition))
-			w.num("min", b.Min)
-			w.num("max", b.Max)
+			if b.Count != nil {
+				w.key("min")
+				w.b = append(w.b, "null"...)
+				w.key("max")
+				w.b = append(w.b, "null"...)
+			} else {
+				w.num("min", b.Min)
+				w.num("max", b.Max)
+			}
 			w.bool("useMax", b.UseMax)
 			w.bool("greaterThan", b.GreaterThan)
 			w.close('}')

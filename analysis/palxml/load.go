@@ -383,8 +383,22 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			f.Left, f.Right = l, r
 		}
 	}
+	// The analysis' counter collections, for code that reads their
+	// count (the processor count): evaluated with probeCount here, and
+	// again with the log's count by analysis.Run (Threshold.Count).
+	avars := make(map[string]psexpr.Value, len(vars)+len(a.Datasources))
+	for k, v := range vars {
+		avars[strings.ToLower(k)] = v
+	}
+	for _, d := range a.Datasources {
+		if k := strings.ToLower(d.Var); k != "" {
+			if _, ok := avars[k]; !ok {
+				avars[k] = psexpr.Counted(probeCount)
+			}
+		}
+	}
 	eval := func(code string) ([]psexpr.Call, error) {
-		calls, err := psexpr.Eval(code, vars)
+		calls, err := psexpr.Eval(code, avars)
 		if pe, ok := err.(*psexpr.Error); ok && pe.Var != "" {
 			if q, ok := unset[strings.ToLower(pe.Var)]; ok {
 				return nil, &Error{File: fname, Msg: "ANALYSIS " + psexpr.Quote(a.Name) + " needs question " + q.Var + " (" + strings.TrimSpace(q.Prompt) + "), which has no default: set it (--set " + q.Var + "=VALUE)", Err: ErrNoValue}
@@ -425,7 +439,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			unsupported("THRESHOLD", name, err.Error())
 			continue
 		}
-		for _, call := range calls {
+		for ci, call := range calls {
 			if call.Func != "StaticThreshold" {
 				unsupported("THRESHOLD", name, call.Func+" in a THRESHOLD")
 				continue
@@ -440,10 +454,15 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				unsupported("THRESHOLD", name, "-CollectionOfCounterInstances $"+call.Collection+" is no datasource's COLLECTIONVARNAME in the analysis")
 				continue
 			}
-			a.Thresholds = append(a.Thresholds, analysis.Threshold{
+			th := analysis.Threshold{
 				Name: name, Condition: cond, Priority: prio, Datasource: ds,
 				Operator: op, Value: call.Threshold, TrendOnly: call.TrendOnly,
-			})
+			}
+			if call.Count != "" {
+				th.Value = 0
+				th.Count = countOf(a.Datasources, code, avars, ci, call)
+			}
+			a.Thresholds = append(a.Thresholds, th)
 		}
 	}
 	for _, c := range n.Children {
@@ -478,17 +497,59 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				unsupported("SERIES", what, err.Error())
 				continue
 			}
-			for _, call := range calls {
+			code := childText(s, "CODE")
+			for ci, call := range calls {
 				if call.Func != "StaticChartThreshold" {
 					unsupported("SERIES", what, call.Func+" in a chart SERIES")
 					continue
 				}
-				ch.Bands = append(ch.Bands, analysis.Band{Condition: cond, Min: call.Min, Max: call.Max, UseMax: call.UseMax, GreaterThan: call.GreaterThan})
+				b := analysis.Band{Condition: cond, Min: call.Min, Max: call.Max, UseMax: call.UseMax, GreaterThan: call.GreaterThan}
+				if call.Count != "" {
+					b.Min, b.Max = 0, 0
+					b.Count = countOf(a.Datasources, code, avars, ci, call)
+				}
+				ch.Bands = append(ch.Bands, b)
 			}
 		}
 		a.Charts = append(a.Charts, ch)
 	}
 	return a, nil
+}
+
+// probeCount is the count of a counter collection with which Load
+// evaluates code that reads it (4 processors and _Total): the code must
+// make a call with it; analysis.Run evaluates it again with the log's.
+const probeCount = 5
+
+// countOf returns the Count of the call at index ci of code, which read
+// the count of the collection call.Count: Eval runs the code again with
+// the count n and returns the same call's values (an error where the code
+// makes other calls with n).
+func countOf(ds []analysis.Datasource, code string, vars map[string]psexpr.Value, ci int, call psexpr.Call) *analysis.Count {
+	name := byVar(ds, call.Count)
+	coll := strings.ToLower(call.Count)
+	return &analysis.Count{Datasource: name, Eval: func(n int) (float64, float64, error) {
+		v := make(map[string]psexpr.Value, len(vars))
+		for k, x := range vars {
+			v[k] = x
+		}
+		v[coll] = psexpr.Counted(n)
+		calls, err := psexpr.Eval(code, v)
+		if err != nil {
+			return 0, 0, err
+		}
+		if ci >= len(calls) {
+			return 0, 0, errors.New("the code makes no " + call.Func + " call with this count")
+		}
+		c := calls[ci]
+		if c.Func != call.Func || c.Collection != call.Collection || c.Operator != call.Operator || c.TrendOnly != call.TrendOnly || c.UseMax != call.UseMax || c.GreaterThan != call.GreaterThan || !strings.EqualFold(c.Count, call.Count) {
+			return 0, 0, errors.New("the code makes another call with this count")
+		}
+		if c.Func == "StaticThreshold" {
+			return c.Threshold, 0, nil
+		}
+		return c.Min, c.Max, nil
+	}}
 }
 
 func childText(n *Node, name string) string {

@@ -357,3 +357,63 @@ func TestGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadProcessorCount: the thresholds PAL computes from the processor
+// count ($CollectionOfProcessorPercentProcessorTime.Count - 1) are kept
+// with a Count that analysis.Run evaluates with the log's count, read off
+// the files' code: QuickSystemOverview.xml's queue length, 2 and 10 per
+// processor (a count of 1 — no processor — counts as 1 processor), its
+// chart bands 2 to 10 − 0.001 and 10 to 20 − 0.001 per processor;
+// SystemOverview.xml's Process % Processor Time, 50 % and 75 % per
+// processor, without that If.
+func TestLoadProcessorCount(t *testing.T) {
+	dir := palDir(t)
+	set, err := Load("SystemOverview.xml", dirReader(dir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const procs = `\Processor(*)\% Processor Time`
+	for _, tc := range []struct {
+		analysis string
+		th       int
+		count    int
+		want     float64
+	}{
+		{"System Processor Queue Length", 0, 5, 8},
+		{"System Processor Queue Length", 1, 5, 40},
+		{"System Processor Queue Length", 0, 2, 2},
+		{"System Processor Queue Length", 1, 1, 10},
+		{"Process % Processor Time", 0, 9, 400},
+		{"Process % Processor Time", 1, 9, 600},
+		{"Process % Processor Time", 1, 1, 0},
+	} {
+		var a *analysis.Analysis
+		for i := range set.Analyses {
+			if set.Analyses[i].Name == tc.analysis {
+				a = &set.Analyses[i]
+			}
+		}
+		if a == nil || tc.th >= len(a.Thresholds) {
+			t.Fatalf("%s: no threshold %d", tc.analysis, tc.th)
+		}
+		th := a.Thresholds[tc.th]
+		if th.Count == nil || th.Count.Datasource != procs {
+			t.Fatalf("%s %q: Count %+v, want one of %s", tc.analysis, th.Name, th.Count, procs)
+		}
+		if v, _, err := th.Count.Eval(tc.count); err != nil || v != tc.want {
+			t.Errorf("%s %q with count %d: have %v, %v; want %v", tc.analysis, th.Name, tc.count, v, err, tc.want)
+		}
+		if a.Name == "System Processor Queue Length" {
+			b := a.Charts[0].Bands
+			lo, hi, err := b[1].Count.Eval(5)
+			if len(b) != 2 || err != nil || lo != 40 || hi != 80-0.001 || b[1].Condition != analysis.Critical {
+				t.Errorf("queue length bands %+v: critical with count 5 %v to %v, %v", b, lo, hi, err)
+			}
+		}
+	}
+	for _, u := range set.Unsupported {
+		if strings.Contains(u.Reason, ".Count") && !strings.Contains(u.Analysis, "Context Switching") {
+			t.Errorf("still unsupported: %+v", u)
+		}
+	}
+}
