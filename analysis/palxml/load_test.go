@@ -417,3 +417,27 @@ func TestLoadProcessorCount(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonsQuotePaths: what a reason or an unsupported entry names is
+// quoted as the threshold file writes it: a chart's title
+// \System\Processor Queue Length, not \\System\\Processor Queue Length.
+func TestReasonsQuotePaths(t *testing.T) {
+	file := `<PAL PALVERSION="2.0"><ANALYSIS NAME="Q" ENABLED="True" CATEGORY="C" ID="q">
+<DATASOURCE TYPE="CounterLog" NAME="\System\Processor Queue Length" EXPRESSIONPATH="\System\Processor Queue Length" COLLECTIONVARNAME="Q" />
+<CHART CHARTTITLE="\System\Processor Queue Length" DATASOURCE="\System\Processor Queue Length"><SERIES NAME="Warning"><CODE><![CDATA[For ($i=0;$i -lt 2;$i++) { }]]></CODE></SERIES></CHART>
+</ANALYSIS><ANALYSIS NAME="R" ENABLED="True" CATEGORY="C" ID="r">
+<DATASOURCE TYPE="CounterLog" NAME="\Bad" EXPRESSIONPATH="\Bad" COLLECTIONVARNAME="B" />
+</ANALYSIS></PAL>`
+	set, err := Load("f.xml", memFiles(map[string]string{"f.xml": file}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whats []string
+	for _, u := range set.Unsupported {
+		whats = append(whats, u.What+": "+u.Reason)
+	}
+	all := strings.Join(whats, "\n")
+	if !strings.Contains(all, `chart "\System\Processor Queue Length" series "Warning"`) || !strings.Contains(all, `DATASOURCE "\Bad"`) || strings.Contains(all, `\\`) {
+		t.Errorf("have\n%s\nwant the chart's title and the datasource's name as written", all)
+	}
+}

@@ -213,12 +213,22 @@ func TestParseNumber(t *testing.T) {
 	}
 }
 
-// TestQuote: Quote escapes like strconv.Quote for ASCII and keeps
-// printable non-ASCII.
+// TestQuote: Quote escapes like strconv.Quote for ASCII without
+// backslashes and keeps printable non-ASCII; backslashes stay as written
+// (a chart's name is quoted as the threshold file writes it).
 func TestQuote(t *testing.T) {
-	for _, s := range []string{"abc", `a"b\c`, "x\n\r\ty", "\x00\x1f\x7f", "é✓"} {
+	for _, s := range []string{"abc", `a"b`, "x\n\r\ty", "\x00\x1f\x7f", "é✓"} {
 		if have, want := Quote(s), strconv.Quote(s); have != want {
 			t.Errorf("Quote(%q) = %s, want %s", s, have, want)
+		}
+	}
+	for s, want := range map[string]string{
+		`\System\Processor Queue Length`: `"\System\Processor Queue Length"`,
+		`a"b\c`:                          `"a\"b\c"`,
+		`\\HOST\Obj(x)\C`:                `"\\HOST\Obj(x)\C"`,
+	} {
+		if have := Quote(s); have != want {
+			t.Errorf("Quote(%s) = %s, want %s", s, have, want)
 		}
 	}
 	if have := Quote("\xff"); have != `"\xff"` {
