@@ -293,13 +293,20 @@ type Series struct {
 // a threshold: the worst condition (by priority) among the thresholds it
 // broke.
 type Alert struct {
-	Analysis  string // the analysis' name
-	Category  string
-	Condition Condition
-	Priority  int
-	Threshold string // the name of the threshold that set the condition
-	Path      string
-	Slice     int
+	Analysis string // the analysis' name
+	// ID is the analysis' ID (PAL's ANALYSIS ID, a default analysis'
+	// key): with the name, it tells apart analyses of the same name in
+	// joined threshold files.
+	ID string
+	// Datasource is the name of the datasource of the alert's series
+	// (Series.Datasource).
+	Datasource string
+	Category   string
+	Condition  Condition
+	Priority   int
+	Threshold  string // the name of the threshold that set the condition
+	Path       string
+	Slice      int
 	// Start and End are the slice's bounds (local FILETIMEs; the report
 	// prints them as ISO 8601 UTC with the log's time zone).
 	Start, End           int64

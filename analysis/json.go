@@ -116,6 +116,8 @@ func (w *jsonWriter) alert(machine string, a *Alert) {
 	w.open('{')
 	w.str("machine", machine)
 	w.str("analysis", a.Analysis)
+	w.str("id", a.ID)
+	w.str("datasource", a.Datasource)
 	w.str("category", a.Category)
 	w.str("condition", conditionName(a.Condition))
 	w.int("priority", int64(a.Priority))

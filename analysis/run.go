@@ -600,7 +600,7 @@ func (p *plan) finish(r *Report, tl *timeline) {
 							continue
 						}
 						slots[base+k] = int32(len(alerts))
-						alerts = append(alerts, newAlert(pa.a, th, m.path, k, &r.Slices[k], st))
+						alerts = append(alerts, newAlert(pa.a, th, pd.ds.Name, m.path, k, &r.Slices[k], st))
 						owner = append(owner, ai)
 					}
 				}
@@ -793,13 +793,13 @@ func (p *plan) statsOf(source, round int) []Stats {
 	return nil
 }
 
-// newAlert returns the alert of threshold th broken by the series path in
-// slice k (sl) with the statistics st.
+// newAlert returns the alert of threshold th broken by the series path of
+// the datasource ds in slice k (sl) with the statistics st.
 //
 //go:noinline
-func newAlert(a *Analysis, th *Threshold, path string, k int, sl *Slice, st *Stats) Alert {
+func newAlert(a *Analysis, th *Threshold, ds, path string, k int, sl *Slice, st *Stats) Alert {
 	return Alert{
-		Analysis: a.Name, Category: a.Category, Condition: th.Condition,
+		Analysis: a.Name, ID: a.ID, Datasource: ds, Category: a.Category, Condition: th.Condition,
 		Priority: th.Priority, Threshold: th.Name, Path: path, Slice: k,
 		Start: sl.Start, End: sl.End, Min: st.Min, Avg: st.Avg, Max: st.Max, Trend: st.Trend,
 	}

@@ -125,11 +125,40 @@ export function alertCounts(alerts) {
   return { critical, warning };
 }
 
-/** The analysis of an alert and its series: {analysis, series} (series may be undefined). */
+/**
+ * Critical and warning alerts per analysis: a function of an analysis of
+ * the report giving its {critical, warning}. Alerts name their analysis by
+ * id and name (by name alone in a report without alert ids), so two
+ * analyses of the same name keep their own counts.
+ */
+export function alertCountsByAnalysis(report) {
+  const key = (id, name) => `${id}\u0000${name}`;
+  const counts = new Map();
+  for (const a of report.alerts) {
+    const k = typeof a.id === "string" ? key(a.id, a.analysis) : key(undefined, a.analysis);
+    const c = counts.get(k) ?? { critical: 0, warning: 0 };
+    if (a.condition === "Critical") c.critical++; else c.warning++;
+    counts.set(k, c);
+  }
+  const none = { critical: 0, warning: 0 };
+  return (analysis) => counts.get(key(analysis.id, analysis.name)) ?? counts.get(key(undefined, analysis.name)) ?? none;
+}
+
+/**
+ * The analysis of an alert and its series: {analysis, series} (series may
+ * be undefined). The alert names its analysis by id (with its name, as ids
+ * may repeat in a threshold file) and its series by datasource and path:
+ * two analyses of the same name, or one path in two datasources of an
+ * analysis, are told apart. A report without alert ids (perfcalc before
+ * them) is matched by name, category and path.
+ */
 export function alertSource(report, alert) {
-  const analyses = report.analyses.filter((a) => a.name === alert.analysis && (!alert.category || a.category === alert.category));
+  const byId = typeof alert.id === "string";
+  const analyses = report.analyses.filter((a) => a.name === alert.analysis &&
+    (byId ? a.id === alert.id : !alert.category || a.category === alert.category));
   for (const analysis of analyses) {
-    const series = (analysis.series ?? []).find((s) => s.path === alert.path);
+    const series = (analysis.series ?? []).find((s) => s.path === alert.path &&
+      (typeof alert.datasource !== "string" || s.datasource === alert.datasource));
     if (series) return { analysis, series };
   }
   return { analysis: analyses[0], series: undefined };
