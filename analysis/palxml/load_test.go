@@ -225,6 +225,48 @@ func TestQuestions(t *testing.T) {
 	if !errors.Is(err, ErrNoValue) {
 		t.Errorf("have %v, want ErrNoValue", err)
 	}
+
+	// The causes, by type: what a caller (the command, the module) acts on.
+	var mv *MissingValueError
+	if !errors.As(err, &mv) || mv.Question != "OS" || mv.Analysis != "uses OS" || mv.Prompt != "Which?" {
+		t.Errorf("have %#v, want a *MissingValueError of OS in \"uses OS\"", err)
+	}
+	_, err = Load("f.xml", read, map[string]string{"OS": "Windows 7 32-bit", "Nope": "1", "Nix": "2"})
+	var nq *NoQuestionError
+	if !errors.As(err, &nq) || (nq.Name != "Nope" && nq.Name != "Nix") || strings.Join(nq.Questions, ",") != "OS,Big,N" {
+		t.Errorf("have %#v, want a *NoQuestionError", err)
+	}
+	_, err = Load("f.xml", read, map[string]string{"OS": "Windows 7 32-bit", "Big": "maybe"})
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Question != "Big" || ve.Value != "maybe" {
+		t.Errorf("have %#v, want a *ValueError of Big", err)
+	}
+	if errors.As(err, new(*NoQuestionError)) || errors.As(err, new(*MissingValueError)) || errors.Is(err, ErrNoValue) {
+		t.Errorf("%v: a *ValueError only", err)
+	}
+}
+
+// TestInheritanceError: an inherited file that cannot be read is an
+// *InheritanceError naming it and the file that inherits it, wrapping the
+// read function's error; the text is as before (the file's name, "cannot
+// read it", the read error). The first file's own absence is not one.
+func TestInheritanceError(t *testing.T) {
+	read := memFiles(map[string]string{
+		"dir/main.xml":     `<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="sub\base.xml"/></PAL>`,
+		"dir/sub/base.xml": `<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="gone.xml"/></PAL>`,
+	})
+	_, err := Load("dir/main.xml", read, nil)
+	var ie *InheritanceError
+	if !errors.As(err, &ie) || ie.File != "dir/sub/gone.xml" || ie.By != "dir/sub/base.xml" || !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("have %#v, want an *InheritanceError of dir/sub/gone.xml by dir/sub/base.xml", err)
+	}
+	if have, want := err.Error(), "palxml: dir/sub/gone.xml: cannot read it: "+os.ErrNotExist.Error(); have != want {
+		t.Errorf("have %q, want %q", have, want)
+	}
+	_, err = Load("nowhere.xml", read, nil)
+	if err == nil || errors.As(err, &ie) || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("have %v, want a read error that is no *InheritanceError", err)
+	}
 }
 
 // TestLoadDatasources: regular-expression objects, Generated network
