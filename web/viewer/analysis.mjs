@@ -200,6 +200,29 @@ export function alertBands(analysis, series) {
 }
 
 /**
+ * The bands ({condition, lo, hi}, ±Infinity for an open end) that lie
+ * wholly beyond a chart's value axis [lo, hi]: {above, below}, in the
+ * bands' order. The chart marks them at that edge with a label, so that a
+ * threshold the values stay far from is still seen (as the HTML report
+ * does).
+ */
+export function bandsBeyond(bands, lo, hi) {
+  const above = [], below = [];
+  for (const b of bands) {
+    if (Number.isFinite(b.lo) && (b.lo > hi || (b.lo >= hi && b.hi > b.lo))) above.push(b);
+    else if (Number.isFinite(b.hi) && (b.hi < lo || (b.hi <= lo && b.hi > b.lo))) below.push(b);
+  }
+  return { above, below };
+}
+
+/** A band's range as the edge labels write it: "50 – 80", "≥ 80", "≤ 10"; fmt formats a number. */
+export function bandRangeText(b, fmt = String) {
+  if (!Number.isFinite(b.hi)) return `≥ ${fmt(b.lo)}`;
+  if (!Number.isFinite(b.lo)) return `≤ ${fmt(b.hi)}`;
+  return `${fmt(b.lo)} – ${fmt(b.hi)}`;
+}
+
+/**
  * The time window of an alert's chart in the log's local time (ms, as the
  * viewer's series hold them): the alert's slice (t0, t1) and around it
  * (from, to) a context of two slice lengths each side (the report's

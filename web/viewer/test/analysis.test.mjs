@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  CONTEXT_SAMPLES, alertBands, alertCounts, alertCountsByAnalysis, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
+  CONTEXT_SAMPLES, alertBands, bandRangeText, bandsBeyond, alertCounts, alertCountsByAnalysis, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
   parseInterval, parseValues, questionsOf, unescapeXML, windowSeries,
 } from "../analysis.mjs";
 
@@ -160,4 +160,16 @@ test("envelopeSeries: the report's chart points as a series (the maximum, local 
   assert.deepEqual(Array.from(e.times), [Date.UTC(2020, 0, 1), Date.UTC(2020, 0, 1, 0, 1)]);
   assert.deepEqual(Array.from(e.values), [5, NaN]);
   assert.deepEqual(Array.from(e.rows), [0, 1]);
+});
+
+test("bandsBeyond: bands wholly above or below the value axis, marked at that edge; their range text", () => {
+  const w = { condition: "Warning", lo: 50, hi: 80 }, c = { condition: "Critical", lo: 80, hi: Infinity };
+  const low = { condition: "Critical", lo: -Infinity, hi: -20 }, inside = { condition: "Warning", lo: 2, hi: 4 };
+  const edge = { condition: "Warning", lo: 10, hi: 12 }, across = { condition: "Critical", lo: 8, hi: 30 };
+  assert.deepEqual(bandsBeyond([w, inside, c, low, edge, across], 0, 10), { above: [w, c, edge], below: [low] });
+  assert.deepEqual(bandsBeyond([w, c], 0, 100), { above: [], below: [] });
+  assert.deepEqual(bandsBeyond([{ condition: "Warning", lo: 0, hi: 0 }], 0, 10), { above: [], below: [] });
+  assert.equal(bandRangeText(w), "50 – 80");
+  assert.equal(bandRangeText(c, (v) => `${v}!`), "≥ 80!");
+  assert.equal(bandRangeText(low), "≤ -20");
 });
