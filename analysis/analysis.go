@@ -205,6 +205,13 @@ type Analysis struct {
 	// Reference says where a default analysis' thresholds come from
 	// (perfcalc's own analyses; "" for PAL's).
 	Reference string
+	// CoveredBy lists counter paths that another analysis reads: the
+	// series of a machine whose log has a counter matching one of them
+	// (as a CounterLog datasource's Path matches) are left out, and an
+	// analysis left without series is skipped with the reason (perfcalc's
+	// Available Bytes where Available MBytes is logged, which would
+	// alert twice).
+	CoveredBy []counterpath.Path
 }
 
 // Question is a threshold file's variable (PAL's QUESTION): its value is

@@ -342,6 +342,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 			p.analyses = append(p.analyses, pa)
 			continue
 		}
+		covered, coveredBy := coveredMachines(cols, a.CoveredBy)
 		for di := range a.Datasources {
 			ds := &a.Datasources[di]
 			pa.dss[di].ds = ds
@@ -353,10 +354,19 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 				pa.skipped = "datasource " + ds.Name + ": " + err.Error()
 				break
 			}
+			left := 0
 			for ci := range cols {
 				if !dup[ci] && m.match(&cols[ci]) {
+					if covered[foldKey(cols[ci].Parts.Machine)] {
+						left++
+						continue
+					}
 					pa.dss[di].members = append(pa.dss[di].members, member{source: ci, path: cols[ci].Path, parts: cols[ci].Parts, store: -1})
 				}
+			}
+			if len(pa.dss[di].members) == 0 && left > 0 {
+				pa.skipped = "the log has " + coveredBy + ", which another analysis reads"
+				break
 			}
 			if len(pa.dss[di].members) == 0 {
 				pa.skipped = "no counter of the log matches " + ds.Name
@@ -384,6 +394,31 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 		}
 	}
 	return p
+}
+
+// coveredMachines returns the machines (foldKey) that have a column
+// matching one of paths (Analysis.CoveredBy), and the first such path.
+func coveredMachines(cols []relog.Column, paths []counterpath.Path) (map[string]bool, string) {
+	if len(paths) == 0 {
+		return nil, ""
+	}
+	var machines map[string]bool
+	first := ""
+	for i := range paths {
+		m, err := newMatcher(&Datasource{Path: paths[i]})
+		if err != nil {
+			continue
+		}
+		for ci := range cols {
+			if m.match(&cols[ci]) {
+				if machines == nil {
+					machines, first = map[string]bool{}, paths[i].String()
+				}
+				machines[foldKey(cols[ci].Parts.Machine)] = true
+			}
+		}
+	}
+	return machines, first
 }
 
 // storeOf returns the store of a source with a rounding, making it.
