@@ -2,8 +2,11 @@ package analysis
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // perProcessor is PAL's processor-queue threshold: (count − 1) × 10 with
@@ -110,5 +113,65 @@ func TestRunCount(t *testing.T) {
 	}
 	if b := r.AppendJSON(nil); !strings.Contains(string(b), `"operator":"gt","value":null`) || !strings.Contains(string(b), `"min":null,"max":null`) {
 		t.Errorf("JSON of a skipped analysis: %s", b)
+	}
+}
+
+// TestRunCountPerMachine: in a log of two machines, each machine's series
+// are tested with its own processor count (exact): A has 4 processors, B
+// one, each a queue of 5 threads against 2 per processor: B's breaks 2,
+// A's stays under 8. PAL counts its collection over both machines (7
+// series with _Total): (7 − 1) × 2 = 12, and neither breaks it.
+func TestRunCountPerMachine(t *testing.T) {
+	var cs []blgbuild.Counter
+	var vals []uint64
+	add := func(machine, object, instance, counter string, v uint64) {
+		cs = append(cs, blgbuild.Counter{Type: rawCount, Machine: machine, Object: object, Instance: instance, Counter: counter})
+		vals = append(vals, v)
+	}
+	for _, in := range []string{"0", "1", "2", "3", "_Total"} {
+		add(`\\A`, "Processor", in, "% Processor Time", 10)
+	}
+	add(`\\A`, "System", "", "Processor Queue Length", 5)
+	for _, in := range []string{"0", "_Total"} {
+		add(`\\B`, "Processor", in, "% Processor Time", 10)
+	}
+	add(`\\B`, "System", "", "Processor Queue Length", 5)
+	l := blgbuild.New(64<<10, t0+8*3600*sec)
+	l.Record(blgbuild.EventCounterList, t0, blgbuild.AppendCounterList(nil, cs...), blgbuild.MaxEventData)
+	for i := range int64(11) {
+		ts := t0 + i*60*sec
+		l.Record(blgbuild.EventSample, ts, blgbuild.RawSample(ts, vals...), blgbuild.MaxEventData)
+	}
+	log := l.Bytes()
+	twice := func(n int) (float64, float64, error) { return float64(n-1) * 2, 0, nil }
+	set := &Set{Analyses: []Analysis{{
+		Name: "queue", Enabled: true, Primary: `\System\Processor Queue Length`,
+		Datasources: []Datasource{
+			{Name: `\System\Processor Queue Length`, Path: mustPath(`\System\Processor Queue Length`), Round: -1},
+			{Name: `\Processor(*)\% Processor Time`, Var: "Procs", Path: mustPath(`\Processor(*)\% Processor Time`), Round: -1},
+		},
+		Thresholds: []Threshold{{Name: "2 per processor", Condition: Warning, Priority: 50, Datasource: `\System\Processor Queue Length`, Operator: Greater, Count: &Count{Datasource: "Procs", Eval: twice}}},
+	}}}
+	for _, tc := range []struct {
+		compat bool
+		paths  []string
+		value  float64 // the report's (machine A's)
+	}{
+		{false, []string{`\\B\System\Processor Queue Length`}, 8},
+		{true, nil, 12},
+	} {
+		r, err := Run(open(t, log), set, Options{PALCompat: tc.compat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, a := range r.Alerts {
+			if !slices.Contains(paths, a.Path) {
+				paths = append(paths, a.Path)
+			}
+		}
+		if !slices.Equal(paths, tc.paths) || r.Machine != "A" || r.Results[0].Analysis.Thresholds[0].Value != tc.value {
+			t.Errorf("compat %v: alerts of %v, machine %s, threshold %v; want %v, A, %v", tc.compat, paths, r.Machine, r.Results[0].Analysis.Thresholds[0].Value, tc.paths, tc.value)
+		}
 	}
 }
