@@ -125,6 +125,33 @@ type Threshold struct {
 	// TrendOnly tests the slice's hourly trend instead of its min, mean
 	// and max (PAL's -IsTrendOnly $True).
 	TrendOnly bool
+	// Count, when not nil, computes Value from the log: from the number of
+	// counter instances of a datasource on the machine (PAL's thresholds
+	// per processor). Run sets Value and leaves Count nil in the
+	// Result's copy of the analysis.
+	Count *Count
+}
+
+// Count makes a threshold's value, or a band's bounds, depend on the log:
+// the number of counter instances of a datasource (PAL's
+// $CollectionOfProcessorPercentProcessorTime.Count, from which its code
+// computes the processor count as the count less one, for _Total).
+//
+// Run gives Eval, per machine, the number of the datasource's series on the
+// machine other than _Total, plus one (the collection as PAL's code
+// assumes it: _Total beside each processor), whether or not the log has
+// _Total and the datasource excludes it; with Options.PALCompat, PAL's
+// count: the series with values of the first analysis run (in the set's
+// order) with a datasource of the same Var, on every machine (PAL's
+// collections are global variables, kept from their first definition).
+type Count struct {
+	// Datasource is the name of the datasource whose instances are
+	// counted.
+	Datasource string
+	// Eval returns the value for a count n: a threshold's Value (and 0),
+	// or a band's Min and Max; an error where the code cannot compute
+	// them for n.
+	Eval func(n int) (float64, float64, error)
 }
 
 // Band is a coloured band drawn behind a chart, from Min to Max; with
@@ -135,6 +162,9 @@ type Band struct {
 	Min, Max    float64
 	UseMax      bool
 	GreaterThan bool
+	// Count, when not nil, computes Min and Max from the log, as a
+	// Threshold's.
+	Count *Count
 }
 
 // Chart is one chart of an analysis: a datasource's series with bands.
@@ -175,6 +205,13 @@ type Analysis struct {
 	// Reference says where a default analysis' thresholds come from
 	// (perfcalc's own analyses; "" for PAL's).
 	Reference string
+	// CoveredBy lists counter paths that another analysis reads: the
+	// series of a machine whose log has a counter matching one of them
+	// (as a CounterLog datasource's Path matches) are left out, and an
+	// analysis left without series is skipped with the reason (perfcalc's
+	// Available Bytes where Available MBytes is logged, which would
+	// alert twice).
+	CoveredBy []counterpath.Path
 }
 
 // Question is a threshold file's variable (PAL's QUESTION): its value is
@@ -263,13 +300,20 @@ type Series struct {
 // a threshold: the worst condition (by priority) among the thresholds it
 // broke.
 type Alert struct {
-	Analysis  string // the analysis' name
-	Category  string
-	Condition Condition
-	Priority  int
-	Threshold string // the name of the threshold that set the condition
-	Path      string
-	Slice     int
+	Analysis string // the analysis' name
+	// ID is the analysis' ID (PAL's ANALYSIS ID, a default analysis'
+	// key): with the name, it tells apart analyses of the same name in
+	// joined threshold files.
+	ID string
+	// Datasource is the name of the datasource of the alert's series
+	// (Series.Datasource).
+	Datasource string
+	Category   string
+	Condition  Condition
+	Priority   int
+	Threshold  string // the name of the threshold that set the condition
+	Path       string
+	Slice      int
 	// Start and End are the slice's bounds (local FILETIMEs; the report
 	// prints them as ISO 8601 UTC with the log's time zone).
 	Start, End           int64

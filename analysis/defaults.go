@@ -67,6 +67,10 @@ type def struct {
 	scale float64
 	// maxLimit is the chart's top (0: the largest value).
 	maxLimit float64
+	// coveredBy is a counter whose analysis covers this one
+	// (Analysis.CoveredBy): where a machine logs it, this analysis
+	// leaves the machine out.
+	coveredBy string
 	// what the counter measures, why these limits (plain text: the
 	// rationale of doc/DEFAULT-ANALYSES.md), what to do; HTML where not
 	// said otherwise.
@@ -179,10 +183,11 @@ var defaults = []def{
 		id: "memory-available-bytes", name: "Memory Available Bytes", category: "Memory",
 		counter: `\Memory\Available Bytes`, round: 0,
 		op: Less, warn: 500 * mb, crit: 100 * mb, unit: "MB", scale: 1.0 / mb,
-		what: "Available MBytes in bytes, for logs that have this counter only (a log with both alerts twice).",
-		why:  "The same limits as Available MBytes: below 500 MB working sets are trimmed and paging rises, below 100 MB allocations stall.",
-		todo: "As for Available MBytes: find what holds the memory (processes, pools, cache); add memory or reduce the load.",
-		refs: []*ref{&refMemLimits, &refTuning},
+		what:      "Available MBytes in bytes, for logs that have this counter only: a machine whose log has Available MBytes too is left to that analysis (it would alert twice).",
+		coveredBy: `\Memory\Available MBytes`,
+		why:       "The same limits as Available MBytes: below 500 MB working sets are trimmed and paging rises, below 100 MB allocations stall. A machine whose log has Available MBytes too is left to that analysis, which would raise the same alerts.",
+		todo:      "As for Available MBytes: find what holds the memory (processes, pools, cache); add memory or reduce the load.",
+		refs:      []*ref{&refMemLimits, &refTuning},
 	},
 	{
 		id: "memory-pages", name: "Memory Pages/sec", category: "Memory",
@@ -512,6 +517,10 @@ func (d *def) analysis() Analysis {
 		}
 	}
 	a.Charts = []Chart{chart}
+	if d.coveredBy != "" {
+		p, _ := counterpath.Parse(d.coveredBy) // a constant, as counterLog's
+		a.CoveredBy = []counterpath.Path{p}
+	}
 	a.Description = "<p>" + d.what + "</p><p>" + rationaleMark + d.why + "</p><p><b>What to do:</b> " + d.todo + "</p>"
 	for i, r := range d.refs {
 		if i > 0 {

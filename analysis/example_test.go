@@ -72,5 +72,5 @@ func ExampleReport_AppendJSON() {
 	j := bytes.Index(b, []byte(`,"analyses"`))
 	fmt.Println(string(b[i:j]))
 	// Output:
-	// "alerts":[{"machine":"HOST","analysis":"Processor","category":"","condition":"Warning","priority":50,"threshold":"busy","path":"\\\\HOST\\Processor(_Total)\\% Processor Time","slice":1,"start":"2013-02-20T02:50:31.000Z","end":"2013-02-20T02:51:00.000Z","min":20,"avg":22.5,"max":95,"trend":300}]
+	// "alerts":[{"machine":"HOST","analysis":"Processor","id":"","datasource":"cpu","category":"","condition":"Warning","priority":50,"threshold":"busy","path":"\\\\HOST\\Processor(_Total)\\% Processor Time","slice":1,"start":"2013-02-20T02:50:31.000Z","end":"2013-02-20T02:51:00.000Z","min":20,"avg":22.5,"max":95,"trend":300}]
 }

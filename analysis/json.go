@@ -116,6 +116,8 @@ func (w *jsonWriter) alert(machine string, a *Alert) {
 	w.open('{')
 	w.str("machine", machine)
 	w.str("analysis", a.Analysis)
+	w.str("id", a.ID)
+	w.str("datasource", a.Datasource)
 	w.str("category", a.Category)
 	w.str("condition", conditionName(a.Condition))
 	w.int("priority", int64(a.Priority))
@@ -286,7 +288,13 @@ func (r *Report) appendResult(w *jsonWriter, res *Result) {
 		w.int("priority", int64(t.Priority))
 		w.str("datasource", t.Datasource)
 		w.str("operator", operatorName(t.Operator))
-		w.num("value", t.Value)
+		if t.Count != nil {
+			// Computed from a count, in an analysis that was not run.
+			w.key("value")
+			w.b = append(w.b, "null"...)
+		} else {
+			w.num("value", t.Value)
+		}
 		w.bool("trendOnly", t.TrendOnly)
 		w.close('}')
 	}
@@ -305,8 +313,15 @@ func (r *Report) appendResult(w *jsonWriter, res *Result) {
 			w.elem()
 			w.open('{')
 			w.str("condition", conditionName(b.Condition))
-			w.num("min", b.Min)
-			w.num("max", b.Max)
+			if b.Count != nil {
+				w.key("min")
+				w.b = append(w.b, "null"...)
+				w.key("max")
+				w.b = append(w.b, "null"...)
+			} else {
+				w.num("min", b.Min)
+				w.num("max", b.Max)
+			}
 			w.bool("useMax", b.UseMax)
 			w.bool("greaterThan", b.GreaterThan)
 			w.close('}')

@@ -342,6 +342,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 			p.analyses = append(p.analyses, pa)
 			continue
 		}
+		covered, coveredBy := coveredMachines(cols, a.CoveredBy)
 		for di := range a.Datasources {
 			ds := &a.Datasources[di]
 			pa.dss[di].ds = ds
@@ -353,10 +354,19 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 				pa.skipped = "datasource " + ds.Name + ": " + err.Error()
 				break
 			}
+			left := 0
 			for ci := range cols {
 				if !dup[ci] && m.match(&cols[ci]) {
+					if covered[foldKey(cols[ci].Parts.Machine)] {
+						left++
+						continue
+					}
 					pa.dss[di].members = append(pa.dss[di].members, member{source: ci, path: cols[ci].Path, parts: cols[ci].Parts, store: -1})
 				}
+			}
+			if len(pa.dss[di].members) == 0 && left > 0 {
+				pa.skipped = "the log has " + coveredBy + ", which another analysis reads"
+				break
 			}
 			if len(pa.dss[di].members) == 0 {
 				pa.skipped = "no counter of the log matches " + ds.Name
@@ -384,6 +394,31 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 		}
 	}
 	return p
+}
+
+// coveredMachines returns the machines (foldKey) that have a column
+// matching one of paths (Analysis.CoveredBy), and the first such path.
+func coveredMachines(cols []relog.Column, paths []counterpath.Path) (map[string]bool, string) {
+	if len(paths) == 0 {
+		return nil, ""
+	}
+	var machines map[string]bool
+	first := ""
+	for i := range paths {
+		m, err := newMatcher(&Datasource{Path: paths[i]})
+		if err != nil {
+			continue
+		}
+		for ci := range cols {
+			if m.match(&cols[ci]) {
+				if machines == nil {
+					machines, first = map[string]bool{}, paths[i].String()
+				}
+				machines[foldKey(cols[ci].Parts.Machine)] = true
+			}
+		}
+	}
+	return machines, first
 }
 
 // storeOf returns the store of a source with a rounding, making it.
@@ -550,16 +585,23 @@ func (p *plan) finish(r *Report, tl *timeline) {
 		// the alert of the path in slice k, or −1.
 		var slots []int32
 		at := map[string]int{}
+		// Thresholds computed from a count are resolved per machine.
+		byMachine := p.resolver(pa, r)
+		res.Analysis = byMachine(r.Machine)
 		for di := range pa.dss {
 			pd := &pa.dss[di]
 			var ths []*Threshold
-			for ti := range pa.a.Thresholds {
-				th := &pa.a.Thresholds[ti]
-				if findDS(pa.a, th.Datasource) == di {
-					ths = append(ths, th)
-				}
-			}
+			var thsOf *Analysis
 			for _, m := range pd.members {
+				if a := byMachine(m.parts.Machine); a != thsOf || thsOf == nil {
+					thsOf, ths = a, ths[:0]
+					for ti := range a.Thresholds {
+						th := &a.Thresholds[ti]
+						if findDS(a, th.Datasource) == di {
+							ths = append(ths, th)
+						}
+					}
+				}
 				s := p.stores[m.store]
 				se := Series{Datasource: pd.ds.Name, Path: m.path, Parts: m.parts, Overall: s.all, Slices: s.stats, Chart: s.store.chart}
 				se.Overall.NoThresholds = len(ths) == 0
@@ -593,7 +635,7 @@ func (p *plan) finish(r *Report, tl *timeline) {
 							continue
 						}
 						slots[base+k] = int32(len(alerts))
-						alerts = append(alerts, newAlert(pa.a, th, m.path, k, &r.Slices[k], st))
+						alerts = append(alerts, newAlert(pa.a, th, pd.ds.Name, m.path, k, &r.Slices[k], st))
 						owner = append(owner, ai)
 					}
 				}
@@ -627,6 +669,124 @@ func (p *plan) finish(r *Report, tl *timeline) {
 	for i, j := range order {
 		r.Alerts[i] = alerts[j]
 	}
+}
+
+// resolver returns, for an analysis with thresholds or bands computed
+// from a count (Threshold.Count, Band.Count), a function giving the
+// analysis with them computed for a machine's series (a copy, made once
+// per machine); for one without, the analysis itself. What cannot be
+// computed for the machine is left out of the copy and listed in
+// r.Unsupported.
+func (p *plan) resolver(pa *plannedAnalysis, r *Report) func(machine string) *Analysis {
+	counted := false
+	for i := range pa.a.Thresholds {
+		counted = counted || pa.a.Thresholds[i].Count != nil
+	}
+	for i := range pa.a.Charts {
+		for j := range pa.a.Charts[i].Bands {
+			counted = counted || pa.a.Charts[i].Bands[j].Count != nil
+		}
+	}
+	if !counted {
+		return func(string) *Analysis { return pa.a }
+	}
+	done := map[string]*Analysis{}
+	return func(machine string) *Analysis {
+		key := foldKey(machine)
+		if a, ok := done[key]; ok {
+			return a
+		}
+		a := *pa.a
+		a.Thresholds, a.Charts = nil, nil
+		eval := func(what string, c *Count) (float64, float64, bool) {
+			n, why := p.count(pa, c.Datasource, key)
+			if why != "" {
+				r.unsupported(a.Name, what, why)
+				return 0, 0, false
+			}
+			x, y, err := c.Eval(n)
+			if err == nil && (math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0)) {
+				err = errors.New("the value is not finite")
+			}
+			if err != nil {
+				r.unsupported(a.Name, what, "with the count "+strconv.Itoa(n)+" of "+c.Datasource+": "+err.Error())
+				return 0, 0, false
+			}
+			return x, y, true
+		}
+		for _, th := range pa.a.Thresholds {
+			if th.Count != nil {
+				v, _, ok := eval(th.Name, th.Count)
+				if !ok {
+					continue
+				}
+				th.Value, th.Count = v, nil
+			}
+			a.Thresholds = append(a.Thresholds, th)
+		}
+		for _, ch := range pa.a.Charts {
+			bands := ch.Bands
+			ch.Bands = nil
+			for _, b := range bands {
+				if b.Count != nil {
+					lo, hi, ok := eval("chart "+ch.Title+" band "+conditionName(b.Condition), b.Count)
+					if !ok {
+						continue
+					}
+					b.Min, b.Max, b.Count = lo, hi, nil
+				}
+				ch.Bands = append(ch.Bands, b)
+			}
+			a.Charts = append(a.Charts, ch)
+		}
+		done[key] = &a
+		return &a
+	}
+}
+
+// count returns the count Threshold.Count's Eval gets for the datasource
+// named ds of an analysis on a machine (its foldKey), or why there is
+// none (doc/ANALYSIS.md §4; Count's doc).
+func (p *plan) count(pa *plannedAnalysis, ds, machine string) (int, string) {
+	di := findDS(pa.a, ds)
+	if di < 0 || di >= len(pa.dss) {
+		return 0, "the count's datasource " + ds + " is not one of the analysis'"
+	}
+	if !p.compat {
+		n := 0
+		for _, m := range pa.dss[di].members {
+			if foldKey(m.parts.Machine) == machine && !strings.EqualFold(m.parts.Instance, "_Total") {
+				n++
+			}
+		}
+		if n == 0 {
+			return 0, "no instance of " + ds + " (other than _Total) on the machine " + machine
+		}
+		return n + 1, ""
+	}
+	// PAL: the collection of the first analysis run with a datasource of
+	// the same variable, its series with values, every machine.
+	v := pa.a.Datasources[di].Var
+	for qi := range p.analyses {
+		q := &p.analyses[qi]
+		if q.skipped != "" {
+			continue
+		}
+		for qd := range q.dss {
+			d := q.dss[qd].ds
+			if d != &pa.a.Datasources[di] && (v == "" || !strings.EqualFold(d.Var, v)) {
+				continue
+			}
+			n := 0
+			for _, m := range q.dss[qd].members {
+				if p.stores[m.store].all.N > 0 {
+					n++
+				}
+			}
+			return n, ""
+		}
+	}
+	return 0, "" // unreachable: the analysis itself has the datasource
 }
 
 // fillPerSlice fills the store of a series computed per slice: one value
@@ -668,13 +828,13 @@ func (p *plan) statsOf(source, round int) []Stats {
 	return nil
 }
 
-// newAlert returns the alert of threshold th broken by the series path in
-// slice k (sl) with the statistics st.
+// newAlert returns the alert of threshold th broken by the series path of
+// the datasource ds in slice k (sl) with the statistics st.
 //
 //go:noinline
-func newAlert(a *Analysis, th *Threshold, path string, k int, sl *Slice, st *Stats) Alert {
+func newAlert(a *Analysis, th *Threshold, ds, path string, k int, sl *Slice, st *Stats) Alert {
 	return Alert{
-		Analysis: a.Name, Category: a.Category, Condition: th.Condition,
+		Analysis: a.Name, ID: a.ID, Datasource: ds, Category: a.Category, Condition: th.Condition,
 		Priority: th.Priority, Threshold: th.Name, Path: path, Slice: k,
 		Start: sl.Start, End: sl.End, Min: st.Min, Avg: st.Avg, Max: st.Max, Trend: st.Trend,
 	}

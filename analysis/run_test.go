@@ -295,6 +295,10 @@ func TestRunHandMade(t *testing.T) {
 	if a0["condition"] != "Critical" || a0["start"] != "2013-02-20T02:50:29.000Z" || a0["end"] != "2013-02-20T02:50:30.000Z" || a0["slice"] != 14.0 {
 		t.Errorf("JSON alert: %v", a0)
 	}
+	// The alert names its analysis by id too, and its series' datasource.
+	if a0["id"] != "a1" || a0["datasource"] != `\Obj(*)\Ctr` || r.Alerts[0].ID != "a1" || r.Alerts[0].Datasource != `\Obj(*)\Ctr` {
+		t.Errorf("JSON alert id %v, datasource %v; want a1, \\Obj(*)\\Ctr", a0["id"], a0["datasource"])
+	}
 }
 
 // TestRunSkipped: an analysis whose datasource matches no column is

@@ -96,10 +96,11 @@ func FuzzPSExpr(f *testing.F) {
 		"For ($a=0;$a -lt $X.Count;$a++) { CreateAlert }",
 		"#// comment\n<# block #>-not (1 -and 0 -or $true) % 3",
 		strings.Repeat("(", 70) + "1",
+		"[Int] $N = $Procs.Count - 1\nIf ($N -eq 0) { $N = 1 }\nStaticThreshold -CollectionOfCounterInstances $Q -Operator 'gt' -Threshold ($N * 2)",
 	} {
 		f.Add(s)
 	}
-	vars := map[string]psexpr.Value{"PhysicalMemory": psexpr.Str("16"), "Edge": psexpr.Boolean(true), "OS": psexpr.Str("Windows 7 64-bit")}
+	vars := map[string]psexpr.Value{"PhysicalMemory": psexpr.Str("16"), "Edge": psexpr.Boolean(true), "OS": psexpr.Str("Windows 7 64-bit"), "Procs": psexpr.Counted(5)}
 	f.Fuzz(func(t *testing.T, code string) {
 		calls, err := psexpr.Eval(code, vars)
 		if err != nil {

@@ -131,7 +131,9 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 	b.WriteString(`<svg class="chart" viewBox="0 0 ` + itoa(chartW) + ` ` + itoa(chartH) + `" role="img" aria-label="` + esc(title) + `" preserveAspectRatio="xMidYMid meet">`)
 	b.WriteString(`<title>` + esc(title) + `</title>`)
 	b.WriteString(`<rect class="plot" x="` + itoa(padL) + `" y="` + itoa(padT) + `" width="` + itoa(plotW) + `" height="` + itoa(plotH) + `"/>`)
-	// bands, critical last (on top)
+	// bands, critical last (on top); a band beyond the values (wholly
+	// above the axis' top or below its bottom) is marked at that edge
+	var above, below []analysis.Band
 	if c != nil {
 		for _, cond := range []analysis.Condition{analysis.Warning, analysis.Critical} {
 			for _, band := range c.Bands {
@@ -141,12 +143,20 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 				bl, bh := band.Min, band.Max
 				if band.UseMax {
 					if band.GreaterThan {
-						bh = hi
+						bh = math.Max(hi, bl)
 					} else {
-						bl = lo
+						bl = math.Min(lo, bh)
 					}
 				}
-				if !finite(bl) || !finite(bh) {
+				if !finite(bl) || !finite(bh) || bh < bl {
+					continue
+				}
+				switch {
+				case bl >= hi && bh > bl || bl > hi:
+					above = append(above, band)
+					continue
+				case bh <= lo && bh > bl || bh < lo:
+					below = append(below, band)
 					continue
 				}
 				bl, bh = math.Max(bl, lo), math.Min(bh, hi)
@@ -161,6 +171,14 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 				b.WriteString(`<rect class="` + cls + `" x="` + itoa(padL) + `" y="` + ftoa(y0) + `" width="` + itoa(plotW) + `" height="` + ftoa(y1-y0) + `"><title>` +
 					conditionName(cond) + ": " + esc(num(band.Min)) + " – " + esc(bandTop(band)) + `</title></rect>`)
 			}
+		}
+		// strips 3 units high, the last (critical) at the edge, the
+		// others stacked inwards
+		for i, band := range above {
+			b.WriteString(`<rect class="edge-` + conditionClass(band.Condition) + `" x="` + itoa(padL) + `" y="` + itoa(padT+3*(len(above)-1-i)) + `" width="` + itoa(plotW) + `" height="3"/>`)
+		}
+		for i, band := range below {
+			b.WriteString(`<rect class="edge-` + conditionClass(band.Condition) + `" x="` + itoa(padL) + `" y="` + itoa(padT+plotH-3-3*(len(below)-1-i)) + `" width="` + itoa(plotW) + `" height="3"/>`)
 		}
 	}
 	// value grid and labels
@@ -262,8 +280,41 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 		flush()
 		b.WriteString(`</g>`)
 	}
+	// the labels of the bands beyond the values, over the lines
+	edgeLabel(b, above, "▲ ", " (above the values)", padT+16)
+	edgeLabel(b, below, "▼ ", " (below the values)", padT+plotH-8)
 	b.WriteString(`<rect class="frame" x="` + itoa(padL) + `" y="` + itoa(padT) + `" width="` + itoa(plotW) + `" height="` + itoa(plotH) + `"/>`)
 	b.WriteString("</svg>\n")
+}
+
+// edgeLabel writes the label of the bands beyond one edge of the values,
+// at the plot's right end at y: "▲ Warning 50 – 80 · Critical ≥ 80 (above
+// the values)", each band in its condition's colour, so that a reader sees
+// the thresholds the values stay far from.
+func edgeLabel(b *strings.Builder, bands []analysis.Band, lead, tail string, y int) {
+	if len(bands) == 0 {
+		return
+	}
+	b.WriteString(`<text class="edge" x="` + itoa(padL+plotW-6) + `" y="` + itoa(y) + `">` + lead)
+	for i, band := range bands {
+		if i > 0 {
+			b.WriteString(" · ")
+		}
+		b.WriteString(`<tspan class="edge-` + conditionClass(band.Condition) + `">` + conditionName(band.Condition) + " " + esc(bandRange(band)) + `</tspan>`)
+	}
+	b.WriteString(tail + `</text>`)
+}
+
+// bandRange writes a band's range: "50 – 80", "≥ 80" for one that extends
+// to the largest value, "≤ 10" for one that extends to the smallest.
+func bandRange(band analysis.Band) string {
+	switch {
+	case band.UseMax && band.GreaterThan:
+		return "≥ " + num(band.Min)
+	case band.UseMax:
+		return "≤ " + num(band.Max)
+	}
+	return num(band.Min) + " – " + num(band.Max)
 }
 
 // column is one chart point's pixel column: its x and the y of its min,

@@ -752,6 +752,11 @@ svg.chart .xlab{text-anchor:middle}
 svg.chart .band-warning{fill:url(#hatch-warning);fill-opacity:.85}
 svg.chart .band-critical{fill:url(#hatch-critical);fill-opacity:.85}
 svg.chart .env{stroke:none}
+svg.chart rect.edge-critical{fill:#c9302c}
+svg.chart rect.edge-warning{fill:#e0b020}
+svg.chart text.edge{text-anchor:end;font-size:12px;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
+svg.chart tspan.edge-critical{fill:var(--crit);font-weight:700}
+svg.chart tspan.edge-warning{fill:var(--warn);font-weight:700}
 svg.chart .line{fill:none;stroke-width:1.5;stroke-linejoin:round}
 ul.legend{list-style:none;padding:0;margin:4px 0 0 64px;display:flex;flex-wrap:wrap;gap:2px 18px;font-size:.88em}
 ul.legend li{word-break:break-all}

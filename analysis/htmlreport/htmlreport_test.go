@@ -389,3 +389,52 @@ func TestChartFallback(t *testing.T) {
 		t.Errorf("the third chart is not the User Time one: %.200s", charts[2])
 	}
 }
+
+// TestBandsBeyondValues: a band wholly above the chart's values (more
+// than three times the largest, where the axis stops growing for it) or
+// below them is not lost: a strip in its colour at that edge and a label
+// saying where it starts, so a reader sees the threshold exists. Bands
+// within reach of the values are drawn as bands.
+func TestBandsBeyondValues(t *testing.T) {
+	r := handReport("SERVER1")
+	a := *r.Results[0].Analysis
+	a.Charts = []analysis.Chart{{Title: "Processor time", Datasource: `\Processor(*)\% Processor Time`, Bands: []analysis.Band{
+		{Condition: analysis.Warning, Min: 500, Max: 800},
+		{Condition: analysis.Critical, Min: 800, Max: 800, UseMax: true, GreaterThan: true},
+		{Condition: analysis.Critical, Min: -50, Max: -20},
+	}}}
+	r.Results[0].Analysis = &a
+	doc := write(t, []*analysis.Report{r})
+	wellFormed(t, doc)
+	charts := svgRe.FindAllString(doc, -1)
+	if len(charts) != 2 {
+		t.Fatalf("have %d charts, want 2", len(charts))
+	}
+	for i, c := range charts {
+		if bands := bandRe.FindAllString(c, -1); len(bands) != 0 {
+			t.Errorf("chart %d: bands drawn inside the plot: %v", i, bands)
+		}
+		for _, want := range []string{
+			`<rect class="edge-warning" x="64" y="13" width="868" height="3"/>`,
+			`<rect class="edge-critical" x="64" y="10" width="868" height="3"/>`,
+			`<rect class="edge-critical" x="64" y="229" width="868" height="3"/>`,
+			`>▲ <tspan class="edge-warning">Warning 500 – 800</tspan> · <tspan class="edge-critical">Critical ≥ 800</tspan> (above the values)</text>`,
+			`>▼ <tspan class="edge-critical">Critical -50 – -20</tspan> (below the values)</text>`,
+		} {
+			if !strings.Contains(c, want) {
+				t.Errorf("chart %d: no %s", i, want)
+			}
+		}
+		// the labels over the lines, the strips behind them
+		if strings.Index(c, `class="edge"`) < strings.LastIndex(c, "<polyline") || strings.Index(c, `rect class="edge-warning"`) > strings.Index(c, "<polyline") {
+			t.Errorf("chart %d: strips must be behind the lines, labels over them", i)
+		}
+	}
+	// A band within three times the values still stretches the axis and is drawn.
+	a.Charts[0].Bands = []analysis.Band{{Condition: analysis.Warning, Min: 150, Max: 200}}
+	doc = write(t, []*analysis.Report{r})
+	c := svgRe.FindAllString(doc, -1)[0]
+	if len(bandRe.FindAllString(c, -1)) != 1 || strings.Contains(c, "edge-") {
+		t.Errorf("a band near the values: have %s", c[:min(len(c), 600)])
+	}
+}

@@ -4,10 +4,12 @@
 //
 // Load reads a file and those it inherits, answers its questions from
 // their defaults and the caller's values, and evaluates each threshold's
-// and chart band's PowerShell with package psexpr. What cannot be
-// evaluated (hand-written loops, thresholds from the processor count,
-// VBScript) is listed in Set.Unsupported with the reason, never dropped
-// silently. Generated datasources of the recurring "ratio of two counters
+// and chart band's PowerShell with package psexpr. A threshold or band
+// computed from the count of a datasource's instances (PAL's processor
+// count, $CollectionOfProcessorPercentProcessorTime.Count - 1) gets an
+// analysis.Count that analysis.Run evaluates with the log's count. What
+// cannot be evaluated (hand-written loops, VBScript) is listed in
+// Set.Unsupported with the reason, never dropped silently. Generated datasources of the recurring "ratio of two counters
 // times a constant" form (network utilisation and PAL's SQL Server
 // ratios) become an analysis.Formula; the others are listed.
 //

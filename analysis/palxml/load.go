@@ -43,8 +43,78 @@ func (e *Error) Unwrap() error { return e.Err }
 var errSkip = errors.New("analysis left out")
 
 // ErrNoValue is the cause of Load's error for a question that a threshold
-// needs and that has neither a default nor a value.
+// needs and that has neither a default nor a value (a *MissingValueError
+// unwraps to it).
 var ErrNoValue = errors.New("the question has no default: set it")
+
+// The causes of Load's *Error that a caller acts on, told apart with
+// errors.As rather than by their text: a value for no question
+// (*NoQuestionError), a value that does not fit its question
+// (*ValueError), a question a threshold needs without a value
+// (*MissingValueError), an inherited file that cannot be read
+// (*InheritanceError).
+
+// NoQuestionError is a value given for a variable that no question of the
+// file (or of the files it inherits) asks.
+type NoQuestionError struct {
+	Name      string   // the variable given
+	Questions []string // the variables the files ask, in order
+}
+
+// Error names the variable and the file's questions.
+func (e *NoQuestionError) Error() string {
+	msg := "no question " + psexpr.Quote(e.Name)
+	if len(e.Questions) > 0 {
+		return msg + " (its questions: " + strings.Join(e.Questions, ", ") + ")"
+	}
+	return msg + " (it has no questions)"
+}
+
+// ValueError is a value that does not fit its question's type (a
+// question's DEFAULTVALUE, or a value given).
+type ValueError struct {
+	Question string // the question's variable
+	Value    string
+	Err      error // why
+}
+
+// Error names the question and says why.
+func (e *ValueError) Error() string { return "question " + e.Question + ": " + e.Err.Error() }
+
+// Unwrap returns why.
+func (e *ValueError) Unwrap() error { return e.Err }
+
+// MissingValueError is a question (an options question: PAL gives it no
+// default) that a threshold of Analysis needs and that has no value.
+type MissingValueError struct {
+	Analysis string // the analysis' NAME
+	Question string // the question's variable
+	Prompt   string
+}
+
+// Error names the analysis and the question, and says how to set it.
+func (e *MissingValueError) Error() string {
+	return "ANALYSIS " + psexpr.Quote(e.Analysis) + " needs question " + e.Question + " (" + e.Prompt + "), which has no default: set it (--set " + e.Question + "=VALUE): " + ErrNoValue.Error()
+}
+
+// Unwrap returns ErrNoValue.
+func (e *MissingValueError) Unwrap() error { return ErrNoValue }
+
+// InheritanceError is a file named by INHERITANCE that cannot be read: the
+// caller may find it elsewhere and give it (the module, whose read
+// function has only the files it was given).
+type InheritanceError struct {
+	File string // the inherited file, as resolved against By's folder
+	By   string // the file whose INHERITANCE names it
+	Err  error  // the read function's error
+}
+
+// Error is the read function's error (the *Error around it names the
+// file).
+func (e *InheritanceError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the read function's error.
+func (e *InheritanceError) Unwrap() error { return e.Err }
 
 type file struct {
 	name string
@@ -60,14 +130,17 @@ type file struct {
 // A file without PALVERSION, with a PALVERSION not starting with 2, or
 // in PAL's v1 schema (ANALYSIS with COUNTER elements and VBScript
 // thresholds) is refused with an *Error saying so; so is a value that does
-// not fit its question's type, a value for no question, and an options
-// question without a default that a threshold needs. Thresholds, chart
+// not fit its question's type (*ValueError), a value for no question
+// (*NoQuestionError), an options question without a default that a
+// threshold needs (*MissingValueError), and an inherited file that cannot
+// be read (*InheritanceError): each the cause of the *Error, for
+// errors.As. Thresholds, chart
 // bands and Generated datasources that cannot be evaluated are listed in
 // Set.Unsupported with the reason.
 func Load(name string, read func(name string) ([]byte, error), values map[string]string) (*analysis.Set, error) {
 	var files []file
 	seen := map[string]bool{}
-	if err := loadFile(name, read, &files, seen, 0); err != nil {
+	if err := loadFile(name, "", read, &files, seen, 0); err != nil {
 		return nil, err
 	}
 	main := files[0]
@@ -116,13 +189,7 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 			for _, q := range qs {
 				names = append(names, q.q.Var)
 			}
-			msg := "no question " + psexpr.Quote(k)
-			if len(names) > 0 {
-				msg += " (its questions: " + strings.Join(names, ", ") + ")"
-			} else {
-				msg += " (it has no questions)"
-			}
-			return nil, &Error{File: main.name, Msg: msg}
+			return nil, &Error{File: main.name, Err: &NoQuestionError{Name: k, Questions: names}}
 		}
 	}
 	vars := map[string]psexpr.Value{}
@@ -144,7 +211,7 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 		}
 		pv, err := typed(q.q, v)
 		if err != nil {
-			return nil, &Error{File: q.file, Msg: "question " + q.q.Var + ": " + err.Error()}
+			return nil, &Error{File: q.file, Err: &ValueError{Question: q.q.Var, Value: v, Err: err}}
 		}
 		vars[q.q.Var] = pv
 		set.Values[q.q.Var] = v
@@ -217,8 +284,9 @@ func typed(q analysis.Question, v string) (psexpr.Value, error) {
 	return psexpr.Str(v), nil
 }
 
-// loadFile reads one file and, depth first, those it inherits.
-func loadFile(name string, read func(string) ([]byte, error), files *[]file, seen map[string]bool, depth int) error {
+// loadFile reads one file (inherited by the file by, "" for the first)
+// and, depth first, those it inherits.
+func loadFile(name, by string, read func(string) ([]byte, error), files *[]file, seen map[string]bool, depth int) error {
 	key := strings.ToLower(strings.ReplaceAll(name, "\\", "/"))
 	if seen[key] {
 		return nil // an inheritance loop: ignored, as PAL does
@@ -229,6 +297,9 @@ func loadFile(name string, read func(string) ([]byte, error), files *[]file, see
 	}
 	b, err := read(name)
 	if err != nil {
+		if by != "" {
+			err = &InheritanceError{File: name, By: by, Err: err}
+		}
 		return &Error{File: name, Msg: "cannot read it", Err: err}
 	}
 	root, err := Parse(b)
@@ -269,7 +340,7 @@ func loadFile(name string, read func(string) ([]byte, error), files *[]file, see
 		if p == "" {
 			continue
 		}
-		if err := loadFile(join(name, p), read, files, seen, depth+1); err != nil {
+		if err := loadFile(join(name, p), name, read, files, seen, depth+1); err != nil {
 			return err
 		}
 	}
@@ -383,11 +454,25 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			f.Left, f.Right = l, r
 		}
 	}
+	// The analysis' counter collections, for code that reads their
+	// count (the processor count): evaluated with probeCount here, and
+	// again with the log's count by analysis.Run (Threshold.Count).
+	avars := make(map[string]psexpr.Value, len(vars)+len(a.Datasources))
+	for k, v := range vars {
+		avars[strings.ToLower(k)] = v
+	}
+	for _, d := range a.Datasources {
+		if k := strings.ToLower(d.Var); k != "" {
+			if _, ok := avars[k]; !ok {
+				avars[k] = psexpr.Counted(probeCount)
+			}
+		}
+	}
 	eval := func(code string) ([]psexpr.Call, error) {
-		calls, err := psexpr.Eval(code, vars)
+		calls, err := psexpr.Eval(code, avars)
 		if pe, ok := err.(*psexpr.Error); ok && pe.Var != "" {
 			if q, ok := unset[strings.ToLower(pe.Var)]; ok {
-				return nil, &Error{File: fname, Msg: "ANALYSIS " + psexpr.Quote(a.Name) + " needs question " + q.Var + " (" + strings.TrimSpace(q.Prompt) + "), which has no default: set it (--set " + q.Var + "=VALUE)", Err: ErrNoValue}
+				return nil, &Error{File: fname, Err: &MissingValueError{Analysis: a.Name, Question: q.Var, Prompt: strings.TrimSpace(q.Prompt)}}
 			}
 		}
 		return calls, err
@@ -425,7 +510,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			unsupported("THRESHOLD", name, err.Error())
 			continue
 		}
-		for _, call := range calls {
+		for ci, call := range calls {
 			if call.Func != "StaticThreshold" {
 				unsupported("THRESHOLD", name, call.Func+" in a THRESHOLD")
 				continue
@@ -440,10 +525,15 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				unsupported("THRESHOLD", name, "-CollectionOfCounterInstances $"+call.Collection+" is no datasource's COLLECTIONVARNAME in the analysis")
 				continue
 			}
-			a.Thresholds = append(a.Thresholds, analysis.Threshold{
+			th := analysis.Threshold{
 				Name: name, Condition: cond, Priority: prio, Datasource: ds,
 				Operator: op, Value: call.Threshold, TrendOnly: call.TrendOnly,
-			})
+			}
+			if call.Count != "" {
+				th.Value = 0
+				th.Count = countOf(a.Datasources, code, avars, ci, call)
+			}
+			a.Thresholds = append(a.Thresholds, th)
 		}
 	}
 	for _, c := range n.Children {
@@ -478,17 +568,59 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				unsupported("SERIES", what, err.Error())
 				continue
 			}
-			for _, call := range calls {
+			code := childText(s, "CODE")
+			for ci, call := range calls {
 				if call.Func != "StaticChartThreshold" {
 					unsupported("SERIES", what, call.Func+" in a chart SERIES")
 					continue
 				}
-				ch.Bands = append(ch.Bands, analysis.Band{Condition: cond, Min: call.Min, Max: call.Max, UseMax: call.UseMax, GreaterThan: call.GreaterThan})
+				b := analysis.Band{Condition: cond, Min: call.Min, Max: call.Max, UseMax: call.UseMax, GreaterThan: call.GreaterThan}
+				if call.Count != "" {
+					b.Min, b.Max = 0, 0
+					b.Count = countOf(a.Datasources, code, avars, ci, call)
+				}
+				ch.Bands = append(ch.Bands, b)
 			}
 		}
 		a.Charts = append(a.Charts, ch)
 	}
 	return a, nil
+}
+
+// probeCount is the count of a counter collection with which Load
+// evaluates code that reads it (4 processors and _Total): the code must
+// make a call with it; analysis.Run evaluates it again with the log's.
+const probeCount = 5
+
+// countOf returns the Count of the call at index ci of code, which read
+// the count of the collection call.Count: Eval runs the code again with
+// the count n and returns the same call's values (an error where the code
+// makes other calls with n).
+func countOf(ds []analysis.Datasource, code string, vars map[string]psexpr.Value, ci int, call psexpr.Call) *analysis.Count {
+	name := byVar(ds, call.Count)
+	coll := strings.ToLower(call.Count)
+	return &analysis.Count{Datasource: name, Eval: func(n int) (float64, float64, error) {
+		v := make(map[string]psexpr.Value, len(vars))
+		for k, x := range vars {
+			v[k] = x
+		}
+		v[coll] = psexpr.Counted(n)
+		calls, err := psexpr.Eval(code, v)
+		if err != nil {
+			return 0, 0, err
+		}
+		if ci >= len(calls) {
+			return 0, 0, errors.New("the code makes no " + call.Func + " call with this count")
+		}
+		c := calls[ci]
+		if c.Func != call.Func || c.Collection != call.Collection || c.Operator != call.Operator || c.TrendOnly != call.TrendOnly || c.UseMax != call.UseMax || c.GreaterThan != call.GreaterThan || !strings.EqualFold(c.Count, call.Count) {
+			return 0, 0, errors.New("the code makes another call with this count")
+		}
+		if c.Func == "StaticThreshold" {
+			return c.Threshold, 0, nil
+		}
+		return c.Min, c.Max, nil
+	}}
 }
 
 func childText(n *Node, name string) string {

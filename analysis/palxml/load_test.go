@@ -225,6 +225,48 @@ func TestQuestions(t *testing.T) {
 	if !errors.Is(err, ErrNoValue) {
 		t.Errorf("have %v, want ErrNoValue", err)
 	}
+
+	// The causes, by type: what a caller (the command, the module) acts on.
+	var mv *MissingValueError
+	if !errors.As(err, &mv) || mv.Question != "OS" || mv.Analysis != "uses OS" || mv.Prompt != "Which?" {
+		t.Errorf("have %#v, want a *MissingValueError of OS in \"uses OS\"", err)
+	}
+	_, err = Load("f.xml", read, map[string]string{"OS": "Windows 7 32-bit", "Nope": "1", "Nix": "2"})
+	var nq *NoQuestionError
+	if !errors.As(err, &nq) || (nq.Name != "Nope" && nq.Name != "Nix") || strings.Join(nq.Questions, ",") != "OS,Big,N" {
+		t.Errorf("have %#v, want a *NoQuestionError", err)
+	}
+	_, err = Load("f.xml", read, map[string]string{"OS": "Windows 7 32-bit", "Big": "maybe"})
+	var ve *ValueError
+	if !errors.As(err, &ve) || ve.Question != "Big" || ve.Value != "maybe" {
+		t.Errorf("have %#v, want a *ValueError of Big", err)
+	}
+	if errors.As(err, new(*NoQuestionError)) || errors.As(err, new(*MissingValueError)) || errors.Is(err, ErrNoValue) {
+		t.Errorf("%v: a *ValueError only", err)
+	}
+}
+
+// TestInheritanceError: an inherited file that cannot be read is an
+// *InheritanceError naming it and the file that inherits it, wrapping the
+// read function's error; the text is as before (the file's name, "cannot
+// read it", the read error). The first file's own absence is not one.
+func TestInheritanceError(t *testing.T) {
+	read := memFiles(map[string]string{
+		"dir/main.xml":     `<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="sub\base.xml"/></PAL>`,
+		"dir/sub/base.xml": `<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="gone.xml"/></PAL>`,
+	})
+	_, err := Load("dir/main.xml", read, nil)
+	var ie *InheritanceError
+	if !errors.As(err, &ie) || ie.File != "dir/sub/gone.xml" || ie.By != "dir/sub/base.xml" || !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("have %#v, want an *InheritanceError of dir/sub/gone.xml by dir/sub/base.xml", err)
+	}
+	if have, want := err.Error(), "palxml: dir/sub/gone.xml: cannot read it: "+os.ErrNotExist.Error(); have != want {
+		t.Errorf("have %q, want %q", have, want)
+	}
+	_, err = Load("nowhere.xml", read, nil)
+	if err == nil || errors.As(err, &ie) || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("have %v, want a read error that is no *InheritanceError", err)
+	}
 }
 
 // TestLoadDatasources: regular-expression objects, Generated network
@@ -355,5 +397,89 @@ func TestGenerated(t *testing.T) {
 		if f == nil || *f != *tc.want {
 			t.Errorf("%q: have %+v (%s), want %+v", tc.code, f, reason, tc.want)
 		}
+	}
+}
+
+// TestLoadProcessorCount: the thresholds PAL computes from the processor
+// count ($CollectionOfProcessorPercentProcessorTime.Count - 1) are kept
+// with a Count that analysis.Run evaluates with the log's count, read off
+// the files' code: QuickSystemOverview.xml's queue length, 2 and 10 per
+// processor (a count of 1 — no processor — counts as 1 processor), its
+// chart bands 2 to 10 − 0.001 and 10 to 20 − 0.001 per processor;
+// SystemOverview.xml's Process % Processor Time, 50 % and 75 % per
+// processor, without that If.
+func TestLoadProcessorCount(t *testing.T) {
+	dir := palDir(t)
+	set, err := Load("SystemOverview.xml", dirReader(dir), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const procs = `\Processor(*)\% Processor Time`
+	for _, tc := range []struct {
+		analysis string
+		th       int
+		count    int
+		want     float64
+	}{
+		{"System Processor Queue Length", 0, 5, 8},
+		{"System Processor Queue Length", 1, 5, 40},
+		{"System Processor Queue Length", 0, 2, 2},
+		{"System Processor Queue Length", 1, 1, 10},
+		{"Process % Processor Time", 0, 9, 400},
+		{"Process % Processor Time", 1, 9, 600},
+		{"Process % Processor Time", 1, 1, 0},
+	} {
+		var a *analysis.Analysis
+		for i := range set.Analyses {
+			if set.Analyses[i].Name == tc.analysis {
+				a = &set.Analyses[i]
+			}
+		}
+		if a == nil || tc.th >= len(a.Thresholds) {
+			t.Fatalf("%s: no threshold %d", tc.analysis, tc.th)
+		}
+		th := a.Thresholds[tc.th]
+		if th.Count == nil || th.Count.Datasource != procs {
+			t.Fatalf("%s %q: Count %+v, want one of %s", tc.analysis, th.Name, th.Count, procs)
+		}
+		if v, _, err := th.Count.Eval(tc.count); err != nil || v != tc.want {
+			t.Errorf("%s %q with count %d: have %v, %v; want %v", tc.analysis, th.Name, tc.count, v, err, tc.want)
+		}
+		if a.Name == "System Processor Queue Length" {
+			b := a.Charts[0].Bands
+			lo, hi, err := b[1].Count.Eval(5)
+			if len(b) != 2 || err != nil || lo != 40 || hi != 80-0.001 || b[1].Condition != analysis.Critical {
+				t.Errorf("queue length bands %+v: critical with count 5 %v to %v, %v", b, lo, hi, err)
+			}
+		}
+	}
+	for _, u := range set.Unsupported {
+		if strings.Contains(u.Reason, ".Count") && !strings.Contains(u.Analysis, "Context Switching") {
+			t.Errorf("still unsupported: %+v", u)
+		}
+	}
+}
+
+// TestReasonsQuotePaths: what a reason or an unsupported entry names is
+// quoted as the threshold file writes it: a chart's title
+// \System\Processor Queue Length, not \\System\\Processor Queue Length.
+func TestReasonsQuotePaths(t *testing.T) {
+	file := `<PAL PALVERSION="2.0"><ANALYSIS NAME="Q" ENABLED="True" CATEGORY="C" ID="q">
+<DATASOURCE TYPE="CounterLog" NAME="\System\Processor Queue Length" EXPRESSIONPATH="\System\Processor Queue Length" COLLECTIONVARNAME="Q" />
+<CHART CHARTTITLE="\System\Processor Queue Length" DATASOURCE="\System\Processor Queue Length"><SERIES NAME="Warning"><CODE><![CDATA[For ($i=0;$i -lt 2;$i++) { }]]></CODE></SERIES></CHART>
+</ANALYSIS><ANALYSIS NAME="R" ENABLED="True" CATEGORY="C" ID="r">
+<DATASOURCE TYPE="CounterLog" NAME="\Bad" EXPRESSIONPATH="\Bad" COLLECTIONVARNAME="B" />
+</ANALYSIS></PAL>`
+	set, err := Load("f.xml", memFiles(map[string]string{"f.xml": file}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whats []string
+	for _, u := range set.Unsupported {
+		whats = append(whats, u.What+": "+u.Reason)
+	}
+	all := strings.Join(whats, "\n")
+	if !strings.Contains(all, `chart "\System\Processor Queue Length" series "Warning"`) || !strings.Contains(all, `DATASOURCE "\Bad"`) || strings.Contains(all, `\\`) {
+		t.Errorf("have\n%s\nwant the chart's title and the datasource's name as written", all)
 	}
 }

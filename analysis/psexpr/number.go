@@ -111,9 +111,13 @@ done:
 var pow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// Quote returns s in double quotes for an error message, with quotes,
-// backslashes, control characters and invalid UTF-8 escaped. (Not
-// strconv.Quote: its Unicode tables add 20 KB to the WebAssembly module.)
+// Quote returns s in double quotes for an error message or a reason, with
+// quotes (\"), control characters (\n, \r, \t, \xhh) and invalid UTF-8
+// (\xhh) escaped. Backslashes are kept as written: the names quoted are
+// counter paths and PowerShell code, full of them, and a reader compares
+// them with the threshold file (\System\Processor Queue Length, not
+// \\System\\Processor Queue Length). (Not strconv.Quote: its Unicode
+// tables add 20 KB to the WebAssembly module.)
 func Quote(s string) string {
 	const hex = "0123456789abcdef"
 	b := make([]byte, 0, len(s)+2)
@@ -121,8 +125,8 @@ func Quote(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
+		case r == '"':
+			b = append(b, '\\', '"')
 		case r == '\n':
 			b = append(b, '\\', 'n')
 		case r == '\r':

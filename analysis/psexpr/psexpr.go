@@ -5,10 +5,12 @@
 // -ge -lt -le), -and, -or, -not, [int] and [double] casts ([int] rounds
 // half to even, as .NET does), [Math]::Round, If/ElseIf/Else blocks,
 // assignments, and the calls StaticThreshold and StaticChartThreshold with
-// their parameters. Eval runs a CODE block and returns the calls it made.
+// their parameters, and the count of a counter collection ($X.Count, where
+// the caller gives $X as Counted(n): PAL's processor count). Eval runs a
+// CODE block and returns the calls it made.
 //
-// Everything else (loops, CreateAlert, switch, method calls, counter
-// collections used as values, VBScript) is an *Error that says what is not
+// Everything else (loops, CreateAlert, method calls, counter collections
+// used as values or indexed, VBScript) is an *Error that says what is not
 // supported and where; the caller lists the threshold as unsupported.
 //
 // # Security
@@ -41,10 +43,14 @@ const (
 	Number
 	Bool
 	String
+	// Collection is a counter collection (a datasource's
+	// COLLECTIONVARNAME) of which only the count is known: $X.Count reads
+	// it (Num); any other use is an error.
+	Collection
 )
 
-// Value is a PowerShell value of the subset: a number, a boolean or a
-// string.
+// Value is a PowerShell value of the subset: a number, a boolean, a
+// string, or a counter collection's count.
 type Value struct {
 	Kind Kind
 	Num  float64
@@ -60,6 +66,11 @@ func Boolean(b bool) Value { return Value{Kind: Bool, Bool: b} }
 
 // Str returns a string value.
 func Str(s string) Value { return Value{Kind: String, Str: s} }
+
+// Counted returns a counter collection of n instances: the code reads n
+// as $X.Count (PAL's processor count is
+// $CollectionOfProcessorPercentProcessorTime.Count - 1).
+func Counted(n int) Value { return Value{Kind: Collection, Num: float64(n)} }
 
 // Call is one call of StaticThreshold or StaticChartThreshold that a block
 // made, with its parameters' values.
@@ -81,6 +92,10 @@ type Call struct {
 	Min, Max    float64
 	UseMax      bool
 	GreaterThan bool
+	// Count is the collection (its variable's name as written, without
+	// "$") whose .Count the block read before the call, "" for none: the
+	// call's values depend on the log.
+	Count string
 }
 
 // Error is code Eval cannot run: a construct outside the subset, a syntax
@@ -108,6 +123,7 @@ type parser struct {
 	calls  []Call
 	paren  int // open parentheses: newlines are white space inside
 	err    *Error
+	count  string // the collection whose .Count was read
 }
 
 // Eval runs code with the variables vars (names without "$", compared
@@ -530,6 +546,7 @@ func (p *parser) call(exec bool, fn string) {
 		p.fail(p.i, "more than "+strconv.Itoa(MaxCalls)+" calls")
 		return
 	}
+	c.Count = p.count
 	p.calls = append(p.calls, c)
 }
 
@@ -947,8 +964,20 @@ func (p *parser) primary(exec bool) Value {
 			return Value{}
 		}
 		if strings.HasPrefix(strings.ToLower(p.s[p.i:]), ".count") && (p.i+6 >= len(p.s) || !isWordChar(p.s[p.i+6])) {
-			p.fail(at, "$"+name+".Count, a threshold computed from the number of counter instances in the log (such as the processor count), is not supported")
-			return Value{}
+			c, ok := p.vars[strings.ToLower(name)]
+			if !ok || c.Kind != Collection {
+				p.fail(at, "$"+name+".Count: $"+name+" is no counter collection of the analysis (a loop's or PAL's own variable)")
+				return Value{}
+			}
+			p.i += len(".count")
+			if exec {
+				if p.count != "" && !strings.EqualFold(p.count, name) {
+					p.fail(at, "$"+name+".Count: the counts of two collections ($"+p.count+", $"+name+") are not supported")
+					return Value{}
+				}
+				p.count = name
+			}
+			return p.member(Num(c.Num), exec)
 		}
 		var v Value
 		if exec {
@@ -957,6 +986,10 @@ func (p *parser) primary(exec bool) Value {
 			if !ok {
 				p.fail(at, "unknown variable $"+name+" (a counter collection or a value only PAL computes)")
 				p.err.Var = name
+				return Value{}
+			}
+			if v.Kind == Collection {
+				p.fail(at, "the counter collection $"+name+" used as a value (only its .Count is read)")
 				return Value{}
 			}
 		}

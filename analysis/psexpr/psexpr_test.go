@@ -98,6 +98,40 @@ func TestIntCast(t *testing.T) {
 	}
 }
 
+// withCounts are testVars with two counter collections.
+var withCounts = func() map[string]Value {
+	m := map[string]Value{"Procs": Counted(9), "Disks": Counted(3)}
+	for k, v := range testVars {
+		m[k] = v
+	}
+	return m
+}()
+
+// TestEvalCount: QuickSystemOverview.xml's processor queue thresholds read
+// the processor count as the count of a collection less one (its _Total);
+// the call says which collection it depends on.
+func TestEvalCount(t *testing.T) {
+	code := "  [Int] $NumberOfLogicalProcessors = $CollectionOfProcessorPercentProcessorTime.Count - 1\n  If ($NumberOfLogicalProcessors -eq 0)\n  {\n    $NumberOfLogicalProcessors = 1\n  }\n  $TenTimesNumberOfProcessors = [Int] $NumberOfLogicalProcessors * 10\n  StaticThreshold -CollectionOfCounterInstances $SystemProcessorQueueLength -Operator 'gt' -Threshold $TenTimesNumberOfProcessors"
+	for _, tc := range []struct {
+		count int
+		want  float64
+	}{{9, 80}, {2, 10}, {1, 10}, {0, -10}} {
+		calls, err := Eval(code, map[string]Value{"collectionofprocessorpercentprocessortime": Counted(tc.count)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Call{Func: "StaticThreshold", Collection: "SystemProcessorQueueLength", Operator: "gt", Threshold: tc.want, GreaterThan: true, Count: "CollectionOfProcessorPercentProcessorTime"}
+		if len(calls) != 1 || calls[0] != want {
+			t.Errorf("count %d: have %+v, want %+v", tc.count, calls, want)
+		}
+	}
+	// A count read in a branch not taken is no dependency.
+	calls, err := Eval("If ($False) { $N = $Procs.Count }\nStaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold 5", withCounts)
+	if err != nil || len(calls) != 1 || calls[0].Count != "" || calls[0].Threshold != 5 {
+		t.Errorf("have %+v, %v; want one call with Count \"\"", calls, err)
+	}
+}
+
 // TestEvalErrors: what is outside the subset is an *Error naming it and
 // where.
 func TestEvalErrors(t *testing.T) {
@@ -108,7 +142,13 @@ func TestEvalErrors(t *testing.T) {
 		{"For ($i=0;$i -lt $C.Count;$i++) { }", "For is not supported", 0},
 		{"CreateAlert -TimeSliceIndex $t", "CreateAlert", 0},
 		{"If AvgProcessor > 75 Then\n IsAvgThresholdBroken = True\nEnd If", "expected '(' after If", 3},
-		{"[Int] $N = $CollectionOfProcessorPercentProcessorTime.Count - 1", "number of counter instances", 11},
+		// Without the collection among the variables (Counted), its
+		// count is unknown: a loop's variable or one only PAL sets.
+		{"[Int] $N = $CollectionOfProcessorPercentProcessorTime.Count - 1", "no counter collection", 11},
+		{"$T = $alQuantizedTime.Count", "no counter collection", 5},
+		{"$T = $Procs + 1", "collection $Procs used as a value", 5},
+		{"$T = $Procs[0]", "collection $Procs used as a value", 5},
+		{"$T = $Procs.Count + $Disks.Count", "two collections", 20},
 		{"StaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold 250 .", "expected a parameter", 79},
 		{"StaticThreshold -CollectionOfCounterInstances $X -Operator 'ge -Threshold 20", "unterminated string", 59},
 		{"StaticThreshold -CollectionOfCounterInstances $X", "without -Operator", 48},
@@ -122,7 +162,7 @@ func TestEvalErrors(t *testing.T) {
 		{"$T = (((1", "expected ')'", 9},
 		{"}", "unexpected '}'", 0},
 	} {
-		_, err := Eval(tc.code, testVars)
+		_, err := Eval(tc.code, withCounts)
 		var pe *Error
 		if !errors.As(err, &pe) || !strings.Contains(pe.Msg, tc.want) || pe.Pos != tc.pos {
 			t.Errorf("Eval(%q): have %v, want an *Error at byte %d saying %q", tc.code, err, tc.pos, tc.want)
@@ -173,12 +213,22 @@ func TestParseNumber(t *testing.T) {
 	}
 }
 
-// TestQuote: Quote escapes like strconv.Quote for ASCII and keeps
-// printable non-ASCII.
+// TestQuote: Quote escapes like strconv.Quote for ASCII without
+// backslashes and keeps printable non-ASCII; backslashes stay as written
+// (a chart's name is quoted as the threshold file writes it).
 func TestQuote(t *testing.T) {
-	for _, s := range []string{"abc", `a"b\c`, "x\n\r\ty", "\x00\x1f\x7f", "é✓"} {
+	for _, s := range []string{"abc", `a"b`, "x\n\r\ty", "\x00\x1f\x7f", "é✓"} {
 		if have, want := Quote(s), strconv.Quote(s); have != want {
 			t.Errorf("Quote(%q) = %s, want %s", s, have, want)
+		}
+	}
+	for s, want := range map[string]string{
+		`\System\Processor Queue Length`: `"\System\Processor Queue Length"`,
+		`a"b\c`:                          `"a\"b\c"`,
+		`\\HOST\Obj(x)\C`:                `"\\HOST\Obj(x)\C"`,
+	} {
+		if have := Quote(s); have != want {
+			t.Errorf("Quote(%s) = %s, want %s", s, have, want)
 		}
 	}
 	if have := Quote("\xff"); have != `"\xff"` {

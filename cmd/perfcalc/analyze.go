@@ -334,7 +334,7 @@ func loadAnalyses(files []string, values map[string]string) (*analysis.Set, erro
 		}
 		s, err := palxml.Load(name, readThresholds, own)
 		switch {
-		case errors.Is(err, palxml.ErrNoValue) || badValue(err, own):
+		case errors.As(err, new(*palxml.MissingValueError)) || badValue(err, own):
 			return nil, &usageError{err.Error()}
 		case err != nil:
 			return nil, err
@@ -368,19 +368,19 @@ func loadAnalyses(files []string, values map[string]string) (*analysis.Set, erro
 // isNoQuestion reports whether err is palxml's refusal of a value for no
 // question of the file.
 func isNoQuestion(err error) bool {
-	var pe *palxml.Error
-	return errors.As(err, &pe) && strings.HasPrefix(pe.Msg, "no question ")
+	return errors.As(err, new(*palxml.NoQuestionError))
 }
 
 // badValue reports whether err is palxml's refusal of a value given with
-// --set (one of values) that does not fit its question's type.
+// --set (one of values) that does not fit its question's type (not a
+// threshold file's own default that does not fit).
 func badValue(err error, values map[string]string) bool {
-	var pe *palxml.Error
-	if !errors.As(err, &pe) {
+	var ve *palxml.ValueError
+	if !errors.As(err, &ve) {
 		return false
 	}
 	for k := range values {
-		if p := "question " + k + ": "; len(pe.Msg) > len(p) && strings.EqualFold(pe.Msg[:len(p)], p) {
+		if strings.EqualFold(k, ve.Question) {
 			return true
 		}
 	}

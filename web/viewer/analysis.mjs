@@ -125,11 +125,40 @@ export function alertCounts(alerts) {
   return { critical, warning };
 }
 
-/** The analysis of an alert and its series: {analysis, series} (series may be undefined). */
+/**
+ * Critical and warning alerts per analysis: a function of an analysis of
+ * the report giving its {critical, warning}. Alerts name their analysis by
+ * id and name (by name alone in a report without alert ids), so two
+ * analyses of the same name keep their own counts.
+ */
+export function alertCountsByAnalysis(report) {
+  const key = (id, name) => `${id}\u0000${name}`;
+  const counts = new Map();
+  for (const a of report.alerts) {
+    const k = typeof a.id === "string" ? key(a.id, a.analysis) : key(undefined, a.analysis);
+    const c = counts.get(k) ?? { critical: 0, warning: 0 };
+    if (a.condition === "Critical") c.critical++; else c.warning++;
+    counts.set(k, c);
+  }
+  const none = { critical: 0, warning: 0 };
+  return (analysis) => counts.get(key(analysis.id, analysis.name)) ?? counts.get(key(undefined, analysis.name)) ?? none;
+}
+
+/**
+ * The analysis of an alert and its series: {analysis, series} (series may
+ * be undefined). The alert names its analysis by id (with its name, as ids
+ * may repeat in a threshold file) and its series by datasource and path:
+ * two analyses of the same name, or one path in two datasources of an
+ * analysis, are told apart. A report without alert ids (perfcalc before
+ * them) is matched by name, category and path.
+ */
 export function alertSource(report, alert) {
-  const analyses = report.analyses.filter((a) => a.name === alert.analysis && (!alert.category || a.category === alert.category));
+  const byId = typeof alert.id === "string";
+  const analyses = report.analyses.filter((a) => a.name === alert.analysis &&
+    (byId ? a.id === alert.id : !alert.category || a.category === alert.category));
   for (const analysis of analyses) {
-    const series = (analysis.series ?? []).find((s) => s.path === alert.path);
+    const series = (analysis.series ?? []).find((s) => s.path === alert.path &&
+      (typeof alert.datasource !== "string" || s.datasource === alert.datasource));
     if (series) return { analysis, series };
   }
   return { analysis: analyses[0], series: undefined };
@@ -168,6 +197,29 @@ export function alertBands(analysis, series) {
   const order = (c) => (c === "Critical" ? 1 : 0);
   return bands.filter((b) => !(b.hi < b.lo) && !Number.isNaN(b.lo) && !Number.isNaN(b.hi))
     .sort((a, b) => order(a.condition) - order(b.condition));
+}
+
+/**
+ * The bands ({condition, lo, hi}, ±Infinity for an open end) that lie
+ * wholly beyond a chart's value axis [lo, hi]: {above, below}, in the
+ * bands' order. The chart marks them at that edge with a label, so that a
+ * threshold the values stay far from is still seen (as the HTML report
+ * does).
+ */
+export function bandsBeyond(bands, lo, hi) {
+  const above = [], below = [];
+  for (const b of bands) {
+    if (Number.isFinite(b.lo) && (b.lo > hi || (b.lo >= hi && b.hi > b.lo))) above.push(b);
+    else if (Number.isFinite(b.hi) && (b.hi < lo || (b.hi <= lo && b.hi > b.lo))) below.push(b);
+  }
+  return { above, below };
+}
+
+/** A band's range as the edge labels write it: "50 – 80", "≥ 80", "≤ 10"; fmt formats a number. */
+export function bandRangeText(b, fmt = String) {
+  if (!Number.isFinite(b.hi)) return `≥ ${fmt(b.lo)}`;
+  if (!Number.isFinite(b.lo)) return `≤ ${fmt(b.hi)}`;
+  return `${fmt(b.lo)} – ${fmt(b.hi)}`;
 }
 
 /**

@@ -26,7 +26,7 @@
 //                     chart.mjs draws it, bands as rect.band
 
 import {
-  alertBands, alertCounts, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
+  alertBands, alertCounts, alertCountsByAnalysis, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
   parseInterval, parseValues, questionsOf, windowSeries,
 } from "./analysis.mjs";
 import { drawChart } from "./chart.mjs";
@@ -361,18 +361,13 @@ export class AnalysisView {
 
   renderAnalyses() {
     const r = this.report;
-    const byAnalysis = new Map();
-    for (const a of r.alerts) {
-      const k = a.analysis, c = byAnalysis.get(k) ?? { critical: 0, warning: 0 };
-      if (a.condition === "Critical") c.critical++; else c.warning++;
-      byAnalysis.set(k, c);
-    }
+    const countsOf = alertCountsByAnalysis(r);
     const order = [...r.analyses].sort((a, b) => {
-      const ca = byAnalysis.get(a.name) ?? { critical: 0, warning: 0 }, cb = byAnalysis.get(b.name) ?? { critical: 0, warning: 0 };
+      const ca = countsOf(a), cb = countsOf(b);
       return cb.critical - ca.critical || cb.warning - ca.warning || (a.category ?? "").localeCompare(b.category ?? "") || a.name.localeCompare(b.name);
     });
     $("analyses").replaceChildren(...order.map((a) => {
-      const c = byAnalysis.get(a.name) ?? { critical: 0, warning: 0 };
+      const c = countsOf(a);
       const series = a.series ?? [];
       const badges = [c.critical ? h("span", { class: "badge critical" }, `${c.critical} critical`) : "", c.warning ? h("span", { class: "badge warning" }, `${c.warning} warning${c.warning > 1 ? "s" : ""}`) : "",
         !c.critical && !c.warning ? h("span", { class: "badge ok" }, a.skipped ? "not run" : series.length ? "no alert" : "no counter") : ""];

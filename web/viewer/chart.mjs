@@ -8,6 +8,7 @@
 // log), path.series[data-path][data-values] (a JSON array of JavaScript's
 // shortest texts, null where there is no value).
 
+import { bandRangeText, bandsBeyond } from "./analysis.mjs";
 import { h } from "./dom.mjs";
 import { fmt, isoMs, unitOf, utcOffset } from "./format.mjs";
 import { valuesJSON } from "./model.mjs";
@@ -154,6 +155,21 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
       "data-condition": b.condition, "data-lo": String(b.lo), "data-hi": String(b.hi),
     }, h("svg:title", {}, `${b.condition}: ${Number.isFinite(b.lo) ? fmt(b.lo) : "−∞"} to ${Number.isFinite(b.hi) ? fmt(b.hi) : "+∞"}`)));
   }
+  // Bands beyond the values: a strip at that edge (critical outermost) and, over the lines, a label.
+  const beyond = bandsBeyond(normalize ? [] : bands, lo, hi);
+  const edgeLabels = [];
+  for (const [side, list] of [["above", beyond.above], ["below", beyond.below]]) {
+    if (list.length === 0) continue;
+    list.forEach((b, i) => back.append(h("svg:rect", {
+      x: M.l, width: iw, height: 3, y: side === "above" ? M.t + 3 * (list.length - 1 - i) : M.t + ih - 3 - 3 * (list.length - 1 - i),
+      class: `band-edge band-edge-${String(b.condition).toLowerCase()}`, "data-condition": b.condition, "data-edge": side,
+      "data-lo": String(b.lo), "data-hi": String(b.hi),
+    })));
+    const parts = [side === "above" ? "▲ " : "▼ "];
+    list.forEach((b, i) => parts.push(i ? " · " : "", h("svg:tspan", { class: `edge-${String(b.condition).toLowerCase()}` }, `${b.condition} ${bandRangeText(b, fmt)}`)));
+    parts.push(side === "above" ? " (above the values)" : " (below the values)");
+    edgeLabels.push(h("svg:text", { x: M.l + iw - 6, y: side === "above" ? M.t + 17 : M.t + ih - 9, class: "band-edge-label", "data-edge": side }, ...parts));
+  }
   if (mark) {
     const a = Math.max(M.l, x(mark.t0)), b = Math.min(M.l + iw, x(mark.t1));
     const w = Math.max(3, b - a);
@@ -177,7 +193,7 @@ export function drawChart(box, { aligned, labels, colors, types, normalize, bias
   // Hover: a cursor and the values at the nearest sample.
   const cursor = h("svg:line", { class: "cursor", y1: M.t, y2: M.t + ih, visibility: "hidden" });
   const overlay = h("svg:rect", { x: M.l, y: M.t, width: iw, height: ih, class: "overlay" });
-  svg.append(cursor, overlay);
+  svg.append(...edgeLabels, cursor, overlay);
   const tip = h("div", { class: "tip", hidden: true });
   overlay.addEventListener("mousemove", (e) => {
     if (aligned.lines.length === 0 || times.length === 0) return;

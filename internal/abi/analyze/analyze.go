@@ -168,9 +168,16 @@ func LoadSet(files []ThresholdFile, values map[string]string) (*analysis.Set, er
 
 // noQuestion reports whether err is palxml's refusal of a value that no
 // question of the file asks for.
+//
+// (Type assertions, not errors.As, which would link internal/reflectlite
+// into the module: Load returns the *palxml.Error itself.)
 func noQuestion(err error) bool {
 	pe, ok := err.(*palxml.Error)
-	return ok && strings.HasPrefix(pe.Msg, "no question ")
+	if !ok {
+		return false
+	}
+	_, ok = pe.Err.(*palxml.NoQuestionError)
+	return ok
 }
 
 // noSuchQuestion is the error of values (names) that no threshold file

@@ -29,6 +29,8 @@ ALERTS_SCHEMA = pa.schema(
     [
         ("machine", pa.string()),
         ("analysis", pa.string()),
+        ("id", pa.string()),
+        ("datasource", pa.string()),
         ("category", pa.string()),
         ("condition", pa.string()),
         ("priority", pa.int32()),

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  CONTEXT_SAMPLES, alertBands, alertCounts, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
+  CONTEXT_SAMPLES, alertBands, bandRangeText, bandsBeyond, alertCounts, alertCountsByAnalysis, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
   parseInterval, parseValues, questionsOf, unescapeXML, windowSeries,
 } from "../analysis.mjs";
 
@@ -102,6 +102,34 @@ test("alertBands: the chart's bands (useMax to the top or bottom), else the thre
   assert.equal(src.series, series);
 });
 
+test("alertSource: by the alert's id and datasource where it has them", () => {
+  const path = "\\\\M\\O(x)\\c";
+  const s1 = { path, datasource: "\\O(*)\\c" }, s2 = { path, datasource: "procs" };
+  // Two analyses of the same name and category (joined files), the second
+  // with the path in two datasources.
+  const first = { name: "A", category: "C", id: "{1}", series: [{ ...s1 }] };
+  const second = { name: "A", category: "C", id: "{2}", series: [s1, s2] };
+  const report = { analyses: [first, second] };
+  const at = (extra) => alertSource(report, alert("2020-01-01T00:00:00Z", "2020-01-01T00:00:00Z", "Warning", { path, ...extra }));
+  assert.equal(at({ id: "{2}", datasource: "procs" }).analysis, second);
+  assert.equal(at({ id: "{2}", datasource: "procs" }).series, s2);
+  assert.equal(at({ id: "{2}", datasource: "\\O(*)\\c" }).series, s1);
+  assert.equal(at({ id: "{1}", datasource: "\\O(*)\\c" }).analysis, first);
+  assert.equal(at({ id: "{3}", datasource: "procs" }).analysis, undefined);
+  // Without id (an older report): the first analysis of the name and category with the path.
+  assert.equal(at({}).analysis, first);
+  // Counts per analysis: by id and name.
+  const w = (extra) => alert("2020-01-01T00:00:00Z", "2020-01-01T00:00:00Z", "Warning", extra);
+  const countsOf = alertCountsByAnalysis({ alerts: [w({ id: "{2}" }), w({ id: "{2}", condition: "Critical" }), w({ id: "{1}" })] });
+  assert.deepEqual(countsOf(first), { critical: 0, warning: 1 });
+  assert.deepEqual(countsOf(second), { critical: 1, warning: 1 });
+  assert.deepEqual(countsOf({ name: "Z", id: "{2}" }), { critical: 0, warning: 0 });
+  assert.deepEqual(alertCountsByAnalysis({ alerts: [w({}), w({})] })(first), { critical: 0, warning: 2 });
+  // An id shared by two analyses of other names does not confuse them.
+  const other = { name: "B", category: "C", id: "{2}", series: [s2] };
+  assert.equal(alertSource({ analyses: [other, second] }, alert("2020-01-01T00:00:00Z", "2020-01-01T00:00:00Z", "Warning", { path, id: "{2}", datasource: "procs" })).analysis, second);
+});
+
 test("alertWindow and windowSeries: the slice in local time, two slice lengths around it, and at least a few samples each side", () => {
   const bias = 240; // UTC−04:00: local = UTC − 4 h
   const a = alert("2020-01-01T04:10:00Z", "2020-01-01T04:11:00Z", "Warning");
@@ -132,4 +160,16 @@ test("envelopeSeries: the report's chart points as a series (the maximum, local 
   assert.deepEqual(Array.from(e.times), [Date.UTC(2020, 0, 1), Date.UTC(2020, 0, 1, 0, 1)]);
   assert.deepEqual(Array.from(e.values), [5, NaN]);
   assert.deepEqual(Array.from(e.rows), [0, 1]);
+});
+
+test("bandsBeyond: bands wholly above or below the value axis, marked at that edge; their range text", () => {
+  const w = { condition: "Warning", lo: 50, hi: 80 }, c = { condition: "Critical", lo: 80, hi: Infinity };
+  const low = { condition: "Critical", lo: -Infinity, hi: -20 }, inside = { condition: "Warning", lo: 2, hi: 4 };
+  const edge = { condition: "Warning", lo: 10, hi: 12 }, across = { condition: "Critical", lo: 8, hi: 30 };
+  assert.deepEqual(bandsBeyond([w, inside, c, low, edge, across], 0, 10), { above: [w, c, edge], below: [low] });
+  assert.deepEqual(bandsBeyond([w, c], 0, 100), { above: [], below: [] });
+  assert.deepEqual(bandsBeyond([{ condition: "Warning", lo: 0, hi: 0 }], 0, 10), { above: [], below: [] });
+  assert.equal(bandRangeText(w), "50 – 80");
+  assert.equal(bandRangeText(c, (v) => `${v}!`), "≥ 80!");
+  assert.equal(bandRangeText(low), "≤ -20");
 });
