@@ -22,7 +22,7 @@
 // worker does), each called as extra[name](pc, ...args) with the worker's
 // instance.
 
-import { PerfcalcError, compile, load } from "./perfcalc.mjs";
+import { PerfcalcError, checkOptions, compile, load, restoreJSON } from "./perfcalc.mjs";
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof self === "undefined";
 
@@ -64,7 +64,7 @@ function errorFields(err) {
 
 function errorFrom(f) {
   if (f.name === "PerfcalcError") return new PerfcalcError(f.code, f.message, f.detail);
-  const err = new Error(f.message);
+  const err = new ({ TypeError, RangeError }[f.name] ?? Error)(f.message);
   err.name = f.name;
   return err;
 }
@@ -123,7 +123,13 @@ export class PerfcalcWorker {
    * that were queued behind it. opts.transfer lists buffers to move to the
    * worker instead of copying them.
    */
-  call(method, args = [], { signal, transfer = [] } = {}) {
+  call(method, args = [], opts = {}) {
+    try {
+      checkOptions(opts, ["signal", "transfer"], `worker ${method}`);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const { signal, transfer = [] } = opts ?? {};
     if (signal?.aborted) return Promise.reject(abortError(signal));
     if (!this._worker) this._start();
     const w = this._worker;
@@ -188,14 +194,16 @@ export class PerfcalcWorker {
     this._stop(new Error("perfcalc: the worker was terminated"));
   }
 
-  // perfcalc's methods, each with opts.signal (see Perfcalc in perfcalc.d.ts).
+  // perfcalc's methods, each with opts.signal (see Perfcalc in perfcalc.d.ts);
+  // the instance in the worker checks the other options. The results that
+  // hold BigInts get their toJSON back (a structured clone drops it).
   compute(req, opts = {}) { return this.call("compute", [req], opts); }
   computeBatch(reqs, opts = {}) { const { signal, ...o } = opts; return this.call("computeBatch", [Array.from(reqs), o], { signal }); }
-  decode(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("decode", [bytes, o], { signal }); }
-  query(newer, opts = {}) { const { signal, ...o } = opts; return this.call("query", [newer, o], { signal }); }
-  relog(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("relog", [bytes, o], { signal }); }
+  decode(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("decode", [bytes, o], { signal }).then(restoreJSON); }
+  query(newer, opts = {}) { const { signal, ...o } = opts; return this.call("query", [newer, o], { signal }).then(restoreJSON); }
+  relog(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("relog", [bytes, o], { signal }).then(restoreJSON); }
   stats(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("stats", [bytes, o], { signal }); }
-  columns(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("columns", [bytes, o], { signal }); }
+  columns(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("columns", [bytes, o], { signal }).then(restoreJSON); }
   sniff(bytes, opts = {}) { return this.call("sniff", [bytes], opts); }
   // analyze (issue 24): the threshold files' bytes are copied to the worker.
   analyze(log, opts = {}) { const { signal, ...o } = opts; return this.call("analyze", [log, o], { signal }); }
@@ -235,7 +243,9 @@ async function spawner() {
  * @param source the module, as load() takes it (by default perfcalc.wasm beside perfcalc.mjs)
  * @param opts.script a worker script that calls serve() (by default perfcalc-worker.mjs beside this file)
  */
-export async function createWorker(source, { script = DEFAULT_SCRIPT } = {}) {
+export async function createWorker(source, opts = {}) {
+  checkOptions(opts, ["script"], "createWorker");
+  const { script = DEFAULT_SCRIPT } = opts ?? {};
   const w = new PerfcalcWorker(await compile(source), await spawner(), script);
   await w.call("ping"); // the worker's instance is ready (or its error shows here)
   return w;
