@@ -989,6 +989,9 @@ export class Perfcalc {
       const [[d, dn], [p, pn]] = this._input(parts);
       const text = this._columnsLimit(max, () => this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f)));
       const damage = this._errorText();
+      // After the text's last page, last_detail is the events the log's first reading
+      // skipped (a module with max_columns: one older than this package says nothing).
+      const skippedEvents = typeof this.exports.max_columns === "function" ? this.exports.last_detail() >>> 0 : 0;
       // No column selected: a CSV or TSV header of the first field alone,
       // JSON lines of no value; without a sample (no line), relog_columns says.
       if (pats.length && !damage) {
@@ -998,9 +1001,6 @@ export class Perfcalc {
           this._checkSelection(this._logExport("relog_columns", data, opts, false).records.length, null, pats, data, opts);
         }
       }
-      // After the text's last page, last_detail is the events the log's first reading
-      // skipped (a module with max_columns: one older than this package says nothing).
-      const skippedEvents = typeof this.exports.max_columns === "function" ? this.exports.last_detail() >>> 0 : 0;
       if (damage && opts.strict) {
         // As perfcalc relog: the rows before the damage, and the damage's message.
         const err = new PerfcalcError(abi.CODE_MALFORMED, damage);
