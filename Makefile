@@ -171,8 +171,9 @@ generate:
 # The WebAssembly module, built reproducibly (the committed file must equal
 # a fresh build: wasm-check). It is the only copy in the repository: package
 # host embeds it through package wasm/module, web/package.json's prepack and
-# python/test.sh copy it into the npm and Python packages (git-ignored
-# copies; a Python test checks that the installed one has the same bytes).
+# python/setup.py copy it into the packed npm and the built Python packages
+# (git-ignored copies; a Python test checks that the installed one has the
+# same bytes), and the JS package's load() reads it here in a clone.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
 
@@ -193,14 +194,18 @@ wasm-test:
 	GOOS=wasip1 GOARCH=wasm $(GO) test -tags perfcalcdebug -exec $$d/wasip1exec ./wasm
 
 # The JS package's tests (node --test), against the native command, and
-# the viewer model's unit tests.
+# the viewer model's unit tests. test/install.test.mjs installs the package
+# as users do, offline, into temporary projects: npm install ./web (a link
+# to the clone) and npm install of npm pack's tarball (a few seconds).
 web-test:
 	cd web && npm test
 
 # The Python package's tests (pytest) in a virtual environment that the
-# target makes itself (.venv-python): the package installed from ./python
-# as a user installs it, pyspark and Java 17 for the Spark test (installed
-# here, or that test skipped saying why), compared with the native command.
+# target makes itself (.venv-python): the package's wheel built from
+# ./python and installed as a user installs it, with its [pandas] extra
+# (checked), and with [spark], pyspark and Java 17 for the Spark test
+# (installed here, or that test skipped saying why; PYTHON_SPARK=0 leaves
+# it out), compared with the native command.
 python-test:
 	python/test.sh
 
