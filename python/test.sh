@@ -86,6 +86,8 @@ elif ! extra spark 'from pyspark.sql.pandas.utils import require_minimum_pandas_
 		exit 1
 	fi
 	PERFCALC_SPARK_SKIP="pip could not install pyspark from PyPI"
+else
+	say "pip install \"./python[spark]\": pyspark's minimum pandas and pyarrow for its Arrow path are met"
 fi
 java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1; }
 if [ -z "$PERFCALC_SPARK_SKIP" ] && { ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; }; then
