@@ -606,6 +606,8 @@ export class Perfcalc {
    */
   computeBatchArrays(words, out = {}) {
     if (!(words instanceof BigUint64Array)) throw new TypeError("perfcalc: computeBatchArrays takes a BigUint64Array");
+    checkOptions(out, ["values", "statuses"], "computeBatchArrays");
+    out ??= {};
     if (words.length % REQUEST_WORDS !== 0) throw new RangeError(`perfcalc: ${words.length} words are not whole requests of ${REQUEST_WORDS} words`);
     const n = words.length / REQUEST_WORDS;
     const values = out.values ?? new Float64Array(n);

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PerfcalcError, checkOptions, filetimeToDate, init, load } from "../perfcalc.mjs";
+import { createWASI } from "../wasi.mjs";
 import { createWorker } from "../worker.mjs";
 import { ROOT, WASM, loadModule, runNative } from "./helpers.mjs";
 
@@ -99,6 +100,8 @@ test("an unknown option throws a TypeError naming it, the nearest known name and
       assert.ok(e instanceof PerfcalcError && e.kind === "Unsupported", `${what}: ${e.message}`); // analyze, in the shipped module
     }
   }
+  assert.throws(() => pc.computeBatchArrays(new BigUint64Array(9), { value: new Float64Array(1) }), unknown("value", "values"));
+  assert.throws(() => createWASI({ stdot: () => {} }), (e) => e instanceof TypeError && /createWASI: unknown option "stdot"; createWASI takes stdout, stderr/.test(e.message));
   assert.throws(() => pc.relog(LOG, { formt: "csv" }), (e) => unknown("formt", "format")(e) && /relog takes counters, begin, end, every, maxColumns, format, digits, strict, details/.test(e.message));
   assert.throws(() => pc.decode(LOG, "blg"), (e) => e instanceof TypeError && /decode: the options are a string/.test(e.message));
   assert.throws(() => pc.compute(null), TypeError);
