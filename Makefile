@@ -175,9 +175,10 @@ generate:
 # The WebAssembly modules, built reproducibly (the committed files must
 # equal a fresh build: wasm-check). They are the only copies in the
 # repository: package host embeds them through package wasm/module,
-# web/package.json's prepack and python/test.sh copy them into the npm and
-# Python packages (git-ignored copies; a Python test checks that the
-# installed ones have the same bytes).
+# web/package.json's prepack and python/setup.py copy them into the packed
+# npm and the built Python packages (git-ignored copies; a Python test
+# checks that the installed ones have the same bytes), and the JS package's
+# load() reads them here in a clone.
 wasm:
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
 	GOOS=wasip1 GOARCH=wasm $(GO) build -tags perfcalcanalyze $(WASMFLAGS) -o $(WASMANALYZE) ./wasm
@@ -205,14 +206,18 @@ wasm-test:
 	done
 
 # The JS package's tests (node --test), against the native command, and
-# the viewer model's unit tests.
+# the viewer model's unit tests. test/install.test.mjs installs the package
+# as users do, offline, into temporary projects: npm install ./web (a link
+# to the clone) and npm install of npm pack's tarball (a few seconds).
 web-test:
 	cd web && npm test
 
 # The Python package's tests (pytest) in a virtual environment that the
-# target makes itself (.venv-python): the package installed from ./python
-# as a user installs it, pyspark and Java 17 for the Spark test (installed
-# here, or that test skipped saying why), compared with the native command.
+# target makes itself (.venv-python): the package's wheel built from
+# ./python and installed as a user installs it, with its [pandas] extra
+# (checked), and with [spark], pyspark and Java 17 for the Spark test
+# (installed here, or that test skipped saying why; PYTHON_SPARK=0 leaves
+# it out), compared with the native command.
 python-test:
 	python/test.sh
 

@@ -4,7 +4,8 @@
 # Everything is installed here, on any fresh machine with python3, Go and
 # Debian's apt: a virtual environment (.venv-python at the repository's
 # root, reused by later runs), the package's dependencies from PyPI, the
-# package itself from ./python as a user installs it (pip install ./python),
+# package itself from ./python as a user installs it (its wheel, with its
+# extras [pandas] and, for the Spark test, [spark]),
 # the native perfcalc command (go build) the tests compare with, and for the
 # Spark test pyspark and Java 17 (the machine's, or Debian's
 # openjdk-17-jre-headless). Where a registry cannot be reached the part that
@@ -38,12 +39,36 @@ if ! "${pip[@]}" install "wasmtime>=20" "pyarrow>=14" "numpy>=1.22" "pytest>=7" 
 	say "SKIPPED: pip could not install wasmtime, pyarrow, numpy, pytest and pandas from PyPI (no registry?)"
 	exit 0
 fi
-# The package as users install it (pip install ./python, which builds its
-# wheel in an isolated environment); its failure is ours. The module is
-# committed once, as wasm/module/perfcalc.wasm: python/setup.py copies it
-# into the package when it is built (git ignores the copy; test_module.py
-# checks that the installed package has the same bytes).
-"${pip[@]}" install --force-reinstall --no-deps "$root/python"
+# The package as users install it (pip builds its wheel from ./python in
+# an isolated environment, as pip install ./python does); its failure is
+# ours. The module is committed once, as wasm/module/perfcalc.wasm:
+# python/setup.py copies it into the package when it is built (git ignores
+# the copy; test_module.py checks that the installed package has the same
+# bytes). The wheel is built once, then installed with each extra
+# (pip install "./python[pandas]" as the README says first; [spark] below).
+wheels=$(mktemp -d)
+trap 'rm -rf "$wheels"' EXIT
+"${pip[@]}" wheel --no-deps -w "$wheels" "$root/python" >/dev/null
+wheel=("$wheels"/perfcalc-*.whl)
+"${pip[@]}" install --force-reinstall --no-deps "${wheel[0]}"
+# extra NAME CHECK: installs the wheel with its extra NAME (what that names
+# and is missing comes from the registry), then runs the Python CHECK.
+extra() {
+	local out
+	if ! out=$("${pip[@]}" install "${wheel[0]}[$1]" 2>&1); then
+		echo "$out"
+		return 1
+	fi
+	if echo "$out" | grep -q "does not provide the extra"; then
+		echo "$out"
+		say "FAIL: the package has no extra [$1]"
+		exit 1
+	fi
+	"$venv/bin/python" -c "$2"
+}
+extra pandas 'import perfcalc, pandas; df = perfcalc.read_blg("testdata/corpus/sample.blg").to_pandas(); assert len(df) == 30, len(df)' ||
+	{ say "FAIL: pip install \"./python[pandas]\" then read_blg(...).to_pandas()"; exit 1; }
+say "pip install \"./python[pandas]\": read_blg(...).to_pandas() works"
 
 # The native command, to compare with.
 mkdir -p "$venv/native"
@@ -54,10 +79,15 @@ export PERFCALC_NATIVE="$venv/native/perfcalc"
 export PERFCALC_SPARK_SKIP=""
 if [ "${PYTHON_SPARK:-1}" = 0 ]; then
 	PERFCALC_SPARK_SKIP="PYTHON_SPARK=0 was given (the Spark part takes 1.5-3 minutes and 1 GB for its JVM)"
-elif ! "$venv/bin/python" -c 'import pyspark' 2>/dev/null; then
-	if ! "${pip[@]}" install "pyspark>=3.4"; then
-		PERFCALC_SPARK_SKIP="pip could not install pyspark from PyPI"
+elif ! extra spark 'from pyspark.sql.pandas.utils import require_minimum_pandas_version as a, require_minimum_pyarrow_version as b; a(); b()'; then
+	# pip install "./python[spark]": pyspark and what its Arrow path asks for (the check is pyspark's own).
+	if "$venv/bin/python" -c 'import pyspark' 2>/dev/null; then
+		say "FAIL: pip install \"./python[spark]\" left pyspark without what its Arrow path needs"
+		exit 1
 	fi
+	PERFCALC_SPARK_SKIP="pip could not install pyspark from PyPI"
+else
+	say "pip install \"./python[spark]\": pyspark's minimum pandas and pyarrow for its Arrow path are met"
 fi
 java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1; }
 if [ -z "$PERFCALC_SPARK_SKIP" ] && { ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; }; then
@@ -69,6 +99,9 @@ fi
 if [ -n "$PERFCALC_SPARK_SKIP" ]; then
 	say "the Spark test will be SKIPPED: $PERFCALC_SPARK_SKIP"
 fi
+
+rm -rf "$wheels"
+trap - EXIT
 
 cd "$root/python"
 if [ "$mode" = --bench ]; then

@@ -104,8 +104,10 @@ export interface DecodedRecord {
   cstatus: number;
   /** F, ticks per second. */
   timeBase: bigint;
-  /** The sample's FILETIME (V1, V2: PerfTime100nSec, UTC; blg: the logging machine's local time). */
+  /** The sample's FILETIME (V1, V2: PerfTime100nSec, UTC; blg: the logging machine's local time); its Date: filetimeToDate(time, bias ?? 0). */
   time: bigint;
+  /** blg: the time-zone bias in force at the sample, in minutes (UTC = time + bias; the zone's daylight rules). */
+  bias?: number;
   scale: number;
   /** V1: CounterNameTitleIndex; V2: CounterId; blg: the sample's index in the log. */
   aux: number;
@@ -187,8 +189,10 @@ export interface QueryValue {
   second: bigint;
   multiCount: number;
   cstatus: number;
-  /** Their time stamp: the capture's PerfTime100nSec (V1) or PerfTime100NSec (V2), a UTC FILETIME. */
+  /** Their time stamp: the capture's PerfTime100nSec (V1) or PerfTime100NSec (V2), a UTC FILETIME (JSON: a decimal string). */
   time: bigint;
+  /** time as a Date, to the millisecond (JSON: ISO 8601, UTC). */
+  date: Date;
 }
 
 export interface RelogOptions {
@@ -240,8 +244,10 @@ export interface RelogRows {
   rows: {
     /** The sample's index in the log. */
     index: number;
-    /** The logging machine's local FILETIME. */
+    /** The logging machine's local FILETIME (JSON: a decimal string). */
     time: bigint;
+    /** The sample's instant: time with the time-zone bias in force at the sample (UTC = local + bias), to the millisecond (JSON: ISO 8601, UTC). */
+    date: Date;
     /** Per column: the value, null when it has none (status not Valid), undefined when absent from the sample. */
     values: (number | null | undefined)[];
     statuses: (Status | undefined)[];
@@ -391,7 +397,7 @@ export const REQUEST_WORDS: number;
 /** Writes request r at index i of words, for computeBatchArrays. */
 export function packRequest(words: BigUint64Array, i: number, r: Request): void;
 
-/** A source of the module: by default perfcalc.wasm beside perfcalc.mjs. */
+/** A source of the module: by default perfcalc.wasm beside perfcalc.mjs, or in a clone of the repository ../wasm/module/perfcalc.wasm (moduleURLs). */
 export type ModuleSource =
   | URL
   | string
@@ -413,9 +419,27 @@ export interface LoadOptions {
 
 /** The analyze module's file name. */
 export const ANALYZE_MODULE: "perfcalc-analyze.wasm";
-/** Where the analyze module is looked for when not given: beside the module when source is its URL, else beside perfcalc.mjs. */
-export function analyzeModuleURL(source?: ModuleSource): URL;
+/** Where the analyze module is looked for when not given: beside the module when source is its URL; undefined otherwise (compileAnalyzer then looks where moduleURLs(ANALYZE_MODULE) says). */
+export function analyzeModuleURL(source?: ModuleSource): URL | undefined;
+/** Compiles the analyze module once: source as compile() takes it; without one, perfcalc-analyze.wasm from the first of moduleURLs(ANALYZE_MODULE) that exists. */
+export function compileAnalyzer(source?: ModuleSource): Promise<WebAssembly.Module>;
 
+/** Where compile() and load() look for a module file of the package when given none, in order: beside perfcalc.mjs (the npm package's copy), then ../wasm/module/NAME (a clone of the repository, installed with npm install ./web). */
+export function moduleURLs(name?: string): URL[];
+/**
+ * The Date of a FILETIME (100 ns units since 1601-01-01): a UTC one as it is, a local one
+ * (a .blg sample's) with the time-zone bias in force in minutes (UTC = local + bias). Whole
+ * milliseconds, rounded down.
+ */
+export function filetimeToDate(filetime: bigint | number | string, bias?: number): Date;
+/**
+ * Throws a TypeError when opts has a property (not undefined) that fn does not take: it names the
+ * option, the nearest known name and the known ones. Every function of the package that takes
+ * options checks them so.
+ */
+export function checkOptions(opts: object | null | undefined, known: string[], fn: string): void;
+/** Gives results that crossed a structured clone (postMessage) their toJSON back (the worker helper does). */
+export function restoreJSON<T>(result: T): T;
 /** Compiles the module once, for load() or workers. */
 export function compile(source?: ModuleSource): Promise<WebAssembly.Module>;
 /** Parses a counter type. */

@@ -131,6 +131,135 @@ function patterns(x) {
 
 function typeName(x) { return x === null ? "null" : Array.isArray(x) ? "an array" : typeof x === "object" ? `a ${x.constructor?.name ?? "object"}` : `a ${typeof x}`; }
 
+// The options each function takes (checkOptions).
+const SELECT = ["counters", "begin", "end", "every", "maxColumns"];
+const KNOWN = {
+  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT],
+  relog: [...SELECT, "format", "digits", "strict", "details"],
+  stats: SELECT,
+  columns: SELECT,
+  query: ["older", "names", "regInfo", "strings", "ids", "counterSet", "counters", "options", "format", "digits"],
+  computeBatch: ["options"],
+  analyze: ["thresholds", "include", "set", "interval", "palCompat"],
+  load: ["stdout", "stderr", "analyzeModule"],
+  request: ["type", "old", "new", "timebase", "timeBase", "scale", "options"],
+  sample: ["first", "second", "multiCount", "cstatus", "FirstValue", "SecondValue", "MultiCount", "CStatus"],
+};
+
+/**
+ * Throws a TypeError when opts, the options object of fn, has a property
+ * that fn does not know (a misspelled counter: for counters: would else be
+ * ignored in silence), naming it, the nearest known name, and the known
+ * ones. A property set to undefined is absent, as everywhere in the
+ * package. known: the names fn takes, or a key of KNOWN.
+ * @param {object|undefined|null} opts
+ * @param {string[]|string} known
+ * @param {string} fn
+ */
+export function checkOptions(opts, known, fn) {
+  if (opts === undefined || opts === null) return;
+  const names = typeof known === "string" ? KNOWN[known] : known;
+  if (typeof opts !== "object" || Array.isArray(opts)) throw new TypeError(`perfcalc: ${fn}: the options are ${typeName(opts)}: want an object {${names.join(", ")}}`);
+  for (const k in opts) {
+    if (opts[k] === undefined || names.includes(k)) continue;
+    const near = nearest(k, names);
+    throw new TypeError(`perfcalc: ${fn}: unknown option ${JSON.stringify(k)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}; ${fn} takes ${names.join(", ")}`);
+  }
+}
+
+// nearest returns the name of names closest to k (in any case, at most 2
+// edits away), or null.
+function nearest(k, names) {
+  let best = null, bestD = 3;
+  for (const n of names) {
+    const d = distance(k.toLowerCase(), n.toLowerCase());
+    if (d < bestD) [best, bestD] = [n, d];
+  }
+  return best;
+}
+
+// distance is the Levenshtein distance of a and b (short option names).
+function distance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+// noMatch is the error of counter path patterns that select no counter,
+// worded as perfcalc's (perfcalc relog -c PATTERN exits with it): an empty
+// selection is a mistake to report, not an empty result. what: "the log"
+// or "the newer capture"; hint: what lists the counters.
+function noMatch(pats, what, hint) {
+  return new PerfcalcError(abi.CODE_INPUT, `perfcalc: no counter of ${what} matches ${pats.join(" ")}${hint}`);
+}
+
+const NO_MATCH_HINT = " (columns() lists the log's counters)";
+
+/** The FILETIME of 1970-01-01 00:00 UTC (100 ns units since 1601-01-01). */
+const UNIX_EPOCH_FILETIME = 116444736000000000n;
+
+/**
+ * The Date of a FILETIME (100 ns units since 1601-01-01): a UTC FILETIME as
+ * it is; a local one (a .blg sample's) with the time-zone bias in force,
+ * in minutes (UTC = local + bias). Dates hold whole milliseconds: the
+ * FILETIME's last four digits are dropped (rounded down).
+ * @param {bigint|number|string} filetime
+ * @param {number} [bias]
+ */
+export function filetimeToDate(filetime, bias = 0) {
+  const t = BigInt.asIntN(64, big(toU64(filetime, "filetime"))) - UNIX_EPOCH_FILETIME;
+  const ms = t / 10000n - (t % 10000n < 0n ? 1n : 0n);
+  return new Date(Number(ms) + bias * 60000);
+}
+
+// bigintsAsText is the toJSON of the results that hold BigInts (raw
+// values, FILETIMEs): JSON.stringify cannot write a BigInt, so these are
+// written as decimal strings, exact; everything else as it is (Dates as
+// ISO 8601 UTC).
+function bigintsAsText() {
+  const o = {};
+  for (const k of Object.keys(this)) {
+    const v = this[k];
+    o[k] = typeof v === "bigint" ? v.toString() : v;
+  }
+  return o;
+}
+
+// recordsAsText is the toJSON of decode's result: its records as
+// bigintsAsText writes them. The records themselves have none: giving each
+// of a large log's records one took about 15% of decode's time.
+function recordsAsText() {
+  const o = bigintsAsText.call(this);
+  if (Array.isArray(this.records)) o.records = this.records.map((r) => (r && typeof r === "object" ? bigintsAsText.call(r) : r));
+  return o;
+}
+
+// withJSON gives o a toJSON (bigintsAsText unless told), not enumerable:
+// the object's fields, comparisons and copies stay as they are.
+function withJSON(o, toJSON = bigintsAsText) {
+  return Object.defineProperty(o, "toJSON", { value: toJSON, configurable: true, writable: true });
+}
+
+/**
+ * Gives the results of decode, query, relog (rows) and columns their toJSON
+ * back after a structured clone (postMessage drops it): the worker helper
+ * calls it. Returns result.
+ */
+export function restoreJSON(result) {
+  if (Array.isArray(result)) {
+    for (const r of result) if (r !== null && typeof r === "object") withJSON(r);
+  } else if (result !== null && typeof result === "object") {
+    if (Array.isArray(result.rows)) for (const r of result.rows) withJSON(r);
+    else if (Array.isArray(result.records)) withJSON(result, recordsAsText);
+    else if (Object.values(result).some((v) => typeof v === "bigint")) withJSON(result);
+  }
+  return result;
+}
+
 // sample reads [first, second, multi?] or {first, second, multiCount, cstatus}.
 function sample(s, what) {
   if (Array.isArray(s)) {
@@ -138,6 +267,7 @@ function sample(s, what) {
     return { first: toU64(s[0], what + "[0]"), second: toU64(s[1], what + "[1]"), multi: toU32(s[2], what + "[2]"), cstatus: 0 };
   }
   if (s && typeof s === "object") {
+    checkOptions(s, KNOWN.sample, what);
     return {
       first: toU64(s.first ?? s.FirstValue, what + ".first"), second: toU64(s.second ?? s.SecondValue, what + ".second"),
       multi: toU32(s.multiCount ?? s.MultiCount, what + ".multiCount"), cstatus: toU32(s.cstatus ?? s.CStatus, what + ".cstatus"),
@@ -186,6 +316,8 @@ function options(o) {
 
 // request normalises a compute request.
 function request(r, extraOptions = 0) {
+  if (r === null || typeof r !== "object") throw new TypeError(`perfcalc: a request is ${typeName(r)}: want an object {${KNOWN.request.join(", ")}}`);
+  checkOptions(r, KNOWN.request, "request");
   const type = parseCounterType(r.type);
   const hasOld = r.old !== undefined && r.old !== null;
   const old = hasOld ? sample(r.old, "old") : { first: 0, second: 0, multi: 0, cstatus: 0 };
@@ -256,13 +388,63 @@ function cached(map, key, make) {
 }
 
 /**
- * Compiles the module once: a URL (by default perfcalc.wasm beside this
- * file), bytes, a Response or a WebAssembly.Module (returned as is); a URL
- * or the same bytes again give the module compiled the first time. Give the
- * result to load() for each instance, or to workers (createWorker does).
+ * The places where compile() and load() look for a module file of this
+ * package (name: "perfcalc.wasm" by default) when they are given none, in
+ * order: beside this file (the npm package's copy, made by npm pack), then
+ * ../wasm/module/NAME (a clone of the repository, where the module is
+ * committed: npm install ./web links the clone's folder).
+ * @param {string} [name]
+ * @returns {URL[]}
+ */
+export function moduleURLs(name = "perfcalc.wasm") {
+  // The literal URL lets bundlers find (and copy) the default module; the
+  // clone's place is computed, so that they do not look for it.
+  const beside = name === "perfcalc.wasm" ? new URL("./perfcalc.wasm", import.meta.url) : new URL(`./${name}`, import.meta.url);
+  return [beside, new URL(CLONE_MODULES + name, import.meta.url)];
+}
+
+const CLONE_MODULES = "../wasm/module/";
+
+// compileNamed compiles the module file name from the first of
+// moduleURLs(name) that exists (a file in Node, a URL not answered 404
+// elsewhere); without one it throws an Error (code "ENOENT") naming every
+// place it looked.
+async function compileNamed(name) {
+  const places = [];
+  for (const url of moduleURLs(name)) {
+    if (url.protocol === "file:" && isNode) {
+      const { readFile } = await import("node:fs/promises");
+      let bytes;
+      try {
+        bytes = await readFile(url);
+      } catch (err) {
+        if (err?.code !== "ENOENT" && err?.code !== "ENOTDIR") throw err;
+        places.push((await import("node:url")).fileURLToPath(url));
+        continue;
+      }
+      return WebAssembly.compile(bytes);
+    }
+    const resp = await fetch(url);
+    if (resp.status === 404) {
+      places.push(url.href);
+      continue;
+    }
+    return compileResponse(resp);
+  }
+  const err = new Error(`perfcalc: ${name} is in neither ${places[0]} (the npm package's copy, made by npm pack) nor ${places[1]} (a clone of the repository; make wasm builds it): give load() the module's URL or bytes`);
+  err.code = "ENOENT";
+  throw err;
+}
+
+/**
+ * Compiles the module once: a URL, bytes, a Response or a
+ * WebAssembly.Module (returned as is); without a source, perfcalc.wasm
+ * from the first of moduleURLs() that exists. A URL or the same bytes
+ * again give the module compiled the first time. Give the result to load()
+ * for each instance, or to workers (createWorker does).
  */
 export async function compile(source) {
-  if (source === undefined) source = new URL("./perfcalc.wasm", import.meta.url);
+  if (source === undefined) return cached(compiledByURL, "perfcalc:default", () => compileNamed("perfcalc.wasm"));
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     return cached(compiledByBytes, source, async () => WebAssembly.compile(await bytesOf(source)));
@@ -378,6 +560,7 @@ export class Perfcalc {
    * @returns {import("./perfcalc").Result[]}
    */
   computeBatch(requests, opts = {}) {
+    checkOptions(opts, "computeBatch", "computeBatch");
     const reqs = Array.from(requests, (r) => request(r, options(opts.options)));
     const out = new Array(reqs.length);
     const chunk = Math.min(Math.floor(this.inCap / abi.REQ_SIZE), Math.floor(this.outCap / abi.RES_SIZE));
@@ -423,6 +606,8 @@ export class Perfcalc {
    */
   computeBatchArrays(words, out = {}) {
     if (!(words instanceof BigUint64Array)) throw new TypeError("perfcalc: computeBatchArrays takes a BigUint64Array");
+    checkOptions(out, ["values", "statuses"], "computeBatchArrays");
+    out ??= {};
     if (words.length % REQUEST_WORDS !== 0) throw new RangeError(`perfcalc: ${words.length} words are not whole requests of ${REQUEST_WORDS} words`);
     const n = words.length / REQUEST_WORDS;
     const values = out.values ?? new Float64Array(n);
@@ -531,6 +716,7 @@ export class Perfcalc {
           cache.set(po, c);
         }
         const rec = h.kind === abi.KIND_STATS ? statistic(dv, r, c[1]) : record(dv, r, c[1]);
+        if (h.kind === abi.KIND_BLG) rec.bias = dv.getInt32(r + abi.REC_BIAS, true);
         if (c[2] !== null) rec.parts = c[2];
         records.push(rec);
       }
@@ -558,6 +744,14 @@ export class Perfcalc {
    * names it. See perfcalc.d.ts for the result.
    */
   decode(bytes, opts = {}) {
+    checkOptions(opts, "decode", "decode");
+    const out = this._decode(bytes, opts);
+    return out.records ? withJSON(out, recordsAsText) : out;
+  }
+
+  // _decode is decode without its check of the options and its result's
+  // toJSON (relog's rows are made from its records).
+  _decode(bytes, opts) {
     const data = toBytes(bytes, "bytes");
     // The kind: named, or V2 with a registration, or what the module tells
     // from the first 64 KiB (a .blg log when it cannot tell).
@@ -587,9 +781,10 @@ export class Perfcalc {
         return { kind, names: res.records.map((r) => ({ index: r.aux, text: r.path })) };
       }
       case "blg": {
-        const { parts, args, max } = this._relogArgs(data, opts);
+        const { parts, args, max, pats } = this._relogArgs(data, opts);
         const [[d, dn], [p, pn]] = this._input(parts);
         res = this._columnsLimit(max, () => this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first)));
+        this._checkSelection(res.head.columns, res.head.damage, pats, data, opts);
         break;
       }
     }
@@ -627,6 +822,7 @@ export class Perfcalc {
    * before about 2020).
    */
   query(newer, opts = {}) {
+    checkOptions(opts, "query", "query");
     let format = null;
     if (opts.format !== undefined) {
       format = { csv: abi.FORMAT_CSV, tsv: abi.FORMAT_TSV }[String(opts.format).toLowerCase()];
@@ -652,11 +848,20 @@ export class Perfcalc {
       dv.setUint32(this.inPtr + descOff + field + 4, len, true);
     });
     const opt = options(opts.options);
-    if (format !== null) return this._text(() => this._call("query_text", descOff, opt, format));
+    // No counter selected: the error perfcalc values gives (with its hint
+    // for a V1 capture named by index).
+    const none = () => noMatch(pats, "the newer capture", !opts.regInfo && !opts.names && pats.some((p) => /^(\\\\[^\\]*)?\\[^#\\]/.test(p))
+      ? ": without names, objects and counters are named by their index, as in \\#238(*)\\*; give the name table as names" : "");
+    if (format !== null) {
+      const text = this._text(() => this._call("query_text", descOff, opt, format));
+      if (pats.length && /^"[^"]*"\r?\n/.test(text)) throw none(); // a header without a column
+      return text;
+    }
     const res = this._pages((first) => this._call("query", descOff, opt, first));
-    return res.records.map((r) => ({
+    if (pats.length && res.records.length === 0) throw none();
+    return res.records.map((r) => withJSON({
       path: r.path, parts: r.parts, value: r.value, status: r.status, type: r.type, scale: r.scale, detailLevel: r.aux, hasOld: r.column === 1,
-      first: r.first, second: r.second, multiCount: r.multiCount, cstatus: r.cstatus, time: r.time,
+      first: r.first, second: r.second, multiCount: r.multiCount, cstatus: r.cstatus, time: r.time, date: filetimeToDate(r.time),
     }));
   }
 
@@ -685,7 +890,7 @@ export class Perfcalc {
     const pats = patterns(opts.counters);
     const patBytes = pats.length ? new TextEncoder().encode(pats.join("\n")) : null;
     const every = toU32(opts.every ?? 0, "every");
-    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toEnd(opts.end), every], max: maxColumnsOf(opts.maxColumns) };
+    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toEnd(opts.end), every], max: maxColumnsOf(opts.maxColumns), pats };
   }
 
   // _columnsLimit runs call, a log export, under the limit max of the
@@ -711,14 +916,29 @@ export class Perfcalc {
 
   // _logExport calls an export over a .blg log added within ABI version 1
   // (relog_stats, relog_columns), with relog's selection options, page by
-  // page.
-  _logExport(name, bytes, opts) {
+  // page. Patterns that select no column throw (check false: they do not).
+  _logExport(name, bytes, opts, check = true) {
     if (typeof this.exports[name] !== "function") {
       throw new PerfcalcError(abi.CODE_UNSUPPORTED, `perfcalc: this perfcalc.wasm lacks ${name} (it is older than this package)`);
     }
-    const { parts, args, max } = this._relogArgs(toBytes(bytes, "bytes"), opts);
+    const data = toBytes(bytes, "bytes");
+    const { parts, args, max, pats } = this._relogArgs(data, opts);
     const [[d, dn], [p, pn]] = this._input(parts);
-    return this._columnsLimit(max, () => this._pages((first) => this._call(name, d, dn, p, pn, ...args, first)));
+    const res = this._columnsLimit(max, () => this._pages((first) => this._call(name, d, dn, p, pn, ...args, first)));
+    if (check) this._checkSelection(res.records.length, res.head.damage, pats, data, opts);
+    return res;
+  }
+
+  // _checkSelection throws, as perfcalc relog -c does, when the patterns
+  // pats select no column of the log data: columns is the number a call
+  // kept, 0 too when begin and end keep no sample (a log's columns are
+  // those of its kept samples); then relog_columns without them tells. A
+  // damaged log reports its damage instead.
+  _checkSelection(columns, damage, pats, data, opts) {
+    if (columns > 0 || pats.length === 0 || damage) return;
+    const timed = toI64(opts.begin ?? 0, "begin") !== 0n || toEnd(opts.end) !== 0n;
+    if (timed && this._logExport("relog_columns", data, { counters: opts.counters, maxColumns: opts.maxColumns }, false).records.length > 0) return;
+    throw noMatch(pats, "the log", NO_MATCH_HINT);
   }
 
   /**
@@ -728,6 +948,7 @@ export class Perfcalc {
    * options of relog (counters, begin, end, every).
    */
   stats(bytes, opts = {}) {
+    checkOptions(opts, "stats", "stats");
     const res = this._logExport("relog_stats", bytes, opts);
     const h = res.head;
     return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local), stats: res.records };
@@ -744,14 +965,15 @@ export class Perfcalc {
    * pattern selects what it matches: compare the paths).
    */
   columns(bytes, opts = {}) {
+    checkOptions(opts, "columns", "columns");
     const res = this._logExport("relog_columns", bytes, opts);
     // Every record holds the kept samples' first and last time stamps (first, second).
     const h = res.head, r0 = res.records[0];
     const range = h.rows > 0 && r0 ? [BigInt.asIntN(64, r0.first), BigInt.asIntN(64, r0.second)] : [null, null];
-    return {
+    return withJSON({
       timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage, skippedEvents: Number(h.local), begin: range[0], end: range[1],
       columns: res.records.map(({ path, parts, type, aux, column }) => ({ path, parts, type, entry: aux, column })),
-    };
+    });
   }
 
   /**
@@ -759,18 +981,28 @@ export class Perfcalc {
    * or "json" it returns relog's text; otherwise the columns and the rows.
    */
   relog(bytes, opts = {}) {
+    checkOptions(opts, "relog", "relog");
     const data = toBytes(bytes, "bytes");
     if (opts.format !== undefined) {
       let f = FORMATS[String(opts.format).toLowerCase()];
       if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
       f |= digitsBits(opts.digits);
-      const { parts, args, max } = this._relogArgs(data, opts);
+      const { parts, args, max, pats } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
       const text = this._columnsLimit(max, () => this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f)));
       const damage = this._errorText();
       // After the text's last page, last_detail is the events the log's first reading
       // skipped (a module with max_columns: one older than this package says nothing).
       const skippedEvents = typeof this.exports.max_columns === "function" ? this.exports.last_detail() >>> 0 : 0;
+      // No column selected: a CSV or TSV header of the first field alone,
+      // JSON lines of no value; without a sample (no line), relog_columns says.
+      if (pats.length && !damage) {
+        if ((f & 0xff) !== abi.FORMAT_JSON) {
+          if (/^"[^"]*"\r?\n/.test(text)) this._checkSelection(0, null, pats, data, opts);
+        } else if (text === "" || /^\{"time":"[^"]*","values":\{\}\}\n/.test(text)) {
+          this._checkSelection(this._logExport("relog_columns", data, opts, false).records.length, null, pats, data, opts);
+        }
+      }
       if (damage && opts.strict) {
         // As perfcalc relog: the rows before the damage, and the damage's message.
         const err = new PerfcalcError(abi.CODE_MALFORMED, damage);
@@ -780,14 +1012,17 @@ export class Perfcalc {
       }
       return opts.details ? { text, damage: damage || null, skippedEvents } : text;
     }
-    const d = this.decode(data, { ...opts, kind: "blg" });
+    const d = this._decode(data, { kind: "blg", counters: opts.counters, begin: opts.begin, end: opts.end, every: opts.every, maxColumns: opts.maxColumns });
     const columns = new Array(d.columns).fill(undefined);
     const rows = [];
     let row = null;
     for (const r of d.records) {
       columns[r.column] ??= r.path;
       if (row === null || row.index !== r.aux) {
-        row = { index: r.aux, time: r.time, values: new Array(d.columns).fill(undefined), statuses: new Array(d.columns).fill(undefined) };
+        row = withJSON({
+          index: r.aux, time: r.time, date: filetimeToDate(r.time, r.bias),
+          values: new Array(d.columns).fill(undefined), statuses: new Array(d.columns).fill(undefined),
+        });
         rows.push(row);
       }
       row.values[r.column] = r.status === "Valid" ? r.value : null;
@@ -845,13 +1080,25 @@ export const ANALYZE_MODULE = "perfcalc-analyze.wasm";
 /**
  * Where load() and createWorker look for the analyze module when not told:
  * perfcalc-analyze.wasm beside the module when source (as load() takes it)
- * is its URL, else beside this file, as perfcalc.wasm itself.
- * @returns {URL}
+ * is its URL; undefined otherwise, for compileAnalyzer's lookup (beside
+ * this file, then in a clone, as perfcalc.wasm itself: moduleURLs).
+ * @returns {URL|undefined}
  */
 export function analyzeModuleURL(source) {
   if (source instanceof URL) return new URL(ANALYZE_MODULE, source);
   if (typeof source === "string") return new URL(ANALYZE_MODULE, new URL(source, typeof location !== "undefined" ? location.href : import.meta.url));
-  return new URL("./" + ANALYZE_MODULE, import.meta.url);
+  return undefined;
+}
+
+/**
+ * Compiles the analyze module once: source as compile() takes it; without
+ * one, perfcalc-analyze.wasm from the first of moduleURLs(ANALYZE_MODULE)
+ * that exists.
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compileAnalyzer(source) {
+  if (source === undefined) return cached(compiledByURL, "perfcalc:analyze-default", () => compileNamed(ANALYZE_MODULE));
+  return compile(source);
 }
 
 Object.assign(Perfcalc.prototype, {
@@ -867,9 +1114,9 @@ Object.assign(Perfcalc.prototype, {
   loadAnalyzer() {
     if (typeof this.exports.analyze === "function") return Promise.resolve(this);
     if (!this._analyzer) {
-      const source = this._analyzeSource ?? analyzeModuleURL(undefined);
-      const what = source instanceof URL ? `the analyze module ${source.href}` : "the analyze module";
-      this._analyzer = load(source, this._loadOptions ?? {}).then((a) => {
+      const source = this._analyzeSource;
+      const what = source instanceof URL ? `the analyze module ${source.href}` : source === undefined ? ANALYZE_MODULE : "the analyze module";
+      this._analyzer = compileAnalyzer(source).then((m) => load(m, this._loadOptions ?? {})).then((a) => {
         if (typeof a.exports.analyze !== "function") throw new PerfcalcError(abi.CODE_UNSUPPORTED, `perfcalc: ${what} lacks the analyze export`);
         return a;
       }, (err) => {
@@ -895,6 +1142,7 @@ Object.assign(Perfcalc.prototype, {
    * automatic); opts.palCompat: PAL's numbers, its quirks included.
    */
   async analyze(log, opts = {}) {
+    checkOptions(opts, "analyze", "analyze");
     let a = await this.loadAnalyzer();
     if (a._broken && a !== this) {
       // A trap left the analyze module's instance unusable: a new one.
@@ -1028,13 +1276,16 @@ function toBytes(b, what) {
 /**
  * Loads and initialises a new instance of the module.
  * @param {URL|string|ArrayBuffer|ArrayBufferView|Response|Promise<Response>|WebAssembly.Module} [source]
- *   the module; by default perfcalc.wasm beside this file.
+ *   the module; by default perfcalc.wasm beside this file, or in a clone of
+ *   the repository ../wasm/module/perfcalc.wasm (moduleURLs).
  * @param {{stdout?: (line: string) => void, stderr?: (line: string) => void, analyzeModule?: URL|string|ArrayBuffer|ArrayBufferView|Response|WebAssembly.Module}} [opts]
  *   analyzeModule: the analyze module (perfcalc-analyze.wasm), as source is
  *   given, loaded by the first analyze; by default the file beside the
- *   module when source is its URL, else beside this file.
+ *   module when source is its URL, else perfcalc-analyze.wasm where
+ *   moduleURLs looks (compileAnalyzer).
  */
 export async function load(source, opts = {}) {
+  checkOptions(opts, "load", "load");
   const module = await compile(source);
   const wasi = createWASI(opts);
   const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.imports });

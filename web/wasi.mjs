@@ -22,6 +22,11 @@ export class WASIExit extends Error {
  * @param {{stdout?: (line: string) => void, stderr?: (line: string) => void}} [opts]
  */
 export function createWASI(opts = {}) {
+  // An unknown option throws, as everywhere in the package (perfcalc.mjs's checkOptions).
+  for (const k in opts ?? {}) {
+    if (opts[k] !== undefined && k !== "stdout" && k !== "stderr") throw new TypeError(`perfcalc: createWASI: unknown option ${JSON.stringify(k)}; createWASI takes stdout, stderr`);
+  }
+  opts ??= {};
   const sinks = { 1: opts.stdout ?? ((l) => console.log(l)), 2: opts.stderr ?? ((l) => console.error(l)) };
   const pending = { 1: "", 2: "" };
   const decoder = new TextDecoder();

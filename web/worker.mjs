@@ -22,7 +22,7 @@
 // worker does), each called as extra[name](pc, ...args) with the worker's
 // instance.
 
-import { PerfcalcError, analyzeModuleURL, compile, load } from "./perfcalc.mjs";
+import { PerfcalcError, analyzeModuleURL, checkOptions, compile, compileAnalyzer, load, restoreJSON } from "./perfcalc.mjs";
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof self === "undefined";
 
@@ -64,7 +64,7 @@ function errorFields(err) {
 
 function errorFrom(f) {
   if (f.name === "PerfcalcError") return new PerfcalcError(f.code, f.message, f.detail);
-  const err = new Error(f.message);
+  const err = new ({ TypeError, RangeError }[f.name] ?? Error)(f.message);
   err.name = f.name;
   return err;
 }
@@ -127,7 +127,13 @@ export class PerfcalcWorker {
    * that were queued behind it. opts.transfer lists buffers to move to the
    * worker instead of copying them.
    */
-  call(method, args = [], { signal, transfer = [] } = {}) {
+  call(method, args = [], opts = {}) {
+    try {
+      checkOptions(opts, ["signal", "transfer"], `worker ${method}`);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const { signal, transfer = [] } = opts ?? {};
     if (signal?.aborted) return Promise.reject(abortError(signal));
     if (!this._worker) this._start();
     const w = this._worker;
@@ -192,14 +198,16 @@ export class PerfcalcWorker {
     this._stop(new Error("perfcalc: the worker was terminated"));
   }
 
-  // perfcalc's methods, each with opts.signal (see Perfcalc in perfcalc.d.ts).
+  // perfcalc's methods, each with opts.signal (see Perfcalc in perfcalc.d.ts);
+  // the instance in the worker checks the other options. The results that
+  // hold BigInts get their toJSON back (a structured clone drops it).
   compute(req, opts = {}) { return this.call("compute", [req], opts); }
   computeBatch(reqs, opts = {}) { const { signal, ...o } = opts; return this.call("computeBatch", [Array.from(reqs), o], { signal }); }
-  decode(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("decode", [bytes, o], { signal }); }
-  query(newer, opts = {}) { const { signal, ...o } = opts; return this.call("query", [newer, o], { signal }); }
-  relog(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("relog", [bytes, o], { signal }); }
+  decode(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("decode", [bytes, o], { signal }).then(restoreJSON); }
+  query(newer, opts = {}) { const { signal, ...o } = opts; return this.call("query", [newer, o], { signal }).then(restoreJSON); }
+  relog(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("relog", [bytes, o], { signal }).then(restoreJSON); }
   stats(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("stats", [bytes, o], { signal }); }
-  columns(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("columns", [bytes, o], { signal }); }
+  columns(bytes, opts = {}) { const { signal, ...o } = opts; return this.call("columns", [bytes, o], { signal }).then(restoreJSON); }
   sniff(bytes, opts = {}) { return this.call("sniff", [bytes], opts); }
 
   /**
@@ -214,7 +222,7 @@ export class PerfcalcWorker {
   loadAnalyzer(source = this._analyzeSource) {
     if (!this._analyzeModule) {
       const what = source instanceof URL ? `the analyze module ${source.href}` : "the analyze module";
-      this._analyzeModule = compile(source).catch((err) => {
+      this._analyzeModule = compileAnalyzer(source).catch((err) => {
         this._analyzeModule = null; // a failure is not kept
         throw new Error(`perfcalc: loading ${what}: ${err?.message ?? err}`, { cause: err });
       });
@@ -274,7 +282,9 @@ async function spawner() {
  * @param opts.analyzeModule the analyze module, as load() takes it, compiled by the first analyze
  *   (by default perfcalc-analyze.wasm beside the module when source is its URL, else beside perfcalc.mjs)
  */
-export async function createWorker(source, { script = DEFAULT_SCRIPT, analyzeModule } = {}) {
+export async function createWorker(source, opts = {}) {
+  checkOptions(opts, ["script", "analyzeModule"], "createWorker");
+  const { script = DEFAULT_SCRIPT, analyzeModule } = opts ?? {};
   const w = new PerfcalcWorker(await compile(source), await spawner(), script, analyzeModule ?? analyzeModuleURL(source));
   await w.call("ping"); // the worker's instance is ready (or its error shows here)
   return w;

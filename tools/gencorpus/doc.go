@@ -1,9 +1,10 @@
 // Package gencorpus builds the project's own generated captures, the files
 // of testdata/corpus, with the project's encoder (tools/encode): a
 // multi-object "Global" V1 snapshot pair of a made-up machine
-// PERFCALC-DEMO, its "Counter 009" and "Help 009" name tables, and a PerfLib
-// V2 counterset (registration, counter names, instances and a
-// PerfQueryCounterData pair).
+// PERFCALC-DEMO, its "Counter 009" and "Help 009" name tables, a PerfLib V2
+// counterset (registration, counter names, instances and a
+// PerfQueryCounterData pair), and a small perfmon log (sample.blg, written
+// by tools/blgbuild) for trying the packages without the shared corpus.
 //
 // Real multi-object and V2 captures are not publicly available, so the
 // data imitates real Windows captures (title indexes, names, counter types,

@@ -13,6 +13,7 @@ const (
 	KindV2RegInfo                   // a PERF_COUNTERSET_REG_INFO registration (perflibv2.ParseRegInfo)
 	KindV2Strings                   // a PERF_STRING_BUFFER_HEADER block (perflibv2.ParseStrings)
 	KindV2Instances                 // a PERF_INSTANCE_HEADER array (perflibv2.InstanceParser)
+	KindBlg                         // a perfmon .blg log (blg.NewReader)
 )
 
 // File is one generated file: its name in testdata/corpus, the decoder
@@ -34,10 +35,11 @@ const (
 	NameV2Instances = "v2-instances.bin"
 	NameV2Data1     = "v2-data-1.bin"
 	NameV2Data2     = "v2-data-2.bin"
+	NameSampleBlg   = "sample.blg"
 )
 
 // Build builds every generated file, in a fixed order: the V1 pair, the two
-// name tables, then the V2 files. It is deterministic.
+// name tables, the V2 files, then the sample log. It is deterministic.
 func Build() ([]File, error) {
 	var files []File
 	add := func(name string, k Kind, b []byte, err error) error {
@@ -77,6 +79,9 @@ func Build() ([]File, error) {
 		if err := add(name, KindV2Data, b, err); err != nil {
 			return nil, err
 		}
+	}
+	if err := add(NameSampleBlg, KindBlg, sampleLog(), nil); err != nil {
+		return nil, err
 	}
 	return files, nil
 }

@@ -41,8 +41,8 @@ func TestCommittedFilesUpToDate(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	a, b := build(t), build(t)
-	if len(a) != 9 {
-		t.Errorf("have %d files, want 9", len(a))
+	if len(a) != 10 {
+		t.Errorf("have %d files, want 10", len(a))
 	}
 	for name, data := range a {
 		if !bytes.Equal(data, b[name]) {
@@ -76,6 +76,7 @@ func TestSeeds(t *testing.T) {
 		{KindV2RegInfo, []string{NameV2RegInfo}},
 		{KindV2Strings, []string{NameV2Strings}},
 		{KindV2Instances, []string{NameV2Instances}},
+		{KindBlg, []string{NameSampleBlg}},
 	} {
 		seeds, err := Seeds(tc.kind)
 		if err != nil {

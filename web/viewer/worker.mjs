@@ -56,7 +56,10 @@ await serve({
    * name them: the time is in every record.
    */
   captureTime(pc, bytes, opts) {
-    const o = opts.regInfo ? { ...opts, kind: "v2", ids: opts.ids?.length ? opts.ids : new Array(ID_SLOTS).fill(NO_COUNTER) } : { ...opts, kind: "v1" };
+    // decode's options only (opts are query's: counterSet and the viewer's tableNames too).
+    const o = opts.regInfo
+      ? { kind: "v2", regInfo: opts.regInfo, strings: opts.strings, ids: opts.ids?.length ? opts.ids : new Array(ID_SLOTS).fill(NO_COUNTER) }
+      : { kind: "v1", names: opts.names };
     try {
       const d = pc.decode(bytes, o);
       return d.records.length ? d.records[0].time : null;

@@ -18,7 +18,7 @@ from ._compute import options_bits, type_name
 from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table
 from ._module import Instance, instance
 from ._records import RECORD, STAT, QUERY, decode
-from .errors import ArgumentError, DamagedError, Error, LimitError, SkippedEventsWarning
+from .errors import ArgumentError, DamagedError, Error, InputError, LimitError, SkippedEventsWarning
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview]
 
@@ -153,6 +153,33 @@ def _note_skipped(n: int) -> None:
         )
 
 
+def _pattern_list(counters) -> list:
+    """The patterns of counters, as a list (for messages)."""
+    if counters is None:
+        return []
+    return [counters] if isinstance(counters, str) else [str(c) for c in counters]
+
+
+def _check_selection(inst: Instance, columns: int, damage: str, counters, data, b: int, e: int, max_columns) -> None:
+    """Raises InputError, as ``perfcalc relog -c`` exits with it, when the
+    patterns counters select no column of the log data: columns is the
+    number a call kept, 0 too when begin and end (b, e) keep no sample (a
+    log's columns are those of its kept samples); then relog_columns without
+    them tells. A damaged log reports its damage instead."""
+    pats = _pattern_list(counters)
+    if columns > 0 or not pats or damage:
+        return
+    if b != 0 or e != 0:
+        (off, n), (poff, plen) = inst.write_in([data, _patterns(counters)])
+        _max_columns(inst, max_columns)
+        if int(decode(inst, "relog_columns", (off, n, poff, plen, 0, 0, 0, 0), RECORD).header["columns"]) > 0:
+            return
+    raise InputError(
+        f"perfcalc: no counter of the log matches {' '.join(pats)} (perfcalc.stats(log) lists the log's counters)",
+        code=_abi.CODE_INPUT,
+    )
+
+
 def _check_damaged(damaged: str) -> None:
     if damaged not in _DAMAGED:
         raise ArgumentError(f"perfcalc: damaged={damaged!r}: want 'raise' or 'keep'")
@@ -199,7 +226,20 @@ def read_blg(
     header, which may have taken a sample with it) give a
     :class:`perfcalc.SkippedEventsWarning`, as perfcalc notes them, and
     their number in the schema metadata ``perfcalc.skipped_events``.
+
+    ``counters`` that select no counter of the log raise
+    :class:`perfcalc.InputError`, as ``perfcalc relog -c`` refuses them
+    (``perfcalc: no counter of the log matches \\Nope(*)\\*``); a pattern
+    among others that matches nothing, or a time range that keeps no
+    sample, is no error.
     """
+    return _read_blg(source, counters, begin, end, every, damaged, max_columns, True)
+
+
+def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool) -> pa.Table:
+    """read_blg; check_selection False returns an empty table where
+    counters select nothing (Spark's reader: a log of many without the
+    counter is no error)."""
     _check_damaged(damaged)
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
@@ -214,6 +254,8 @@ def read_blg(
         err.message += _LIMIT_HINT
         err.args = (err.message,)
         raise
+    if check_selection:
+        _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     table = blg_table(d)
     meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode()}
     if d.damage:
@@ -267,11 +309,28 @@ def relog(
         raise _columns_limit(err) from None
     damage = inst.error_text()
     # After the text's last page, last_detail is the events the log's first reading skipped.
-    _note_skipped(inst.call("last_detail"))
+    skipped = inst.call("last_detail")
+    if counters is not None and not damage:
+        # No column selected: a CSV or TSV header of the first field alone,
+        # JSON lines of no value; without a sample (no line), relog_columns says.
+        if format != "json":
+            if _HEADER_ALONE.match(text):
+                _check_selection(inst, 0, damage, counters, data, b, e, max_columns)
+        elif text == "" or _NO_VALUES.match(text):
+            (off, n), (poff, plen) = inst.write_in([data, pats])
+            _max_columns(inst, max_columns)
+            d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
+            _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    _note_skipped(skipped)
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
     return text
 
+
+# The first line of relog's CSV or TSV text without a column, and of its
+# JSON lines without a value.
+_HEADER_ALONE = re.compile(r'^"[^"]*"\r?\n')
+_NO_VALUES = re.compile(r'^\{"time":"[^"]*","values":\{\}\}\n')
 
 _STATS_SCHEMA = pa.schema(
     [
@@ -312,6 +371,7 @@ def stats(
         d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, 0), STAT)
     except LimitError as err:
         raise _columns_limit(err) from None
+    _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     s = d.records
     count = s["count"]
     table = pa.Table.from_arrays(
@@ -390,6 +450,8 @@ def values(
     """
     inst, desc, opts = _query(older, newer, names, counters, options, registration, strings, ids, object_name)
     d = decode(inst, "query", (desc, opts, 0), RECORD)
+    if counters is not None and len(d.records) == 0 and _pattern_list(counters):
+        raise _no_value(counters, names, registration)
     return _values_table(d)
 
 
@@ -419,7 +481,21 @@ def values_text(
         raise ArgumentError(f"perfcalc: digits={digits!r}: want 1 to {_abi.MAX_DIGITS} (20 as current Windows, 17 as before about 2020)")
     fmt |= digits << _abi.DIGITS_SHIFT
     inst, desc, opts = _query(older, newer, names, counters, options, registration, strings, ids, object_name)
-    return _text(inst, "query_text", (desc, opts, fmt))
+    text = _text(inst, "query_text", (desc, opts, fmt))
+    if counters is not None and _pattern_list(counters) and _HEADER_ALONE.match(text):
+        raise _no_value(counters, names, registration)
+    return text
+
+
+def _no_value(counters, names, registration) -> InputError:
+    """The error of patterns that select no counter of the captures, as
+    perfcalc values words it (with its hint for V1 captures without a name
+    table, whose objects and counters are named by their index)."""
+    pats = _pattern_list(counters)
+    hint = ""
+    if names is None and registration is None and any(re.match(r"^(\\\\[^\\]*)?\\[^#\\]", p) for p in pats):
+        hint = ": without names, objects and counters are named by their index, as in \\#238(*)\\*; give the name table as names"
+    return InputError(f"perfcalc: no counter of the newer capture matches {' '.join(pats)}{hint}", code=_abi.CODE_INPUT)
 
 
 def _text(inst: Instance, op: str, args) -> str:

@@ -108,7 +108,9 @@ def _converter(counters, every: int):
                 data = contents[i].as_buffer()
                 out = []
                 try:
-                    table = perfcalc.read_blg(memoryview(data) if data is not None else b"", counters, every=every)
+                    # A log without the counters gives no row (not an error row, as read_blg raises).
+                    log = memoryview(data) if data is not None else b""
+                    table = perfcalc._api._read_blg(log, counters, None, None, every, "raise", perfcalc._abi.DEFAULT_MAX_COLUMNS, False)
                     out.append(to_spark_arrow(table, file))
                 except perfcalc.DamagedError as e:
                     out.append(to_spark_arrow(e.partial, file))
@@ -146,6 +148,10 @@ def read_blg(
     return files.mapInArrow(_converter(counters, every), schema())
 
 
+# The keyword arguments of read_blg that convert passes on.
+_READ_OPTIONS = ("every", "glob", "recursive")
+
+
 def convert(
     spark,
     paths: Union[str, Iterable[str]],
@@ -161,6 +167,12 @@ def convert(
     perfcalc's long schema plus ``file``. Returns the logs that failed or
     were damaged, as ``(file, error)`` pairs; their readable rows are
     written. ``mode`` is Spark's save mode (``"overwrite"``, …)."""
+    unknown = sorted(set(read_options) - set(_READ_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"perfcalc.spark.convert: unknown option {unknown[0]!r}; convert takes counters, partition_by, mode"
+            f" and read_blg's {', '.join(_READ_OPTIONS)}"
+        )
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
