@@ -1286,8 +1286,9 @@ function toBytes(b, what) {
  */
 export async function load(source, opts = {}) {
   checkOptions(opts, "load", "load");
+  const { analyzeModule, ...wasiOpts } = opts ?? {};
   const module = await compile(source);
-  const wasi = createWASI(opts);
+  const wasi = createWASI(wasiOpts);
   const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.imports });
   wasi.bind(instance);
   instance.exports._initialize(); // the Go runtime and package initialisation; required first
@@ -1295,7 +1296,6 @@ export async function load(source, opts = {}) {
   if (v !== ABI_VERSION) throw new Error(`perfcalc: the module speaks ABI ${v}, this package ${ABI_VERSION}`);
   const pc = new Perfcalc(instance);
   // The analyze module, loaded by the first analyze (loadAnalyzer).
-  const { analyzeModule, ...wasiOpts } = opts;
   pc._analyzeSource = analyzeModule ?? analyzeModuleURL(source);
   pc._loadOptions = wasiOpts;
   return pc;
