@@ -76,6 +76,10 @@ func BenchmarkRunLarge(b *testing.B) {
 			_, err := Run(open(b, log), set, Options{})
 			return err
 		}},
+		{"analyze-defaults", func() error {
+			_, err := Run(open(b, log), Defaults(), Options{})
+			return err
+		}},
 		{"analyze-compat", func() error {
 			_, err := Run(open(b, log), set, Options{PALCompat: true})
 			return err

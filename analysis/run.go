@@ -18,7 +18,9 @@ import (
 const DefaultChartPoints = 600
 
 // Run analyses the rows of c with the enabled analyses of set, reading the
-// rows once (c must not have been read yet).
+// rows once (c must not have been read yet) with c.ReadRows: with two or
+// more CPUs, the log is read and its values computed in goroutines of
+// their own while Run takes the rows in order.
 //
 // Each CounterLog datasource matches the log's columns whose object and
 // counter equal its path's (case-insensitively, as PDH compares; the
@@ -88,36 +90,12 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 	p := newPlan(cols, set, r)
 	per := (n + r.ChartPoints - 1) / r.ChartPoints
 	per = max(per, 1)
-	vals := make([]float64, p.sources)
-	valid := make([]bool, p.sources)
-	rows := 0
-	for c.Next() {
-		row := c.Row()
-		k, err := tl.add(row.Time)
-		if err != nil {
-			return nil, err
-		}
-		for _, col := range p.cols {
-			valid[col] = false
-			if col < len(row.Cells) {
-				cell := &row.Cells[col]
-				if cell.Present && cell.Result.Status == engine.Valid && !math.IsNaN(cell.Result.Value) && !math.IsInf(cell.Result.Value, 0) {
-					vals[col], valid[col] = cell.Result.Value, true
-				}
-			}
-		}
-		for i := range p.gens {
-			g := &p.gens[i]
-			vals[g.id], valid[g.id] = g.eval(vals, valid)
-		}
-		for _, s := range p.stores {
-			if valid[s.source] {
-				s.store.add(rows, row.Time, k, vals[s.source], opts.PALCompat, per)
-			}
-		}
-		rows++
+	rd := rowReader{p: p, tl: tl, vals: make([]float64, p.sources), valid: make([]bool, p.sources), per: per, compat: opts.PALCompat}
+	readErr := c.ReadRows(rd.add)
+	if rd.err != nil {
+		return nil, rd.err
 	}
-	readErr := c.Err()
+	rows := rd.rows
 	if rows == 0 {
 		if readErr != nil {
 			return nil, readErr
@@ -128,6 +106,49 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 	r.Slices = tl.finish()
 	p.finish(r, tl)
 	return r, readErr
+}
+
+// rowReader is Run's reading of the rows: the sources' values in the
+// current row, and the rows read so far.
+type rowReader struct {
+	p      *plan
+	tl     *timeline
+	vals   []float64 // per source: its value in the row
+	valid  []bool    // per source: whether it has one
+	per    int       // rows per chart point
+	compat bool
+	rows   int   // the rows read
+	err    error // the timeline's error, which stops the reading
+}
+
+// add takes in one row: the values of the columns read, the generated
+// series, and the stores (relog.Converter.ReadRows' callback).
+func (rd *rowReader) add(row *relog.ComputedRow) error {
+	k, err := rd.tl.add(row.Time)
+	if err != nil {
+		rd.err = err
+		return err
+	}
+	p, vals, valid := rd.p, rd.vals, rd.valid
+	for _, col := range p.cols {
+		valid[col] = false
+		if col < len(row.Present) && row.Present[col] {
+			if res := &row.Results[col]; res.Status == engine.Valid && !math.IsNaN(res.Value) && !math.IsInf(res.Value, 0) {
+				vals[col], valid[col] = res.Value, true
+			}
+		}
+	}
+	for i := range p.gens {
+		g := &p.gens[i]
+		vals[g.id], valid[g.id] = g.eval(vals, valid)
+	}
+	for _, s := range p.stores {
+		if valid[s.source] {
+			s.store.add(rd.rows, row.Time, k, vals[s.source], rd.compat, rd.per)
+		}
+	}
+	rd.rows++
+	return nil
 }
 
 // sourced is a store fed from one source (a column, or a generated series).
