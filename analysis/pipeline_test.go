@@ -10,7 +10,8 @@ import (
 )
 
 // TestRunPipelined: Run gives the same report and error whether the rows
-// come through relog's pipeline (two CPUs) or on one goroutine (one CPU):
+// come through relog's pipeline and the series' statistics are computed
+// in parallel (two CPUs) or everything runs on one goroutine (one CPU):
 // real logs, a long one, a damaged one (the report of the rows before the
 // damage, with the damage) and a merge, with the default analyses and
 // the benchmark's, exact and compat.

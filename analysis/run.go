@@ -3,8 +3,11 @@ package analysis
 import (
 	"errors"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,7 +23,9 @@ const DefaultChartPoints = 600
 // Run analyses the rows of c with the enabled analyses of set, reading the
 // rows once (c must not have been read yet) with c.ReadRows: with two or
 // more CPUs, the log is read and its values computed in goroutines of
-// their own while Run takes the rows in order.
+// their own while Run takes the rows in order; the series' statistics are
+// then computed on one goroutine per CPU (each sorting a copy of its
+// series' values for the percentiles while it works on it).
 //
 // Each CounterLog datasource matches the log's columns whose object and
 // counter equal its path's (case-insensitively, as PDH compares; the
@@ -538,12 +543,14 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			}
 		}
 	}
-	for i, s := range p.stores {
-		if !perSlice[i] {
+	// Each store's statistics are its own (the timeline is only read): the
+	// stores are shared among the CPUs.
+	parallel(len(p.stores), func(i int) {
+		if s := p.stores[i]; !perSlice[i] {
 			s.stats = sliceStats(s.store, tl, r.Interval)
 			s.all = overallStats(s.store, s.stats, r.PALCompat)
 		}
-	}
+	})
 	// The series computed per slice, after their operands (which precede
 	// them: generate creates operands first).
 	for _, d := range p.derived {
@@ -648,6 +655,31 @@ func (p *plan) finish(r *Report, tl *timeline) {
 	for i, j := range order {
 		r.Alerts[i] = alerts[j]
 	}
+}
+
+// parallel calls f(i) for every i in [0, n), on as many goroutines as
+// there are CPUs (runtime.GOMAXPROCS, at most n), and returns when every
+// call has returned. The calls must not depend on one another.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // fillPerSlice fills the store of a series computed per slice: one value
