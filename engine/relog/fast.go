@@ -303,7 +303,8 @@ func (wk *worker) text(t *text, b *rowBatch) {
 // batches are in flight, so memory stays bounded whatever the log's
 // length. When use returns an error, the pipeline stops (use is not called
 // again) and batches returns that error, after every goroutine has
-// stopped; else nil (Err then tells a damage from the log's end).
+// stopped; else nil (Err then tells a damage from the log's end). When use
+// panics, the goroutines stop too.
 func (c *Converter) batches(work func(wk *worker, b *rowBatch), use func(b *rowBatch) error) error {
 	workers := min(max(cpus(), 1), 4)
 	inFlight := 2 * (workers + 1)
@@ -357,11 +358,18 @@ func (c *Converter) batches(work func(wk *worker, b *rowBatch), use func(b *rowB
 		}()
 	}
 	var err error
+	stopped := false
+	defer func() {
+		if !stopped {
+			close(stop) // use panicked: the goroutines end all the same
+		}
+	}()
 	for b := range order {
 		<-b.done
 		if err == nil {
 			if err = use(b); err != nil {
 				close(stop) // the filler stops at its next batch; order is drained
+				stopped = true
 			}
 		}
 		free <- b

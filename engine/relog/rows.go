@@ -26,7 +26,8 @@ type ComputedRow struct {
 // pipeline: one goroutine reads the log into batches of rows, others
 // compute them, and fn takes the rows in order while the next are read,
 // with the same values as Next and Row; a few batches are in flight, so
-// memory stays bounded. Every goroutine has stopped when ReadRows returns.
+// memory stays bounded. Every goroutine has stopped when ReadRows returns,
+// and the goroutines stop when fn panics.
 // The WebAssembly module reads on its one thread, through Next.
 func (c *Converter) ReadRows(fn func(r *ComputedRow) error) error {
 	if fast && c.pipelined() {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
 )
@@ -138,7 +139,8 @@ func TestReadRows(t *testing.T) {
 }
 
 // TestReadRowsStop: fn's error stops ReadRows at once: ReadRows returns
-// it, fn is not called again, and every goroutine of the pipeline ends.
+// it, fn is not called again, and every goroutine of the pipeline ends,
+// as they do when fn panics.
 func TestReadRowsStop(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
@@ -170,11 +172,29 @@ func TestReadRowsStop(t *testing.T) {
 			}()
 		}
 	}
+	// A panic in fn, recovered by the caller: the goroutines end too.
+	for _, pipelined := range readModes {
+		func() {
+			defer func(old bool) { sequentialWrite = old }(sequentialWrite)
+			sequentialWrite = !pipelined
+			defer func() {
+				if r := recover(); r != stop {
+					t.Errorf("pipelined %v: recovered %v, want the panic of fn", pipelined, r)
+				}
+			}()
+			open(t, log, Options{}).ReadRows(func(r *ComputedRow) error {
+				if r.Index == 1000 {
+					panic(stop)
+				}
+				return nil
+			})
+		}()
+	}
 	for range 100 {
 		if runtime.NumGoroutine() <= before {
 			return
 		}
-		runtime.Gosched()
+		time.Sleep(time.Millisecond)
 	}
 	t.Errorf("%d goroutines after the stopped readings, %d before", runtime.NumGoroutine(), before)
 }
