@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/tools/gencorpus"
@@ -51,7 +52,11 @@ func BenchmarkRunTx(b *testing.B) {
 // repeated to about 42 MB (96,000 rows of 10 columns, as relog's
 // BenchmarkPhases): the issue asks analyze for at most 1.5 × relog's
 // time. peak-heap-MB is the largest heap in use during one run (Run keeps
-// every matched value: 8 bytes × rows × series).
+// every matched value: 8 bytes × rows × series). The sub-benchmark
+// "interleaved" runs the conversion and Run with the default analyses one
+// after the other in each iteration and reports the ratio of their wall
+// times, analyze/relog (a load that comes and goes on the machine weighs
+// on both alike).
 //
 //	go test -run '^$' -bench RunLarge -benchtime 3x ./analysis
 func BenchmarkRunLarge(b *testing.B) {
@@ -61,19 +66,39 @@ func BenchmarkRunLarge(b *testing.B) {
 	}
 	log := l.Bytes()
 	set := benchSet()
+	relogCSV := func() error {
+		c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{})
+		if err != nil {
+			return err
+		}
+		return c.Write(io.Discard, relog.CSV)
+	}
+	b.Run("interleaved", func(b *testing.B) {
+		var conv, an time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			if err := relogCSV(); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if _, err := Run(open(b, log), Defaults(), Options{}); err != nil {
+				b.Fatal(err)
+			}
+			conv, an = conv+t1.Sub(t0), an+time.Since(t1)
+		}
+		b.ReportMetric(float64(an)/float64(conv), "analyze/relog")
+	})
 	for _, tc := range []struct {
 		name string
 		run  func() error
 	}{
-		{"relog-csv", func() error {
-			c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{})
-			if err != nil {
-				return err
-			}
-			return c.Write(io.Discard, relog.CSV)
-		}},
+		{"relog-csv", relogCSV},
 		{"analyze", func() error {
 			_, err := Run(open(b, log), set, Options{})
+			return err
+		}},
+		{"analyze-defaults", func() error {
+			_, err := Run(open(b, log), Defaults(), Options{})
 			return err
 		}},
 		{"analyze-compat", func() error {

@@ -3,8 +3,11 @@ package analysis
 import (
 	"errors"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -18,7 +21,11 @@ import (
 const DefaultChartPoints = 600
 
 // Run analyses the rows of c with the enabled analyses of set, reading the
-// rows once (c must not have been read yet).
+// rows once (c must not have been read yet) with c.ReadRows: with two or
+// more CPUs, the log is read and its values computed in goroutines of
+// their own while Run takes the rows in order; the series' statistics are
+// then computed on one goroutine per CPU (each sorting a copy of its
+// series' values for the percentiles while it works on it).
 //
 // Each CounterLog datasource matches the log's columns whose object and
 // counter equal its path's (case-insensitively, as PDH compares; the
@@ -88,36 +95,12 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 	p := newPlan(cols, set, r)
 	per := (n + r.ChartPoints - 1) / r.ChartPoints
 	per = max(per, 1)
-	vals := make([]float64, p.sources)
-	valid := make([]bool, p.sources)
-	rows := 0
-	for c.Next() {
-		row := c.Row()
-		k, err := tl.add(row.Time)
-		if err != nil {
-			return nil, err
-		}
-		for _, col := range p.cols {
-			valid[col] = false
-			if col < len(row.Cells) {
-				cell := &row.Cells[col]
-				if cell.Present && cell.Result.Status == engine.Valid && !math.IsNaN(cell.Result.Value) && !math.IsInf(cell.Result.Value, 0) {
-					vals[col], valid[col] = cell.Result.Value, true
-				}
-			}
-		}
-		for i := range p.gens {
-			g := &p.gens[i]
-			vals[g.id], valid[g.id] = g.eval(vals, valid)
-		}
-		for _, s := range p.stores {
-			if valid[s.source] {
-				s.store.add(rows, row.Time, k, vals[s.source], opts.PALCompat, per)
-			}
-		}
-		rows++
+	rd := rowReader{p: p, tl: tl, vals: make([]float64, p.sources), valid: make([]bool, p.sources), per: per, compat: opts.PALCompat}
+	readErr := c.ReadRows(rd.add)
+	if rd.err != nil {
+		return nil, rd.err
 	}
-	readErr := c.Err()
+	rows := rd.rows
 	if rows == 0 {
 		if readErr != nil {
 			return nil, readErr
@@ -128,6 +111,49 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 	r.Slices = tl.finish()
 	p.finish(r, tl)
 	return r, readErr
+}
+
+// rowReader is Run's reading of the rows: the sources' values in the
+// current row, and the rows read so far.
+type rowReader struct {
+	p      *plan
+	tl     *timeline
+	vals   []float64 // per source: its value in the row
+	valid  []bool    // per source: whether it has one
+	per    int       // rows per chart point
+	compat bool
+	rows   int   // the rows read
+	err    error // the timeline's error, which stops the reading
+}
+
+// add takes in one row: the values of the columns read, the generated
+// series, and the stores (relog.Converter.ReadRows' callback).
+func (rd *rowReader) add(row *relog.ComputedRow) error {
+	k, err := rd.tl.add(row.Time)
+	if err != nil {
+		rd.err = err
+		return err
+	}
+	p, vals, valid := rd.p, rd.vals, rd.valid
+	for _, col := range p.cols {
+		valid[col] = false
+		if col < len(row.Present) && row.Present[col] {
+			if res := &row.Results[col]; res.Status == engine.Valid && !math.IsNaN(res.Value) && !math.IsInf(res.Value, 0) {
+				vals[col], valid[col] = res.Value, true
+			}
+		}
+	}
+	for i := range p.gens {
+		g := &p.gens[i]
+		vals[g.id], valid[g.id] = g.eval(vals, valid)
+	}
+	for _, s := range p.stores {
+		if valid[s.source] {
+			s.store.add(rd.rows, row.Time, k, vals[s.source], rd.compat, rd.per)
+		}
+	}
+	rd.rows++
+	return nil
 }
 
 // sourced is a store fed from one source (a column, or a generated series).
@@ -552,12 +578,14 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			}
 		}
 	}
-	for i, s := range p.stores {
-		if !perSlice[i] {
+	// Each store's statistics are its own (the timeline is only read): the
+	// stores are shared among the CPUs.
+	parallel(len(p.stores), func(i int) {
+		if s := p.stores[i]; !perSlice[i] {
 			s.stats = sliceStats(s.store, tl, r.Interval)
 			s.all = overallStats(s.store, s.stats, r.PALCompat)
 		}
-	}
+	})
 	// The series computed per slice, after their operands (which precede
 	// them: generate creates operands first).
 	for _, d := range p.derived {
@@ -787,6 +815,31 @@ func (p *plan) count(pa *plannedAnalysis, ds, machine string) (int, string) {
 		}
 	}
 	return 0, "" // unreachable: the analysis itself has the datasource
+}
+
+// parallel calls f(i) for every i in [0, n), on as many goroutines as
+// there are CPUs (runtime.GOMAXPROCS, at most n), and returns when every
+// call has returned. The calls must not depend on one another.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // fillPerSlice fills the store of a series computed per slice: one value

@@ -81,6 +81,13 @@ func BenchmarkPhases(b *testing.B) {
 			}
 			return c.Err()
 		}},
+		{"ReadRows", func() error {
+			c, err := New(bytes.NewReader(log), int64(len(log)), Options{})
+			if err != nil {
+				return err
+			}
+			return c.ReadRows(func(*ComputedRow) error { return nil })
+		}},
 		{"Write", func() error { return writeCSV(log, false) }},
 		{"Write-one-goroutine", func() error { return writeCSV(log, true) }},
 	}

@@ -8,10 +8,10 @@
 //	err = c.Write(w, relog.CSV)
 //
 // New reads the log once to find its columns, the number and range of the
-// samples and the time zone; Write (or Next and Row, or Statistics) reads
-// it a second time and computes every value with engine.Compute between
-// consecutive kept samples, with options 0 (relog's: values are neither
-// capped at 100 nor scaled). Neither reading holds more than one sample of
+// samples and the time zone; Write (or Next and Row, ReadRows, or
+// Statistics) reads it a second time and computes every value with
+// engine.Compute between consecutive kept samples, with options 0
+// (relog's: values are neither capped at 100 nor scaled). Neither reading holds more than one sample of
 // the log, so memory does not grow with the log's length (Statistics
 // excepted, which keeps each column's raw series). The second reading
 // rewinds the first's blg.Reader (blg.Reader.Rewind): the counter list is
@@ -25,9 +25,10 @@
 // instances in the same order: nearly every sample) is computed with one
 // engine.ComputeBatch, its columns known without looking instances up.
 // With two or more CPUs, the first reading of a log of more than 8 MiB runs
-// in parts, one goroutine each (blg.Reader.Split), and Write computes rows
-// in one goroutine while others print them; the output is byte for byte
-// the one of a single CPU. The WebAssembly module leaves these paths out
+// in parts, one goroutine each (blg.Reader.Split), and Write and ReadRows
+// read the rows in one goroutine while others compute them (and, for
+// Write, print them), in batches of about 1,000 values; the output is byte
+// for byte the one of a single CPU. The WebAssembly module leaves these paths out
 // (fast.go) to keep within its size budget. make bench-compare measures
 // perfcalc relog against an earlier build on the 42 MB log of
 // doc/PERFORMANCE.md.

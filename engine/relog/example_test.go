@@ -73,6 +73,31 @@ func ExampleConverter_Next() {
 	// <nil>
 }
 
+func ExampleConverter_ReadRows() {
+	log := exampleLog()
+	c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{Counters: mustPaths(`\Processor(*)\*`)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	err = c.ReadRows(func(r *relog.ComputedRow) error {
+		fmt.Printf("row %d at %s:", r.Index, logtext.AppendTime(nil, r.Time))
+		for i, res := range r.Results {
+			if r.Present[i] {
+				fmt.Printf(" %s %v %v;", c.Columns()[i].Parts.Instance, res.Status, res.Value)
+			}
+		}
+		fmt.Println()
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// row 0 at 02/19/2013 18:50:17.844: 0 NewData 0; _Total NewData 0;
+	// row 1 at 02/19/2013 18:50:18.844: 0 Valid 25; _Total Valid 50;
+	// row 2 at 02/19/2013 18:50:19.844: 0 Valid 25; _Total Valid 50;
+	// <nil>
+}
+
 func ExampleConverter_Statistics() {
 	log := exampleLog()
 	c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{})

@@ -156,25 +156,27 @@ func (c *Converter) computePlanned(s *blg.Sample, out *batchRow) {
 	}
 }
 
-// rowBatch holds consecutive rows for Write's pipeline, as compact as the
-// text needs them (a batch stays in the CPU's caches between the goroutine
-// that fills it and the one that prints it): per row, its time and, per
-// column, whether the sample has it and its raw value; the rows that the
-// reading goroutine computed (not planned) also have their results. A
-// planned row is computed where it is printed, against the row before it:
-// the batch carries the raw values and presence of the row before its
+// rowBatch holds consecutive rows for the pipeline (batches), as compact
+// as the consumers need them (a batch stays in the CPU's caches between
+// the goroutine that fills it, the one that computes it and the one that
+// uses it): per row, its index and time and, per column, whether the
+// sample has it, its raw value and its result. The rows that the reading
+// goroutine computed (not planned) have their results from it; a planned
+// row is computed by a worker (worker.compute), against the row before
+// it: the batch carries the raw values and presence of the row before its
 // first.
 type rowBatch struct {
 	rows, cols int
-	times      []int64
+	index      []int               // per row: Row.Index
+	times      []int64             // per row: Row.Time
 	raws       []engine.RawCounter // rows × columns, row-major
 	present    []bool              // rows × columns
-	computed   []bool              // per row: res holds its results
-	res        []engine.Result     // rows × columns, for computed rows
+	computed   []bool              // per row: fillBatch computed it (res holds its results)
+	res        []engine.Result     // rows × columns
 	carryRaw   []engine.RawCounter // the row before the first: its raw values
 	carryHas   []bool              // and whether it had each column
-	text       []byte
-	done       chan struct{} // the text is ready
+	text       []byte              // Write: the rows as text
+	done       chan struct{}       // the worker is done with the batch
 }
 
 // batchRow is one row of a rowBatch, as next fills it.
@@ -193,7 +195,7 @@ const batchValues = 1024
 // rows rows (the log's kept samples: a small log needs no large batches).
 func newRowBatch(cols, rows int) *rowBatch {
 	n := max(1, min(batchValues/max(cols, 1), rows))
-	return &rowBatch{cols: cols, times: make([]int64, n), raws: make([]engine.RawCounter, n*cols),
+	return &rowBatch{cols: cols, index: make([]int, n), times: make([]int64, n), raws: make([]engine.RawCounter, n*cols),
 		present: make([]bool, n*cols), computed: make([]bool, n), res: make([]engine.Result, n*cols),
 		carryRaw: make([]engine.RawCounter, cols), carryHas: make([]bool, cols), done: make(chan struct{}, 1)}
 }
@@ -206,8 +208,8 @@ func (b *rowBatch) row(r int) batchRow {
 
 // fillBatch fills b with the next rows, as many as it holds, and reports
 // whether it holds any. A planned row goes straight into the batch, to be
-// computed where it is printed (next's direct path); another is Next's
-// row, copied with its results.
+// computed by a worker (next's direct path); another is Next's row, copied
+// with its results.
 func (c *Converter) fillBatch(b *rowBatch) bool {
 	b.rows = 0
 	if c.merge == nil { // a merge's rows are never planned (next)
@@ -229,69 +231,86 @@ func (c *Converter) fillBatch(b *rowBatch) bool {
 				row.present[i], row.raws[i], row.res[i] = cell.Present, cell.Raw, cell.Result
 			}
 		}
-		b.times[b.rows] = c.row.Time
+		b.index[b.rows], b.times[b.rows] = c.row.Index, c.row.Time
 		b.rows++
 	}
 	return b.rows > 0
 }
 
-// printer is what one formatting goroutine of the pipeline reuses: the
-// inputs and results of a planned row, and the results of a row by column.
-type printer struct {
+// worker is what one computing goroutine of the pipeline reuses: the
+// inputs and results of a planned row, and Write's time stamps.
+type worker struct {
 	ins    []engine.Input
 	res    []engine.Result
 	insCol []int32
-	rowRes []engine.Result
 	day    logtext.Times
 }
 
-// text computes the planned rows of b and prints every row into b.text.
-// The counters are those of the columns.
-func (pr *printer) text(t *text, b *rowBatch, counters []engine.Counter) {
-	b.text = b.text[:0]
+// compute computes the planned rows of b into their results, as Next
+// would (a column the row does not have gets a zero Result). The counters
+// are those of the columns.
+func (wk *worker) compute(b *rowBatch, counters []engine.Counter) {
 	for r := range b.rows {
 		row := b.row(r)
-		res := row.res
-		if !*row.computed {
-			oldRaws, oldHas := b.carryRaw, b.carryHas
-			if r > 0 {
-				prev := b.row(r - 1)
-				oldRaws, oldHas = prev.raws, prev.present
-			}
-			k := 0
-			for col, ok := range row.present {
-				if !ok {
-					continue
-				}
-				in := &pr.ins[k]
-				in.Counter = counters[col]
-				in.HasOld = oldHas[col]
-				in.Old = oldRaws[col]
-				in.New = row.raws[col]
-				pr.insCol[k] = int32(col)
-				k++
-			}
-			engine.ComputeBatch(pr.ins[:k], 0, pr.res[:k])
-			for j, col := range pr.insCol[:k] {
-				pr.rowRes[col] = pr.res[j]
-			}
-			res = pr.rowRes
+		if *row.computed {
+			continue
 		}
-		b.text = t.appendRow(b.text, &pr.day, b.times[r], row.present, res)
+		oldRaws, oldHas := b.carryRaw, b.carryHas
+		if r > 0 {
+			prev := b.row(r - 1)
+			oldRaws, oldHas = prev.raws, prev.present
+		}
+		k := 0
+		for col, ok := range row.present {
+			if !ok {
+				row.res[col] = engine.Result{}
+				continue
+			}
+			in := &wk.ins[k]
+			in.Counter = counters[col]
+			in.HasOld = oldHas[col]
+			in.Old = oldRaws[col]
+			in.New = row.raws[col]
+			wk.insCol[k] = int32(col)
+			k++
+		}
+		if k == len(row.res) {
+			// Every column, in order: the results go straight in.
+			engine.ComputeBatch(wk.ins, 0, row.res)
+			continue
+		}
+		engine.ComputeBatch(wk.ins[:k], 0, wk.res[:k])
+		for j, col := range wk.insCol[:k] {
+			row.res[col] = wk.res[j]
+		}
 	}
 }
 
-// pipeline runs the second reading in a goroutine that fills batches,
-// formats the batches into text in goroutines of their own (one per CPU,
-// at most 4: the reading goroutine leaves most of its CPU to them), and
-// writes the texts to w in order in the caller's goroutine. It returns w's
-// first error, after every goroutine has stopped.
-func (c *Converter) pipeline(t *text, w io.Writer) error {
-	formatters := min(max(cpus(), 1), 4)
-	inFlight := 2 * (formatters + 1)
+// text prints every row of b (computed) into b.text.
+func (wk *worker) text(t *text, b *rowBatch) {
+	b.text = b.text[:0]
+	for r := range b.rows {
+		row := b.row(r)
+		b.text = t.appendRow(b.text, &wk.day, b.times[r], row.present, row.res)
+	}
+}
+
+// batches runs the second reading as a pipeline: a goroutine fills
+// batches (fillBatch), workers in goroutines of their own (one per CPU, at
+// most 4: the reading goroutine leaves most of its CPU to them) compute
+// each batch's planned rows and then run work on it (when set), and the
+// caller's goroutine passes the batches to use in the log's order. A few
+// batches are in flight, so memory stays bounded whatever the log's
+// length. When use returns an error, the pipeline stops (use is not called
+// again) and batches returns that error, after every goroutine has
+// stopped; else nil (Err then tells a damage from the log's end). When use
+// panics, the goroutines stop too.
+func (c *Converter) batches(work func(wk *worker, b *rowBatch), use func(b *rowBatch) error) error {
+	workers := min(max(cpus(), 1), 4)
+	inFlight := 2 * (workers + 1)
 	free := make(chan *rowBatch, inFlight)
-	work := make(chan *rowBatch, inFlight)  // to the formatters
-	order := make(chan *rowBatch, inFlight) // to the writer, in the log's order
+	queue := make(chan *rowBatch, inFlight) // to the workers
+	order := make(chan *rowBatch, inFlight) // to use, in the log's order
 	stop := make(chan struct{})
 	// No more batches than the log's rows fill (a small log needs one);
 	// more rows than counted only cycle the batches more often.
@@ -302,7 +321,7 @@ func (c *Converter) pipeline(t *text, w io.Writer) error {
 	}
 	go func() {
 		defer close(order)
-		defer close(work)
+		defer close(queue)
 		for {
 			var b *rowBatch
 			select {
@@ -319,34 +338,77 @@ func (c *Converter) pipeline(t *text, w io.Writer) error {
 				return
 			}
 			order <- b // neither send blocks: at most inFlight batches exist
-			work <- b
+			queue <- b
 		}
 	}()
-	var formatting sync.WaitGroup
-	for range formatters {
-		formatting.Add(1)
+	var working sync.WaitGroup
+	for range workers {
+		working.Add(1)
 		go func() {
-			defer formatting.Done()
+			defer working.Done()
 			n := len(c.columns)
-			pr := printer{ins: make([]engine.Input, n), res: make([]engine.Result, n), insCol: make([]int32, n), rowRes: make([]engine.Result, n)}
-			for b := range work {
-				pr.text(t, b, c.counters)
+			wk := worker{ins: make([]engine.Input, n), res: make([]engine.Result, n), insCol: make([]int32, n)}
+			for b := range queue {
+				wk.compute(b, c.counters)
+				if work != nil {
+					work(&wk, b)
+				}
 				b.done <- struct{}{}
 			}
 		}()
 	}
 	var err error
+	stopped := false
+	defer func() {
+		if !stopped {
+			close(stop) // use panicked: the goroutines end all the same
+		}
+	}()
 	for b := range order {
 		<-b.done
-		if err == nil && len(b.text) > 0 {
-			if _, err = w.Write(b.text); err != nil {
+		if err == nil {
+			if err = use(b); err != nil {
 				close(stop) // the filler stops at its next batch; order is drained
+				stopped = true
 			}
 		}
 		free <- b
 	}
-	formatting.Wait()
+	working.Wait()
 	return err
+}
+
+// pipeline is Write's pipeline (batches): the workers print the batches'
+// rows, and the caller's goroutine writes the texts to w in order. It
+// returns w's first error.
+func (c *Converter) pipeline(t *text, w io.Writer) error {
+	return c.batches(func(wk *worker, b *rowBatch) { wk.text(t, b) }, func(b *rowBatch) error {
+		if len(b.text) == 0 {
+			return nil
+		}
+		_, err := w.Write(b.text)
+		return err
+	})
+}
+
+// readBatches is ReadRows' pipeline (batches): the caller's goroutine
+// passes the computed rows to fn, in order.
+func (c *Converter) readBatches(fn func(r *ComputedRow) error) error {
+	var r ComputedRow
+	err := c.batches(nil, func(b *rowBatch) error {
+		for i := range b.rows {
+			row := b.row(i)
+			r.Index, r.Time, r.Present, r.Results = b.index[i], b.times[i], row.present, row.res
+			if err := fn(&r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.Err()
 }
 
 // scanParts reads the parts of a log in parallel, part 0 into c and each

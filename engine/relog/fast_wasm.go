@@ -29,4 +29,6 @@ type batchRow struct{}
 
 func (c *Converter) pipeline(t *text, w io.Writer) error { return nil }
 
+func (c *Converter) readBatches(fn func(r *ComputedRow) error) error { return nil }
+
 func (c *Converter) scanParts(parts []*blg.Reader) {}

@@ -66,7 +66,7 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 		}
 		buf = logtext.EndRow(buf)
 	}
-	if fast && cpus() >= 2 && !sequentialWrite && len(c.columns) <= pipelineColumns {
+	if fast && c.pipelined() {
 		if len(buf) > 0 {
 			if _, err := w.Write(buf); err != nil {
 				return err
@@ -99,6 +99,13 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 	return c.Err()
 }
 
+// pipelined reports whether Write and ReadRows run the second reading as a
+// pipeline (fast.go's batches, where fast is set): with two or more CPUs,
+// up to pipelineColumns columns.
+func (c *Converter) pipelined() bool {
+	return cpus() >= 2 && !sequentialWrite && len(c.columns) <= pipelineColumns
+}
+
 // pipelineColumns is the most columns Write runs pipeline for: its
 // batches and formatters hold about 870 bytes a column (2 CPUs; more with
 // more), which a log of very many columns (instances that come and go)
@@ -106,8 +113,8 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 // row and writes the same bytes.
 const pipelineColumns = 1 << 15
 
-// sequentialWrite makes Write run on one goroutine whatever the CPUs (the
-// tests compare both ways).
+// sequentialWrite makes Write and ReadRows run on one goroutine whatever
+// the CPUs (the tests compare both ways).
 var sequentialWrite = false
 
 // text is what Write needs to print rows in one format.
