@@ -209,6 +209,13 @@ type Options struct {
 	Interval int64
 	// PALCompat reproduces PAL's numbers, quirks included.
 	PALCompat bool
+	// Spill, when not nil, takes the values beyond Budget (a temporary
+	// file; the report is the same with or without it); nil keeps every
+	// value in memory.
+	Spill SpillFile
+	// Budget is the bytes of values Run keeps in memory when Spill is set;
+	// 0 means DefaultBudget.
+	Budget int
 }
 
 // Stats are the statistics of one series over a slice or the whole log.

@@ -44,10 +44,22 @@ const DefaultChartPoints = 600
 //
 // Run keeps, per matched series (a column or a generated series with its
 // rounding, shared by the analyses that use it), every valid value as a
-// float64 (8 bytes per value: the exact percentiles need them), one offset
-// per slice (4 bytes) and at most ChartPoints chart points (32 bytes
-// each); the rows themselves are not kept. The number of slices is at most
-// MaxSlices.
+// float64 (8 bytes per value: the exact percentiles, trimmed means and
+// standard deviation need them all), one offset per slice (4 bytes; exact
+// mode) and at most ChartPoints chart points (40 bytes each: 24,000 bytes
+// a series); the rows themselves are not kept. The number of slices is at
+// most MaxSlices.
+//
+// The values go in chunks of DefaultChunk values (32 KiB) or fewer. With
+// opts.Spill, full chunks stay in memory up to opts.Budget bytes
+// (DefaultBudget) and the others are written to opts.Spill (8 bytes a
+// value); without it, they all stay in memory. At the end, each series'
+// values are gathered (read back), its statistics computed and its values
+// released before the next series'. Memory is then about the budget, plus
+// per series its chunk being filled (at most 32 KiB) and its chart and
+// offsets, plus 16 bytes per value of the largest series (its values and
+// their sorted copy) while its statistics are computed. A failure of the
+// spill is returned (a *SpillError), without a report.
 //
 // Run returns an error when the log has no rows, when opts.Interval is
 // negative, or when the interval cuts the log into more than MaxSlices
@@ -86,6 +98,7 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 		r.Machine = cols[0].Parts.Machine
 	}
 	p := newPlan(cols, set, r)
+	p.useSpill(&opts)
 	per := (n + r.ChartPoints - 1) / r.ChartPoints
 	per = max(per, 1)
 	vals := make([]float64, p.sources)
@@ -124,9 +137,14 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 		}
 		return nil, errors.New("analysis: the log has no samples")
 	}
+	if p.spill.err != nil {
+		return nil, p.spill.err
+	}
 	r.Samples = rows // the rows read (the first reading's count, barring a change of the input)
 	r.Slices = tl.finish()
-	p.finish(r, tl)
+	if err := p.finish(r, tl); err != nil {
+		return nil, err
+	}
 	return r, readErr
 }
 
@@ -232,6 +250,7 @@ type plan struct {
 	analyses []plannedAnalysis
 	needCol  []bool
 	compat   bool
+	spill    *spill
 }
 
 // fullInstance returns the full instance name of p: parent/name#n.
@@ -507,8 +526,29 @@ func joinInstance(lm member, right []member) (member, bool) {
 	return member{}, false
 }
 
-// finish computes the statistics, the results and the alerts.
-func (p *plan) finish(r *Report, tl *timeline) {
+// useSpill gives the stores the budget and spill of opts.
+func (p *plan) useSpill(opts *Options) {
+	p.spill = newSpill(opts, len(p.stores))
+	for _, s := range p.stores {
+		s.store.sp = p.spill
+	}
+}
+
+// finish computes the statistics, the results and the alerts. Each
+// store's values are loaded, used and released before the next store's:
+// a spill's read failure is returned.
+func (p *plan) finish(r *Report, tl *timeline) error {
+	var buf []float64 // the storage of the store being computed
+	compute := func(s *sourced) error {
+		var err error
+		if buf, err = s.store.load(buf); err != nil {
+			return err
+		}
+		s.stats = sliceStats(s.store, tl, r.Interval)
+		s.all = overallStats(s.store, s.stats, r.PALCompat)
+		s.store.values = nil
+		return nil
+	}
 	perSlice := make([]bool, len(p.stores))
 	for _, d := range p.derived {
 		for round := -1; round <= 30; round++ {
@@ -519,8 +559,9 @@ func (p *plan) finish(r *Report, tl *timeline) {
 	}
 	for i, s := range p.stores {
 		if !perSlice[i] {
-			s.stats = sliceStats(s.store, tl, r.Interval)
-			s.all = overallStats(s.store, s.stats, r.PALCompat)
+			if err := compute(s); err != nil {
+				return err
+			}
 		}
 	}
 	// The series computed per slice, after their operands (which precede
@@ -533,8 +574,9 @@ func (p *plan) finish(r *Report, tl *timeline) {
 			}
 			s := p.stores[i]
 			p.fillPerSlice(s.store, &d, r.Slices, r.PALCompat)
-			s.stats = sliceStats(s.store, tl, r.Interval)
-			s.all = overallStats(s.store, s.stats, r.PALCompat)
+			if err := compute(s); err != nil {
+				return err
+			}
 		}
 	}
 	var alerts []Alert
@@ -627,6 +669,7 @@ func (p *plan) finish(r *Report, tl *timeline) {
 	for i, j := range order {
 		r.Alerts[i] = alerts[j]
 	}
+	return nil
 }
 
 // fillPerSlice fills the store of a series computed per slice: one value
