@@ -538,7 +538,15 @@ func (p *plan) useSpill(opts *Options) {
 // store's values are loaded, used and released before the next store's:
 // a spill's read failure is returned.
 func (p *plan) finish(r *Report, tl *timeline) error {
-	var buf []float64 // the storage of the store being computed
+	// buf is the storage of the values of the store being computed: the
+	// largest series'.
+	most := 0
+	for _, s := range p.stores {
+		if len(s.store.chunks) > 0 {
+			most = max(most, s.store.n)
+		}
+	}
+	buf := make([]float64, 0, most)
 	compute := func(s *sourced) error {
 		var err error
 		if buf, err = s.store.load(buf); err != nil {

@@ -456,6 +456,9 @@ func sliceStats(s *store, tl *timeline, interval int64) []Stats {
 // deviation √|(Σx² − (Σx)²/n) ÷ (n − 1)| (0 where Σx ≤ 0) rounded to the
 // series' decimals; Trimmed holds PAL's "outliers removed" figures
 // (outliersPAL); Percentiles are the exact ones.
+//
+// It sorts s.values in place (after the figures that depend on their
+// order): the values of a series are not used after its statistics.
 func overallStats(s *store, sl []Stats, compat bool) Overall {
 	var o Overall
 	vs := s.values
@@ -477,13 +480,7 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 			}
 		}
 	}
-	sorted := append([]float64(nil), vs...)
-	sortFloats(sorted)
-	n := len(sorted)
-	for i, p := range [3]int{90, 95, 99} {
-		r := (p*n + 99) / 100
-		o.Percentiles[i] = sorted[max(r, 1)-1]
-	}
+	n := len(vs)
 	if compat {
 		sum, sq := 0.0, 0.0
 		for _, v := range vs {
@@ -498,6 +495,17 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 			}
 			o.StdDev = finite(math.Sqrt(math.Abs((sq - sum*sum/float64(n)) / d)))
 		}
+	} else {
+		o.StdDev = stdDev(vs, o.Avg)
+	}
+	// The order statistics, from the values sorted in place.
+	sorted := vs
+	sortFloats(sorted)
+	for i, p := range [3]int{90, 95, 99} {
+		r := (p*n + 99) / 100
+		o.Percentiles[i] = sorted[max(r, 1)-1]
+	}
+	if compat {
 		for i, p := range [3]int{90, 80, 70} {
 			o.Trimmed[i] = roundTo(outliersPAL(sorted, p), s.round)
 		}
@@ -508,7 +516,6 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 	for i, p := range [3]int{10, 20, 30} {
 		o.Trimmed[i] = mean(sorted[:n-n*p/100])
 	}
-	o.StdDev = stdDev(vs, o.Avg)
 	return o
 }
 

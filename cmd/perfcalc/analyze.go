@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/perfcalc/perfcalc/analysis"
@@ -486,11 +487,63 @@ func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxCol
 	}
 	defer closeIn()
 	noteSkipped(stderr, "analyze", logs, skipped)
+	sp := &valuesSpill{}
+	defer sp.close()
+	opts.Spill, opts.Budget = sp, analyzeBudget
 	r, err := analysis.Run(c, set, opts)
 	if err != nil {
 		err = logError(logs, err)
 	}
 	return r, err
+}
+
+// analyzeBudget is the bytes of values analyze keeps in memory per
+// analysis (analysis.Options.Budget); those beyond go to a temporary file.
+var analyzeBudget = analysis.DefaultBudget
+
+// valuesSpilled counts the bytes written to analyze's temporary files (for
+// tests).
+var valuesSpilled atomic.Int64
+
+// valuesSpill is analyze's temporary file of the values beyond the budget
+// (analysis.Options.Spill), in os.TempDir(): created at the first write,
+// so that a log whose values fit in the budget touches no file, by
+// createUnnamed, so that it never outlives the command (unnamed, or
+// removed at once, on SIGINT or SIGTERM, or by close).
+type valuesSpill struct {
+	f    *os.File
+	done func()
+}
+
+// WriteAt writes p at off, creating the file first.
+func (s *valuesSpill) WriteAt(p []byte, off int64) (int, error) {
+	if s.f == nil {
+		f, done, err := createUnnamed(os.TempDir())
+		if err != nil {
+			return 0, fmt.Errorf("a temporary file in %s: %w", os.TempDir(), err)
+		}
+		s.f, s.done = f, done
+	}
+	n, err := s.f.WriteAt(p, off)
+	valuesSpilled.Add(int64(n))
+	return n, err
+}
+
+// ReadAt reads len(p) bytes at off.
+func (s *valuesSpill) ReadAt(p []byte, off int64) (int, error) {
+	if s.f == nil {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return s.f.ReadAt(p, off)
+}
+
+// close closes and removes the file.
+func (s *valuesSpill) close() {
+	if s.f != nil {
+		s.f.Close()
+		s.done()
+		s.f = nil
+	}
 }
 
 // writeAnalysis writes the reports in the format f.
