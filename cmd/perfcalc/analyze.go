@@ -73,6 +73,10 @@ the file is complete or left as it was. An -o that is an input is refused.
 A damaged log is analyzed up to the damage: the report covers the samples
 before it, and the command names the damage and exits with status 1.
 
+The values of the counters analyzed (8 bytes each: exact percentiles need
+them all) stay in memory up to 8 MiB; beyond, they go to a temporary file
+in the temporary folder ($TMPDIR), which never outlives the command.
+
 The exit status is 0; 1 when a log or threshold file cannot be read (or
 is damaged); 2 for a bad command line; 3 with --fail-on warning|critical when an alert of
 that condition or worse was raised (the report is written all the same).
