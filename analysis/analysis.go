@@ -214,7 +214,7 @@ type Options struct {
 	// value in memory.
 	Spill SpillFile
 	// Budget is the bytes of values Run keeps in memory when Spill is set;
-	// 0 means DefaultBudget.
+	// 0 or less means DefaultBudget.
 	Budget int
 }
 

@@ -167,8 +167,10 @@ func (e *SpillError) Error() string {
 	b = strconv.AppendInt(b, int64(e.Len), 10)
 	b = append(b, " bytes at offset "...)
 	b = strconv.AppendInt(b, e.Offset, 10)
-	b = append(b, ": "...)
-	b = append(b, e.Err.Error()...)
+	if e.Err != nil {
+		b = append(b, ": "...)
+		b = append(b, e.Err.Error()...)
+	}
 	return string(b)
 }
 
