@@ -12,10 +12,15 @@ import (
 // exact percentiles, trimmed means and standard deviation need them all),
 // where each slice starts among them (exact mode), and its chart envelope.
 //
-// The values come in chunks of at most chunkLen: the full ones kept in
+// The values come in chunks (spill.chunk values): the full ones kept in
 // memory while the Run's budget allows (spill.keep), else written to the
-// spill, and the last one being filled (cur). At finish, load gathers
-// them into values, one series at a time.
+// spill, and the last one being filled (cur). Which chunks spill is not
+// chosen: the first full chunks of every series stay in memory until the
+// budget is used, and from then on each chunk that fills is written at
+// the end of the spill in one write and its memory reused for the next;
+// every series spills in proportion to its values, with no bookkeeping
+// per row. At finish, load gathers them into values, one series at a
+// time.
 type store struct {
 	round   int // decimals (exact: applied to values; compat: to statistics), −1 none
 	values  []float64
