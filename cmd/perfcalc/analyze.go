@@ -556,14 +556,16 @@ func writeAnalysis(w io.Writer, f analyzeFormat, reports []*analysis.Report, p h
 	case analyzeHTML:
 		return htmlreport.Write(w, reports, p)
 	case analyzeJSON:
-		var b []byte
+		// In pieces as it goes: a wide log's charts are tens of MB of JSON.
+		var err error
 		if len(reports) == 1 {
-			b = reports[0].AppendJSON(nil)
+			err = reports[0].WriteJSON(w)
 		} else {
-			b = analysis.AppendFleetJSON(b, reports)
+			err = analysis.WriteFleetJSON(w, reports)
 		}
-		b = append(b, '\n')
-		_, err := w.Write(b)
+		if err == nil {
+			_, err = io.WriteString(w, "\n")
+		}
 		return err
 	}
 	var b []byte
