@@ -216,6 +216,10 @@ type Options struct {
 	// Budget is the bytes of values Run keeps in memory when Spill is set;
 	// 0 or less means DefaultBudget.
 	Budget int
+	// NoCharts leaves every Series.Chart empty, for a report that prints
+	// no chart (the text summary): 40 bytes a point (at most ChartPoints)
+	// less per series; the rest of the report is the same.
+	NoCharts bool
 }
 
 // Stats are the statistics of one series over a slice or the whole log.

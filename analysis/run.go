@@ -47,7 +47,7 @@ const DefaultChartPoints = 600
 // float64 (8 bytes per value: the exact percentiles, trimmed means and
 // standard deviation need them all), one offset per slice (4 bytes; exact
 // mode) and at most ChartPoints chart points (40 bytes each: 24,000 bytes
-// a series); the rows themselves are not kept. The number of slices is at
+// a series; none with opts.NoCharts); the rows themselves are not kept. The number of slices is at
 // most MaxSlices.
 //
 // The values go in chunks of DefaultChunk values (32 KiB) or fewer. With
@@ -531,6 +531,7 @@ func (p *plan) useSpill(opts *Options) {
 	p.spill = newSpill(opts, len(p.stores))
 	for _, s := range p.stores {
 		s.store.sp = p.spill
+		s.store.noChart = opts.NoCharts
 	}
 }
 
@@ -705,6 +706,9 @@ func (p *plan) fillPerSlice(st *store, d *derived, sl []Slice, compat bool) {
 			v = roundTo(v, st.round)
 		}
 		st.values = append(st.values, v)
+		if st.noChart {
+			continue
+		}
 		st.chart = append(st.chart, Point{Start: sl[k].Start, End: sl[k].End, Min: v, Avg: v, Max: v})
 	}
 }

@@ -33,6 +33,7 @@ type store struct {
 	// perSlice: one value per slice (Formula.PerSlice), offsets set in
 	// both modes; its values are set in values directly.
 	perSlice bool
+	noChart  bool // Options.NoCharts: chart stays empty
 
 	sp     *spill    // the Run's; nil: DefaultChunk values a chunk, all in memory
 	n      int       // the values added
@@ -64,6 +65,9 @@ func (s *store) add(row int, t int64, k int, v float64, compat bool, per int) {
 	}
 	s.cur = append(s.cur, v)
 	s.n++
+	if s.noChart {
+		return
+	}
 	b := row / per
 	if b != s.bucket || len(s.chart) == 0 {
 		s.bucket = b

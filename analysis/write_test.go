@@ -108,3 +108,36 @@ func TestWriteJSON(t *testing.T) {
 		t.Errorf("WriteFleetJSON, failing writer: %v after %d writes", err, len(fail.all))
 	}
 }
+
+// TestNoCharts: with Options.NoCharts the report is the same but for the
+// charts, which are empty: its text summary is the same, and so is its
+// JSON once the charts of the other are taken out.
+func TestNoCharts(t *testing.T) {
+	with := writeReports(t, Options{})
+	without := writeReports(t, Options{NoCharts: true})
+	charted := 0
+	for name, r := range with {
+		n := without[name]
+		if n == nil {
+			t.Fatalf("%s: no report without charts", name)
+		}
+		if !bytes.Equal(r.AppendText(nil), n.AppendText(nil)) {
+			t.Errorf("%s: the text differs without charts", name)
+		}
+		for i := range n.Results {
+			for j := range n.Results[i].Series {
+				if len(n.Results[i].Series[j].Chart) != 0 {
+					t.Fatalf("%s: %s has a chart", name, n.Results[i].Series[j].Path)
+				}
+				charted += len(r.Results[i].Series[j].Chart)
+				r.Results[i].Series[j].Chart = nil
+			}
+		}
+		if !bytes.Equal(r.AppendJSON(nil), n.AppendJSON(nil)) {
+			t.Errorf("%s: the JSON differs without charts beyond the charts", name)
+		}
+	}
+	if charted < 1200*200 {
+		t.Errorf("%d chart points in the reports with charts", charted)
+	}
+}

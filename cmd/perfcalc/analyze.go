@@ -252,7 +252,9 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(groups) == 0 {
 		return fail(errors.New("no log could be read"))
 	}
-	opts := analysis.Options{Interval: int64(interval), PALCompat: *palCompat}
+	// The text summary prints no chart: none is kept (40 bytes a point per
+	// series).
+	opts := analysis.Options{Interval: int64(interval), PALCompat: *palCompat, NoCharts: f == analyzeText}
 	var reports []*analysis.Report
 	noted := map[analysis.Unsupported]bool{}
 	for _, u := range analyses.Unsupported {
