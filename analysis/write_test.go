@@ -141,3 +141,26 @@ func TestNoCharts(t *testing.T) {
 		t.Errorf("%d chart points in the reports with charts", charted)
 	}
 }
+
+// TestChartCapacity: a chart's storage holds at most DefaultChartPoints
+// points (24,000 bytes), not what append would give a chart of 600
+// points (1,024).
+func TestChartCapacity(t *testing.T) {
+	log := hostile.WideLog(processCounters, 2, 1199) // 2 rows a point: 600 points
+	r, err := Run(open(t, log), Defaults(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, res := range r.Results {
+		for _, s := range res.Series {
+			n++
+			if len(s.Chart) != DefaultChartPoints || cap(s.Chart) != DefaultChartPoints {
+				t.Errorf("%s: %d chart points in room for %d", s.Path, len(s.Chart), cap(s.Chart))
+			}
+		}
+	}
+	if n != 8 {
+		t.Errorf("%d series, want 8", n)
+	}
+}
