@@ -14,7 +14,7 @@ import (
 // analyses) × 1,000 samples (197 MB), in each format, and logs the peak
 // heap in use and the process's maximum resident set. The charts are kept
 // (500 points × 40 bytes a series: 82 MB) for JSON and HTML, none for the
-// text; the reports (175 MB of JSON, 100 MB of HTML) are written as they
+// text; the reports (175 MB of JSON, 121 MB of HTML) are written as they
 // go. Bounds, of the heap in use (the garbage between two collections
 // included: up to as much as what is live): 256 MiB for JSON and HTML
 // (the JSON took 800 MiB when it was written whole), 64 MiB for the text.
