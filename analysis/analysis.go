@@ -246,6 +246,17 @@ type Options struct {
 	Interval int64
 	// PALCompat reproduces PAL's numbers, quirks included.
 	PALCompat bool
+	// Spill, when not nil, takes the values beyond Budget (a temporary
+	// file; the report is the same with or without it); nil keeps every
+	// value in memory.
+	Spill SpillFile
+	// Budget is the bytes of values Run keeps in memory when Spill is set;
+	// 0 or less means DefaultBudget.
+	Budget int
+	// NoCharts leaves every Series.Chart empty, for a report that prints
+	// no chart (the text summary): 40 bytes a point (at most ChartPoints)
+	// less per series; the rest of the report is the same.
+	NoCharts bool
 }
 
 // Stats are the statistics of one series over a slice or the whole log.

@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -51,12 +52,14 @@ func BenchmarkRunTx(b *testing.B) {
 // BenchmarkRunLarge compares Run with relog's CSV conversion on the Tx log
 // repeated to about 42 MB (96,000 rows of 10 columns, as relog's
 // BenchmarkPhases): the issue asks analyze for at most 1.5 × relog's
-// time. peak-heap-MB is the largest heap in use during one run (Run keeps
-// every matched value: 8 bytes × rows × series). The sub-benchmark
-// "interleaved" runs the conversion and Run with the default analyses one
-// after the other in each iteration and reports the ratio of their wall
-// times, analyze/relog (a load that comes and goes on the machine weighs
-// on both alike).
+// time. peak-heap-MB is the largest heap in use during one run: without a
+// spill Run keeps every matched value (8 bytes × rows × series: 7 MB);
+// with one (analyze-spill, as perfcalc analyze with a budget of 1 MiB),
+// the budget's and, at the end, the largest series' (one per CPU). The
+// sub-benchmark "interleaved" runs the conversion and Run with the default
+// analyses one after the other in each iteration and reports the ratio of
+// their wall times, analyze/relog (a load that comes and goes on the
+// machine weighs on both alike).
 //
 //	go test -run '^$' -bench RunLarge -benchtime 3x ./analysis
 func BenchmarkRunLarge(b *testing.B) {
@@ -103,6 +106,15 @@ func BenchmarkRunLarge(b *testing.B) {
 		}},
 		{"analyze-compat", func() error {
 			_, err := Run(open(b, log), set, Options{PALCompat: true})
+			return err
+		}},
+		{"analyze-spill", func() error { // the values beyond 1 MiB in a temporary file (the log's 7 MB of values pass it)
+			f, err := os.CreateTemp(b.TempDir(), "spill")
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = Run(open(b, log), set, Options{Spill: f, Budget: 1 << 20})
 			return err
 		}},
 	} {

@@ -45,6 +45,9 @@ func analyze(t *testing.T, s series, interval int64, compat bool, round int) ([]
 		}
 	}
 	sl := tl.finish()
+	if _, err := st.load(nil, new([]byte)); err != nil {
+		t.Fatal(err)
+	}
 	stats := sliceStats(st, tl, interval)
 	return sl, stats, overallStats(st, stats, compat)
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"io"
 	"math"
 	"strconv"
 
@@ -40,11 +41,27 @@ func AppendISOTime(dst []byte, ft int64, bias int32) []byte {
 	return append(logtext.AppendISOTime(dst, u), 'Z')
 }
 
-// jsonWriter appends the members of JSON objects.
+// jsonWriter appends the members of JSON objects: to b, and, with out
+// (WriteJSON, WriteFleetJSON), writes b to out in pieces of about
+// jsonPiece bytes as it goes, at the start of an array's element (the
+// first error of out kept in err, after which b is dropped).
 type jsonWriter struct {
 	b     []byte
 	first bool
 	bias  int32
+	out   io.Writer
+	err   error
+}
+
+// jsonPiece is the size of the pieces WriteJSON writes.
+const jsonPiece = 64 << 10
+
+// write writes b to out and empties b.
+func (w *jsonWriter) write() {
+	if w.err == nil && len(w.b) > 0 {
+		_, w.err = w.out.Write(w.b)
+	}
+	w.b = w.b[:0]
 }
 
 //go:noinline
@@ -67,6 +84,9 @@ func (w *jsonWriter) close(c byte) { w.b = append(w.b, c); w.first = false }
 //
 //go:noinline
 func (w *jsonWriter) elem() {
+	if w.out != nil && len(w.b) >= jsonPiece {
+		w.write()
+	}
 	if !w.first {
 		w.b = append(w.b, ',')
 	}
@@ -139,6 +159,22 @@ func (w *jsonWriter) alert(machine string, a *Alert) {
 // machines' reports), and "machines", the reports as AppendJSON writes
 // them (doc/ANALYSIS.md §6).
 func AppendFleetJSON(dst []byte, reports []*Report) []byte {
+	w := &jsonWriter{b: dst}
+	fleetJSON(w, reports)
+	return w.b
+}
+
+// WriteFleetJSON writes what AppendFleetJSON appends to out, in pieces of
+// about 64 KiB as it goes, and returns the first error of out.
+func WriteFleetJSON(out io.Writer, reports []*Report) error {
+	w := &jsonWriter{b: make([]byte, 0, jsonPiece+jsonPiece/4), out: out}
+	fleetJSON(w, reports)
+	w.write()
+	return w.err
+}
+
+// fleetJSON writes the fleet object with w (AppendFleetJSON).
+func fleetJSON(w *jsonWriter, reports []*Report) {
 	type ref struct {
 		r *Report
 		i int
@@ -161,7 +197,6 @@ func AppendFleetJSON(dst []byte, reports []*Report) []byte {
 			all[j-1], all[j] = b, a
 		}
 	}
-	w := &jsonWriter{b: dst}
 	w.open('{')
 	w.key("alerts")
 	w.open('[')
@@ -175,11 +210,10 @@ func AppendFleetJSON(dst []byte, reports []*Report) []byte {
 	w.open('[')
 	for _, r := range reports {
 		w.elem()
-		w.b = r.AppendJSON(w.b)
+		r.json(w)
 	}
 	w.close(']')
 	w.close('}')
-	return w.b
 }
 
 // AppendJSON appends the report as one JSON object to dst, the form the
@@ -189,7 +223,24 @@ func AppendFleetJSON(dst []byte, reports []*Report) []byte {
 // (the log's local FILETIMEs plus its bias), numbers the shortest decimal
 // that reads back exactly.
 func (r *Report) AppendJSON(dst []byte) []byte {
-	w := &jsonWriter{b: dst, bias: r.Bias}
+	w := &jsonWriter{b: dst}
+	r.json(w)
+	return w.b
+}
+
+// WriteJSON writes what AppendJSON appends to out, in pieces of about
+// 64 KiB as it goes (the report is never held whole as bytes), and
+// returns the first error of out.
+func (r *Report) WriteJSON(out io.Writer) error {
+	w := &jsonWriter{b: make([]byte, 0, jsonPiece+jsonPiece/4), out: out}
+	r.json(w)
+	w.write()
+	return w.err
+}
+
+// json writes the report's object with w (AppendJSON).
+func (r *Report) json(w *jsonWriter) {
+	w.bias = r.Bias
 	w.open('{')
 	w.key("parameters")
 	w.open('{')
@@ -262,7 +313,6 @@ func (r *Report) AppendJSON(dst []byte) []byte {
 	}
 	w.close(']')
 	w.close('}')
-	return w.b
 }
 
 // appendResult appends one analysis' object.

@@ -51,10 +51,22 @@ const DefaultChartPoints = 600
 //
 // Run keeps, per matched series (a column or a generated series with its
 // rounding, shared by the analyses that use it), every valid value as a
-// float64 (8 bytes per value: the exact percentiles need them), one offset
-// per slice (4 bytes) and at most ChartPoints chart points (32 bytes
-// each); the rows themselves are not kept. The number of slices is at most
-// MaxSlices.
+// float64 (8 bytes per value: the exact percentiles, trimmed means and
+// standard deviation need them all), one offset per slice (4 bytes; exact
+// mode) and at most ChartPoints chart points (40 bytes each: 24,000 bytes
+// a series; none with opts.NoCharts); the rows themselves are not kept. The number of slices is at
+// most MaxSlices.
+//
+// The values go in chunks of DefaultChunk values (32 KiB) or fewer. With
+// opts.Spill, full chunks stay in memory up to opts.Budget bytes
+// (DefaultBudget) and the others are written to opts.Spill (8 bytes a
+// value); without it, they all stay in memory. At the end, each series'
+// values are gathered (read back), its statistics computed and its values
+// released before the next series'. Memory is then about the budget, plus
+// per series its chunk being filled (at most 32 KiB) and its chart and
+// offsets, plus 16 bytes per value of the largest series (its values and
+// their sorted copy) while its statistics are computed. A failure of the
+// spill is returned (a *SpillError), without a report.
 //
 // Run returns an error when the log has no rows, when opts.Interval is
 // negative, or when the interval cuts the log into more than MaxSlices
@@ -93,6 +105,7 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 		r.Machine = cols[0].Parts.Machine
 	}
 	p := newPlan(cols, set, r)
+	p.useSpill(&opts)
 	per := (n + r.ChartPoints - 1) / r.ChartPoints
 	per = max(per, 1)
 	rd := rowReader{p: p, tl: tl, vals: make([]float64, p.sources), valid: make([]bool, p.sources), per: per, compat: opts.PALCompat}
@@ -107,9 +120,14 @@ func Run(c *relog.Converter, set *Set, opts Options) (*Report, error) {
 		}
 		return nil, errors.New("analysis: the log has no samples")
 	}
+	if p.spill.err != nil {
+		return nil, p.spill.err
+	}
 	r.Samples = rows // the rows read (the first reading's count, barring a change of the input)
 	r.Slices = tl.finish()
-	p.finish(r, tl)
+	if err := p.finish(r, tl); err != nil {
+		return nil, err
+	}
 	return r, readErr
 }
 
@@ -258,6 +276,7 @@ type plan struct {
 	analyses []plannedAnalysis
 	needCol  []bool
 	compat   bool
+	spill    *spill
 }
 
 // fullInstance returns the full instance name of p: parent/name#n.
@@ -568,8 +587,19 @@ func joinInstance(lm member, right []member) (member, bool) {
 	return member{}, false
 }
 
-// finish computes the statistics, the results and the alerts.
-func (p *plan) finish(r *Report, tl *timeline) {
+// useSpill gives the stores the budget and spill of opts.
+func (p *plan) useSpill(opts *Options) {
+	p.spill = newSpill(opts, len(p.stores))
+	for _, s := range p.stores {
+		s.store.sp = p.spill
+		s.store.noChart = opts.NoCharts
+	}
+}
+
+// finish computes the statistics, the results and the alerts. Each
+// store's values are loaded, used and released before the next store's:
+// a spill's read failure is returned.
+func (p *plan) finish(r *Report, tl *timeline) error {
 	perSlice := make([]bool, len(p.stores))
 	for _, d := range p.derived {
 		for round := -1; round <= 30; round++ {
@@ -579,13 +609,32 @@ func (p *plan) finish(r *Report, tl *timeline) {
 		}
 	}
 	// Each store's statistics are its own (the timeline is only read): the
-	// stores are shared among the CPUs.
-	parallel(len(p.stores), func(i int) {
-		if s := p.stores[i]; !perSlice[i] {
-			s.stats = sliceStats(s.store, tl, r.Interval)
-			s.all = overallStats(s.store, s.stats, r.PALCompat)
+	// stores are shared among the CPUs. Each worker loads a store's values
+	// into a buffer of its own (the largest series' it computed), read back
+	// from the spill where they went there.
+	workers := parallelism(len(p.stores))
+	bufs := make([][]float64, workers)
+	tmps := make([][]byte, workers)
+	errs := make([]error, len(p.stores))
+	parallel(len(p.stores), func(w, i int) {
+		s := p.stores[i]
+		if perSlice[i] {
+			return
 		}
+		var err error
+		if bufs[w], err = s.store.load(bufs[w], &tmps[w]); err != nil {
+			errs[i] = err
+			return
+		}
+		s.stats = sliceStats(s.store, tl, r.Interval)
+		s.all = overallStats(s.store, s.stats, r.PALCompat)
+		s.store.values = nil
 	})
+	for _, err := range errs { // the first store's, as one goroutine would return it
+		if err != nil {
+			return err
+		}
+	}
 	// The series computed per slice, after their operands (which precede
 	// them: generate creates operands first).
 	for _, d := range p.derived {
@@ -697,6 +746,7 @@ func (p *plan) finish(r *Report, tl *timeline) {
 	for i, j := range order {
 		r.Alerts[i] = alerts[j]
 	}
+	return nil
 }
 
 // resolver returns, for an analysis with thresholds or bands computed
@@ -817,25 +867,30 @@ func (p *plan) count(pa *plannedAnalysis, ds, machine string) (int, string) {
 	return 0, "" // unreachable: the analysis itself has the datasource
 }
 
-// parallel calls f(i) for every i in [0, n), on as many goroutines as
-// there are CPUs (runtime.GOMAXPROCS, at most n), and returns when every
-// call has returned. The calls must not depend on one another.
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
+// parallelism returns how many goroutines parallel uses for n calls:
+// the CPUs (runtime.GOMAXPROCS), at most n, at least 1.
+func parallelism(n int) int { return max(min(runtime.GOMAXPROCS(0), n), 1) }
+
+// parallel calls f(w, i) for every i in [0, n), on parallelism(n)
+// goroutines (w, from 0, is the caller's: what it owns may be reused from
+// one call to the next), and returns when every call has returned. The
+// calls must not depend on one another.
+func parallel(n int, f func(w, i int)) {
+	workers := parallelism(n)
+	if workers == 1 {
 		for i := range n {
-			f(i)
+			f(0, i)
 		}
 		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				f(i)
+				f(w, i)
 			}
 		}()
 	}
@@ -867,6 +922,9 @@ func (p *plan) fillPerSlice(st *store, d *derived, sl []Slice, compat bool) {
 			v = roundTo(v, st.round)
 		}
 		st.values = append(st.values, v)
+		if st.noChart {
+			continue
+		}
 		st.chart = append(st.chart, Point{Start: sl[k].Start, End: sl[k].End, Min: v, Avg: v, Max: v})
 	}
 }

@@ -1,11 +1,27 @@
 package analysis
 
-import "math"
+import (
+	"encoding/binary"
+	"io"
+	"math"
+	"strconv"
+	"sync"
+)
 
 // store holds what Run keeps of one series (a column or a generated series,
 // with one rounding): its valid values in row order (8 bytes each: the
 // exact percentiles, trimmed means and standard deviation need them all),
 // where each slice starts among them (exact mode), and its chart envelope.
+//
+// The values come in chunks (spill.chunk values): the full ones kept in
+// memory while the Run's budget allows (spill.keep), else written to the
+// spill, and the last one being filled (cur). Which chunks spill is not
+// chosen: the first full chunks of every series stay in memory until the
+// budget is used, and from then on each chunk that fills is written at
+// the end of the spill in one write and its memory reused for the next;
+// every series spills in proportion to its values, with no bookkeeping
+// per row. At finish, load gathers them into values, one series at a
+// time.
 type store struct {
 	round   int // decimals (exact: applied to values; compat: to statistics), −1 none
 	values  []float64
@@ -16,8 +32,22 @@ type store struct {
 	sum float64
 	cnt int
 	// perSlice: one value per slice (Formula.PerSlice), offsets set in
-	// both modes.
+	// both modes; its values are set in values directly.
 	perSlice bool
+	noChart  bool // Options.NoCharts: chart stays empty
+
+	sp     *spill    // the Run's; nil: DefaultChunk values a chunk, all in memory
+	n      int       // the values added
+	chunks []chunk   // the full chunks, in row order
+	cur    []float64 // the chunk being filled
+}
+
+// chunk is a full chunk of a store's values: in memory (mem), or n values
+// in the spill at off.
+type chunk struct {
+	mem []float64
+	off int64
+	n   int
 }
 
 func newStore(round int) *store { return &store{round: round, bucket: -1} }
@@ -28,14 +58,24 @@ func (s *store) add(row int, t int64, k int, v float64, compat bool, per int) {
 	if !compat {
 		v = roundTo(v, s.round)
 		for len(s.offsets) <= k {
-			s.offsets = append(s.offsets, int32(len(s.values)))
+			s.offsets = append(s.offsets, int32(s.n))
 		}
 	}
-	s.values = append(s.values, v)
+	if len(s.cur) == cap(s.cur) {
+		s.next()
+	}
+	s.cur = append(s.cur, v)
+	s.n++
+	if s.noChart {
+		return
+	}
 	b := row / per
 	if b != s.bucket || len(s.chart) == 0 {
 		s.bucket = b
 		s.sum, s.cnt = v, 1
+		if len(s.chart) == cap(s.chart) {
+			s.growChart()
+		}
 		s.chart = append(s.chart, Point{Start: t, End: t, Min: v, Avg: v, Max: v})
 		return
 	}
@@ -48,7 +88,229 @@ func (s *store) add(row int, t int64, k int, v float64, compat bool, per int) {
 	p.Avg = min(max(finite(s.sum/float64(s.cnt)), p.Min), p.Max)
 }
 
+// growChart makes room in chart for one more point: it doubles chart's
+// capacity up to DefaultChartPoints, the most points a chart has (append
+// would grow a chart of 545 to 600 points to 1,024: 40,960 bytes).
+func (s *store) growChart() {
+	n := min(max(2*cap(s.chart), 8), DefaultChartPoints)
+	if n <= len(s.chart) {
+		n = 2 * len(s.chart) // not reached: a chart has at most DefaultChartPoints points
+	}
+	c := make([]Point, len(s.chart), n)
+	copy(c, s.chart)
+	s.chart = c
+}
+
+// next makes room in cur for one more value: it grows cur up to the chunk
+// length (doubling, so that a short series stays small), and moves a full
+// cur to the chunks, in memory or to the spill.
+func (s *store) next() {
+	size := DefaultChunk
+	if s.sp != nil {
+		size = s.sp.chunk
+	}
+	if len(s.cur) < size {
+		c := make([]float64, len(s.cur), min(max(2*cap(s.cur), 8), size))
+		copy(c, s.cur)
+		s.cur = c
+		return
+	}
+	if s.sp.keep() {
+		s.chunks = append(s.chunks, chunk{mem: s.cur, n: len(s.cur)})
+		s.cur = make([]float64, 0, size)
+		return
+	}
+	if off, ok := s.sp.write(s.cur); ok {
+		s.chunks = append(s.chunks, chunk{off: off, n: len(s.cur)})
+	}
+	s.cur = s.cur[:0] // written (or lost to a spill error, which Run returns)
+}
+
+// load sets values to the series' values in row order (except for a
+// series computed per slice, whose values are set already), in buf's
+// storage where it has room, and returns that storage; the chunks are
+// released. A single chunk is used as it is. tmp is the caller's buffer for
+// the bytes read from the spill: stores may be loaded concurrently, each
+// caller with its own buf and tmp.
+func (s *store) load(buf []float64, tmp *[]byte) ([]float64, error) {
+	if s.perSlice {
+		return buf, nil
+	}
+	if len(s.chunks) == 0 {
+		s.values, s.cur = s.cur, nil
+		return buf, nil
+	}
+	if cap(buf) < s.n {
+		buf = make([]float64, 0, s.n)
+	}
+	vs := buf[:0]
+	for _, c := range s.chunks {
+		if c.mem != nil {
+			vs = append(vs, c.mem...)
+			continue
+		}
+		var err error
+		if vs, err = s.sp.read(vs, c, tmp); err != nil {
+			return buf, err
+		}
+	}
+	vs = append(vs, s.cur...)
+	if s.sp != nil {
+		s.sp.release(s.chunks)
+	}
+	s.values, s.chunks, s.cur = vs, nil, nil
+	return buf, nil
+}
+
+// DefaultChunk is the most values in a chunk of a series (32 KiB); a
+// small budget or many series make smaller chunks (newSpill).
+const DefaultChunk = 4096
+
+// DefaultBudget is Options.Budget's default: the bytes of values Run keeps
+// in memory before it writes them to Options.Spill (as
+// internal/openmetrics' DefaultBudget for its windows).
+const DefaultBudget = 8 << 20
+
+// SpillFile is where Run writes the values beyond its budget (written at
+// increasing offsets, then read back): a temporary file, or a buffer in
+// memory. *os.File is one.
+type SpillFile interface {
+	io.ReaderAt
+	io.WriterAt
+}
+
+// SpillError is a failure of Options.Spill: Op ("writing" or "reading")
+// Len bytes at Offset.
+type SpillError struct {
+	Op     string
+	Offset int64
+	Len    int
+	Err    error
+}
+
+func (e *SpillError) Error() string {
+	b := []byte("analysis: ")
+	b = append(b, e.Op...)
+	b = append(b, " the values' spill file: "...)
+	b = strconv.AppendInt(b, int64(e.Len), 10)
+	b = append(b, " bytes at offset "...)
+	b = strconv.AppendInt(b, e.Offset, 10)
+	if e.Err != nil {
+		b = append(b, ": "...)
+		b = append(b, e.Err.Error()...)
+	}
+	return string(b)
+}
+
+// Unwrap returns the spill's error.
+func (e *SpillError) Unwrap() error { return e.Err }
+
+// spill is a Run's budget for the values in memory and its spill file.
+type spill struct {
+	f      SpillFile  // nil: everything in memory
+	budget int        // bytes of full chunks kept in memory
+	inMem  int        // bytes of full chunks in memory
+	chunk  int        // values a chunk
+	size   int64      // bytes written to f
+	buf    []byte     // write's
+	err    error      // the first failure of f
+	mu     sync.Mutex // guards inMem in release
+}
+
+// newSpill returns the spill of opts for a number of stores.
+//
+// A chunk holds DefaultChunk values, fewer where the budget would not
+// hold 64 full chunks and two per store (each store's chunk being filled
+// is outside the budget), but not fewer than 256 (2 KiB: a spilled series
+// is read back at least 2 KiB a read) unless the budget is below 128 KiB.
+func newSpill(opts *Options, stores int) *spill {
+	sp := &spill{f: opts.Spill, budget: opts.Budget, chunk: DefaultChunk}
+	if sp.f == nil {
+		return sp
+	}
+	if sp.budget <= 0 {
+		sp.budget = DefaultBudget
+	}
+	least := max(min(256, sp.budget/8/64), 1)
+	sp.chunk = min(max(sp.budget/8/max(64, 2*stores), least), DefaultChunk)
+	return sp
+}
+
+// keep reports whether a full chunk stays in memory, and counts it.
+func (sp *spill) keep() bool {
+	if sp == nil || sp.f == nil {
+		return true
+	}
+	if sp.inMem+8*sp.chunk > sp.budget {
+		return false
+	}
+	sp.inMem += 8 * sp.chunk
+	return true
+}
+
+// release uncounts the chunks of a store that load gathered (stores may
+// be loaded concurrently).
+func (sp *spill) release(cs []chunk) {
+	if sp.f == nil {
+		return
+	}
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	for _, c := range cs {
+		if c.mem != nil {
+			sp.inMem -= 8 * c.n
+		}
+	}
+}
+
+// write appends vs to the file and returns their offset; false after a
+// failure (kept in err: no later write is tried).
+func (sp *spill) write(vs []float64) (int64, bool) {
+	if sp.err != nil {
+		return 0, false
+	}
+	sp.buf = sp.buf[:0]
+	for _, v := range vs {
+		sp.buf = binary.LittleEndian.AppendUint64(sp.buf, math.Float64bits(v))
+	}
+	off := sp.size
+	n, err := sp.f.WriteAt(sp.buf, off)
+	if err == nil && n < len(sp.buf) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		sp.err = &SpillError{Op: "writing", Offset: off, Len: len(sp.buf), Err: err}
+		return 0, false
+	}
+	sp.size += int64(n)
+	return off, true
+}
+
+// read appends the values of chunk c, read from the file (through the
+// buffer tmp, grown as needed), to vs. Reads may run concurrently.
+func (sp *spill) read(vs []float64, c chunk, tmp *[]byte) ([]float64, error) {
+	need := 8 * c.n
+	if cap(*tmp) < need {
+		*tmp = make([]byte, need)
+	}
+	b := (*tmp)[:need]
+	n, err := sp.f.ReadAt(b, c.off)
+	if n == need {
+		err = nil // io.EOF at the end of the file
+	} else if err == nil {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return vs, &SpillError{Op: "reading", Offset: c.off, Len: need, Err: err}
+	}
+	for i := 0; i < need; i += 8 {
+		vs = append(vs, math.Float64frombits(binary.LittleEndian.Uint64(b[i:])))
+	}
+	return vs, nil
+}
+
 // bounds returns the positions [lo, hi) of exact slice k among the values.
+// (load sets values first.)
 func (s *store) bounds(k int) (lo, hi int) {
 	n := len(s.values)
 	lo, hi = n, n
@@ -229,6 +491,9 @@ func sliceStats(s *store, tl *timeline, interval int64) []Stats {
 // deviation √|(Σx² − (Σx)²/n) ÷ (n − 1)| (0 where Σx ≤ 0) rounded to the
 // series' decimals; Trimmed holds PAL's "outliers removed" figures
 // (outliersPAL); Percentiles are the exact ones.
+//
+// It sorts s.values in place (after the figures that depend on their
+// order): the values of a series are not used after its statistics.
 func overallStats(s *store, sl []Stats, compat bool) Overall {
 	var o Overall
 	vs := s.values
@@ -250,13 +515,7 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 			}
 		}
 	}
-	sorted := append([]float64(nil), vs...)
-	sortFloats(sorted)
-	n := len(sorted)
-	for i, p := range [3]int{90, 95, 99} {
-		r := (p*n + 99) / 100
-		o.Percentiles[i] = sorted[max(r, 1)-1]
-	}
+	n := len(vs)
 	if compat {
 		sum, sq := 0.0, 0.0
 		for _, v := range vs {
@@ -271,6 +530,17 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 			}
 			o.StdDev = finite(math.Sqrt(math.Abs((sq - sum*sum/float64(n)) / d)))
 		}
+	} else {
+		o.StdDev = stdDev(vs, o.Avg)
+	}
+	// The order statistics, from the values sorted in place.
+	sorted := vs
+	sortFloats(sorted)
+	for i, p := range [3]int{90, 95, 99} {
+		r := (p*n + 99) / 100
+		o.Percentiles[i] = sorted[max(r, 1)-1]
+	}
+	if compat {
 		for i, p := range [3]int{90, 80, 70} {
 			o.Trimmed[i] = roundTo(outliersPAL(sorted, p), s.round)
 		}
@@ -281,7 +551,6 @@ func overallStats(s *store, sl []Stats, compat bool) Overall {
 	for i, p := range [3]int{10, 20, 30} {
 		o.Trimmed[i] = mean(sorted[:n-n*p/100])
 	}
-	o.StdDev = stdDev(vs, o.Avg)
 	return o
 }
 

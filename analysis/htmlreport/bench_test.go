@@ -20,20 +20,7 @@ func BenchmarkSanitizeHostile(b *testing.B) {
 // BenchmarkWrite: the report of 1,000 series of 600 chart points (a busy
 // server's processes), its size per op as bytes.
 func BenchmarkWrite(b *testing.B) {
-	r := handReport("SERVER1")
-	res := &r.Results[0]
-	for len(res.Series) < 1000 {
-		s := res.Series[1]
-		s.Path = strings.Replace(s.Path, "<script>", "p"+itoa(len(res.Series)), 1)
-		res.Series = append(res.Series, s)
-	}
-	for i := range res.Series {
-		pts := res.Series[i].Chart
-		for len(pts) < 600 {
-			pts = append(pts, pts[len(pts)-1])
-		}
-		res.Series[i].Chart = pts
-	}
+	r := bigReport()
 	var n countWriter
 	if err := Write(&n, []*analysis.Report{r}, Params{}); err != nil {
 		b.Fatal(err)

@@ -56,18 +56,26 @@ type Params struct {
 }
 
 // Write writes the HTML report of reports (one per machine, in order) to
-// w.
+// w, in pieces of about 64 KiB as it goes (a chart at most beyond that),
+// and returns w's first error.
 func Write(w io.Writer, reports []*analysis.Report, p Params) error {
 	var b strings.Builder
-	rw := &writer{b: &b, reports: reports, p: p}
+	b.Grow(2 * piece)
+	rw := &writer{b: &b, out: w, reports: reports, p: p}
 	rw.document()
-	_, err := io.WriteString(w, b.String())
-	return err
+	rw.flush()
+	return rw.err
 }
 
-// writer holds one report being written.
+// piece is the size of the pieces Write writes.
+const piece = 64 << 10
+
+// writer holds one report being written: b the text not yet written to
+// out, err out's first error (after which the text is dropped).
 type writer struct {
 	b       *strings.Builder
+	out     io.Writer
+	err     error
 	reports []*analysis.Report
 	p       Params
 }
@@ -76,6 +84,18 @@ func (w *writer) s(parts ...string) {
 	for _, p := range parts {
 		w.b.WriteString(p)
 	}
+	if w.b.Len() >= piece {
+		w.flush()
+	}
+}
+
+// flush writes b to out and empties it.
+func (w *writer) flush() {
+	if w.err == nil && w.b.Len() > 0 {
+		_, w.err = io.WriteString(w.out, w.b.String())
+	}
+	w.b.Reset()
+	w.b.Grow(2 * piece)
 }
 
 // esc escapes a text for HTML, once made valid (clean).

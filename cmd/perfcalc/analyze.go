@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/perfcalc/perfcalc/analysis"
@@ -71,6 +72,10 @@ the file is complete or left as it was. An -o that is an input is refused.
 
 A damaged log is analyzed up to the damage: the report covers the samples
 before it, and the command names the damage and exits with status 1.
+
+The values of the counters analyzed (8 bytes each: exact percentiles need
+them all) stay in memory up to 8 MiB; beyond, they go to a temporary file
+in the temporary folder ($TMPDIR), which never outlives the command.
 
 The exit status is 0; 1 when a log or threshold file cannot be read (or
 is damaged); 2 for a bad command line; 3 with --fail-on warning|critical when an alert of
@@ -247,7 +252,9 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(groups) == 0 {
 		return fail(errors.New("no log could be read"))
 	}
-	opts := analysis.Options{Interval: int64(interval), PALCompat: *palCompat}
+	// The text summary prints no chart: none is kept (40 bytes a point per
+	// series).
+	opts := analysis.Options{Interval: int64(interval), PALCompat: *palCompat, NoCharts: f == analyzeText}
 	var reports []*analysis.Report
 	noted := map[analysis.Unsupported]bool{}
 	for _, u := range analyses.Unsupported {
@@ -486,11 +493,63 @@ func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxCol
 	}
 	defer closeIn()
 	noteSkipped(stderr, "analyze", logs, skipped)
+	sp := &valuesSpill{}
+	defer sp.close()
+	opts.Spill, opts.Budget = sp, analyzeBudget
 	r, err := analysis.Run(c, set, opts)
 	if err != nil {
 		err = logError(logs, err)
 	}
 	return r, err
+}
+
+// analyzeBudget is the bytes of values analyze keeps in memory per
+// analysis (analysis.Options.Budget); those beyond go to a temporary file.
+var analyzeBudget = analysis.DefaultBudget
+
+// valuesSpilled counts the bytes written to analyze's temporary files (for
+// tests).
+var valuesSpilled atomic.Int64
+
+// valuesSpill is analyze's temporary file of the values beyond the budget
+// (analysis.Options.Spill), in os.TempDir(): created at the first write,
+// so that a log whose values fit in the budget touches no file, by
+// createUnnamed, so that it never outlives the command (unnamed, or
+// removed at once, on SIGINT or SIGTERM, or by close).
+type valuesSpill struct {
+	f    *os.File
+	done func()
+}
+
+// WriteAt writes p at off, creating the file first.
+func (s *valuesSpill) WriteAt(p []byte, off int64) (int, error) {
+	if s.f == nil {
+		f, done, err := createUnnamed(os.TempDir())
+		if err != nil {
+			return 0, fmt.Errorf("a temporary file in %s: %w", os.TempDir(), err)
+		}
+		s.f, s.done = f, done
+	}
+	n, err := s.f.WriteAt(p, off)
+	valuesSpilled.Add(int64(n))
+	return n, err
+}
+
+// ReadAt reads len(p) bytes at off.
+func (s *valuesSpill) ReadAt(p []byte, off int64) (int, error) {
+	if s.f == nil {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return s.f.ReadAt(p, off)
+}
+
+// close closes and removes the file.
+func (s *valuesSpill) close() {
+	if s.f != nil {
+		s.f.Close()
+		s.done()
+		s.f = nil
+	}
 }
 
 // writeAnalysis writes the reports in the format f.
@@ -499,14 +558,16 @@ func writeAnalysis(w io.Writer, f analyzeFormat, reports []*analysis.Report, p h
 	case analyzeHTML:
 		return htmlreport.Write(w, reports, p)
 	case analyzeJSON:
-		var b []byte
+		// In pieces as it goes: a wide log's charts are tens of MB of JSON.
+		var err error
 		if len(reports) == 1 {
-			b = reports[0].AppendJSON(nil)
+			err = reports[0].WriteJSON(w)
 		} else {
-			b = analysis.AppendFleetJSON(b, reports)
+			err = analysis.WriteFleetJSON(w, reports)
 		}
-		b = append(b, '\n')
-		_, err := w.Write(b)
+		if err == nil {
+			_, err = io.WriteString(w, "\n")
+		}
 		return err
 	}
 	var b []byte

@@ -56,7 +56,8 @@ type tempFile struct {
 	name      string // the file's name; "" while it has none (O_TMPFILE)
 }
 
-// noUnnamed makes newTempFile use named files only (for tests).
+// noUnnamed makes newTempFile and createUnnamed use named files only (for
+// tests).
 var noUnnamed bool
 
 // newTempFile creates a temporary file in dir for the destination base:
@@ -157,8 +158,10 @@ func (t *tempFile) discard() {
 // removed at once where open files can be removed (Unix), or when done is
 // called (and on SIGINT or SIGTERM).
 func createUnnamed(dir string) (f *os.File, done func(), err error) {
-	if f, err := openUnnamed(dir); err == nil {
+	if f, err := openUnnamed(dir); err == nil && !noUnnamed {
 		return f, func() {}, nil
+	} else if err == nil {
+		f.Close()
 	}
 	temps.Lock()
 	defer temps.Unlock()

@@ -107,3 +107,42 @@ func NewInstancesLog(counters, samples, perSample int) []byte {
 	}
 	return l.Bytes()
 }
+
+// WideLog returns a .blg log of one wildcard entry \\WIDE\Process(*)\NAME
+// per counter name and samples samples one second apart, each with the
+// same instances "process0" … (raw counts: instance j's value in sample i
+// is i+j): a log that is wide rather than long, counters × instances
+// columns, for the memory of analyze (its defaults match Process' Handle
+// Count, Thread Count, Private Bytes and Working Set).
+func WideLog(counters []string, instances, samples int) []byte {
+	const start = 130_057_734_178_440_000
+	list := append([]byte(nil), blgbuild.CounterListHeader...)
+	for _, name := range counters {
+		list = blgbuild.AppendCounterList(list, blgbuild.Counter{
+			Flags: 1, Type: uint32(engine.CounterRawcount), Machine: `\\WIDE`, Object: "Process",
+			Instance: "*", Counter: name,
+		})
+	}
+	l := blgbuild.New(64<<10, start)
+	l.Record(blgbuild.EventCounterList, start, list, blgbuild.MaxEventData)
+	names := make([][]uint16, instances)
+	for j := range names {
+		for _, r := range "process" + strconv.Itoa(j) {
+			names[j] = append(names[j], uint16(r))
+		}
+	}
+	values := make([]uint64, instances)
+	for i := range samples {
+		ts := int64(start + i*10_000_000)
+		for j := range values {
+			values[j] = uint64(i + j)
+		}
+		rec := []byte{'B', 'L', 3, 0, 0, 0, 0, 0}
+		for range counters {
+			rec = append(rec, blgbuild.MultiSubRecord(ts, names, values)...)
+		}
+		rec[4], rec[5], rec[6], rec[7] = byte(len(rec)), byte(len(rec)>>8), byte(len(rec)>>16), byte(len(rec)>>24)
+		l.Record(blgbuild.EventSample, ts, rec, blgbuild.MaxEventData)
+	}
+	return l.Bytes()
+}

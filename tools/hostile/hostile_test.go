@@ -45,6 +45,21 @@ func TestInputs(t *testing.T) {
 	if r.Next() || r.Err() != nil {
 		t.Fatalf("a sample or an error: %v", r.Err())
 	}
+	wide := WideLog([]string{"Handle Count", "Thread Count"}, 30, 7)
+	r, err = blg.NewReader(bytes.NewReader(wide), int64(len(wide)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Counters(); len(c) != 2 || c[1].Counter != "Thread Count" || c[1].Instance != "*" {
+		t.Fatalf("wide: counters %+v", c)
+	}
+	samples := 0
+	for r.Next() {
+		samples++
+	}
+	if samples != 7 || r.Err() != nil {
+		t.Fatalf("wide: %d samples, %v", samples, r.Err())
+	}
 	table, err := NameTable(500)
 	if err != nil {
 		t.Fatal(err)
