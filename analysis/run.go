@@ -60,12 +60,13 @@ const DefaultChartPoints = 600
 // The values go in chunks of DefaultChunk values (32 KiB) or fewer. With
 // opts.Spill, full chunks stay in memory up to opts.Budget bytes
 // (DefaultBudget) and the others are written to opts.Spill (8 bytes a
-// value); without it, they all stay in memory. At the end, each series'
-// values are gathered (read back), its statistics computed and its values
-// released before the next series'. Memory is then about the budget, plus
-// per series its chunk being filled (at most 32 KiB) and its chart and
-// offsets, plus 16 bytes per value of the largest series (its values and
-// their sorted copy) while its statistics are computed. A failure of the
+// value); without it, they all stay in memory. At the end, the series are
+// shared among the CPUs (runtime.GOMAXPROCS): each gathers (reads back) a
+// series' values into a buffer of its own, computes its statistics
+// (sorting the values in place) and releases them before its next series.
+// Memory is then about the budget, plus per series its chunk being filled
+// (at most 32 KiB) and its chart and offsets, plus, per CPU, 8 bytes per
+// value of the largest series while its statistics are computed. A failure of the
 // spill is returned (a *SpillError), without a report.
 //
 // Run returns an error when the log has no rows, when opts.Interval is
