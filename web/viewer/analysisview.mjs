@@ -60,7 +60,7 @@ function plainText(html) {
  * column's series, decoded; null when the log has no such column),
  * typeOf(path) (a log column's counter type),
  * loadAnalyzer(source) (compiles the analyze module from source, a
- * Response, for the worker), analyzeURL (where the analyze module is),
+ * Response, for the worker), analyzeURLs (where the analyze module may be, in order),
  * message(kind, title, text, hint) and clear() (the page's message).
  */
 export class AnalysisView {
@@ -111,16 +111,24 @@ export class AnalysisView {
     this.module = "loading";
     this.reset();
     const status = $("analysis-module");
-    const url = this.ctx.analyzeURL;
     const t0 = performance.now();
     status.hidden = false;
     status.classList.add("loading");
     status.classList.remove("ok");
     status.textContent = "Loading the analysis module…";
     try {
-      // Its size first (a HEAD request), to say how much is coming.
-      const head = await fetch(url, { method: "HEAD" }).catch(() => null);
-      const bytes = head?.ok ? Number(head.headers.get("content-length")) || 0 : 0;
+      // Where it is (the first place that has it: beside the package, else
+      // in a clone) and its size (a HEAD request), to say how much is coming.
+      let url = null, head = null;
+      for (const u of this.ctx.analyzeURLs) {
+        head = await fetch(u, { method: "HEAD" }).catch(() => null);
+        if (head?.ok) {
+          url = u;
+          break;
+        }
+      }
+      if (!url) throw new Error(`the analysis module is in neither ${this.ctx.analyzeURLs.map(String).join(" nor ")} (HTTP ${head?.status ?? "error"})`);
+      const bytes = Number(head.headers.get("content-length")) || 0;
       const size = bytes ? ` (${(bytes / 1e6).toFixed(1)} MB)` : "";
       status.dataset.bytes = bytes;
       status.textContent = `Loading the analysis module${size}…`;

@@ -22,7 +22,7 @@
 //               data-series: pending, ready; data-tab: counters, analysis
 //   analysis    see analysisview.mjs
 
-import { analyzeModuleURL } from "../perfcalc.mjs";
+import { ANALYZE_MODULE, moduleURLs } from "../perfcalc.mjs";
 import { createWorker } from "../worker.mjs";
 import { drawChart } from "./chart.mjs";
 import { AnalysisView } from "./analysisview.mjs";
@@ -627,7 +627,7 @@ wire();
 analysis = new AnalysisView({
   view: () => view, job, gen: () => gen, worker: () => background, series: columnSeries,
   // The analyze module, loaded when the Analysis view is first opened, for the worker that analyses.
-  analyzeURL: analyzeModuleURL(), loadAnalyzer: (source) => background.loadAnalyzer(source),
+  analyzeURLs: moduleURLs(ANALYZE_MODULE), loadAnalyzer: (source) => background.loadAnalyzer(source),
   typeOf: (path) => view?.cols?.columns[view.tree.paths.indexOf(path)]?.type ?? 0,
   message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); }, clear: clearMessage,
 });
