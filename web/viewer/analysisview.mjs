@@ -29,6 +29,7 @@ import {
   alertBands, alertCounts, alertCountsByAnalysis, alertSource, alertWindow, alertsInTimeOrder, defaultRuns, describeThresholdFile, envelopeSeries,
   parseInterval, parseValues, questionsOf, windowSeries,
 } from "./analysis.mjs";
+import { ANALYZE_MODULE } from "../perfcalc.mjs";
 import { drawChart } from "./chart.mjs";
 import { $, breakable, h } from "./dom.mjs";
 import { duration, exact, fmt, fmtInt, utcOffset } from "./format.mjs";
@@ -127,7 +128,7 @@ export class AnalysisView {
           break;
         }
       }
-      if (!url) throw new Error(`the analysis module is in neither ${this.ctx.analyzeURLs.map(String).join(" nor ")} (HTTP ${head?.status ?? "error"})`);
+      if (!url) throw new Error(`${ANALYZE_MODULE} is in neither ${this.ctx.analyzeURLs.map(String).join(" nor ")} (HTTP ${head?.status ?? "error"})`);
       const bytes = Number(head.headers.get("content-length")) || 0;
       const size = bytes ? ` (${(bytes / 1e6).toFixed(1)} MB)` : "";
       status.dataset.bytes = bytes;
