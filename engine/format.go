@@ -65,11 +65,9 @@ func AppendFloat(dst []byte, v float64, digits int) []byte {
 	switch {
 	case digits != ShortestDigits:
 		prec := min(max(digits, 1), MaxDigits)
-		if fastFormat {
-			var out [64]byte
-			if n := formatG(&out, v, prec); n > 0 {
-				return append(dst, out[:n]...)
-			}
+		var out [64]byte
+		if n := formatG(&out, v, prec); n > 0 {
+			return append(dst, out[:n]...)
 		}
 		dst = strconv.AppendFloat(dst, v, 'g', prec, 64)
 	case v == 0 || math.Abs(v) >= 1e-4 && math.Abs(v) < 1e17:

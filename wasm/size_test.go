@@ -33,9 +33,21 @@ import (
 // instance names that keep every code unit (wintype.Text.AppendName in
 // query's V2 rows) took 684 raw bytes more (2,602,904 -> 2,603,588; gzip
 // 760,716, less).
+//
+// Issue 25 (item 1) allows up to 150 KB raw more for measured speed (host's
+// BenchmarkModuleSpeed: relog's CSV, decode_blg and relog_stats of a 42 MB
+// log beside the native code). Its additions, each measured alone on the
+// module before it (2,603,588 bytes): the fast exact formatter,
+// engine.formatG (7,720 bytes; relog's CSV 1.6× faster), blg.Sample.Repeat's
+// decoding by raw data (7,681 bytes; CSV and stats about 1.15×), relog's
+// planned rows (13,410 bytes; CSV and stats about 1.4×), rows without
+// results for the statistics (442 bytes; stats 1.1×), and the log's
+// integers read with one load each (blg's le_wasm.go: 261 bytes less;
+// CSV 1.07×, stats 1.12×): 2,603,588 -> 2,632,433 raw (+28,845), 760,716
+// -> 770,987 gzipped (+10,271).
 const (
-	maxModuleBytes     = 2_600_000 + 3_496 + 684
-	maxModuleGzipBytes = 760_000 + 1_173
+	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_845
+	maxModuleGzipBytes = 760_000 + 1_173 + 10_271
 )
 
 func TestModuleSize(t *testing.T) {

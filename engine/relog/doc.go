@@ -27,8 +27,9 @@
 // With two or more CPUs, the first reading of a log of more than 8 MiB runs
 // in parts, one goroutine each (blg.Reader.Split), and Write computes rows
 // in one goroutine while others print them; the output is byte for byte
-// the one of a single CPU. The WebAssembly module leaves these paths out
-// (fast.go) to keep within its size budget. make bench-compare measures
+// the one of a single CPU. The WebAssembly module, on one thread, plans
+// rows too but leaves the paths over several CPUs out (fast.go). make
+// bench-compare measures
 // perfcalc relog against an earlier build on the 42 MB log of
 // doc/PERFORMANCE.md.
 //
