@@ -44,10 +44,14 @@ import (
 // results for the statistics (442 bytes; stats 1.1×), and the log's
 // integers read with one load each (blg's le_wasm.go: 261 bytes less;
 // CSV 1.07×, stats 1.12×): 2,603,588 -> 2,632,433 raw (+28,845), 760,716
-// -> 770,987 gzipped (+10,271).
+// -> 770,987 gzipped (+10,271). Then, for the module's calls: Compute
+// straight to the reference computation where there are no kernels, the
+// formatter's stores of eight bytes with one store and in place in the
+// text, and no runtime.fmin64 calls (1,371 bytes less raw, 660 more
+// gzipped; stats 1.15×, CSV 1.1×): 2,631,062 raw, 771,647 gzipped.
 const (
 	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_845
-	maxModuleGzipBytes = 760_000 + 1_173 + 10_271
+	maxModuleGzipBytes = 760_000 + 1_173 + 10_271 + 660
 )
 
 func TestModuleSize(t *testing.T) {
