@@ -114,6 +114,20 @@ func (c *Converter) computePlanned(s *blg.Sample, out *batchRow) {
 		}
 		return
 	}
+	if c.rawOnly {
+		// The raw values alone, in their cells (Statistics).
+		clear(c.row.Cells)
+		for i, col := range p.cols {
+			if col < 0 {
+				continue
+			}
+			cell := &c.row.Cells[col]
+			cell.Present, cell.Counter, cell.Raw = true, c.counters[col], s.Values[i].Raw
+			c.prev[col] = cell.Raw
+			c.last[col] = kept
+		}
+		return
+	}
 	n := p.filled
 	if cap(p.ins) < n {
 		p.ins, p.res, p.insCol = make([]engine.Input, n), make([]engine.Result, n), make([]int32, n)
@@ -133,11 +147,7 @@ func (c *Converter) computePlanned(s *blg.Sample, out *batchRow) {
 		insCol[k] = col
 		k++
 	}
-	if c.rawOnly {
-		clear(res)
-	} else {
-		engine.ComputeBatch(ins, 0, res)
-	}
+	engine.ComputeBatch(ins, 0, res)
 	clear(c.row.Cells)
 	for k, col := range insCol {
 		// Field by field: a Cell literal is built aside, then copied.
