@@ -192,6 +192,9 @@ func paramsFor(t CounterType, f formula) computeParams {
 // other through the reference code below, which decides its status; both
 // give the same bits.
 func Compute(in *Input, opts Options) Result {
+	if !kernels {
+		return compute(in, opts) // what runKernel does without the kernels
+	}
 	var r [1]Result
 	// A slice of one over the caller's input, read only: no copy.
 	runKernel(formulaOf(in.Type), unsafe.Slice(in, 1), prepareOptions(opts), r[:])
@@ -331,7 +334,11 @@ func compute(in *Input, opts Options) Result {
 	hi, lo := bits.Mul64(mc, y)
 	_, over := bits.Sub64(lo, x, 0) // B1·ΔD < ΔN when hi is 0 and lo < ΔN
 	within := p.mUse & b2m(1^(isZero(hi)&over))
-	q = fsel(within, min(q, 1), q)
+	// Not min(q, 1) (the same for every q: 1 is neither NaN nor −0),
+	// which Go's wasm backend makes a call to runtime.fmin64.
+	if within != 0 && q > 1 {
+		q = 1
+	}
 	v := (p.a - q) * p.c
 
 	negative := bx | math.Float64bits(v)>>63
@@ -339,7 +346,9 @@ func compute(in *Input, opts Options) Result {
 
 	// Options: Cap100, then Scale, then Times1000.
 	capMask := p.percent & b2m(uint64(opts)&1)
-	v = min(v, fsel(capMask, 100, math.Inf(1)))
+	if capMask != 0 && v > 100 { // not min (see q above)
+		v = 100
+	}
 	// The scale is clamped to −10..10 with masks, not min and max: the
 	// compiler turns those into branches, which mispredict when the
 	// counters of a batch have different scales.

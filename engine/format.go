@@ -65,10 +65,16 @@ func AppendFloat(dst []byte, v float64, digits int) []byte {
 	switch {
 	case digits != ShortestDigits:
 		prec := min(max(digits, 1), MaxDigits)
-		if fastFormat {
+		if n := len(dst); cap(dst)-n >= 64 {
+			// In place, in dst's room: no copy (in WebAssembly a copy
+			// is a call).
+			if k := formatG((*[64]byte)(dst[n:n+64]), v, prec); k > 0 {
+				return dst[:n+k]
+			}
+		} else {
 			var out [64]byte
-			if n := formatG(&out, v, prec); n > 0 {
-				return append(dst, out[:n]...)
+			if k := formatG(&out, v, prec); k > 0 {
+				return append(dst, out[:k]...)
 			}
 		}
 		dst = strconv.AppendFloat(dst, v, 'g', prec, 64)

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 )
@@ -233,7 +232,7 @@ func formatG(out *[64]byte, v float64, digits int) int {
 	case x >= 0:
 		q, length = x+1, max(nd, x+1)
 	default:
-		binary.LittleEndian.PutUint64(out[pos&31:], 0x3030_3030_3030_2e30) // "0.000000"
+		putLE64(out[pos&31:], 0x3030_3030_3030_2e30) // "0.000000"
 		pos += 1 - x
 	}
 	var D uint64
@@ -254,10 +253,10 @@ func formatG(out *[64]byte, v float64, digits int) int {
 		length++
 	}
 	const zeros = 0x3030_3030_3030_3030
-	binary.LittleEndian.PutUint64(out[pos&31:], A|zeros)
-	binary.LittleEndian.PutUint64(out[(pos+8)&31:], B|zeros)
-	binary.LittleEndian.PutUint64(out[(pos+16)&31:], C|zeros)
-	binary.LittleEndian.PutUint64(out[(pos+24)&31:], D|zeros)
+	putLE64(out[pos&31:], A|zeros)
+	putLE64(out[(pos+8)&31:], B|zeros)
+	putLE64(out[(pos+16)&31:], C|zeros)
+	putLE64(out[(pos+24)&31:], D|zeros)
 	if q < nd {
 		out[(pos+q)&31] = '.'
 	}
@@ -268,7 +267,7 @@ func formatG(out *[64]byte, v float64, digits int) int {
 			e, sign = uint32(-x), '-'
 		}
 		e = e/100 | e/10%10<<8 | e%10<<16 // |x| ≤ 324: three digits
-		binary.LittleEndian.PutUint64(out[n&31:], 'e'|uint64(sign)<<8|uint64(e|0x303030)<<16)
+		putLE64(out[n&31:], 'e'|uint64(sign)<<8|uint64(e|0x303030)<<16)
 		n += 5
 	}
 	return n

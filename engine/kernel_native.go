@@ -2,6 +2,9 @@
 
 package engine
 
+// kernels is true: runKernel runs the formulas' kernels.
+const kernels = true
+
 // runKernel computes a run of inputs of one type (formula f) through the
 // formula's kernel, and every input the kernel leaves through compute.
 //

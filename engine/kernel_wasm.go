@@ -2,6 +2,9 @@
 
 package engine
 
+// kernels is false: the module computes through compute alone.
+const kernels = false
+
 // runKernel computes a run of inputs through compute alone: the
 // WebAssembly module does without the kernels, which add about 20 KB to it
 // (13 KB of code and their tables), more than its size budget has left

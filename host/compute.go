@@ -93,7 +93,7 @@ func (inst *instance) computeError(e *Engine, op string, status uint32) error {
 //     Writing the requests and reading the results costs the host about
 //     8 ns per counter; the rest is the module's own loop (Go compiled to
 //     WebAssembly, which runs the engine's general path: its per-formula
-//     kernels would not fit the module's size budget).
+//     kernels, 19 KB of module, measured no faster on a log's rows).
 func (e *Engine) ComputeBatch(in []engine.Input, opts engine.Options, out []engine.Result) (int, error) {
 	n := min(len(in), len(out))
 	if n == 0 {

@@ -57,7 +57,10 @@
 // requests and results through the module's static buffers. A call into
 // the module costs about 30 ns; the module's own code (Go compiled to
 // WebAssembly) runs about 13 times slower than natively, so Compute costs
-// about 0.5 µs and ComputeBatch about 0.43 µs per counter, and decoding
-// about 14 times the native time. The decoders copy their input into the
-// module and their records out. Measurements are in each method's Notes.
+// about 0.5 µs and ComputeBatch about 0.43 µs per counter. On a 42 MB log,
+// RelogText's CSV and RelogStats take about 6 times the native time on one
+// core, DecodeBlg about 2 times (making its records costs the host as much
+// as either side's decoding): BenchmarkModuleSpeed, and doc/PERFORMANCE.md.
+// The decoders copy their input into the module and their records out.
+// Measurements are in each method's Notes.
 package host

@@ -23,6 +23,7 @@ var mmapAllocator experimental.MemoryAllocator = experimental.MemoryAllocatorFun
 	if err != nil {
 		return &sliceMemory{}
 	}
+	adviseHuge(b)
 	return &mmapMemory{b: b}
 })
 

@@ -34,9 +34,32 @@ import (
 // instance names that keep every code unit (wintype.Text.AppendName in
 // query's V2 rows) took 684 raw bytes more (2,602,904 -> 2,603,588; gzip
 // 760,716, less).
+//
+// Issue 25 (item 1) allows up to 150 KB raw more for measured speed (host's
+// BenchmarkModuleSpeed: relog's CSV, decode_blg and relog_stats of a 42 MB
+// log beside the native code on one core; doc/PERFORMANCE.md). Its
+// additions, each measured alone on the module before it (2,603,588 bytes,
+// 760,716 gzipped):
+//
+//   - the fast exact formatter, engine.formatG: +7,720 bytes (relog's CSV
+//     1.6× faster);
+//   - blg.Sample.Repeat's decoding of a repeated sample by its raw data:
+//     +7,681 (CSV and stats about 1.15×);
+//   - relog's planned rows (engine/relog/plan.go): +13,410 (CSV and stats
+//     about 1.4×);
+//   - statistics rows with raw values only (Converter.rawOnly): +442, and
+//     +797 for its planned rows (stats about 1.1× and 1.06×);
+//   - the log's integers read with one load (engine/blg/le_wasm.go): −261
+//     (CSV 1.07×, stats 1.12×);
+//   - together: Compute straight to the reference computation, formatG's
+//     8-byte stores as one store and in place in the text, no float min
+//     (runtime.fmin64 calls): −1,371 (stats 1.15×, CSV 1.1×).
+//
+// In all 2,603,588 -> 2,631,859 raw (+28,271), 760,716 -> 770,871 gzipped
+// (+10,155): the budgets grew by as much.
 const (
-	maxModuleBytes     = 2_600_000 + 3_496 + 684
-	maxModuleGzipBytes = 760_000 + 1_173
+	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271
+	maxModuleGzipBytes = 760_000 + 1_173 + 10_155
 )
 
 func TestModuleSize(t *testing.T) {

@@ -1,8 +1,6 @@
 package blg
 
 import (
-	"encoding/binary"
-
 	"github.com/perfcalc/perfcalc/engine"
 )
 
@@ -56,14 +54,14 @@ func ParseBufferHeader(b []byte, off int64) (BufferHeader, error) {
 		return BufferHeader{}, errf(rec, -1, off, "", engine.ErrTruncated, "needs %d bytes, have %d", BufferHeaderSize, int64(len(b)))
 	}
 	h := BufferHeader{
-		BufferSize:     binary.LittleEndian.Uint32(b[0x00:]),
-		SavedOffset:    binary.LittleEndian.Uint32(b[0x04:]),
-		CurrentOffset:  binary.LittleEndian.Uint32(b[0x08:]),
-		TimeStamp:      int64(binary.LittleEndian.Uint64(b[0x10:])),
-		SequenceNumber: int64(binary.LittleEndian.Uint64(b[0x18:])),
-		Offset:         binary.LittleEndian.Uint32(b[0x30:]),
-		BufferFlag:     binary.LittleEndian.Uint16(b[0x34:]),
-		BufferType:     binary.LittleEndian.Uint16(b[0x36:]),
+		BufferSize:     le.Uint32(b[0x00:]),
+		SavedOffset:    le.Uint32(b[0x04:]),
+		CurrentOffset:  le.Uint32(b[0x08:]),
+		TimeStamp:      int64(le.Uint64(b[0x10:])),
+		SequenceNumber: int64(le.Uint64(b[0x18:])),
+		Offset:         le.Uint32(b[0x30:]),
+		BufferFlag:     le.Uint16(b[0x34:]),
+		BufferType:     le.Uint16(b[0x36:]),
 	}
 	if h.BufferSize < MinBufferSize || h.BufferSize > MaxBufferSize || h.BufferSize%1024 != 0 {
 		return h, errf(rec, -1, off, "BufferSize", engine.ErrMalformed, "%u is not a buffer size (1 KiB multiple in 1 KiB..1 MiB); not a .blg log?", int64(h.BufferSize))

@@ -1,8 +1,6 @@
 package blg
 
 import (
-	"encoding/binary"
-
 	"github.com/perfcalc/perfcalc/engine"
 )
 
@@ -29,6 +27,13 @@ const (
 // {933F3BB3-943E-490D-9CED-3CBB14C14479}, in its on-disk byte order.
 // Events of other providers are skipped.
 var providerGUID = [16]byte{0xb3, 0x3b, 0x3f, 0x93, 0x3e, 0x94, 0x0d, 0x49, 0x9c, 0xed, 0x3c, 0xbb, 0x14, 0xc1, 0x44, 0x79}
+
+// providerGUID0 and providerGUID1 are providerGUID's two halves, as le
+// reads them.
+const (
+	providerGUID0 = 0x490d943e933f3bb3
+	providerGUID1 = 0x7944c114bb3ced9c
+)
 
 // event is one decoded event: the fields of its EVENT_TRACE_HEADER that the
 // reader uses and, for PDH events, its part header and data.
@@ -62,7 +67,7 @@ func parseEvent(b []byte, off int64, ev *event) (int, error) {
 		if len(b) < systemHeaderSize {
 			return 0, errf("SYSTEM_TRACE_HEADER", -1, off, "", engine.ErrTruncated, "needs %d bytes, have %d", systemHeaderSize, int64(len(b)))
 		}
-		size := int(binary.LittleEndian.Uint16(b[4:]))
+		size := int(le.Uint16(b[4:]))
 		if size < systemHeaderSize || size > len(b) {
 			return 0, errf("SYSTEM_TRACE_HEADER", -1, off+4, "Size", engine.ErrMalformed, "%u outside %d..%d", int64(size), systemHeaderSize, int64(len(b)))
 		}
@@ -75,7 +80,7 @@ func parseEvent(b []byte, off int64, ev *event) (int, error) {
 	if len(b) < eventHeaderSize {
 		return 0, errf(rec, -1, off, "", engine.ErrTruncated, "needs %d bytes, have %d", eventHeaderSize, int64(len(b)))
 	}
-	size := int(binary.LittleEndian.Uint16(b[0:]))
+	size := int(le.Uint16(b[0:]))
 	if size < eventHeaderSize || size > len(b) {
 		return 0, errf(rec, -1, off, "Size", engine.ErrMalformed, "%u outside %d..%d (the buffer's used bytes left)", int64(size), eventHeaderSize, int64(len(b)))
 	}
@@ -83,9 +88,9 @@ func parseEvent(b []byte, off int64, ev *event) (int, error) {
 		off:       off,
 		size:      size,
 		typ:       b[4],
-		timeStamp: int64(binary.LittleEndian.Uint64(b[16:])),
+		timeStamp: int64(le.Uint64(b[16:])),
 	}
-	if [16]byte(b[24:40]) != providerGUID {
+	if le.Uint64(b[24:]) != providerGUID0 || le.Uint64(b[32:]) != providerGUID1 { // providerGUID, as two loads
 		return (size + 7) &^ 7, nil
 	}
 	if size < eventHeaderSize+partHeaderSize {
@@ -93,8 +98,8 @@ func parseEvent(b []byte, off int64, ev *event) (int, error) {
 	}
 	ev.pdh = true
 	ev.logGUID = [16]byte(b[48:64])
-	ev.partIndex = binary.LittleEndian.Uint32(b[64:])
-	ev.partCount = binary.LittleEndian.Uint32(b[68:])
+	ev.partIndex = le.Uint32(b[64:])
+	ev.partCount = le.Uint32(b[68:])
 	ev.data = b[eventHeaderSize+partHeaderSize : size]
 	if ev.partCount == 0 || ev.partIndex == 0 || ev.partIndex > ev.partCount {
 		return 0, errf("PDH event", -1, off+64, "PartIndex", engine.ErrMalformed, "part %u of %u (parts are numbered 1..count)", int64(ev.partIndex), int64(ev.partCount))

@@ -1,7 +1,6 @@
 package blg
 
 import (
-	"encoding/binary"
 	"io"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -228,7 +227,7 @@ func (r *Reader) load(i int) error {
 		return err
 	}
 	r.bufIndex = i
-	if size := binary.LittleEndian.Uint32(r.buf); int(size) != r.bufSize {
+	if size := le.Uint32(r.buf); int(size) != r.bufSize {
 		return errf("WMI_BUFFER_HEADER", r.bufIndex, off, "BufferSize", engine.ErrMalformed, "%u differs from the log's %d", int64(size), int64(r.bufSize))
 	}
 	bh, err := ParseBufferHeader(r.buf, off)

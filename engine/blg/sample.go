@@ -48,8 +48,7 @@ type Sample struct {
 	// order, as they did for the sample decoded into this Sample before
 	// it (the previous one that Next yielded): only the raw data changed.
 	// Nearly every sample of a raw-record log repeats the one before it;
-	// a sample with whole-object sub-records never does. It is always false
-	// in the WebAssembly module.
+	// a sample with whole-object sub-records never does.
 	Repeat bool
 
 	names []byte // UTF-8 instance names of Values
@@ -182,7 +181,7 @@ func recordHeader(b []byte, kind int, rec string, index, p int, loc *locator) (i
 		}
 		return 0, newError(rec, index, loc.at(p), "Signature", "is "+hexa(uint64(binary.BigEndian.Uint32(b)))+", want 0x424c03"+want+" (\"BL\" 03 "+want+")", engine.ErrMalformed)
 	}
-	size := binary.LittleEndian.Uint32(b[4:])
+	size := le.Uint32(b[4:])
 	if size < recordHeaderSize || uint64(size) > uint64(len(b)) {
 		return 0, errf(rec, index, loc.at(p+4), "Size", engine.ErrMalformed, "%u outside %d..%d", int64(size), recordHeaderSize, int64(len(b)))
 	}
@@ -195,7 +194,6 @@ func (s *Sample) rawCounter(b []byte, n, p int, loc *locator) error {
 	if len(b) < rawCounterSize {
 		return errf("PDH_RAW_COUNTER", n, loc.at(p), "", engine.ErrTruncated, "needs %d bytes, have %d", rawCounterSize, int64(len(b)))
 	}
-	le := binary.LittleEndian
 	raw := s.addValue(n)
 	raw.CStatus = le.Uint32(b[0:])
 	raw.TimeStamp = int64(le.Uint64(b[4:]))
@@ -226,7 +224,6 @@ func (s *Sample) addValue(n int) *engine.RawCounter {
 // from the start of the body.
 func (s *Sample) multi(b []byte, n, p int, loc *locator) error {
 	const rec = "multi-instance record"
-	le := binary.LittleEndian
 	if len(b) < multiHeader {
 		return errf(rec, n, loc.at(p), "", engine.ErrTruncated, "needs %d bytes, have %d", multiHeader, int64(len(b)))
 	}
@@ -295,7 +292,7 @@ func (s *Sample) wholeObject(b []byte, n, p int, loc *locator) error {
 	if string(b[:8]) != "P\x00E\x00R\x00F\x00" {
 		return newError(rec, n, loc.at(p), "Signature", "is not \"PERF\"", engine.ErrMalformed)
 	}
-	total := binary.LittleEndian.Uint32(b[20:])
+	total := le.Uint32(b[20:])
 	if total < perfDataBlock || uint64(total) > uint64(len(b)) {
 		return errf(rec, n, loc.at(p+20), "TotalByteLength", engine.ErrMalformed, "%u outside %d..%d", int64(total), perfDataBlock, int64(len(b)))
 	}

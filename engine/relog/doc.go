@@ -28,8 +28,9 @@
 // in parts, one goroutine each (blg.Reader.Split), and Write and ReadRows
 // read the rows in one goroutine while others compute them (and, for
 // Write, print them), in batches of about 1,000 values; the output is byte
-// for byte the one of a single CPU. The WebAssembly module leaves these paths out
-// (fast.go) to keep within its size budget. make bench-compare measures
+// for byte the one of a single CPU. The WebAssembly module, on one thread,
+// plans rows too but leaves the paths over several CPUs out (fast.go). make
+// bench-compare measures
 // perfcalc relog against an earlier build on the 42 MB log of
 // doc/PERFORMANCE.md.
 //

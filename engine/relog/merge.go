@@ -427,8 +427,12 @@ func (m *merger) row(c *Converter, t int64, index int) {
 			m.had[u] = false
 			continue
 		}
-		in := engine.Input{Counter: cell.Counter, New: cell.Raw, HasOld: m.had[u], Old: m.prev[u]}
-		cell.Result = engine.Compute(&in, 0)
+		if !c.rawOnly {
+			in := engine.Input{Counter: cell.Counter, New: cell.Raw, HasOld: m.had[u], Old: m.prev[u]}
+			cell.Result = engine.Compute(&in, 0)
+		} else {
+			cell.Result = engine.Result{}
+		}
 		m.had[u], m.prev[u] = true, cell.Raw
 	}
 }

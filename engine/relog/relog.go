@@ -137,6 +137,9 @@ type Converter struct {
 	scratch  scratch
 	plan     rowPlan          // the layout of the last sample, for the next (visit)
 	counters []engine.Counter // per column of a raw-record entry: its counter (blg.CounterInfo.Engine)
+	// rawOnly leaves the rows' Results zero: Statistics reads the raw
+	// values alone (engine.StatisticsFold computes its series itself).
+	rawOnly bool
 
 	// merge is set for a Converter over several logs (Merge).
 	merge merging

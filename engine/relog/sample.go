@@ -32,7 +32,7 @@ type defRef struct {
 // visit reports direct.
 func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool, err error) {
 	c.scratch.g++
-	if fast && planRows && len(s.Blocks) == 0 && c.plan.matches(s, first) {
+	if planRows && len(s.Blocks) == 0 && c.plan.matches(s, first) {
 		if !first {
 			c.computePlanned(s, out)
 		}
@@ -41,9 +41,7 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 	if !first {
 		clear(c.row.Cells)
 	}
-	if fast {
-		c.plan.start(s, first, len(s.Blocks) == 0)
-	}
+	c.plan.start(s, first, len(s.Blocks) == 0)
 	for i := range s.Values {
 		v := &s.Values[i]
 		col := int32(-1)
@@ -62,9 +60,7 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 				col = c.fill(e, 0, ii, &in)
 			}
 		}
-		if fast {
-			c.plan.add(v, col) // col: the column v filled, or −1
-		}
+		c.plan.add(v, col) // col: the column v filled, or −1
 	}
 	for i := range s.Blocks {
 		b := &s.Blocks[i]
@@ -252,7 +248,11 @@ func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) int32 {
 	if in.HasOld {
 		in.Old = c.prev[col]
 	}
-	c.row.Cells[col] = Cell{Present: true, Counter: in.Counter, Raw: in.New, Result: engine.Compute(in, 0)}
+	var r engine.Result
+	if !c.rawOnly {
+		r = engine.Compute(in, 0)
+	}
+	c.row.Cells[col] = Cell{Present: true, Counter: in.Counter, Raw: in.New, Result: r}
 	c.prev[col] = in.New
 	c.last[col] = int32(c.kept)
 	return col

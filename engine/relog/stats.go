@@ -31,6 +31,7 @@ var noInstanceRaw = engine.RawCounter{CStatus: cStatusNoInstance}
 // once. It returns the statistics of the rows before a damage, and the
 // damage as its error.
 func (c *Converter) Statistics() ([]engine.Statistics, error) {
+	c.rawOnly = true // the folds compute the series
 	folds := make([]engine.StatisticsFold, len(c.columns))
 	// Per column: the rows without it since it was last present, or −1
 	// before its first value (what the rows that lack a column touch: 4

@@ -1,0 +1,6 @@
+//go:build darwin
+
+package host
+
+// adviseHuge does nothing on macOS (memory_linux.go).
+func adviseHuge([]byte) {}
