@@ -47,9 +47,9 @@ func (cfg *AnalyzeConfig) files() []analyze.ThresholdFile {
 // Analyze runs perfcalc analyze over the .blg log with cfg and returns its
 // report's JSON: byte for byte what perfcalc analyze -f json writes for
 // the same log, threshold files and options (analysis.Report.AppendJSON).
-// A threshold file that does not load, an INHERITANCE of a file not given
-// or a question without a value is an *Error with CodeInput and the
-// reason. A log damaged after its start gives the report of the samples
+// A threshold file that does not load or a question without a value is an
+// *Error with CodeInput and the reason; an INHERITANCE of a file not given
+// is a *MissingFileError naming the file (around that *Error). A log damaged after its start gives the report of the samples
 // before the damage and an *Error (Code 0) with the damage's text, as
 // RelogText does.
 //
@@ -75,8 +75,11 @@ func (e *Engine) Analyze(log []byte, cfg *AnalyzeConfig) ([]byte, error) {
 	return e.AnalyzeLogs([][]byte{log}, cfg)
 }
 
-// AnalyzeLogs is Analyze over several logs of one machine, merged as
-// perfcalc analyze merges them (at most 32; in errors, the k-th is "log k").
+// AnalyzeLogs is Analyze over several logs, grouped by machine as perfcalc
+// analyze groups them: the logs of one machine merged as it merges them
+// (at most 32; in errors, the k-th is "log k"), and for logs of several
+// machines the fleet JSON that perfcalc analyze -f json writes (a report
+// per machine, every machine's alerts in time order).
 func (e *Engine) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) {
 	if cfg.Options.Interval < 0 {
 		return nil, &Error{Op: "analyze", Code: CodeArgument, Text: analyze.ErrInterval.Error()}
@@ -169,7 +172,44 @@ func (Native) AnalyzeLogs(logs [][]byte, cfg *AnalyzeConfig) ([]byte, error) {
 	}
 	report, damage, err := analyze.Run(nil, logs, &analyze.Request{Files: cfg.files(), Values: cfg.Values, Options: cfg.Options})
 	if err != nil {
+		if name, ok := analyze.MissingFile(err); ok {
+			return nil, &MissingFileError{File: name, Err: nativeError("analyze", err)}
+		}
 		return nil, nativeError("analyze", err)
 	}
 	return report, damage
+}
+
+// MissingFileError is Analyze's refusal of the threshold files when one of
+// them inherits (INHERITANCE) a file that is not among AnalyzeConfig.Files:
+// File is that file's name, as the INHERITANCE names it, resolved against
+// the folder of the file that inherits it. A caller finds the file, adds it
+// (Run false: there for the INHERITANCE) and calls again. Err is the
+// error (an *Error with CodeInput from an Engine) whose text names both
+// files.
+type MissingFileError struct {
+	File string
+	Err  error
+}
+
+// Error returns Err's text.
+func (e *MissingFileError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *MissingFileError) Unwrap() error { return e.Err }
+
+// missingFile returns err, analyze's *Error, as a *MissingFileError where
+// the module gave the name of an inherited file not given (CodeInput,
+// last_detail = the name's length, the name at the start of the output
+// buffer: ABI.md, analyze).
+func (inst *instance) missingFile(err error) error {
+	ge, ok := err.(*Error)
+	if !ok || ge.Code != CodeInput || ge.Detail == 0 || ge.Detail > inst.outCap {
+		return err
+	}
+	b, ok := inst.mem.Read(inst.out, ge.Detail)
+	if !ok {
+		return err
+	}
+	return &MissingFileError{File: string(b), Err: err}
 }

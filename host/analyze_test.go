@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,5 +177,67 @@ func TestAnalyzeLogs(t *testing.T) {
 	}
 	if _, err := e.AnalyzeLogs(many, cfg); host.ErrorCode(err) != host.CodeLimit {
 		t.Errorf("%d logs: %v, want CodeLimit", len(many), err)
+	}
+}
+
+// TestAnalyzeMissingFile: an INHERITANCE of a file not given is, from the
+// module and in process alike, a *MissingFileError naming the file (the
+// module gives the name as data: last_detail bytes of its output buffer),
+// around the error with CodeInput; given, the same call runs.
+func TestAnalyzeMissingFile(t *testing.T) {
+	pal := palDir(t)
+	log := readFile(t, filepath.Join(corpus.Shared(t, "blg"), "Tx_BasicPerfCounters.blg"))
+	system := host.ThresholdFile{Name: `C:\PAL\SystemOverview.xml`, Data: readFile(t, filepath.Join(pal, "SystemOverview.xml"))}
+	e := analyzeEngine(t)
+	cfg := &host.AnalyzeConfig{Thresholds: []host.ThresholdFile{system}}
+	_, herr := e.Analyze(log, cfg)
+	_, nerr := host.Native{}.Analyze(log, cfg)
+	for i, err := range []error{herr, nerr} {
+		var me *host.MissingFileError
+		if !errors.As(err, &me) || me.File != "C:/PAL/QuickSystemOverview.xml" || host.ErrorCode(err) != host.CodeInput || err.Error() != herr.Error() {
+			t.Errorf("%s: %v (%T); want a *MissingFileError of C:/PAL/QuickSystemOverview.xml with CodeInput", []string{"Engine", "Native"}[i], err, err)
+		}
+	}
+	cfg.Includes = []host.ThresholdFile{{Name: "QuickSystemOverview.xml", Data: readFile(t, filepath.Join(pal, "QuickSystemOverview.xml"))}}
+	if _, err := e.Analyze(log, cfg); err != nil {
+		t.Errorf("with the file given: %v", err)
+	}
+	// Other refusals are not.
+	_, err := e.Analyze(log, &host.AnalyzeConfig{Values: map[string]string{"OS": "x"}})
+	if me := (*host.MissingFileError)(nil); errors.As(err, &me) || err == nil {
+		t.Errorf("a value for the defaults: %v (%T), want no *MissingFileError", err, err)
+	}
+}
+
+// TestAnalyzeMachines: the logs of two machines (the PAL sample log and
+// the Tx log) give, from Engine.AnalyzeLogs and Native.AnalyzeLogs, the
+// fleet JSON of their reports (analysis.AppendFleetJSON), what perfcalc
+// analyze -f json writes for them (cmd/perfcalc's TestAnalyzeModuleGroups
+// compares with the command).
+func TestAnalyzeMachines(t *testing.T) {
+	dir := corpus.Shared(t, "blg")
+	logs := [][]byte{readFile(t, filepath.Join(dir, "PAL_SamplePerfmonLog.blg")), readFile(t, filepath.Join(dir, "Tx_BasicPerfCounters.blg"))}
+	var reports []*analysis.Report
+	for _, l := range logs {
+		c, err := relog.New(bytes.NewReader(l), int64(len(l)), relog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := analysis.Run(c, analysis.Defaults(), analysis.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, r)
+	}
+	want := append(analysis.AppendFleetJSON(nil, reports), '\n')
+	if !bytes.Contains(want, []byte(`"machines":[`)) {
+		t.Fatalf("not a fleet object: %.100s", want)
+	}
+	cfg := &host.AnalyzeConfig{}
+	if have, err := analyzeEngine(t).AnalyzeLogs(logs, cfg); err != nil || !bytes.Equal(have, want) {
+		t.Errorf("Engine.AnalyzeLogs: %d bytes (%v), want %d identical bytes", len(have), err, len(want))
+	}
+	if have, err := (host.Native{}).AnalyzeLogs(logs, cfg); err != nil || !bytes.Equal(have, want) {
+		t.Errorf("Native.AnalyzeLogs: %d bytes (%v), want %d identical bytes", len(have), err, len(want))
 	}
 }

@@ -230,7 +230,11 @@ func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args f
 			}
 			n = inst.outCap
 		} else if rc < 0 {
-			return nil, inst.guestError(e, op, rc)
+			err := inst.guestError(e, op, rc)
+			if f == fnAnalyze {
+				err = inst.missingFile(err)
+			}
+			return nil, err
 		}
 		if n > inst.outCap {
 			return nil, inst.violation(op, "the text is longer than the output buffer")

@@ -10,7 +10,7 @@ import (
 
 // analyzeLog runs perfcalc analyze over the .blg log at logOff (logLen
 // bytes) of the input buffer (or, with flags bit 1, abi.AnalyzeLogs, the
-// logs of one machine that the table of regions there names, merged) and
+// logs that the table of regions there names, grouped by machine) and
 // writes its report's JSON, what perfcalc
 // analyze -f json writes, into the output buffer: analyze.Run. The
 // analyses are those of the threshold files of the table at filesOff
@@ -22,6 +22,11 @@ import (
 // bit 0 is abi.AnalyzePALCompat. It returns the bytes written; a text
 // longer than the buffer comes in pages, as relog_text's. After a non-negative result, err_len > 0 means
 // the log is damaged after the samples analysed, and err_ptr holds why.
+// Logs of several machines give the fleet JSON (analyze.Run). A threshold
+// file that an INHERITANCE names and that is not among those given is
+// CodeInput with last_detail = n > 0: the output buffer's first n bytes are
+// that file's name (analyze.MissingFile), for the host to find it and call
+// again.
 //
 // The export is in the analyze module, perfcalc-analyze.wasm, built with
 // the tag perfcalcanalyze (which leaves compute.go and decode.go out):
@@ -61,7 +66,12 @@ func analyzeJob() int32 {
 	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}}
 	report, damage, err := analyze.Run(nil, logs, &a)
 	if err != nil {
-		return fail(abi.CodeOf(err), err)
+		rc := fail(abi.CodeOf(err), err)
+		if name, ok := analyze.MissingFile(err); ok && len(name) <= len(outBuf) {
+			// The inherited file not given, as data (ABI.md, analyze).
+			lastDetail = uint32(copy(outBuf, name))
+		}
+		return rc
 	}
 	var tw textWriter
 	_, err = tw.Write(report)

@@ -176,9 +176,18 @@ func TestAnalyzeErrors(t *testing.T) {
 			t.Errorf("%s: analyze = %d (%q), want %d and a text with %q", tc.what, rc, msg, tc.code, tc.text)
 		}
 	}
+	// The inherited file not given, as data: last_detail bytes of the
+	// output buffer name it; other refusals leave last_detail 0.
+	logOff, logLen, tableOff, setOff, setLen := analyzeInput(t, log, run, "")
+	if rc := analyzeLog(logOff, logLen, tableOff, 1, setOff, setLen, 0, 0); rc != abi.CodeInput || string(outBuf[:lastDetail]) != "QuickSystemOverview.xml" {
+		t.Errorf("inheritance not given: analyze = %d, last_detail %d, output %q; want CodeInput and the file's name", rc, lastDetail, outBuf[:min(int(lastDetail), 64)])
+	}
+	if rc := analyzeLog(logOff, logLen, tableOff, 1, setOff, setLen, -1, 0); rc != abi.CodeArgument || lastDetail != 0 {
+		t.Errorf("negative interval: analyze = %d, last_detail %d; want CodeArgument and 0", rc, lastDetail)
+	}
 	// A table of logs whose region lies outside the input buffer, and an
 	// empty one.
-	logOff, logLen, tableOff, setOff, setLen := analyzeInput(t, log, nil, "")
+	logOff, logLen, tableOff, setOff, setLen = analyzeInput(t, log, nil, "")
 	abi.PutRegion(inBuf[tableOff:], 0, logOff+1, uint32(len(inBuf)))
 	if rc := analyzeLog(tableOff, 8, 0, 0, setOff, setLen, 0, abi.AnalyzeLogs); rc != abi.CodeBounds {
 		t.Errorf("a log outside the buffer: analyze = %d (%s), want CodeBounds", rc, errBuf[:errLen])
@@ -192,6 +201,51 @@ func TestAnalyzeErrors(t *testing.T) {
 	inBuf[tableOff+abi.ThrReserved] = 1
 	if rc := analyzeLog(logOff, logLen, tableOff, 1, setOff, setLen, 0, 0); rc != abi.CodeArgument {
 		t.Errorf("a reserved field set: analyze = %d (%s), want CodeArgument", rc, errBuf[:errLen])
+	}
+}
+
+// TestAnalyzeMachines: a table of logs of two machines (the PAL sample
+// log and the Tx log) gives the fleet JSON of their reports, each
+// analysis.Run's in process (analysis.AppendFleetJSON, as perfcalc analyze
+// -f json writes it: cmd/perfcalc's TestAnalyzeModuleGroups compares
+// analyze.Run with the command), in one page and in pages.
+func TestAnalyzeMachines(t *testing.T) {
+	dir := corpus.Shared(t, "blg")
+	defer func() { outBuf = outStatic[:] }()
+	pal := mustRead(t, filepath.Join(dir, "PAL_SamplePerfmonLog.blg"))
+	tx := mustRead(t, filepath.Join(dir, "Tx_BasicPerfCounters.blg"))
+	var reports []*analysis.Report
+	for _, l := range [][]byte{pal, tx} {
+		c, err := relog.New(bytes.NewReader(l), int64(len(l)), relog.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := analysis.Run(c, analysis.Defaults(), analysis.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, r)
+	}
+	want := append(analysis.AppendFleetJSON(nil, reports), '\n')
+	// The logs, then their table (analyzeInput's layout, with the PAL log
+	// as "the log" and the Tx log after it).
+	palOff, palLen, _, setOff, setLen := analyzeInput(t, pal, nil, "")
+	txOff := (setOff + setLen + 7) &^ 7
+	copy(inBuf[txOff:], tx)
+	table := (txOff + uint32(len(tx)) + 7) &^ 7
+	abi.PutRegion(inBuf[table:], 0, palOff, palLen)
+	abi.PutRegion(inBuf[table:], 8, txOff, uint32(len(tx)))
+	call := func() int32 { return analyzeLog(table, 16, 0, 0, setOff, setLen, 0, abi.AnalyzeLogs) }
+	outBuf = outStatic[:]
+	if rc := call(); rc < 0 || !bytes.Equal(outBuf[:rc], want) || errLen != 0 {
+		t.Fatalf("two machines: analyze = %d (%s), want the fleet JSON's %d bytes", rc, errBuf[:errLen], len(want))
+	}
+	if !bytes.HasPrefix(want, []byte(`{"alerts":[`)) || !bytes.Contains(want, []byte(`"machines":[{"parameters":`)) {
+		t.Fatalf("the fleet JSON: %.100s", want)
+	}
+	outBuf = outStatic[:4093]
+	if text, pages := readText(t, call(), func(int) { outBuf = outStatic[:4093] }); !bytes.Equal(text, want) || pages < 2 {
+		t.Errorf("two machines in pages: %d bytes in %d pages, want %d identical bytes", len(text), pages, len(want))
 	}
 }
 

@@ -33,12 +33,15 @@ import (
 // computed in parallel with relog's ReadRows (about +30 KB, sync among
 // them); the hot paths that perfcalc.wasm took in too (the exact
 // formatter, repeat decoding, planned rows: about +28 KB,
-// wasm/size_test.go): 3,139,969 bytes, 911,569 gzipped. The budgets leave
-// about 4 KB raw and 2.5 KB gzipped. (With every export, the superset, it
+// wasm/size_test.go): 3,139,969 bytes, 911,569 gzipped. Then the logs of
+// several machines grouped as the command groups them, with the fleet
+// JSON, and the missing inherited file's name as data (+17,793 bytes):
+// 3,157,762 bytes, 918,356 gzipped. The budgets leave about 4 KB raw and
+// 2.5 KB gzipped. (With every export, the superset, it
 // would be about 350 KB more.)
 const (
-	maxAnalyzeModuleBytes     = 3_144_000
-	maxAnalyzeModuleGzipBytes = 914_000
+	maxAnalyzeModuleBytes     = 3_162_000
+	maxAnalyzeModuleGzipBytes = 921_000
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.

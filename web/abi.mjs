@@ -179,7 +179,7 @@ export const MAX_DIGITS = 20; // the most digits relog_text prints
 
 // analyze's flags. Other bits are reserved and refused.
 export const ANALYZE_PAL_COMPAT = 1; // reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
-export const ANALYZE_LOGS = 2; // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer, logs of one machine merged
+export const ANALYZE_LOGS = 2; // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer: the logs of one machine merged, of several machines a report each in the fleet JSON (as perfcalc analyze)
 export const ANALYZE_FLAGS_MASK = 3; // every flag of analyze
 
 // A threshold file of analyze (24 bytes): the table at analyze's files_off

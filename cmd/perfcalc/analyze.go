@@ -446,41 +446,32 @@ func expandLogs(args []string, skip func(name, kind string)) ([]string, error) {
 	return logs, nil
 }
 
-// machineGroups groups the logs by the machine their counters name (the
-// first column's, case-insensitively), in the order of the logs: one log
-// is its own group; several are each read once for their columns, and a
-// log that cannot be read is left out, its error in failed (the others
-// are analyzed).
+// machineGroups groups the logs by the machine their counters name
+// (analysis.MachineGroups, the module's grouping too: the first column's
+// machine, case-insensitively), in the order of the logs: one log is its
+// own group; several are each read once for their columns, and a log that
+// cannot be read is left out, its error in failed (the others are
+// analyzed).
 func machineGroups(logs []string, maxColumns int, in *stdinOnce) (groups [][]string, failed []error, err error) {
-	if len(logs) == 1 {
-		return [][]string{logs}, nil, nil
-	}
-	index := map[string]int{}
-	for _, l := range logs {
-		c, closeIn, err := openLogs([]string{l}, relog.Options{MaxColumns: maxColumns}, in)
+	idx, failed, err := analysis.MachineGroups(len(logs), func(i int) (string, error) {
+		c, closeIn, err := openLogs([]string{logs[i]}, relog.Options{MaxColumns: maxColumns}, in)
 		if err != nil {
-			failed = append(failed, err)
-			continue
+			return "", err
 		}
-		machine := ""
-		if cols := c.Columns(); len(cols) > 0 {
-			machine = strings.ToLower(cols[0].Parts.Machine)
-		}
-		closeIn()
-		k, ok := index[machine]
-		if !ok {
-			k = len(groups)
-			index[machine] = k
-			groups = append(groups, nil)
-		}
-		groups[k] = append(groups[k], l)
+		defer closeIn()
+		return analysis.LogMachine(c), nil
+	})
+	if ge, ok := err.(*analysis.GroupsError); ok {
+		return nil, nil, &usageError{fmt.Sprintf("%d logs of one machine (%s …): perfcalc merges at most %d", ge.Count, logs[ge.First], relog.MaxInputs)}
 	}
-	for _, g := range groups {
-		if len(g) > relog.MaxInputs {
-			return nil, nil, &usageError{fmt.Sprintf("%d logs of one machine (%s …): perfcalc merges at most %d", len(g), g[0], relog.MaxInputs)}
+	for _, g := range idx {
+		names := make([]string, len(g))
+		for k, i := range g {
+			names[k] = logs[i]
 		}
+		groups = append(groups, names)
 	}
-	return groups, failed, nil
+	return groups, failed, err
 }
 
 // analyzeLogs runs the analyses over the logs of one machine, merged. A

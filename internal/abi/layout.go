@@ -217,7 +217,7 @@ const (
 // analyze's flags. Other bits are reserved and refused.
 const (
 	AnalyzePALCompat = 1 // reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
-	AnalyzeLogs      = 2 // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer, logs of one machine merged
+	AnalyzeLogs      = 2 // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer: the logs of one machine merged, of several machines a report each in the fleet JSON (as perfcalc analyze)
 	AnalyzeFlagsMask = 3 // every flag of analyze
 )
 

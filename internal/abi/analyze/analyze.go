@@ -59,12 +59,17 @@ type Request struct {
 // what perfcalc analyze -f json writes for them (trimmed of any final
 // newline, then one newline; analysis.Report.AppendJSON). The analyses are
 // LoadSet's, run by analysis.Run with a.Options over relog's conversion of
-// the whole log, or of the logs merged as the command merges the logs of
-// one machine (relog.Merge, at most relog.MaxInputs; the k-th is named
-// "log k" in errors). damage is why a log ends early (the report covers
-// the samples before it, as the command's, which then exits with status
-// 1), apart from the errors that refuse the logs, the files or the
-// options.
+// the whole log. Several logs are grouped by machine as the command groups
+// them (analysis.MachineGroups; at most relog.MaxInputs of one machine):
+// the logs of one machine are merged as the command merges them
+// (relog.Merge; the k-th log is named "log k" in errors), and the logs of
+// several machines give one report per machine in the fleet JSON the
+// command writes for them (analysis.AppendFleetJSON). damage is why a log
+// ends early (the report covers the samples before it, as the command's,
+// which then exits with status 1; with several machines, the first
+// machine's damage), apart from the errors that refuse the logs (a log
+// that cannot be read, where the command leaves it out of the report),
+// the files or the options.
 func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) {
 	if a.Options.Interval < 0 {
 		return dst, nil, ErrInterval
@@ -73,39 +78,92 @@ func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) 
 	if err != nil {
 		return dst, nil, err
 	}
-	c, err := open(logs)
-	if err != nil {
-		return dst, nil, err
+	if len(logs) == 0 {
+		return dst, nil, ErrNoLog
 	}
-	r, err := analysis.Run(c, set, a.Options)
-	if r == nil {
-		return dst, nil, err
+	groups, failed, err := analysis.MachineGroups(len(logs), func(i int) (string, error) {
+		c, err := abi.OpenLog(logs[i], relog.Options{})
+		if err != nil {
+			return "", err
+		}
+		return analysis.LogMachine(c), nil
+	})
+	if ge, ok := err.(*analysis.GroupsError); ok {
+		return dst, nil, &abi.Error{Code: abi.CodeLimit, Text: "perfcalc: analyze: " + strconv.Itoa(ge.Count) + " logs of one machine (log " + strconv.Itoa(ge.First+1) + " …): perfcalc merges at most " + strconv.Itoa(relog.MaxInputs)}
 	}
-	out = r.AppendJSON(dst)
+	if len(failed) > 0 {
+		return dst, nil, failed[0]
+	}
+	reports := make([]*analysis.Report, 0, len(groups))
+	for _, g := range groups {
+		in := make([][]byte, len(g))
+		for k, i := range g {
+			in[k] = logs[i]
+		}
+		c, err := open(in, g)
+		if err != nil {
+			return dst, nil, err
+		}
+		r, err := analysis.Run(c, set, a.Options)
+		if r == nil {
+			return dst, nil, err
+		}
+		if damage == nil {
+			damage = err
+		}
+		reports = append(reports, r)
+	}
+	if len(reports) == 1 {
+		out = reports[0].AppendJSON(dst)
+	} else {
+		out = analysis.AppendFleetJSON(dst, reports)
+	}
 	for len(out) > len(dst) && out[len(out)-1] == '\n' {
 		out = out[:len(out)-1]
 	}
-	return append(out, '\n'), err, nil
+	return append(out, '\n'), damage, nil
 }
 
 // ErrNoLog refuses an analysis of no log.
 var ErrNoLog error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: no log"}
 
-// open opens one log, or several merged.
-func open(logs [][]byte) (*relog.Converter, error) {
-	switch {
-	case len(logs) == 0:
-		return nil, ErrNoLog
-	case len(logs) == 1:
+// open opens one log, or several of one machine merged (idx: their
+// indexes among the logs given, for their names in errors: "log k").
+func open(logs [][]byte, idx []int) (*relog.Converter, error) {
+	if len(logs) == 1 {
 		return abi.OpenLog(logs[0], relog.Options{})
-	case len(logs) > relog.MaxInputs:
-		return nil, &abi.Error{Code: abi.CodeLimit, Text: "perfcalc: analyze: " + strconv.Itoa(len(logs)) + " logs: perfcalc merges at most " + strconv.Itoa(relog.MaxInputs)}
 	}
 	in := make([]relog.Input, len(logs))
 	for i, l := range logs {
-		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + strconv.Itoa(i+1)}
+		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + strconv.Itoa(idx[i]+1)}
 	}
 	return relog.Merge(in, relog.Options{})
+}
+
+// MissingFile returns the name of the threshold file that an INHERITANCE
+// names and that was not given, when that refused the files (err is
+// Run's or LoadSet's error): the name as the INHERITANCE names it,
+// resolved against the folder of the file that inherits it. The module's
+// analyze gives it to the host as data (ABI.md, analyze), so that a host
+// finds the file and calls again.
+//
+// (Type assertions, not errors.As, which would link internal/reflectlite
+// into the module.)
+func MissingFile(err error) (name string, ok bool) {
+	for err != nil {
+		switch e := err.(type) {
+		case *palxml.InheritanceError:
+			return e.File, true
+		case *palxml.Error:
+			if e.Err == nil {
+				return "", false
+			}
+			err = e.Err
+		default:
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // LoadSet returns the analyses of the files that are run among files,

@@ -23,3 +23,30 @@ func TestSameFile(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingFile: a file inherited, through another, and not given is
+// named by MissingFile (resolved against the folder of the file that
+// inherits it); other errors are not.
+func TestMissingFile(t *testing.T) {
+	files := []ThresholdFile{
+		{Name: "dir/a.xml", Data: []byte(`<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="B.xml"/></PAL>`), Run: true},
+		{Name: "b.xml", Data: []byte(`<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="sub\c.xml"/></PAL>`)},
+	}
+	_, err := LoadSet(files, nil)
+	if name, ok := MissingFile(err); !ok || name != "dir/sub/c.xml" {
+		t.Errorf("LoadSet: %v; MissingFile = %q, %v; want dir/sub/c.xml", err, name, ok)
+	}
+	_, _, err = Run(nil, [][]byte{[]byte("not a log")}, &Request{Files: files[:1]})
+	if name, ok := MissingFile(err); !ok || name != "dir/B.xml" {
+		t.Errorf("Run: %v; MissingFile = %q, %v; want dir/B.xml", err, name, ok)
+	}
+	files[1].Data = []byte(`<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="sub\c.xml"/>`)
+	if _, err := LoadSet(files, nil); err == nil {
+		t.Fatal("a file cut short loaded")
+	} else if name, ok := MissingFile(err); ok {
+		t.Errorf("a file cut short: MissingFile = %q", name)
+	}
+	if _, ok := MissingFile(ErrNoLog); ok {
+		t.Error("MissingFile(ErrNoLog)")
+	}
+}
