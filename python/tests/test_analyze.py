@@ -93,6 +93,10 @@ def test_matches_command(native, name):
         an, s = series[k]
         row = stats.slice(k, 1).to_pylist()[0]
         assert (row["analysis"], row["path"], row["n"], row["max"], row["p95"]) == (an["name"], s["path"], s["n"], s["max"], s["p95"])
+        # The analysis' id and the series' datasource, as in the JSON and the alerts.
+        assert (row["id"], row["datasource"], row["machine"]) == (an["id"], s["datasource"], report["parameters"]["machine"])
+        ids = {(a["analysis"], a["id"]) for a in report["alerts"]}
+        assert ids <= {(x["analysis"], x["id"]) for x in stats.select(["analysis", "id"]).to_pylist()}
 
 
 def test_thresholds_as_bytes(native):
@@ -105,8 +109,30 @@ def test_thresholds_as_bytes(native):
     system = ("SystemOverview.xml", (pal / "SystemOverview.xml").read_bytes())
     quick = ("quicksystemoverview.XML", (pal / "QuickSystemOverview.xml").read_bytes())
     assert perfcalc.analyze(log.read_bytes(), [system], include=[quick]).json == want
-    with pytest.raises(perfcalc.InputError, match="QuickSystemOverview.xml"):
+    with pytest.raises(perfcalc.InputError, match="QuickSystemOverview.xml") as e:
         perfcalc.analyze(log.read_bytes(), [system])
+    # The module names the file as data (last_detail bytes of its output
+    # buffer), not in its text only.
+    assert e.value.missing_file == "QuickSystemOverview.xml" and e.value.detail == len("QuickSystemOverview.xml")
+    with pytest.raises(perfcalc.InputError) as e:
+        perfcalc.analyze(log.read_bytes(), [("some/folder/SystemOverview.xml", system[1])])
+    assert e.value.missing_file == "some/folder/QuickSystemOverview.xml"
+
+
+def test_missing_file_found_by_name_only(tmp_path):
+    """The file an INHERITANCE names is found in the folder of the file
+    given by path from the name the module gives as data, even where its
+    error text would not tell it (a name with the words of that text)."""
+    need_corpus()
+    pal = need_pal()
+    odd = "x was given (INHERITANCE needs it) y.xml"
+    (tmp_path / odd).write_bytes((pal / "QuickSystemOverview.xml").read_bytes())
+    data = (pal / "SystemOverview.xml").read_bytes().replace(b'"QuickSystemOverview.xml"', f'"{odd}"'.encode())
+    assert odd.encode() in data
+    (tmp_path / "main.xml").write_bytes(data)
+    log = CORPUS / "blg" / "Tx_BasicPerfCounters.blg"
+    want = perfcalc.analyze(log, [pal / "SystemOverview.xml"]).json
+    assert perfcalc.analyze(log, tmp_path / "main.xml").json == want
 
 
 def test_refusals():
@@ -179,3 +205,27 @@ def test_merged_logs(native, tmp_path):
     assert perfcalc.analyze([tx, copy.read_bytes()]).json == want
     with pytest.raises(perfcalc.ArgumentError, match="no log"):
         perfcalc.analyze([])
+
+
+def test_machines(native, tmp_path):
+    """Logs of two machines (the PAL sample log and the Tx log; with a
+    copy of the Tx log, merged with it): the fleet object, byte for byte
+    what perfcalc analyze -f json writes for the same logs; the alerts and
+    statistics tables hold every machine's rows."""
+    need_corpus()
+    pal_log, tx = CORPUS / "blg" / "PAL_SamplePerfmonLog.blg", CORPUS / "blg" / "Tx_BasicPerfCounters.blg"
+    copy = tmp_path / "copy.blg"
+    copy.write_bytes(tx.read_bytes())
+    for logs in ([pal_log, tx], [tx, pal_log, copy]):
+        want = run_native(native, "analyze", *logs, "-f", "json").stdout.decode()
+        r = perfcalc.analyze([l.read_bytes() if l is copy else l for l in logs])
+        assert r.json == want, f"{[l.name for l in logs]}: the module's JSON differs from the command's"
+        report = json.loads(want)
+        assert set(report) == {"alerts", "machines"} and len(r.machines) == 2
+        machines = [m["parameters"]["machine"] for m in report["machines"]]
+        assert len(set(machines)) == 2
+        assert r.alerts.num_rows == len(report["alerts"]) == sum(len(m["alerts"]) for m in report["machines"])
+        stats = r.statistics
+        assert stats.num_rows == sum(len(a["series"]) for m in report["machines"] for a in m["analyses"])
+        assert set(stats.column("machine").to_pylist()) == set(machines)
+        assert "2 machines" in repr(r)

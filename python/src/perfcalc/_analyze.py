@@ -48,11 +48,13 @@ ALERTS_SCHEMA = pa.schema(
 
 #: The statistics table's schema: one row per series (a counter instance of
 #: an analysis' datasource), its overall figures from the report's
-#: ``analyses[].series[]`` (null where the series has no value).
+#: ``analyses[].series[]`` (null where the series has no value), with its
+#: machine and its analysis' name, ``id`` and category (the alerts' ``id``).
 STATISTICS_SCHEMA = pa.schema(
     [
         ("machine", pa.string()),
         ("analysis", pa.string()),
+        ("id", pa.string()),
         ("category", pa.string()),
         ("datasource", pa.string()),
         ("path", pa.string()),
@@ -72,23 +74,25 @@ STATISTICS_SCHEMA = pa.schema(
     ]
 )
 
-# The module's refusal of an INHERITANCE of a file not given (package
-# internal/abi/analyze): analyze then reads the file from the folder of
-# the threshold file given by path, and runs again.
-_MISSING = re.compile(r"no threshold file named (.+?) was given \(INHERITANCE needs it\)")
 _MAX_FILES = 256
 
 
 class Report:
-    """The report of perfcalc analyze over one log.
+    """The report of perfcalc analyze over one log, or over logs grouped by
+    machine as the command groups them.
 
     - ``json``: its JSON text, byte for byte what ``perfcalc analyze -f
-      json`` writes for the same log, threshold files and options;
+      json`` writes for the same logs, threshold files and options: one
+      machine's report, or for logs of several machines the fleet object
+      (``alerts``, every machine's in time order, and ``machines``, a
+      report per machine);
     - ``report``: that JSON parsed (a dict: ``parameters``, ``slices``,
-      ``alerts``, ``analyses``, ``unsupported``);
+      ``alerts``, ``analyses``, ``unsupported``; or ``alerts`` and
+      ``machines``);
+    - ``machines``: the machines' reports (dicts; one for one machine);
     - ``alerts`` and ``statistics``: pyarrow Tables (:data:`ALERTS_SCHEMA`,
-      :data:`STATISTICS_SCHEMA`);
-    - ``damage``: why the log ends early (the report covers the samples
+      :data:`STATISTICS_SCHEMA`), every machine's rows;
+    - ``damage``: why a log ends early (the report covers the samples
       before it), or None.
     """
 
@@ -104,10 +108,20 @@ class Report:
         return self._report
 
     @property
+    def machines(self) -> list:
+        """The reports of the machines: the fleet's ``machines``, or the
+        report itself for one machine."""
+        return self.report["machines"] if "machines" in self.report else [self.report]
+
+    @property
     def unsupported(self) -> list:
         """What the threshold files hold that could not be evaluated, with
-        the reasons (the report's ``unsupported``)."""
-        return self.report["unsupported"]
+        the reasons (the report's ``unsupported``; of several machines,
+        each item once, in order)."""
+        out = []
+        for m in self.machines:
+            out += [u for u in m["unsupported"] if u not in out]
+        return out
 
     @property
     def alerts(self) -> pa.Table:
@@ -119,20 +133,26 @@ class Report:
 
     @property
     def statistics(self) -> pa.Table:
-        machine = self.report["parameters"]["machine"]
         rows = {f.name: [] for f in STATISTICS_SCHEMA}
-        for a in self.report["analyses"]:
-            for s in a["series"]:
-                rows["machine"].append(machine)
-                rows["analysis"].append(a["name"])
-                rows["category"].append(a["category"])
-                for f in STATISTICS_SCHEMA.names[3:]:
-                    rows[f].append(s[f])
+        series = STATISTICS_SCHEMA.names[4:]
+        for m in self.machines:
+            machine = m["parameters"]["machine"]
+            for a in m["analyses"]:
+                for s in a["series"]:
+                    rows["machine"].append(machine)
+                    rows["analysis"].append(a["name"])
+                    rows["id"].append(a["id"])
+                    rows["category"].append(a["category"])
+                    for f in series:
+                        rows[f].append(s[f])
         return pa.Table.from_pydict(rows, schema=STATISTICS_SCHEMA)
 
     def __repr__(self) -> str:
+        n = len(self.report["alerts"])
+        if "machines" in self.report:
+            return f"<perfcalc.Report {len(self.machines)} machines: {n} alerts>"
         p = self.report["parameters"]
-        return f"<perfcalc.Report {p['machine']} {p['begin']}…{p['end']}: {len(self.report['alerts'])} alerts>"
+        return f"<perfcalc.Report {p['machine']} {p['begin']}…{p['end']}: {n} alerts>"
 
 
 def _instants(texts: list) -> pa.Array:
@@ -196,8 +216,9 @@ def analyze(
     pal_compat: bool = False,
 ) -> Report:
     """Runs perfcalc analyze over a .blg log (a path, bytes or a binary
-    file), or a list of logs of one machine merged as the command merges
-    them, in the module, and returns its :class:`Report`.
+    file), or a list of logs grouped by machine as the command groups them
+    (the logs of one machine merged; of several machines, a report each in
+    the fleet object), in the module, and returns its :class:`Report`.
 
     ``thresholds``: PAL threshold files whose analyses run, in order,
     joined (paths, or ``(name, bytes)`` pairs); none runs perfcalc's own
@@ -209,7 +230,11 @@ def analyze(
     PAL's numbers, its quirks included.
 
     A threshold file that does not load, a value no file asks for or a log
-    that cannot be read raises an :class:`Error` with the module's text.
+    that cannot be read raises an :class:`Error` with the module's text;
+    an inherited file found neither in ``include`` nor in those folders
+    raises an :class:`InputError` whose ``missing_file`` is its name, as
+    the INHERITANCE names it (resolved against the inheriting file's
+    folder).
     """
     logs = [_bytes(x) for x in source] if isinstance(source, list) else [_bytes(source)]
     run, inc = _files(thresholds, "thresholds"), _files(include, "include")
@@ -224,19 +249,32 @@ def analyze(
     return Report(text, inst.error_text() or None)
 
 
+def _missing(inst, e: Error) -> str | None:
+    """The name of the inherited threshold file that the module says was
+    not given (CODE_INPUT with last_detail = n > 0: the output buffer's
+    first n bytes; wasm/ABI.md, analyze), or None for another refusal."""
+    if e.code != _abi.CODE_INPUT or not 0 < e.detail <= inst.call("out_cap"):
+        return None
+    return bytes(inst.view(inst.call("out_ptr"), e.detail)).decode("utf-8", "replace")
+
+
 def _run(inst, logs: list, run: list, inc: list, values: bytes, interval: int, flags: int):
     """Calls analyze; where the module refuses an INHERITANCE of a file not
-    given, reads it from the folder of a threshold file given by path
-    (ASCII case ignored), adds it to inc and calls again. Returns the text
-    and inc."""
+    given (naming it: _missing), reads it from the folder of a threshold
+    file given by path (ASCII case ignored), adds it to inc and calls
+    again. Returns the text and inc. A file found nowhere raises the
+    module's InputError with the file's name as ``missing_file``."""
     folders = [f[2] for f in run + inc if f[2] is not None]
     for _ in range(_MAX_FILES):
         try:
             return _call(inst, logs, run, inc, values, interval, flags), inc
         except InputError as e:
-            m = _MISSING.search(e.message)
-            found = next((p for p in (_find(d, m.group(1)) for d in folders) if p is not None), None) if m else None
+            name = _missing(inst, e)
+            if name is None:
+                raise
+            found = next((p for p in (_find(d, name) for d in folders) if p is not None), None)
             if found is None:
+                e.missing_file = name
                 raise
             inc.append((os.fspath(found), bytes(_bytes(found, "threshold file")), found.parent))
             folders.append(found.parent)
@@ -252,7 +290,7 @@ def _inherited(run: list, inc: list) -> list:
     try:
         _run(analyze_instance(), [b""], run, inc, b"", 0, 0)
     except InputError as e:
-        if _MISSING.search(e.message):
+        if getattr(e, "missing_file", None) is not None:
             raise
     except Error:
         pass  # the empty log's refusal, or a refusal each log will report
