@@ -335,6 +335,8 @@ export class PerfcalcError extends Error {
   partial?: string;
   /** relog with format and strict, on a log damaged after its start: the events its first reading skipped. */
   skippedEvents?: number;
+  /** analyze: the threshold file that an INHERITANCE names and that was not given (as it names it, resolved against the inheriting file's folder). */
+  missingFile?: string;
 }
 
 /** One instance of the module (not re-entrant; unusable after a trap). */

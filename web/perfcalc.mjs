@@ -1128,12 +1128,16 @@ Object.assign(Perfcalc.prototype, {
   },
 
   /**
-   * Runs perfcalc analyze over a .blg log, or an array of logs of one
-   * machine merged as the command merges them, in the analyze module
-   * (loaded by the first call, see loadAnalyzer), and resolves to {report,
-   * json, damage}: the report parsed, its JSON text (byte for byte what
-   * perfcalc analyze -f json writes for the same log, files and options),
-   * and why the log ends early (null when it does not).
+   * Runs perfcalc analyze over a .blg log, or an array of logs grouped
+   * by machine as the command groups them (the logs of one machine merged;
+   * of several machines, the fleet object: {alerts, machines}, a report
+   * per machine), in the analyze module (loaded by the first call, see
+   * loadAnalyzer), and resolves to {report, json, damage}: the report
+   * parsed, its JSON text (byte for byte what perfcalc analyze -f json
+   * writes for the same logs, files and options), and why a log ends early
+   * (null when none does). An INHERITANCE of a file given neither in
+   * thresholds nor in include rejects with a PerfcalcError (CODE_INPUT)
+   * whose missingFile is that file's name.
    * opts.thresholds: PAL threshold files whose analyses run ({name, bytes}
    * or an array; none: perfcalc's own default analyses); opts.include:
    * files there only for the INHERITANCE of others (matched by name, ASCII
@@ -1189,7 +1193,17 @@ function analyzeIn(pc, log, opts) {
     dv.setUint32(e + abi.THR_RESERVED, 0, true);
   });
   const tableOff = placed[placed.length - 1][0], [so, sn] = placed[0];
-  const json = pc._text(() => pc._call("analyze", tableOff, nl, tableOff + nl, files.length, so, sn, interval, flags));
+  let json;
+  try {
+    json = pc._text(() => pc._call("analyze", tableOff, nl, tableOff + nl, files.length, so, sn, interval, flags));
+  } catch (e) {
+    // An inherited file not given: its name, as data (CODE_INPUT with
+    // last_detail = n > 0: the output buffer's first n bytes; ABI.md).
+    if (e instanceof PerfcalcError && e.code === abi.CODE_INPUT && e.detail > 0 && e.detail <= pc.outCap) {
+      e.missingFile = new TextDecoder().decode(new Uint8Array(pc._views().buffer, pc.outPtr, e.detail));
+    }
+    throw e;
+  }
   const damage = pc._errorText() || null;
   return { report: JSON.parse(json), json, damage };
 }

@@ -56,14 +56,14 @@ function abortError(signal) {
 }
 
 // An error crosses to the other thread as plain fields; PerfcalcErrors keep
-// their code, kind and detail.
+// their code, kind and detail (and analyze's missingFile).
 function errorFields(err) {
-  if (err instanceof Error) return { name: err.name, message: err.message, code: err.code, detail: err.detail };
+  if (err instanceof Error) return { name: err.name, message: err.message, code: err.code, detail: err.detail, missingFile: err.missingFile };
   return { name: "Error", message: String(err) };
 }
 
 function errorFrom(f) {
-  if (f.name === "PerfcalcError") return new PerfcalcError(f.code, f.message, f.detail);
+  if (f.name === "PerfcalcError") return Object.assign(new PerfcalcError(f.code, f.message, f.detail), f.missingFile === undefined ? {} : { missingFile: f.missingFile });
   const err = new ({ TypeError, RangeError }[f.name] ?? Error)(f.message);
   err.name = f.name;
   return err;

@@ -62,7 +62,13 @@ test("analyze: refusals carry the module's code and text", async (t) => {
   if (PAL) {
     const system = { name: "SystemOverview.xml", bytes: readFileSync(join(PAL, "SystemOverview.xml")) };
     await assert.rejects(pc.analyze(log, { thresholds: system }),
-      (e) => e instanceof PerfcalcError && e.code === abi.CODE_INPUT && /QuickSystemOverview\.xml/.test(e.message));
+      (e) => e instanceof PerfcalcError && e.code === abi.CODE_INPUT && /QuickSystemOverview\.xml/.test(e.message) &&
+        e.missingFile === "QuickSystemOverview.xml" && e.detail === e.missingFile.length);
+    // The name as data, resolved against the inheriting file's folder.
+    await assert.rejects(pc.analyze(log, { thresholds: { ...system, name: "C:\\PAL\\SystemOverview.xml" } }),
+      (e) => e.missingFile === "C:/PAL/QuickSystemOverview.xml");
+    // Other refusals name no file.
+    await assert.rejects(pc.analyze(log, { set: { OS: "x" } }), (e) => e instanceof PerfcalcError && e.missingFile === undefined);
   }
   // The instance stays usable after refusals.
   assert.ok(Array.isArray((await pc.analyze(log)).report.alerts));
@@ -134,4 +140,25 @@ test("analyze: logs of one machine merged, as perfcalc analyze merges them", asy
   const have = await pc.analyze([tx, longer]);
   assert.equal(have.json, want, "the module's report of the merged logs differs from the command's");
   assert.notEqual((await pc.analyze(tx)).json, want, "the merged logs' report is not the first log's");
+});
+
+test("analyze: logs of two machines, the fleet object perfcalc analyze -f json writes for them", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  const pc = await loadModule();
+  const palPath = join(CORPUS, "blg", "PAL_SamplePerfmonLog.blg"), txPath = join(CORPUS, "blg", "Tx_BasicPerfCounters.blg");
+  const pal = readFileSync(palPath), tx = readFileSync(txPath);
+  const dir = mkdtempSync(join(tmpdir(), "perfcalc-web-analyze-machines-"));
+  writeFileSync(join(dir, "copy.blg"), tx);
+  for (const [paths, logs] of [
+    [[palPath, txPath], [pal, tx]],
+    [[txPath, palPath, join(dir, "copy.blg")], [tx, pal, tx]], // the Tx log and its copy merged
+  ]) {
+    const want = nativeReport(paths);
+    const have = await pc.analyze(logs);
+    assert.equal(have.json, want, "the module's report of two machines differs from the command's");
+    assert.deepEqual(Object.keys(have.report), ["alerts", "machines"]);
+    assert.equal(have.report.machines.length, 2);
+    assert.notEqual(have.report.machines[0].parameters.machine, have.report.machines[1].parameters.machine);
+    assert.equal(have.report.alerts.length, have.report.machines.reduce((n, m) => n + m.alerts.length, 0));
+  }
 });

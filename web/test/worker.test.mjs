@@ -3,7 +3,7 @@
 // started for the next call), errors and bytes kept in the worker.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PerfcalcError } from "../perfcalc.mjs";
 import { createWorker } from "../worker.mjs";
@@ -107,6 +107,12 @@ test("worker: analyze compiles the analyze module once, here, and gives it to ea
     assert.equal(w.loadAnalyzer(), m);
     // Aborted before the call: rejected without one.
     await assert.rejects(w.analyze(tx, { signal: AbortSignal.abort() }), (e) => e.name === "AbortError");
+    // An inherited file not given: its name crosses to this thread.
+    const pal = join(ROOT, "..", "shared", "pal", "SystemOverview.xml");
+    if (existsSync(pal)) {
+      await assert.rejects(w.analyze(tx, { thresholds: { name: "SystemOverview.xml", bytes: readFileSync(pal) } }),
+        (e) => e.name === "PerfcalcError" && e.missingFile === "QuickSystemOverview.xml");
+    }
   } finally {
     w.terminate();
   }

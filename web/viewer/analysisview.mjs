@@ -265,8 +265,10 @@ export class AnalysisView {
       if (err?.name === "AbortError") return; // Cancel says so
       if (g !== this.ctx.gen()) return;
       this.setState("error");
-      this.ctx.message("error", `Could not analyse ${v.file}`, err instanceof Error ? err.message : String(err),
-        withFiles ? "perfcalc analyze --thresholds … gives the same message for the same files." : "");
+      // An inherited file not given: the module names it (missingFile).
+      const hint = err?.missingFile ? `Add the inherited file ${err.missingFile.replace(/^.*[\\/]/, "")} too.`
+        : withFiles ? "perfcalc analyze --thresholds … gives the same message for the same files." : "";
+      this.ctx.message("error", `Could not analyse ${v.file}`, err instanceof Error ? err.message : String(err), hint);
     }
   }
 
