@@ -19,7 +19,9 @@
 // runs perfcalc analyze over a log (Analyze: the report's JSON, computed
 // by a second module, perfcalc-analyze.wasm, which the first Analyze
 // compiles and starts: a program that never analyses neither loads nor
-// carries it). Values, statuses and error
+// carries it; AnalyzeLogs groups several logs by machine as the command
+// does, the fleet JSON for several machines; an inherited threshold file
+// not given is a *MissingFileError naming it). Values, statuses and error
 // texts are those of the native packages, bit for bit: the module is the
 // same Go code compiled for wasip1.
 //
