@@ -371,11 +371,12 @@ export class Perfcalc {
   /** The columns of a .blg log without computing a value (relog's selection options apply). */
   columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogColumns;
   /**
-   * perfcalc analyze over a .blg log, in the analyze module
-   * (perfcalc-analyze.wasm, loaded by the first call: loadAnalyzer): the
-   * report parsed, its JSON text (byte for byte perfcalc analyze -f json's)
-   * and the log's damage. Without thresholds, perfcalc's own default
-   * analyses.
+   * perfcalc analyze over a .blg log (or logs, grouped by machine as the
+   * command groups them), in the analyze module (perfcalc-analyze.wasm,
+   * loaded by the first call: loadAnalyzer): the report parsed, its JSON
+   * text (byte for byte perfcalc analyze -f json's) and the log's damage.
+   * Without thresholds, perfcalc's own default analyses. An inherited file
+   * not given rejects with a PerfcalcError whose missingFile names it.
    */
   analyze(log: BufferSource | BufferSource[], opts?: AnalyzeOptions): Promise<Analyzed>;
   /**
@@ -487,7 +488,7 @@ export interface AnalyzeOptions {
 
 /** What analyze returns. */
 export interface Analyzed {
-  /** The report: JSON.parse(json); its schema is perfcalc analyze -f json's (top-level alerts, slices, analyses, unsupported, parameters). */
+  /** The report: JSON.parse(json); its schema is perfcalc analyze -f json's (top-level alerts, slices, analyses, unsupported, parameters; for logs of several machines, alerts and machines: a report per machine). */
   report: { alerts: Array<Record<string, unknown>>; [key: string]: unknown };
   /** The report's JSON text, byte for byte perfcalc analyze -f json's. */
   json: string;
