@@ -1,6 +1,10 @@
 package relog
 
-import "github.com/perfcalc/perfcalc/engine"
+import (
+	"slices"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
 
 // cStatusNoInstance is PDH_CSTATUS_NO_INSTANCE: the raw value that stands,
 // in a column's series, for a sample that lacks the column's instance.
@@ -20,7 +24,7 @@ var noInstanceRaw = engine.RawCounter{CStatus: cStatusNoInstance}
 // series.
 //
 // The series are folded row by row (engine.StatisticsFold): memory is
-// about 150 bytes per column (200 in the WebAssembly module), whatever the
+// about 160 bytes per column (210 in the WebAssembly module), whatever the
 // number of rows. A column whose counter changes along the series (a whole
 // object's counter definition, or a merge of logs that log one path with
 // other types or time bases) cannot be folded before its last counter is
@@ -31,19 +35,49 @@ var noInstanceRaw = engine.RawCounter{CStatus: cStatusNoInstance}
 // once. It returns the statistics of the rows before a damage, and the
 // damage as its error.
 func (c *Converter) Statistics() ([]engine.Statistics, error) {
+	return c.statistics(nil)
+}
+
+// Percentiles are the 90th, 95th and 99th percentiles of a column's Valid
+// values, by engine.Percentile's nearest rank (each one of the values); 0
+// when the column has none. They are not PDH's.
+type Percentiles struct {
+	P90, P95, P99 float64
+}
+
+// StatisticsPercentiles is Statistics with the Percentiles of every
+// column. Exact percentiles need every value: it keeps the Valid values
+// of each column until the end (8 bytes each, and a column's at most
+// twice while its slice grows) and sorts them, so its memory grows with
+// the log (about as much as relog's rows), unlike Statistics'.
+func (c *Converter) StatisticsPercentiles() ([]engine.Statistics, []Percentiles, error) {
+	values := make([][]float64, len(c.columns))
+	st, err := c.statistics(values)
+	pc := make([]Percentiles, len(st))
+	for i, v := range values {
+		slices.Sort(v) // no NaN: a Valid value is finite
+		pc[i] = Percentiles{engine.Percentile(v, 90), engine.Percentile(v, 95), engine.Percentile(v, 99)}
+		values[i] = nil
+	}
+	return st, pc, err
+}
+
+// statistics is Statistics; with values (one slice per column), it also
+// appends each column's Valid values to its slice.
+func (c *Converter) statistics(values [][]float64) ([]engine.Statistics, error) {
 	c.rawOnly = true // the folds compute the series
 	folds := make([]engine.StatisticsFold, len(c.columns))
 	// Per column: the rows without it since it was last present, or −1
 	// before its first value (what the rows that lack a column touch: 4
 	// bytes, not its fold).
 	gaps := make([]int32, len(c.columns))
-	last := c.fold(folds, gaps, nil)
+	last := c.fold(folds, gaps, nil, values)
 	err := c.Err()
 	if last != nil {
 		// Fold the changed columns again, with their last counter.
 		redo := make([]engine.StatisticsFold, len(c.columns))
 		c.rewind()
-		c.fold(redo, gaps, last)
+		c.fold(redo, gaps, last, values)
 		for i := range last {
 			if last[i] != nil {
 				folds[i] = redo[i]
@@ -67,8 +101,10 @@ func (c *Converter) Statistics() ([]engine.Statistics, error) {
 // each with the counter of its first value, and returns, for the columns
 // whose counter changes along the series, the counter of their last value
 // (nil for the others, and nil when none changes). With only, it folds
-// the columns that only has a counter for, with that counter.
-func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*engine.Counter) (last []*engine.Counter) {
+// the columns that only has a counter for, with that counter. With
+// values, it appends each folded column's Valid values to its slice (a
+// column folded again starts its slice again).
+func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*engine.Counter, values [][]float64) (last []*engine.Counter) {
 	for i := range gaps {
 		gaps[i] = -1
 	}
@@ -100,6 +136,9 @@ func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*en
 				}
 				*f = engine.NewStatisticsFold(*counter, 0)
 				gaps[i] = 0
+				if values != nil {
+					values[i] = values[i][:0]
+				}
 			}
 			// The rows that lacked the column, then its value.
 			for g := gaps[i]; g >= 0; g-- {
@@ -107,7 +146,9 @@ func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*en
 				if g > 0 {
 					raw = &noInstanceRaw
 				}
-				f.Add(*raw)
+				if v, ok := f.Add(*raw); ok && values != nil {
+					values[i] = append(values[i], v)
+				}
 			}
 			gaps[i] = 0
 		}
