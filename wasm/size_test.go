@@ -57,9 +57,17 @@ import (
 //
 // In all 2,603,588 -> 2,631,859 raw (+28,271), 760,716 -> 770,871 gzipped
 // (+10,155): the budgets grew by as much.
+//
+// Issue 25 item 4, the statistics people need (not PDH's), on the module
+// of 2,631,999 bytes (770,913 gzipped): the fold's invalid count and the
+// valid values' mean (engine.StatisticsFold): +1,414; relog_stats' flag
+// StatsPercentiles and its percentiles records (every Valid value kept,
+// sorted by the engine's heapsort: relog.StatisticsPercentiles, 2.2 KB of
+// code; abi.Builder.stats and the records' writer, 3.3 KB): +10,463. In
+// all +11,877 raw, +4,687 gzipped: the budgets grew by as much.
 const (
-	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271
-	maxModuleGzipBytes = 760_000 + 1_173 + 10_155
+	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 11_877
+	maxModuleGzipBytes = 760_000 + 1_173 + 10_155 + 4_687
 )
 
 func TestModuleSize(t *testing.T) {
