@@ -481,7 +481,7 @@ try {
           // samples and the percentiles stand beside it, labelled.
           assert.ok(stats.every((w) => w.meanStatus === "NegativeValue" && w.validMean !== null && w.invalid > 0));
           assert.deepEqual(await page.$$eval("#values thead th", (ths) => ths.map((t) => t.textContent)),
-            ["Counter", "Unit", "Min", "Max", "PDH mean", "Valid mean", "P90", "P95", "P99", "Values", "Skipped", "Invalid"]);
+            ["Counter", "Unit", "Min", "Max", "PDH mean", "Valid mean", "Values", "Skipped", "Invalid", "P90", "P95", "P99"]);
           await page.$eval("#table-wrap", (e) => e.scrollIntoView());
           await page.screenshot({ path: join(OUT, "10-PowerShell-statistics.png"), clip: await page.$eval("#table-wrap", (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y + window.scrollY, width: r.width, height: Math.min(r.height, 420) }; }), fullPage: true });
         }

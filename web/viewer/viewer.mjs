@@ -334,12 +334,12 @@ function render() {
       { title: "Counter", width: "path" }, { title: "Unit", width: "unit" }, { title: "Min", num: true }, { title: "Max", num: true },
       { title: "PDH mean", num: true, hint: "PDH's mean (PdhComputeCounterStatistics, perfmon's Average): a rate, timer or average, its value from the first to the last good sample (one bad sample there spoils it: NegativeValue); other counters, the mean of their values" },
       { title: "Valid mean", num: true, hint: "the mean of the valid values (not PDH's; perfcalc stats --valid)" },
-      { title: "P90", num: true, hint: "90th percentile of the valid values: 90 % are at most this (nearest rank; perfcalc stats --percentiles)" },
-      { title: "P95", num: true, hint: "95th percentile of the valid values (nearest rank)" },
-      { title: "P99", num: true, hint: "99th percentile of the valid values (nearest rank)" },
       { title: "Values", num: true, width: "count", hint: "number of valid values" },
       { title: "Skipped", num: true, width: "count", hint: "samples without a valid value (no value yet, bad data, instance absent)" },
       { title: "Invalid", num: true, width: "count", hint: "samples with a bad status, instance absent included (not PDH's; one bad sample skips two values of a rate)" },
+      { title: "P90", num: true, hint: "90th percentile of the valid values: 90 % are at most this (nearest rank; perfcalc stats --percentiles)" },
+      { title: "P95", num: true, hint: "95th percentile of the valid values (nearest rank)" },
+      { title: "P99", num: true, hint: "99th percentile of the valid values (nearest rank)" },
     ], row: logRow,
   } : {
     columns: [{ title: "Counter", width: "path" }, { title: "Unit", width: "unit" }, { title: "Value", num: true },
@@ -426,9 +426,9 @@ function logRow(i) {
     "data-p90": exact(s.p90 ?? null), "data-p95": exact(s.p95 ?? null), "data-p99": exact(s.p99 ?? null),
   }, label, h("td", { class: "unit" }, unitOf(type)), numCell(s.min), numCell(s.max),
   s.mean === null ? statusCell(s.meanStatus, "no mean") : numCell(s.mean), numCell(s.validMean),
-  numCell(s.p90 ?? null), numCell(s.p95 ?? null), numCell(s.p99 ?? null),
   h("td", { class: "num" }, fmtInt(s.count)), h("td", { class: "num dim" }, fmtInt(s.skipped)),
-  h("td", { class: s.invalid ? "num warn" : "num dim" }, fmtInt(s.invalid)));
+  h("td", { class: s.invalid ? "num warn" : "num dim" }, fmtInt(s.invalid)),
+  numCell(s.p90 ?? null), numCell(s.p95 ?? null), numCell(s.p99 ?? null));
 }
 
 /** Makes the table row of a capture's value i. */
