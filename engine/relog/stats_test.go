@@ -464,3 +464,37 @@ func TestStatisticsPercentilesCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestSortFloats checks sortFloats against slices.Sort, and percentiles
+// against engine.Percentile over the sorted values, on random, sorted,
+// reversed and repetitive values.
+func TestSortFloats(t *testing.T) {
+	rng := rand.New(rand.NewSource(25))
+	for _, n := range []int{0, 1, 2, 3, 7, 10, 11, 19, 20, 21, 99, 100, 101, 1001, 4097} {
+		for shape := 0; shape < 4; shape++ {
+			v := make([]float64, n)
+			for i := range v {
+				switch shape {
+				case 0:
+					v[i] = rng.NormFloat64() * 1e6
+				case 1:
+					v[i] = float64(i)
+				case 2:
+					v[i] = float64(n - i)
+				case 3:
+					v[i] = float64(rng.Intn(3))
+				}
+			}
+			want := slices.Clone(v)
+			slices.Sort(want)
+			wantPc := Percentiles{engine.Percentile(want, 90), engine.Percentile(want, 95), engine.Percentile(want, 99)}
+			if have := percentiles(slices.Clone(v)); have != wantPc {
+				t.Fatalf("n %d shape %d: percentiles %+v, want %+v", n, shape, have, wantPc)
+			}
+			sortFloats(v)
+			if !slices.Equal(v, want) {
+				t.Fatalf("n %d shape %d: %v, want %v", n, shape, v, want)
+			}
+		}
+	}
+}
