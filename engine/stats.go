@@ -6,8 +6,12 @@ type Statistics struct {
 	_       [0]func() // not comparable: no equality function in the module
 	Count   int       // values that were Valid
 	Skipped int       // samples or pairs whose value was not Valid
-	Min     float64   // smallest Valid value (0 when Count is 0)
-	Max     float64   // largest Valid value (0 when Count is 0)
+	// Invalid is the number of samples whose CStatus is bad (neither
+	// PDH_CSTATUS_VALID_DATA nor PDH_CSTATUS_NEW_DATA): not PDH's; a bad
+	// sample makes Skipped count the values of both pairs it is in.
+	Invalid int
+	Min     float64 // smallest Valid value (0 when Count is 0)
+	Max     float64 // largest Valid value (0 when Count is 0)
 	// Mean is the mean value over the series: for a 2-sample type, the
 	// formula applied to the first and the last sample with a good CStatus
 	// (for a rate, (Nx − N0) / ((Dx − D0) / F): the "Average" of the
@@ -19,6 +23,12 @@ type Statistics struct {
 	// MeanStatus is the status of Mean: Valid, or why there is none (for
 	// example NewData when fewer than two good samples exist).
 	MeanStatus Status
+	// ValidMean is the arithmetic mean of the Valid values (0 when Count
+	// is 0): not PDH's. For a 1-sample type and the delta types it is
+	// Mean; for the other 2-sample types it stands when Mean does not (a
+	// bad first or last sample makes PDH's mean NegativeValue or
+	// InvalidData), and differs from Mean where pairs were skipped.
+	ValidMean float64
 }
 
 // ComputeStatistics computes the statistics of a series of raw samples of
@@ -35,7 +45,7 @@ func ComputeStatistics(c Counter, samples []RawCounter, opts Options) Statistics
 }
 
 // StatisticsFold computes the Statistics of a series one sample at a time,
-// in memory that does not grow with the series (144 bytes; 192 in the
+// in memory that does not grow with the series (152 bytes; 200 in the
 // WebAssembly module, whose code it keeps smaller): for a log's
 // columns, which cannot all hold their series. Its Statistics equal
 // ComputeStatistics' over the samples added, bit for bit: the values are
@@ -45,6 +55,7 @@ type StatisticsFold struct {
 	_              [0]func() // not comparable: no equality function in the module
 	c              Counter
 	count, skipped int
+	invalid        int // samples with a bad CStatus
 	min, max, sum  float64
 	n              int // samples added
 	opts           Options
@@ -67,17 +78,24 @@ func (f *StatisticsFold) Counter() Counter { return f.c }
 // Samples returns the number of samples added.
 func (f *StatisticsFold) Samples() int { return f.n }
 
-// Add adds the next sample of the series.
-func (f *StatisticsFold) Add(s RawCounter) {
+// Add adds the next sample of the series. It returns the value that the
+// sample completes and whether that value is Valid (and so counted): a
+// host that keeps the Valid values (for percentiles) appends it.
+func (f *StatisticsFold) Add(s RawCounter) (v float64, valid bool) {
 	two := f.c.Type.Samples() == 2
 	if !two || f.n > 0 {
 		in := Input{Counter: f.c, HasOld: two, New: s}
 		if two {
 			in.Old = f.prev.raw()
 		}
-		f.add(Compute(&in, f.opts))
+		r := Compute(&in, f.opts)
+		f.add(r)
+		v, valid = r.Value, r.Status == Valid
 	}
 	f.n++
+	if s.CStatus>>1 != 0 {
+		f.invalid++
+	}
 	f.prev = toFold(&s)
 	if s.CStatus>>1 == 0 {
 		if f.good == 0 {
@@ -88,6 +106,7 @@ func (f *StatisticsFold) Add(s RawCounter) {
 		}
 		f.last = f.prev
 	}
+	return v, valid
 }
 
 // add takes in one value of the series.
@@ -109,7 +128,12 @@ func (f *StatisticsFold) add(r Result) {
 
 // Statistics returns the statistics of the samples added so far.
 func (f *StatisticsFold) Statistics() Statistics {
-	st := Statistics{Count: f.count, Skipped: f.skipped, Min: f.min, Max: f.max}
+	st := Statistics{Count: f.count, Skipped: f.skipped, Invalid: f.invalid, Min: f.min, Max: f.max}
+	if st.Count > 0 {
+		// The sum stays finite: a Valid value is below about 1e52, so even
+		// 2^63 of them add up to less than 1e72.
+		st.ValidMean = f.sum / float64(st.Count)
+	}
 	c, opts := f.c, f.opts
 	if !c.Type.Known() || !c.Type.Displayable() {
 		st.MeanStatus = compute(&Input{Counter: c}, opts).Status
@@ -123,9 +147,7 @@ func (f *StatisticsFold) Statistics() Statistics {
 			st.MeanStatus = f.lastBad
 			return st
 		}
-		// The sum stays finite: a Valid value is below about 1e52, so even
-		// 2^63 of them add up to less than 1e72.
-		st.Mean = f.sum / float64(st.Count)
+		st.Mean = st.ValidMean
 		return st
 	}
 	if f.good < 2 {
@@ -138,4 +160,19 @@ func (f *StatisticsFold) Statistics() Statistics {
 	r := compute(&Input{Counter: c, HasOld: true, Old: f.first.raw(), New: f.last.raw()}, opts)
 	st.Mean, st.MeanStatus = r.Value, r.Status
 	return st
+}
+
+// Percentile returns the p-th percentile (0 < p ≤ 100) of the values in
+// sorted (ascending, none NaN) by the nearest-rank method: the smallest
+// value that at least p percent of the values are less than or equal to,
+// always one of the values (numpy's percentile with
+// method="inverted_cdf"). It returns 0 for no value or p out of range.
+func Percentile(sorted []float64, p int) float64 {
+	n := len(sorted)
+	if n == 0 || p <= 0 || p > 100 {
+		return 0
+	}
+	// The rank ⌈p·n/100⌉, in integers: p·n fits an int for any slice.
+	k := (p*n + 99) / 100
+	return sorted[k-1]
 }

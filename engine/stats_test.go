@@ -219,7 +219,7 @@ func TestComputeStatisticsMatchesCompute(t *testing.T) {
 			c := Counter{Type: typ, TimeBase: 3}
 			st := ComputeStatistics(c, samples, 0)
 			count, skipped := 0, 0
-			lo, hi := math.Inf(1), math.Inf(-1)
+			lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
 			for i := range samples {
 				in := Input{Counter: c, New: samples[i]}
 				if typ.Samples() == 2 {
@@ -234,14 +234,86 @@ func TestComputeStatisticsMatchesCompute(t *testing.T) {
 					continue
 				}
 				count++
+				sum += r.Value
 				lo, hi = min(lo, r.Value), max(hi, r.Value)
 			}
+			mean := 0.0
 			if count == 0 {
 				lo, hi = 0, 0
+			} else {
+				mean = sum / float64(count)
+			}
+			if math.Float64bits(st.ValidMean) != math.Float64bits(mean) || st.Invalid != 0 {
+				t.Errorf("have valid mean %v invalid %d, want %v 0", st.ValidMean, st.Invalid, mean)
 			}
 			if st.Count != count || st.Skipped != skipped || st.Min != lo || st.Max != hi {
 				t.Errorf("have %+v, want count %d skipped %d min %v max %v", st, count, skipped, lo, hi)
 			}
 		})
+	}
+}
+
+// TestStatisticsValidMeanInvalid checks the figures that are not PDH's
+// against hand-computed values: the mean of the Valid values stands where
+// PDH's mean is NegativeValue, and Invalid counts bad samples, not pairs.
+func TestStatisticsValidMeanInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		c              Counter
+		samples        []RawCounter
+		validMean      float64
+		invalid        int
+		pdhMeanStatus  Status
+		count, skipped int
+	}{
+		// Pairs 10/1, 20/2 (reset skipped: NegativeValue), 20/1: PDH's
+		// mean (25 − 100) is negative; the valid values' mean is 50/3.
+		{"rate/counter reset", Counter{Type: CounterCounter, TimeBase: 1}, nd(100, 0, 110, 1, 5, 2, 25, 3), (fl(10) + 20) / 2, 0, NegativeValue, 2, 1},
+		// One bad sample (index 2) skips two pairs; Invalid counts it once.
+		{"rate/bad sample", Counter{Type: CounterCounter, TimeBase: 1}, bad(nd(0, 0, 10, 1, 999, 2, 30, 3, 60, 4), 2, CStatusNoMachine), (fl(10) + 30) / 2, 1, Valid, 2, 2},
+		{"raw count/bad sample", Counter{Type: CounterRawcount}, bad(nd(1, 0, 2, 0, 3, 0, 99, 0, 10, 0), 3, CStatusNoMachine), (fl(1) + 2 + 3 + 10) / 4, 1, Valid, 4, 1},
+		// New data (1) is a good CStatus; 2 and 5 are bad.
+		{"rate/all bad", Counter{Type: CounterCounter, TimeBase: 1}, bad(bad(nd(0, 0, 10, 1, 20, 2), 0, 2), 2, 5), 0, 2, NewData, 0, 2},
+		{"rate/new data is good", Counter{Type: CounterCounter, TimeBase: 1}, bad(nd(0, 0, 10, 1), 0, CStatusNewData), 10, 0, Valid, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := ComputeStatistics(tc.c, tc.samples, 0)
+			if math.Float64bits(st.ValidMean) != math.Float64bits(tc.validMean) || st.Invalid != tc.invalid ||
+				st.MeanStatus != tc.pdhMeanStatus || st.Count != tc.count || st.Skipped != tc.skipped {
+				t.Errorf("have valid mean %v invalid %d mean status %v count %d skipped %d, want %v %d %v %d %d",
+					st.ValidMean, st.Invalid, st.MeanStatus, st.Count, st.Skipped, tc.validMean, tc.invalid, tc.pdhMeanStatus, tc.count, tc.skipped)
+			}
+		})
+	}
+}
+
+// TestPercentile checks the nearest rank against hand-computed ranks.
+func TestPercentile(t *testing.T) {
+	ten := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	hundredOne := make([]float64, 101)
+	for i := range hundredOne {
+		hundredOne[i] = float64(i)
+	}
+	for _, tc := range []struct {
+		sorted []float64
+		p      int
+		want   float64
+	}{
+		{ten, 90, 9},   // rank ⌈9⌉ = 9
+		{ten, 95, 10},  // rank ⌈9.5⌉ = 10
+		{ten, 99, 10},  // rank ⌈9.9⌉ = 10
+		{ten, 100, 10}, // the largest
+		{ten, 10, 1},
+		{ten, 11, 2},         // rank ⌈1.1⌉ = 2
+		{hundredOne, 90, 90}, // rank ⌈90.9⌉ = 91: the value 90
+		{hundredOne, 99, 99}, // rank ⌈99.99⌉ = 100
+		{[]float64{7}, 90, 7},
+		{nil, 90, 0},
+		{ten, 0, 0},
+		{ten, 101, 0},
+	} {
+		if have := Percentile(tc.sorted, tc.p); have != tc.want {
+			t.Errorf("Percentile(%d values, %d) = %v, want %v", len(tc.sorted), tc.p, have, tc.want)
+		}
 	}
 }

@@ -151,9 +151,11 @@ func TestStatisticsFoldAllValues(t *testing.T) {
 // TestStatisticsFoldSize pins the fold's size, which a log's every column
 // holds in Converter.Statistics.
 func TestStatisticsFoldSize(t *testing.T) {
-	want := uintptr(144)
+	// 144 and 192 before issue 25; its invalid count (Statistics.Invalid)
+	// added 8 bytes.
+	want := uintptr(152)
 	if runtime.GOARCH == "wasm" {
-		want = 192 // foldRaw is a whole RawCounter
+		want = 200 // foldRaw is a whole RawCounter
 	}
 	if have := unsafe.Sizeof(StatisticsFold{}); have > want {
 		t.Errorf("StatisticsFold is %d bytes, want at most %d", have, want)

@@ -187,12 +187,22 @@ func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first u
 
 // relogStats computes the statistics of every column of the .blg log at
 // inOff (n bytes), as perfcalc stats does, with the selection of logInput:
-// abi.Builder.Stats.
+// abi.Builder.Stats; with the flag abi.StatsPercentiles,
+// abi.Builder.StatsPercentiles. Other flags are refused (CodeArgument).
 //
 //go:wasmexport relog_stats
-func relogStats(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
+func relogStats(inOff, n, patOff, patLen uint32, begin, end int64, every, flags uint32) int32 {
+	if flags&^abi.StatsPercentiles != 0 {
+		return build(badStatsFlags)
+	}
+	if flags != 0 {
+		return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).StatsPercentiles)
+	}
 	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).Stats)
 }
+
+// badStatsFlags refuses relog_stats' reserved flags.
+func badStatsFlags() int32 { return fail(abi.CodeArgument, abi.ErrStatsFlags) }
 
 // relogColumns lists the columns of the .blg log at inOff (n bytes), as
 // relog -q does, with the selection of logInput, without computing a

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"os"
@@ -32,6 +33,7 @@ type decoded struct {
 	head  abi.Header
 	recs  []abi.Record
 	stats []abi.Statistic // of a KindStats result
+	raw   [][]byte        // of a KindStats result, the records' bytes
 	paths []string
 	info  string
 }
@@ -74,7 +76,9 @@ func readAll(t *testing.T, call func(first uint32) int32) decoded {
 			r, p := parseRecord(outBuf[:], &h, i)
 			switch h.Kind {
 			case abi.KindStats:
-				d.stats = append(d.stats, abi.ReadStatistic(outBuf[int(h.RecOff)+i*int(h.RecSize):]))
+				rec := outBuf[int(h.RecOff)+i*int(h.RecSize):][:h.RecSize]
+				d.stats = append(d.stats, abi.ReadStatistic(rec))
+				d.raw = append(d.raw, bytes.Clone(rec))
 			default:
 				d.recs = append(d.recs, r)
 			}
@@ -308,6 +312,28 @@ func TestDecodeBlgCorpus(t *testing.T) {
 				}
 			}
 
+			// relog_stats with StatsPercentiles: each statistics record
+			// (with the invalid samples and the valid values' mean, as
+			// above) followed by the column's percentiles record.
+			c, _ = relog.New(bytes.NewReader(b), int64(len(b)), relog.Options{})
+			wantSt, wantPc, err := c.StatisticsPercentiles()
+			if err != nil {
+				t.Fatal(err)
+			}
+			st = readAll(t, func(uint32) int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, 0, abi.StatsPercentiles) })
+			if len(st.raw) != 2*len(wantSt) {
+				t.Fatalf("relog_stats with percentiles: %d records, want %d", len(st.raw), 2*len(wantSt))
+			}
+			for i := range wantSt {
+				r, pr := st.raw[2*i], st.raw[2*i+1]
+				pc, col := abi.ReadPercentiles(pr)
+				if s := abi.ReadStatistic(r); !reflect.DeepEqual(s.Statistics, wantSt[i]) || s.Column != uint32(i) ||
+					binary.LittleEndian.Uint32(r[abi.StatRecord:]) != abi.StatRecStats || binary.LittleEndian.Uint32(pr[abi.PctRecord:]) != abi.StatRecPercentiles ||
+					pc != wantPc[i] || col != uint32(i) || st.paths[2*i+1] != c.Columns()[i].Path {
+					t.Errorf("relog_stats with percentiles %d: %+v %+v, want %+v %+v", i, s, pc, wantSt[i], wantPc[i])
+				}
+			}
+
 			// relog_columns: relog's columns and its first reading's samples,
 			// with and without a selection.
 			for _, pats := range []string{"", `\Processor(*)\% Processor Time`} {
@@ -396,6 +422,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"relog reserved format bit", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 1<<16) }, abi.CodeArgument},
 		{"stats of no log", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},
 		{"stats every", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, abi.MaxEvery+1, 0) }, abi.CodeArgument},
+		{"stats flags", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, 0, 2) }, abi.CodeArgument},
 		{"columns of no log", func() int32 { return relogColumns(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},
 		{"columns every", func() int32 { return relogColumns(offs[0], lens[0], 0, 0, 0, 0, abi.MaxEvery+1, 0) }, abi.CodeArgument},
 		{"columns pattern", func() int32 { return relogColumns(offs[0], lens[0], offs[0], 1, 0, 0, 0, 0) }, abi.CodeInput},

@@ -57,9 +57,21 @@ import (
 //
 // In all 2,603,588 -> 2,631,859 raw (+28,271), 760,716 -> 770,871 gzipped
 // (+10,155): the budgets grew by as much.
+//
+// Issue 25 item 4, the statistics people need (not PDH's), on the module
+// of 2,631,999 bytes (770,913 gzipped): the fold's invalid count and the
+// valid values' mean (engine.StatisticsFold): +1,414; relog_stats' flag
+// StatsPercentiles and its percentiles records (every Valid value kept:
+// relog.StatisticsPercentiles; abi.Builder.stats and the records' writer,
+// 3.3 KB of code): +10,463; the percentiles' own selection of the largest
+// tenth and heapsort of float64s (relog's percentiles, 4 KB of code)
+// instead of the engine's heapsort.Sort with closures: +2,895, for
+// relog_stats with percentiles about 2.5 times as fast (42 MB log in
+// Node: 0.6-0.8 s over stats' 0.25-0.35 s, now 0.1-0.15 s over it). In
+// all +14,772 raw, +5,636 gzipped: the budgets grew by as much.
 const (
-	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271
-	maxModuleGzipBytes = 760_000 + 1_173 + 10_155
+	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 14_772
+	maxModuleGzipBytes = 760_000 + 1_173 + 10_155 + 5_636
 )
 
 func TestModuleSize(t *testing.T) {

@@ -132,9 +132,11 @@ export const PARTS_COUNTER = 16; // u32 counter length
 export const PARTS_INDEX = 20; // i32 instance index: PDH's `#n` (0 for the first instance of a name); −1 when the path names no instance
 
 // The statistics record of relog_stats (80 bytes): one column's
-// statistics, as PdhComputeCounterStatistics and perfcalc stats give them.
-// Its path, mean, mean status and type are where a record has its path,
-// value, status and type.
+// statistics, as PdhComputeCounterStatistics and perfcalc stats give them,
+// with the invalid samples and the mean of the valid values of perfcalc
+// stats --valid (not PDH's; added within version 2 in fields that were
+// reserved). Its path, mean, mean status and type are where a record has
+// its path, value, status and type.
 export const STAT_SIZE = 80;
 export const STAT_PATH_OFF = 0; // u32 path offset (in the string area)
 export const STAT_PATH_LEN = 4; // u32 path length (UTF-8 bytes, no NUL)
@@ -145,11 +147,37 @@ export const STAT_MIN = 24; // f64 smallest Valid value (0 when count is 0)
 export const STAT_MAX = 32; // f64 largest Valid value (0 when count is 0)
 export const STAT_COUNT = 40; // u64 count: the Valid values
 export const STAT_SKIPPED = 48; // u64 skipped: the samples or pairs without a Valid value
-export const STAT_RESERVED0 = 56; // u64 0 (reserved)
-export const STAT_RESERVED1 = 64; // u32 0 (reserved)
-export const STAT_RESERVED2 = 68; // u32 0 (reserved)
+export const STAT_INVALID = 56; // u64 invalid: the samples with a bad status (an absent instance included; not PDH's)
+export const STAT_VALID_MEAN = 64; // f64 the arithmetic mean of the Valid values (0 when count is 0; not PDH's)
 export const STAT_COLUMN = 72; // u32 the column's index
-export const STAT_RESERVED3 = 76; // u32 0 (reserved)
+export const STAT_RECORD = 76; // u32 what the record holds: 0 statistics (`StatRecStats`), 1 the percentiles of the column of the record before (`StatRecPercentiles`)
+
+// The percentiles record of relog_stats with the flag `StatsPercentiles`
+// (80 bytes): after each column's statistics record, the 90th, 95th and
+// 99th percentiles of its Valid values by the nearest rank (each one of
+// the values), as perfcalc stats --percentiles gives them; 0 when count is
+// 0. Its path, column and record kind are where the statistics record has
+// them; the other fields are 0.
+export const PCT_SIZE = 80;
+export const PCT_PATH_OFF = 0; // u32 path offset (in the string area), as the statistics record's
+export const PCT_PATH_LEN = 4; // u32 path length (UTF-8 bytes, no NUL)
+export const PCT_P90 = 8; // f64 90th percentile
+export const PCT_P95 = 16; // f64 95th percentile
+export const PCT_P99 = 24; // f64 99th percentile
+export const PCT_RESERVED0 = 32; // u64 0 (reserved)
+export const PCT_RESERVED1 = 40; // u64 0 (reserved)
+export const PCT_RESERVED2 = 48; // u64 0 (reserved)
+export const PCT_RESERVED3 = 56; // u64 0 (reserved)
+export const PCT_RESERVED4 = 64; // u64 0 (reserved)
+export const PCT_COLUMN = 72; // u32 the column's index
+export const PCT_RECORD = 76; // u32 1 (`StatRecPercentiles`)
+
+// The kinds of relog_stats' records (at StatRecord).
+export const STAT_REC_STATS = 0; // a statistics record
+export const STAT_REC_PERCENTILES = 1; // a percentiles record
+
+// relog_stats' flags. Other bits are reserved and refused.
+export const STATS_PERCENTILES = 1; // follow each statistics record with a percentiles record (every Valid value is kept until the end: 8 bytes each)
 
 // The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
 // each a region of the input buffer; a length of 0 is absent. Each field

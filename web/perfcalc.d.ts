@@ -272,11 +272,25 @@ export interface ColumnStatistics {
   /** null when count is 0. */
   min: number | null;
   max: number | null;
-  /** A rate, timer or average: its value from the first to the last good sample; other counters: the mean of their values. null unless meanStatus is "Valid". */
+  /** PDH's mean. A rate, timer or average: its value from the first to the last good sample; other counters: the mean of their values. null unless meanStatus is "Valid". */
   mean: number | null;
   meanStatus: Status;
+  /** Not PDH's (perfcalc stats --valid): the samples with a bad status, an absent instance included. */
+  invalid: number;
+  /** Not PDH's (perfcalc stats --valid): the arithmetic mean of the valid values; null when count is 0. */
+  validMean: number | null;
+  /** With the option percentiles (perfcalc stats --percentiles): the 90th, 95th and 99th percentiles of the valid values by the nearest rank; null when count is 0. */
+  p90?: number | null;
+  p95?: number | null;
+  p99?: number | null;
   /** The column's index, in relog's order. */
   column: number;
+}
+
+/** The options of stats: relog's selection, and percentiles. */
+export interface StatsOptions extends Omit<RelogOptions, "format" | "strict" | "digits" | "details"> {
+  /** Also compute p90, p95 and p99 (every valid value is kept until the end: 8 bytes each). */
+  percentiles?: boolean;
 }
 
 export interface LogStatistics {
@@ -367,7 +381,7 @@ export class Perfcalc {
   /** What bytes are: "v1", "v2", "names", "blg" or null (the module's sniff, as the perfcalc command tells). */
   sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
   /** The statistics of every column of a .blg log (relog's selection options apply). */
-  stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogStatistics;
+  stats(bytes: BufferSource, opts?: StatsOptions): LogStatistics;
   /** The columns of a .blg log without computing a value (relog's selection options apply). */
   columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogColumns;
   /**
@@ -460,7 +474,7 @@ export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json"; details: true }): RelogText;
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
-export function stats(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogStatistics;
+export function stats(bytes: BufferSource, opts?: StatsOptions): LogStatistics;
 export function sniff(bytes: BufferSource): "v1" | "v2" | "names" | "blg" | null;
 export function columns(bytes: BufferSource, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details">): LogColumns;
 

@@ -136,7 +136,7 @@ const SELECT = ["counters", "begin", "end", "every", "maxColumns"];
 const KNOWN = {
   decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT],
   relog: [...SELECT, "format", "digits", "strict", "details"],
-  stats: SELECT,
+  stats: [...SELECT, "percentiles"],
   columns: SELECT,
   query: ["older", "names", "regInfo", "strings", "ids", "counterSet", "counters", "options", "format", "digits"],
   computeBatch: ["options"],
@@ -917,14 +917,15 @@ export class Perfcalc {
   // _logExport calls an export over a .blg log added within ABI version 1
   // (relog_stats, relog_columns), with relog's selection options, page by
   // page. Patterns that select no column throw (check false: they do not).
-  _logExport(name, bytes, opts, check = true) {
+  // flags is relog_stats' last argument (first, 0, for the others).
+  _logExport(name, bytes, opts, check = true, flags = 0) {
     if (typeof this.exports[name] !== "function") {
       throw new PerfcalcError(abi.CODE_UNSUPPORTED, `perfcalc: this perfcalc.wasm lacks ${name} (it is older than this package)`);
     }
     const data = toBytes(bytes, "bytes");
     const { parts, args, max, pats } = this._relogArgs(data, opts);
     const [[d, dn], [p, pn]] = this._input(parts);
-    const res = this._columnsLimit(max, () => this._pages((first) => this._call(name, d, dn, p, pn, ...args, first)));
+    const res = this._columnsLimit(max, () => this._pages((first) => this._call(name, d, dn, p, pn, ...args, first | flags)));
     if (check) this._checkSelection(res.records.length, res.head.damage, pats, data, opts);
     return res;
   }
@@ -945,13 +946,32 @@ export class Perfcalc {
    * The statistics of every column of a .blg log, as perfcalc stats and
    * PDH's PdhComputeCounterStatistics compute them (relog_stats): count,
    * skipped, min, max and mean, in relog's column order, with the selection
-   * options of relog (counters, begin, end, every).
+   * options of relog (counters, begin, end, every); and, not PDH's, as
+   * perfcalc stats --valid: invalid (the samples with a bad status) and
+   * validMean (the mean of the valid values, null without one). With
+   * opts.percentiles true, as perfcalc stats --percentiles: p90, p95 and
+   * p99 of the valid values (nearest rank; null without one), every valid
+   * value kept until the end.
    */
   stats(bytes, opts = {}) {
     checkOptions(opts, "stats", "stats");
-    const res = this._logExport("relog_stats", bytes, opts);
+    const { percentiles, ...sel } = opts ?? {};
+    if (percentiles !== undefined && typeof percentiles !== "boolean") throw new TypeError(`perfcalc: percentiles is ${typeName(percentiles)}, not a boolean`);
+    const res = this._logExport("relog_stats", bytes, sel, true, percentiles ? abi.STATS_PERCENTILES : 0);
     const h = res.head;
-    return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local), stats: res.records };
+    let stats = res.records;
+    if (percentiles) {
+      // Each column's percentiles record follows its statistics record.
+      stats = [];
+      for (const r of res.records) {
+        if (r.pct === undefined) { stats.push(r); continue; }
+        const s = stats[stats.length - 1];
+        if (s === undefined || s.column !== r.column) throw new PerfcalcError(abi.CODE_PANIC, `perfcalc: a percentiles record of column ${r.column} follows no statistics record of it`);
+        [s.p90, s.p95, s.p99] = s.count > 0 ? r.pct : [null, null, null];
+      }
+      if (stats.length * 2 !== res.records.length) throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm computes no percentiles (it is older than this package)");
+    }
+    return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local), stats };
   }
 
   /**
@@ -1261,9 +1281,14 @@ function record(dv, r, path) {
 }
 
 // statistic reads the statistics record at r (its path read by the
-// caller): min and max are null without a valid value, mean without a
-// Valid mean.
+// caller): min, max and validMean are null without a valid value, mean
+// without a Valid mean. A percentiles record reads as its column and pct,
+// [p90, p95, p99].
 function statistic(dv, r, path) {
+  const column = dv.getUint32(r + abi.STAT_COLUMN, true);
+  if (dv.getUint32(r + abi.STAT_RECORD, true) === abi.STAT_REC_PERCENTILES) {
+    return { column, pct: [abi.PCT_P90, abi.PCT_P95, abi.PCT_P99].map((o) => dv.getFloat64(r + o, true)) };
+  }
   const count = Number(dv.getBigUint64(r + abi.STAT_COUNT, true));
   const meanStatus = STATUS[dv.getUint32(r + abi.STAT_MEAN_STATUS, true)];
   return {
@@ -1275,7 +1300,9 @@ function statistic(dv, r, path) {
     max: count > 0 ? dv.getFloat64(r + abi.STAT_MAX, true) : null,
     mean: meanStatus === "Valid" ? dv.getFloat64(r + abi.STAT_MEAN, true) : null,
     meanStatus,
-    column: dv.getUint32(r + abi.STAT_COLUMN, true),
+    invalid: Number(dv.getBigUint64(r + abi.STAT_INVALID, true)),
+    validMean: count > 0 ? dv.getFloat64(r + abi.STAT_VALID_MEAN, true) : null,
+    column,
   };
 }
 

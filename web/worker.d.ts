@@ -44,7 +44,7 @@ export class PerfcalcWorker {
   relog(bytes: Input, opts: RelogOptions & Abortable & { format: "csv" | "tsv" | "json"; details: true }): Promise<RelogText>;
   relog(bytes: Input, opts: RelogOptions & Abortable & { format: "csv" | "tsv" | "json" }): Promise<string>;
   relog(bytes: Input, opts?: RelogOptions & Abortable): Promise<RelogRows>;
-  stats(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details"> & Abortable): Promise<LogStatistics>;
+  stats(bytes: Input, opts?: StatsOptions & Abortable): Promise<LogStatistics>;
   columns(bytes: Input, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details"> & Abortable): Promise<LogColumns>;
   sniff(bytes: Input, opts?: Abortable): Promise<"v1" | "v2" | "names" | "blg" | null>;
   /** perfcalc analyze over a .blg log (see Perfcalc.analyze); the threshold files are bytes, not Blobs. */

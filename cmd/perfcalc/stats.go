@@ -13,7 +13,7 @@ import (
 )
 
 const statsUsage = `Usage:
-  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--json] [-o OUT] [--max-columns N]
+  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N]
 
 Summarises every counter of a perfmon binary log (.blg), like PDH's
 PdhComputeCounterStatistics: the number of valid values, the number of
@@ -29,6 +29,19 @@ The table has one line per counter; a missing value prints as "-", a mean
 without a value as its status in parentheses. --json prints an array of
 {"counter", "count", "skipped", "min", "max", "mean", "meanStatus"} objects
 (min, max and mean null when there is none).
+
+Two flags add figures that are not PDH's (the default output stays
+PDH's). --valid adds the number of invalid samples (a bad status, or the
+instance absent: one bad sample makes two pairs of a rate skipped) and the
+mean of the valid values (their arithmetic mean, which stands when PDH's
+mean of the first and the last sample does not, for example NegativeValue
+when one of them is bad); the table then labels the means "PDH mean" and
+"Valid mean", and --json adds "invalid" and "validMean". --percentiles
+adds the 90th, 95th and 99th percentiles of the valid values (the nearest
+rank: each one of the values; numpy's method="inverted_cdf"): columns
+P90, P95, P99, and "p90", "p95", "p99" in --json. Exact percentiles need
+every value: with --percentiles each valid value is kept until the end
+(8 bytes).
 
 IN.blg "-" reads the log from standard input. -o writes as perfcalc relog
 -o does (complete or left as it was; /dev/null and pipes directly). A
@@ -55,6 +68,8 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print a JSON array")
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	keepPartial := fs.Bool("keep-partial", false, "when the log is damaged, keep the statistics of the samples before the damage in -o FILE.partial")
+	valid := fs.Bool("valid", false, "add the invalid samples and the mean of the valid values (not PDH's)")
+	percentiles := fs.Bool("percentiles", false, "add the 90th, 95th and 99th percentiles of the valid values (keeps every value)")
 	maxColumns := addMaxColumnsFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, statsUsage, args, stdout, stderr)
 	if !ok {
@@ -77,12 +92,21 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer closeIn()
 	defer noteSkipped(stderr, "stats", pos, skipped)
-	st, convErr := c.Statistics()
+	var (
+		st      []engine.Statistics
+		pc      []relog.Percentiles
+		convErr error
+	)
+	if *percentiles {
+		st, pc, convErr = c.StatisticsPercentiles()
+	} else {
+		st, convErr = c.Statistics()
+	}
 	var text []byte
 	if *asJSON {
-		text = appendStatsJSON(nil, c.Columns(), st)
+		text = appendStatsJSON(nil, c.Columns(), st, *valid, pc)
 	} else {
-		text = appendStatsTable(nil, c.Columns(), st)
+		text = appendStatsTable(nil, c.Columns(), st, *valid, pc)
 	}
 	write := func(w io.Writer) error {
 		if _, err := w.Write(text); err != nil {
@@ -103,17 +127,32 @@ func statNumber(dst []byte, v float64) []byte {
 }
 
 // appendStatsTable appends an aligned table: counter, count, skipped, min,
-// max, mean.
-func appendStatsTable(dst []byte, cols []relog.Column, st []engine.Statistics) []byte {
+// max, mean; with valid, the invalid samples after skipped and the mean of
+// the valid values after the mean; with pc (one per column), the
+// percentiles.
+func appendStatsTable(dst []byte, cols []relog.Column, st []engine.Statistics, valid bool, pc []relog.Percentiles) []byte {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 8, 2, ' ', tabwriter.AlignRight)
-	io.WriteString(tw, "Count\tSkipped\tMin\tMax\tMean\t  Counter\n")
+	switch {
+	case valid:
+		io.WriteString(tw, "Count\tSkipped\tInvalid\tMin\tMax\tPDH mean\tValid mean")
+	default:
+		io.WriteString(tw, "Count\tSkipped\tMin\tMax\tMean")
+	}
+	if pc != nil {
+		io.WriteString(tw, "\tP90\tP95\tP99")
+	}
+	io.WriteString(tw, "\t  Counter\n")
 	var line []byte
 	for i, s := range st {
 		line = strconv.AppendInt(line[:0], int64(s.Count), 10)
 		line = append(line, '\t')
 		line = strconv.AppendInt(line, int64(s.Skipped), 10)
 		line = append(line, '\t')
+		if valid {
+			line = strconv.AppendInt(line, int64(s.Invalid), 10)
+			line = append(line, '\t')
+		}
 		if s.Count > 0 {
 			line = statNumber(line, s.Min)
 			line = append(line, '\t')
@@ -129,6 +168,14 @@ func appendStatsTable(dst []byte, cols []relog.Column, st []engine.Statistics) [
 			line = append(line, s.MeanStatus.String()...)
 			line = append(line, ')')
 		}
+		if valid {
+			line = statOrDash(append(line, '\t'), s.ValidMean, s.Count > 0)
+		}
+		if pc != nil {
+			for _, v := range [...]float64{pc[i].P90, pc[i].P95, pc[i].P99} {
+				line = statOrDash(append(line, '\t'), v, s.Count > 0)
+			}
+		}
 		line = append(line, "\t  "...)
 		line = append(line, cols[i].Path...)
 		line = append(line, '\n')
@@ -138,8 +185,18 @@ func appendStatsTable(dst []byte, cols []relog.Column, st []engine.Statistics) [
 	return append(dst, buf.Bytes()...)
 }
 
-// appendStatsJSON appends a JSON array with one object per counter.
-func appendStatsJSON(dst []byte, cols []relog.Column, st []engine.Statistics) []byte {
+// statOrDash appends v, or "-" unless ok.
+func statOrDash(dst []byte, v float64, ok bool) []byte {
+	if !ok {
+		return append(dst, '-')
+	}
+	return statNumber(dst, v)
+}
+
+// appendStatsJSON appends a JSON array with one object per counter; with
+// valid, each has "invalid" and "validMean"; with pc (one per column),
+// "p90", "p95" and "p99".
+func appendStatsJSON(dst []byte, cols []relog.Column, st []engine.Statistics, valid bool, pc []relog.Percentiles) []byte {
 	dst = append(dst, '[')
 	for i, s := range st {
 		if i > 0 {
@@ -169,10 +226,28 @@ func appendStatsJSON(dst []byte, cols []relog.Column, st []engine.Statistics) []
 		}
 		dst = append(dst, `,"meanStatus":`...)
 		dst = logtext.AppendJSONString(dst, s.MeanStatus.String())
+		if valid {
+			dst = append(dst, `,"invalid":`...)
+			dst = strconv.AppendInt(dst, int64(s.Invalid), 10)
+			dst = jsonStat(append(dst, `,"validMean":`...), s.ValidMean, s.Count > 0)
+		}
+		if pc != nil {
+			dst = jsonStat(append(dst, `,"p90":`...), pc[i].P90, s.Count > 0)
+			dst = jsonStat(append(dst, `,"p95":`...), pc[i].P95, s.Count > 0)
+			dst = jsonStat(append(dst, `,"p99":`...), pc[i].P99, s.Count > 0)
+		}
 		dst = append(dst, '}')
 	}
 	if len(st) > 0 {
 		dst = append(dst, '\n')
 	}
 	return append(dst, "]\n"...)
+}
+
+// jsonStat appends v, or null unless ok.
+func jsonStat(dst []byte, v float64, ok bool) []byte {
+	if !ok {
+		return append(dst, "null"...)
+	}
+	return statNumber(dst, v)
 }

@@ -377,18 +377,46 @@ func (b *Builder) Blg(log []byte, opts relog.Options) error {
 // start gives the statistics of the rows before the damage and
 // Summary.Damage.
 func (b *Builder) Stats(log []byte, opts relog.Options) error {
+	return b.stats(log, opts, false)
+}
+
+// StatsPercentiles is Stats with, after each statistics record, the
+// column's percentiles record (relog_stats with StatsPercentiles), as
+// relog.Converter.StatisticsPercentiles and perfcalc stats --percentiles
+// compute them.
+func (b *Builder) StatsPercentiles(log []byte, opts relog.Options) error {
+	return b.stats(log, opts, true)
+}
+
+// stats is Stats, with the percentiles records when percentiles.
+func (b *Builder) stats(log []byte, opts relog.Options, percentiles bool) error {
 	c, err := b.openLog(log, opts, KindStats, false)
 	if err != nil {
 		return err
 	}
 	cols := c.Columns()
-	st, damage := c.Statistics()
+	var (
+		st     []engine.Statistics
+		pc     []relog.Percentiles
+		damage error
+	)
+	if percentiles {
+		st, pc, damage = c.StatisticsPercentiles()
+	} else {
+		st, damage = c.Statistics()
+	}
 	for i := range st {
 		if err := b.count(); err != nil {
 			return err
 		}
 		s := Statistic{Statistics: st[i], Type: cols[i].Type, Column: uint32(i)}
 		b.W.Statistic(&s, []byte(cols[i].Path), &cols[i].Parts)
+		if pc != nil {
+			if err := b.count(); err != nil {
+				return err
+			}
+			b.W.Percentiles(&pc[i], uint32(i), []byte(cols[i].Path), &cols[i].Parts)
+		}
 	}
 	b.Damage = damage
 	return nil

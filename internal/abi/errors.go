@@ -36,6 +36,8 @@ var (
 	// ErrDigits refuses digits above MaxDigits, and reserved bits of
 	// relog_text's and query_text's format.
 	ErrDigits error = &Error{Code: CodeArgument, Text: "perfcalc: digits (bits 8 to 15 of format) are 0 (the default, 20) or 1 to 20"}
+	// ErrStatsFlags refuses relog_stats' reserved flags.
+	ErrStatsFlags error = &Error{Code: CodeArgument, Text: "perfcalc: relog_stats: flags are 0 or 1 (StatsPercentiles)"}
 )
 
 // CodeOf returns the error code of an error of the builders: an *Error's

@@ -161,9 +161,11 @@ const (
 )
 
 // The statistics record of relog_stats (80 bytes): one column's
-// statistics, as PdhComputeCounterStatistics and perfcalc stats give them.
-// Its path, mean, mean status and type are where a record has its path,
-// value, status and type.
+// statistics, as PdhComputeCounterStatistics and perfcalc stats give them,
+// with the invalid samples and the mean of the valid values of perfcalc
+// stats --valid (not PDH's; added within version 2 in fields that were
+// reserved). Its path, mean, mean status and type are where a record has
+// its path, value, status and type.
 const (
 	StatSize = 80
 
@@ -176,11 +178,44 @@ const (
 	StatMax        = 32 // f64 largest Valid value (0 when count is 0)
 	StatCount      = 40 // u64 count: the Valid values
 	StatSkipped    = 48 // u64 skipped: the samples or pairs without a Valid value
-	StatReserved0  = 56 // u64 0 (reserved)
-	StatReserved1  = 64 // u32 0 (reserved)
-	StatReserved2  = 68 // u32 0 (reserved)
+	StatInvalid    = 56 // u64 invalid: the samples with a bad status (an absent instance included; not PDH's)
+	StatValidMean  = 64 // f64 the arithmetic mean of the Valid values (0 when count is 0; not PDH's)
 	StatColumn     = 72 // u32 the column's index
-	StatReserved3  = 76 // u32 0 (reserved)
+	StatRecord     = 76 // u32 what the record holds: 0 statistics (`StatRecStats`), 1 the percentiles of the column of the record before (`StatRecPercentiles`)
+)
+
+// The percentiles record of relog_stats with the flag `StatsPercentiles`
+// (80 bytes): after each column's statistics record, the 90th, 95th and
+// 99th percentiles of its Valid values by the nearest rank (each one of
+// the values), as perfcalc stats --percentiles gives them; 0 when count is
+// 0. Its path, column and record kind are where the statistics record has
+// them; the other fields are 0.
+const (
+	PctSize = 80
+
+	PctPathOff   = 0  // u32 path offset (in the string area), as the statistics record's
+	PctPathLen   = 4  // u32 path length (UTF-8 bytes, no NUL)
+	PctP90       = 8  // f64 90th percentile
+	PctP95       = 16 // f64 95th percentile
+	PctP99       = 24 // f64 99th percentile
+	PctReserved0 = 32 // u64 0 (reserved)
+	PctReserved1 = 40 // u64 0 (reserved)
+	PctReserved2 = 48 // u64 0 (reserved)
+	PctReserved3 = 56 // u64 0 (reserved)
+	PctReserved4 = 64 // u64 0 (reserved)
+	PctColumn    = 72 // u32 the column's index
+	PctRecord    = 76 // u32 1 (`StatRecPercentiles`)
+)
+
+// The kinds of relog_stats' records (at StatRecord).
+const (
+	StatRecStats       = 0 // a statistics record
+	StatRecPercentiles = 1 // a percentiles record
+)
+
+// relog_stats' flags. Other bits are reserved and refused.
+const (
+	StatsPercentiles = 1 // follow each statistics record with a percentiles record (every Valid value is kept until the end: 8 bytes each)
 )
 
 // The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 // Record is one decoded counter value: a record of a decode result without
@@ -171,8 +172,9 @@ func ReadStatistic(r []byte) Statistic {
 	count := func(off int) int { return int(min(get64(r, off), math.MaxInt)) }
 	return Statistic{
 		Statistics: engine.Statistics{
-			Count: count(StatCount), Skipped: count(StatSkipped),
-			Min: math.Float64frombits(get64(r, StatMin)), Max: math.Float64frombits(get64(r, StatMax)),
+			Count: count(StatCount), Skipped: count(StatSkipped), Invalid: count(StatInvalid),
+			ValidMean: math.Float64frombits(get64(r, StatValidMean)),
+			Min:       math.Float64frombits(get64(r, StatMin)), Max: math.Float64frombits(get64(r, StatMax)),
 			Mean: math.Float64frombits(get64(r, StatMean)), MeanStatus: engine.Status(get32(r, StatMeanStatus)),
 		},
 		Type:   engine.CounterType(get32(r, StatType)),
@@ -193,11 +195,32 @@ func putStatistic(r []byte, s *Statistic, pathDist, pathLen uint32) {
 	put64(r, StatMax, math.Float64bits(s.Max))
 	put64(r, StatCount, uint64(s.Count))
 	put64(r, StatSkipped, uint64(s.Skipped))
-	put64(r, StatReserved0, 0)
-	put32(r, StatReserved1, 0)
-	put32(r, StatReserved2, 0)
+	put64(r, StatInvalid, uint64(s.Invalid))
+	put64(r, StatValidMean, math.Float64bits(s.ValidMean))
 	put32(r, StatColumn, s.Column)
-	put32(r, StatReserved3, 0)
+	put32(r, StatRecord, StatRecStats)
+}
+
+// putPercentiles writes the percentiles record of the column column into r
+// with the path offset pathDist and length pathLen.
+func putPercentiles(r []byte, p *relog.Percentiles, column, pathDist, pathLen uint32) {
+	_ = r[PctSize-1]
+	clear(r)
+	put32(r, PctPathOff, pathDist)
+	put32(r, PctPathLen, pathLen)
+	put64(r, PctP90, math.Float64bits(p.P90))
+	put64(r, PctP95, math.Float64bits(p.P95))
+	put64(r, PctP99, math.Float64bits(p.P99))
+	put32(r, PctColumn, column)
+	put32(r, PctRecord, StatRecPercentiles)
+}
+
+// ReadPercentiles reads the percentiles record r (at least StatSize
+// bytes; PctRecord StatRecPercentiles): its percentiles and its column.
+func ReadPercentiles(r []byte) (relog.Percentiles, uint32) {
+	_ = r[PctSize-1]
+	f := func(off int) float64 { return math.Float64frombits(get64(r, off)) }
+	return relog.Percentiles{P90: f(PctP90), P95: f(PctP95), P99: f(PctP99)}, get32(r, PctColumn)
 }
 
 // PutRequest writes in and opts as compute_batch's request record q (at

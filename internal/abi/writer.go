@@ -1,6 +1,9 @@
 package abi
 
-import "github.com/perfcalc/perfcalc/engine/counterpath"
+import (
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/relog"
+)
 
 // Writer lays a decode result out in a buffer, as the decode exports
 // return it: the header, the records of one page, and the string area with
@@ -109,6 +112,14 @@ func (w *Writer) Record(r *Record, path []byte, p *counterpath.Path, key int) {
 func (w *Writer) Statistic(s *Statistic, path []byte, p *counterpath.Path) {
 	if b, dist := w.slot(path, p, -1); b != nil {
 		putStatistic(b, s, dist, uint32(len(path)))
+	}
+}
+
+// Percentiles appends the percentiles record of the column column with its
+// path and the path's parts.
+func (w *Writer) Percentiles(pc *relog.Percentiles, column uint32, path []byte, p *counterpath.Path) {
+	if b, dist := w.slot(path, p, -1); b != nil {
+		putPercentiles(b, pc, column, dist, uint32(len(path)))
 	}
 }
 

@@ -198,6 +198,12 @@ def assert_stats(table: pa.Table, want: list) -> None:
         )
         for k in ("min", "max", "mean"):
             assert (h[k] is None) == (w[k] is None) and (h[k] is None or bits(h[k]) == bits(float(w[k]))), (k, h, w)
+        # --valid's and --percentiles' figures, where the command printed them.
+        if "invalid" in w:
+            assert h["invalid"] == w["invalid"], (h, w)
+        for k, wk in (("valid_mean", "validMean"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99")):
+            if wk in w:
+                assert (h[k] is None) == (w[wk] is None) and (h[k] is None or bits(h[k]) == bits(float(w[wk]))), (k, h, w)
 
 
 def test_stats_equals_native(native):
@@ -205,6 +211,12 @@ def test_stats_equals_native(native):
     for log in filter(readable, LOGS):
         want = json.loads(run_native(native, "stats", log, "--json").stdout)
         assert_stats(perfcalc.stats(log), want)
+        # The figures that are not PDH's (issue 25), bit for bit.
+        want = json.loads(run_native(native, "stats", log, "--json", "--valid", "--percentiles").stdout)
+        table = perfcalc.stats(log, percentiles=True)
+        assert table.column_names[-5:] == ["invalid", "valid_mean", "p90", "p95", "p99"]
+        assert_stats(table, want)
+        assert "p90" not in perfcalc.stats(log).column_names
     sel = perfcalc.stats(need_corpus() / "blg" / "Tx_BasicPerfCounters.blg", r"\\*\Processor(*)\*")
     assert sel.num_rows == 5 and all("\\Processor(" in p for p in sel["path"].to_pylist())
 
@@ -326,3 +338,15 @@ def test_log_beyond_the_modules_record_limit_raises_limit_error(tmp_path):
     assert e.value.code == perfcalc._abi.CODE_LIMIT
     # A selection that fits reads.
     assert perfcalc.read_blg(log, r"\\*\Processor(_Total)\*").num_rows > 200_000
+
+
+def test_stats_bad_samples():
+    """The log of 26 machines: PDH's mean is NegativeValue for every
+    counter; the valid values' mean stands, and the 52 bad samples count."""
+    t = perfcalc.stats(need_corpus() / "blg" / "PowerShell_BadCounterSamples.blg", percentiles=True).to_pylist()
+    assert len(t) == 26 and sum(r["invalid"] for r in t) == 52
+    for r in t:
+        assert r["mean_status"] == "NegativeValue" and r["mean"] is None, r
+        assert r["min"] <= r["valid_mean"] <= r["max"] and r["p90"] <= r["p95"] <= r["p99"] <= r["max"], r
+    with pytest.raises(TypeError):
+        perfcalc.stats(need_corpus() / "blg" / "PowerShell_BadCounterSamples.blg", percentiles=1)

@@ -202,9 +202,12 @@ function sameChart(c, relogRows, what) {
   return cells;
 }
 
+// The viewer's statistics table shows the figures that are not PDH's too.
+const MORE_STATS = ["--valid", "--percentiles"];
+
 /**
- * Checks the page's statistics table against perfcalc stats --json, row by
- * row (every number exactly), and returns the rows.
+ * Checks the page's statistics table against perfcalc stats --json --valid
+ * --percentiles, row by row (every number exactly), and returns the rows.
  */
 async function sameStats(stats) {
   const have = await tableRows();
@@ -219,6 +222,9 @@ async function sameStats(stats) {
     sameNumber(num(r.max), w.max, `${w.counter} max`);
     sameNumber(num(r.mean), w.mean, `${w.counter} mean`);
     assert.equal(r.meanStatus, w.meanStatus, `${w.counter} mean status`);
+    // Not PDH's (perfcalc stats --valid --percentiles): every number exactly.
+    assert.equal(Number(r.invalid), w.invalid, `${w.counter} invalid`);
+    for (const k of ["validMean", "p90", "p95", "p99"]) sameNumber(num(r[k]), w[k], `${w.counter} ${k}`);
   });
   return have;
 }
@@ -365,7 +371,7 @@ try {
       assert.equal(await open(tx), "loaded", await page.textContent("#message"));
       assert.equal(await attr("kind"), "blg");
       assert.equal(await attr("stats"), "ready");
-      const stats = JSON.parse(native("stats", tx, "--json"));
+      const stats = JSON.parse(native("stats", tx, "--json", ...MORE_STATS));
       const have = await sameStats(stats);
       const q = relogQ(tx);
       txPaths = q.paths;
@@ -446,7 +452,7 @@ try {
       if (!existsSync(f)) { skip(name, "absent"); continue; }
       await step(`${name}: statistics identical to perfcalc stats, the tree, and a chart identical to relog`, async () => {
         assert.equal(await open(f), "loaded", await page.textContent("#message"));
-        const stats = JSON.parse(native("stats", f, "--json"));
+        const stats = JSON.parse(native("stats", f, "--json", ...MORE_STATS));
         const have = await sameStats(stats);
         const q = relogQ(f);
         await sameSummary(q);
@@ -470,6 +476,14 @@ try {
           // 26 machines: the tree's top level.
           assert.equal(await page.$$eval("#tree > li.machine", (ls) => ls.length), 26);
           await shot("10-PowerShell-machines.png");
+          // Issue 25: PDH's mean is NegativeValue on every counter (a bad
+          // first or last sample); the valid values' mean, the invalid
+          // samples and the percentiles stand beside it, labelled.
+          assert.ok(stats.every((w) => w.meanStatus === "NegativeValue" && w.validMean !== null && w.invalid > 0));
+          assert.deepEqual(await page.$$eval("#values thead th", (ths) => ths.map((t) => t.textContent)),
+            ["Counter", "Unit", "Min", "Max", "PDH mean", "Valid mean", "Values", "Skipped", "Invalid", "P90", "P95", "P99"]);
+          await page.$eval("#table-wrap", (e) => e.scrollIntoView());
+          await page.screenshot({ path: join(OUT, "10-PowerShell-statistics.png"), clip: await page.$eval("#table-wrap", (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y + window.scrollY, width: r.width, height: Math.min(r.height, 420) }; }), fullPage: true });
         }
         note(`${name}: ${have.length} counters identical, ${cells} charted values identical`);
       });
@@ -528,7 +542,7 @@ try {
       // work takes its core).
       assert.ok(probe.max < Math.min(1000, fullStats / 3), `the page's main thread was blocked for ${probe.max.toFixed(0)} ms of a ${fullStats.toFixed(0)} ms decode`);
       await page.fill("#search", "");
-      const stats = JSON.parse(native("stats", big, "--json"));
+      const stats = JSON.parse(native("stats", big, "--json", ...MORE_STATS));
       const have = await sameStats(stats);
       const samples = Math.max(...stats.map((w) => w.count + w.skipped));
       assert.ok(samples > 19000, `only ${samples} samples: the log is not the large one`);
@@ -579,7 +593,7 @@ try {
       assert.equal(await waitState(["loaded", "error"], 600000), "loaded", await page.textContent("#message"));
       const statsTook = performance.now() - t2;
       assert.equal(await attr("stats"), "ready");
-      await sameStats(JSON.parse(native("stats", large, "--json")));
+      await sameStats(JSON.parse(native("stats", large, "--json", ...MORE_STATS)));
       // One counter charted: relog's values, sample by sample.
       await page.click("#clear-selection");
       const one = "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time";
@@ -599,7 +613,7 @@ try {
     for (const cut of [196608, 200000]) {
       const f = join(bin, `tx-cut-${cut}.blg`);
       writeFileSync(f, readFileSync(tx).subarray(0, cut));
-      const r = nativeRun("stats", f, "--json");
+      const r = nativeRun("stats", f, "--json", ...MORE_STATS);
       await step(`the Tx log cut at ${cut} bytes: the rows before the damage, and the command's damage message`, async () => {
         assert.equal(r.status, 1, "the command reports the damage");
         const damage = new RegExp(`^perfcalc stats: ${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: (.*)$`, "m").exec(r.stderr)[1];

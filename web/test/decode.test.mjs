@@ -59,7 +59,10 @@ function sameStats(have, wantText, what) {
     assert.equal(h.count, w.count, msg);
     assert.equal(h.skipped, w.skipped, msg);
     assert.equal(h.meanStatus, w.meanStatus, msg);
-    for (const k of ["min", "max", "mean"]) {
+    // --valid's and --percentiles' figures, where the command printed them.
+    if ("invalid" in w) assert.equal(h.invalid, w.invalid, `${msg} invalid`);
+    for (const k of ["min", "max", "mean", "validMean", "p90", "p95", "p99"]) {
+      if (!(k in w)) continue;
       if (w[k] === null) assert.equal(h[k], null, `${msg} ${k}`);
       else assert.equal(bits(h[k]), bits(num(w[k])), `${msg} ${k}: ${h[k]} vs ${w[k]}`);
     }
@@ -161,12 +164,24 @@ test("decode and relog: every real .blg log equals native relog", async (t) => {
 
     // The statistics against the perfcalc command's stats --json, every number exactly.
     sameStats(pc.stats(bytes), runNative("perfcalc", ["stats", "--json", file]), name);
+    // With the figures that are not PDH's (issue 25): the mean of the valid
+    // values, the invalid samples and the percentiles.
+    const more = pc.stats(bytes, { percentiles: true });
+    sameStats(more, runNative("perfcalc", ["stats", "--json", "--valid", "--percentiles", file]), `${name} --valid --percentiles`);
+    assert.ok(more.stats.every((s) => "p99" in s && "validMean" in s), `${name}: percentiles and validMean`);
+    assert.ok(pc.stats(bytes).stats.every((s) => !("p99" in s) && "validMean" in s), `${name}: no percentiles unless asked`);
   }
   assert.throws(() => pc.relog(new Uint8Array(8), { format: "csv", digits: 21 }), RangeError);
   // Bad statuses survive: the PowerShell log has PDH_CSTATUS_NO_MACHINE records.
   const ps = pc.decode(readFileSync(join(CORPUS, "blg", "PowerShell_BadCounterSamples.blg")));
   const bad = ps.records.filter((r) => r.cstatus === 0x800007d0);
   assert.equal(bad.length, 52);
+  // Its 26 counters: PDH's mean NegativeValue, every one with a bad sample
+  // or more (52 in all) and a mean of the valid values.
+  const pss = pc.stats(readFileSync(join(CORPUS, "blg", "PowerShell_BadCounterSamples.blg"))).stats;
+  assert.equal(pss.length, 26);
+  assert.ok(pss.every((s) => s.meanStatus === "NegativeValue" && s.mean === null && s.invalid >= 1 && s.validMean > 0));
+  assert.equal(pss.reduce((n, s) => n + s.invalid, 0), 52);
   assert.ok(bad.every((r) => r.status === "InvalidData"));
 });
 

@@ -14,7 +14,10 @@
 // text, "" where there is no value), for tests and for copying:
 //   table rows  tr[data-index][data-path]: data-type and, for a log,
 //               data-count, data-skipped, data-min, data-max, data-mean,
-//               data-mean-status (data-stats="pending" until computed); for
+//               data-mean-status (PDH's mean), data-valid-mean,
+//               data-invalid, data-p90, data-p95, data-p99 (not PDH's:
+//               perfcalc stats --valid --percentiles)
+//               (data-stats="pending" until computed); for
 //               captures, data-value, data-status
 //   chart       see chart.mjs
 //   #app        data-state: loading, ready, busy, loaded, error; data-kind:
@@ -199,7 +202,10 @@ async function loadStats() {
   try {
     // Shown within the job: the page is not done before the table is.
     await job("Computing the statistics of every counter…", async (signal) => {
-      const st = await background.stats(v.bgRef, { signal });
+      // With the figures that are not PDH's: the valid values' mean, the
+      // invalid samples and the percentiles (perfcalc stats --valid
+      // --percentiles).
+      const st = await background.stats(v.bgRef, { signal, percentiles: true });
       if (g !== gen) return;
       v.stats = st.stats;
       app.dataset.stats = "ready";
@@ -326,9 +332,14 @@ function render() {
   table = new VirtualTable($("table-wrap"), $("values"), blg ? {
     columns: [
       { title: "Counter", width: "path" }, { title: "Unit", width: "unit" }, { title: "Min", num: true }, { title: "Max", num: true },
-      { title: "Mean", num: true, hint: "a rate, timer or average: its value from the first to the last good sample (PdhComputeCounterStatistics); other counters: the mean of their values" },
+      { title: "PDH mean", num: true, hint: "PDH's mean (PdhComputeCounterStatistics, perfmon's Average): a rate, timer or average, its value from the first to the last good sample (one bad sample there spoils it: NegativeValue); other counters, the mean of their values" },
+      { title: "Valid mean", num: true, hint: "the mean of the valid values (not PDH's; perfcalc stats --valid)" },
       { title: "Values", num: true, width: "count", hint: "number of valid values" },
       { title: "Skipped", num: true, width: "count", hint: "samples without a valid value (no value yet, bad data, instance absent)" },
+      { title: "Invalid", num: true, width: "count", hint: "samples with a bad status, instance absent included (not PDH's; one bad sample skips two values of a rate)" },
+      { title: "P90", num: true, hint: "90th percentile of the valid values: 90 % are at most this (nearest rank; perfcalc stats --percentiles)" },
+      { title: "P95", num: true, hint: "95th percentile of the valid values (nearest rank)" },
+      { title: "P99", num: true, hint: "99th percentile of the valid values (nearest rank)" },
     ], row: logRow,
   } : {
     columns: [{ title: "Counter", width: "path" }, { title: "Unit", width: "unit" }, { title: "Value", num: true },
@@ -407,14 +418,17 @@ function logRow(i) {
   const label = h("td", { class: "path", title: `${path}\n${typeName(type)}` }, h("span", { class: "swatch", style: color ? `background:${color}` : "" }), v.tree.label(i));
   if (!s) {
     const text = app.dataset.stats === "cancelled" ? "not computed" : "computing…";
-    return h("tr", { ...attrs, "data-stats": "pending" }, label, h("td", { class: "unit" }, unitOf(type)), h("td", { class: "num dim", colspan: 5 }, text));
+    return h("tr", { ...attrs, "data-stats": "pending" }, label, h("td", { class: "unit" }, unitOf(type)), h("td", { class: "num dim", colspan: 10 }, text));
   }
   return h("tr", {
     ...attrs, "data-count": s.count, "data-skipped": s.skipped, "data-min": exact(s.min), "data-max": exact(s.max),
-    "data-mean": exact(s.mean), "data-mean-status": s.meanStatus,
+    "data-mean": exact(s.mean), "data-mean-status": s.meanStatus, "data-valid-mean": exact(s.validMean), "data-invalid": s.invalid,
+    "data-p90": exact(s.p90 ?? null), "data-p95": exact(s.p95 ?? null), "data-p99": exact(s.p99 ?? null),
   }, label, h("td", { class: "unit" }, unitOf(type)), numCell(s.min), numCell(s.max),
-  s.mean === null ? statusCell(s.meanStatus, "no mean") : numCell(s.mean),
-  h("td", { class: "num" }, fmtInt(s.count)), h("td", { class: "num dim" }, fmtInt(s.skipped)));
+  s.mean === null ? statusCell(s.meanStatus, "no mean") : numCell(s.mean), numCell(s.validMean),
+  h("td", { class: "num" }, fmtInt(s.count)), h("td", { class: "num dim" }, fmtInt(s.skipped)),
+  h("td", { class: s.invalid ? "num warn" : "num dim" }, fmtInt(s.invalid)),
+  numCell(s.p90 ?? null), numCell(s.p95 ?? null), numCell(s.p99 ?? null));
 }
 
 /** Makes the table row of a capture's value i. */

@@ -201,9 +201,11 @@ PARTS_FIELDS = (
 )
 
 # The statistics record of relog_stats (80 bytes): one column's
-# statistics, as PdhComputeCounterStatistics and perfcalc stats give them.
-# Its path, mean, mean status and type are where a record has its path,
-# value, status and type.
+# statistics, as PdhComputeCounterStatistics and perfcalc stats give them,
+# with the invalid samples and the mean of the valid values of perfcalc
+# stats --valid (not PDH's; added within version 2 in fields that were
+# reserved). Its path, mean, mean status and type are where a record has
+# its path, value, status and type.
 STAT_SIZE = 80
 STAT_PATH_OFF = 0  # u32 path offset (in the string area)
 STAT_PATH_LEN = 4  # u32 path length (UTF-8 bytes, no NUL)
@@ -214,11 +216,10 @@ STAT_MIN = 24  # f64 smallest Valid value (0 when count is 0)
 STAT_MAX = 32  # f64 largest Valid value (0 when count is 0)
 STAT_COUNT = 40  # u64 count: the Valid values
 STAT_SKIPPED = 48  # u64 skipped: the samples or pairs without a Valid value
-STAT_RESERVED0 = 56  # u64 0 (reserved)
-STAT_RESERVED1 = 64  # u32 0 (reserved)
-STAT_RESERVED2 = 68  # u32 0 (reserved)
+STAT_INVALID = 56  # u64 invalid: the samples with a bad status (an absent instance included; not PDH's)
+STAT_VALID_MEAN = 64  # f64 the arithmetic mean of the Valid values (0 when count is 0; not PDH's)
 STAT_COLUMN = 72  # u32 the column's index
-STAT_RESERVED3 = 76  # u32 0 (reserved)
+STAT_RECORD = 76  # u32 what the record holds: 0 statistics (`StatRecStats`), 1 the percentiles of the column of the record before (`StatRecPercentiles`)
 STAT_FIELDS = (
     ("STAT_PATH_OFF", 0, "u32"),
     ("STAT_PATH_LEN", 4, "u32"),
@@ -229,12 +230,52 @@ STAT_FIELDS = (
     ("STAT_MAX", 32, "f64"),
     ("STAT_COUNT", 40, "u64"),
     ("STAT_SKIPPED", 48, "u64"),
-    ("STAT_RESERVED0", 56, "u64"),
-    ("STAT_RESERVED1", 64, "u32"),
-    ("STAT_RESERVED2", 68, "u32"),
+    ("STAT_INVALID", 56, "u64"),
+    ("STAT_VALID_MEAN", 64, "f64"),
     ("STAT_COLUMN", 72, "u32"),
-    ("STAT_RESERVED3", 76, "u32"),
+    ("STAT_RECORD", 76, "u32"),
 )
+
+# The percentiles record of relog_stats with the flag `StatsPercentiles`
+# (80 bytes): after each column's statistics record, the 90th, 95th and
+# 99th percentiles of its Valid values by the nearest rank (each one of
+# the values), as perfcalc stats --percentiles gives them; 0 when count is
+# 0. Its path, column and record kind are where the statistics record has
+# them; the other fields are 0.
+PCT_SIZE = 80
+PCT_PATH_OFF = 0  # u32 path offset (in the string area), as the statistics record's
+PCT_PATH_LEN = 4  # u32 path length (UTF-8 bytes, no NUL)
+PCT_P90 = 8  # f64 90th percentile
+PCT_P95 = 16  # f64 95th percentile
+PCT_P99 = 24  # f64 99th percentile
+PCT_RESERVED0 = 32  # u64 0 (reserved)
+PCT_RESERVED1 = 40  # u64 0 (reserved)
+PCT_RESERVED2 = 48  # u64 0 (reserved)
+PCT_RESERVED3 = 56  # u64 0 (reserved)
+PCT_RESERVED4 = 64  # u64 0 (reserved)
+PCT_COLUMN = 72  # u32 the column's index
+PCT_RECORD = 76  # u32 1 (`StatRecPercentiles`)
+PCT_FIELDS = (
+    ("PCT_PATH_OFF", 0, "u32"),
+    ("PCT_PATH_LEN", 4, "u32"),
+    ("PCT_P90", 8, "f64"),
+    ("PCT_P95", 16, "f64"),
+    ("PCT_P99", 24, "f64"),
+    ("PCT_RESERVED0", 32, "u64"),
+    ("PCT_RESERVED1", 40, "u64"),
+    ("PCT_RESERVED2", 48, "u64"),
+    ("PCT_RESERVED3", 56, "u64"),
+    ("PCT_RESERVED4", 64, "u64"),
+    ("PCT_COLUMN", 72, "u32"),
+    ("PCT_RECORD", 76, "u32"),
+)
+
+# The kinds of relog_stats' records (at StatRecord).
+STAT_REC_STATS = 0  # a statistics record
+STAT_REC_PERCENTILES = 1  # a percentiles record
+
+# relog_stats' flags. Other bits are reserved and refused.
+STATS_PERCENTILES = 1  # follow each statistics record with a percentiles record (every Valid value is kept until the end: 8 bytes each)
 
 # The query descriptor (64 bytes): eight (u32 offset, u32 length) pairs,
 # each a region of the input buffer; a length of 0 is absent. Each field
@@ -376,7 +417,7 @@ EXPORTS = {
     "query": ("desc_off u32, options u32, reserved u32", "i32"),
     "relog_text": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, format u32", "i32"),
     "sniff": ("off u32, len u32", "i32"),
-    "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32"),
+    "relog_stats": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, flags u32", "i32"),
     "relog_columns": ("off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32"),
     "decode_next": ("cursor u32", "i32"),
     "query_text": ("desc_off u32, options u32, format u32", "i32"),

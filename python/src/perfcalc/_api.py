@@ -17,8 +17,8 @@ from . import _abi
 from ._compute import options_bits, type_name
 from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table
 from ._module import Instance, instance
-from ._records import RECORD, STAT, QUERY, decode
-from .errors import ArgumentError, DamagedError, Error, InputError, LimitError, SkippedEventsWarning
+from ._records import PCT, RECORD, STAT, QUERY, decode
+from .errors import ArgumentError, DamagedError, Error, InputError, LimitError, SkippedEventsWarning, UnsupportedError
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview]
 
@@ -342,8 +342,13 @@ _STATS_SCHEMA = pa.schema(
         pa.field("max", pa.float64()),
         pa.field("mean", pa.float64()),
         pa.field("mean_status", pa.string(), nullable=False),
+        pa.field("invalid", pa.uint64(), nullable=False),
+        pa.field("valid_mean", pa.float64()),
     ]
 )
+
+# stats(percentiles=True)'s columns after _STATS_SCHEMA's.
+_PERCENTILE_FIELDS = [pa.field(k, pa.float64()) for k in ("p90", "p95", "p99")]
 
 
 def stats(
@@ -355,28 +360,45 @@ def stats(
     every: int = 0,
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
+    percentiles: bool = False,
 ) -> pa.Table:
     """The statistics of every counter of a .blg log, as ``perfcalc stats``
     (PDH's PdhComputeCounterStatistics): path, counter_type, count (valid
-    values), skipped, min, max (null when count is 0), mean (null unless
-    mean_status is Valid), mean_status. Arguments, skipped events and
+    values), skipped, min, max (null when count is 0), mean (PDH's: null
+    unless mean_status is Valid), mean_status; then, not PDH's, as
+    ``perfcalc stats --valid``: invalid (the samples with a bad status) and
+    valid_mean (the mean of the valid values, null when count is 0). With
+    percentiles, as ``perfcalc stats --percentiles``: p90, p95 and p99 of
+    the valid values (nearest rank, each one of the values; numpy's
+    method="inverted_cdf"; null when count is 0), every valid value kept
+    until the end (8 bytes each). Arguments, skipped events and
     max_columns as read_blg's."""
     _check_damaged(damaged)
+    if not isinstance(percentiles, bool):
+        raise TypeError(f"perfcalc: percentiles is {type(percentiles).__name__}, not a bool")
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
     _max_columns(inst, max_columns)
     try:
-        d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, 0), STAT)
+        flags = _abi.STATS_PERCENTILES if percentiles else 0
+        d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, flags), STAT)
     except LimitError as err:
         raise _columns_limit(err) from None
     _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     s = d.records
+    paths = d.paths()
+    pct = None
+    if percentiles:
+        # Each column's percentiles record follows its statistics record.
+        if len(s) % 2 or (s["record"][0::2] != _abi.STAT_REC_STATS).any() or (s["record"][1::2] != _abi.STAT_REC_PERCENTILES).any():
+            raise UnsupportedError("perfcalc: this perfcalc.wasm computes no percentiles (it is older than this package)")
+        pct = np.ascontiguousarray(s[1::2]).view(PCT)
+        s, paths = s[0::2], paths[0::2]
     count = s["count"]
-    table = pa.Table.from_arrays(
-        [
-            pa.array(d.paths(), pa.string()),
+    arrays = [
+            pa.array(paths, pa.string()),
             pa.array([type_name(t) for t in s["type"].tolist()], pa.string()),
             pa.array(count, pa.uint64()),
             pa.array(s["skipped"], pa.uint64()),
@@ -384,9 +406,14 @@ def stats(
             pa.array(s["max"], pa.float64(), mask=count == 0),
             pa.array(s["mean"], pa.float64(), mask=s["mean_status"] != 0),
             pa.array([_abi.STATUS_NAMES[x] for x in s["mean_status"].tolist()], pa.string()),
-        ],
-        schema=_STATS_SCHEMA,
-    )
+            pa.array(s["invalid"], pa.uint64()),
+            pa.array(s["valid_mean"], pa.float64(), mask=count == 0),
+    ]
+    schema = _STATS_SCHEMA
+    if pct is not None:
+        arrays += [pa.array(pct[k], pa.float64(), mask=count == 0) for k in ("p90", "p95", "p99")]
+        schema = pa.schema(list(_STATS_SCHEMA) + _PERCENTILE_FIELDS)
+    table = pa.Table.from_arrays(arrays, schema=schema)
     skipped = int(d.header["local"])
     if skipped:
         table = table.replace_schema_metadata({b"perfcalc.skipped_events": str(skipped).encode()})

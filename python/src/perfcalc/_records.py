@@ -35,6 +35,7 @@ _PART_FIELDS = (_abi.PARTS_MACHINE, _abi.PARTS_OBJECT, _abi.PARTS_PARENT, _abi.P
 HEADER = _dtype(_abi.HEADER_FIELDS, _abi.HEADER_SIZE)
 RECORD = _dtype(_abi.RECORD_FIELDS, _abi.RECORD_SIZE)
 STAT = _dtype(_abi.STAT_FIELDS, _abi.STAT_SIZE)
+PCT = _dtype(_abi.PCT_FIELDS, _abi.PCT_SIZE)
 REQUEST = _dtype(_abi.REQ_FIELDS, _abi.REQ_SIZE)
 RESULT = _dtype(_abi.RES_FIELDS, _abi.RES_SIZE)
 QUERY = _dtype(_abi.QUERY_FIELDS, _abi.QUERY_SIZE)
