@@ -84,6 +84,14 @@ function nativeError(...args) {
   return r.stderr;
 }
 const jsonLines = (text) => text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+/** The object of a counter path (\\machine\Object(instance)\counter). */
+const objectOf = (p) => /^\\\\[^\\]*\\([^\\(]*)/.exec(p)?.[1] ?? "";
+/** Paths in the order a search lists them: the objects whose name holds more of its words first, then as given. */
+function ranked(paths, query) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const rank = (p) => words.filter((w) => objectOf(p).toLowerCase().includes(w)).length;
+  return paths.map((p, k) => ({ p, k })).sort((a, b) => rank(b.p) - rank(a.p) || a.k - b.k).map((x) => x.p);
+}
 /** -c flags for paths. */
 const cflags = (paths) => paths.flatMap((p) => ["-c", p]);
 
@@ -340,7 +348,8 @@ try {
     const want = pairValues().filter((w) => /processor/i.test(w.path) && /time/i.test(w.path)); // every word, in any place
     assert.ok(want.length > 0);
     assert.equal(Number(await page.getAttribute("#counter-count", "data-shown")), want.length);
-    assert.deepEqual((await tableRows()).map((r) => r.path), want.map((w) => w.path));
+    assert.equal(objectOf(want[0].path) !== "", true, want[0].path);
+    assert.deepEqual((await tableRows()).map((r) => r.path), ranked(want.map((w) => w.path), "processor time"), "the table lists the matches, the objects named by the words first");
     const leaves = await page.$$eval("#tree li[data-path]", (lis) => lis.filter((li) => li.offsetParent !== null).map((li) => li.dataset.path));
     assert.deepEqual(leaves.sort(), want.map((w) => w.path).sort(), "the tree shows the matching counters, opened");
     const kept = await page.$$eval("#tree li", (lis) => lis.filter((li) => li.__mark).length);
@@ -491,7 +500,11 @@ try {
           await page.waitForFunction(() => document.querySelector("#tree > li:not([hidden]) > .row .label")?.textContent === "Processor", null, { timeout: 10000 });
           const objects = await page.$$eval("#tree > li", (lis) => lis.filter((li) => !li.hidden).map((li) => li.querySelector(":scope > .row .label").textContent));
           assert.ok(objects.indexOf("Processor") >= 0 && objects.indexOf("Process") > objects.indexOf("Processor"), objects.join(", "));
+          const matched = q.paths.filter((p) => /processor/i.test(p) && /time/i.test(p));
+          assert.deepEqual((await tableRows()).map((r) => r.path), ranked(matched, "processor time"));
+          assert.match((await tableRows())[0].path, /\\Processor\(/);
           await page.fill("#search", "");
+          await page.waitForFunction(() => document.querySelector("#tree > li > .row .label")?.textContent === "LogicalDisk", null, { timeout: 10000 }).catch(() => {});
           assert.deepEqual(await page.$$eval("#tree > li > .row .label", (ls) => ls.map((l) => l.textContent)),
             ["LogicalDisk", "Memory", "Network Interface", "PhysicalDisk", "Process", "Processor", "System", "TCPv4"], "the search cleared: alphabetical again");
           await page.fill("#search", "process handle");

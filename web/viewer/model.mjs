@@ -114,6 +114,23 @@ export class CounterTree {
     return ranked.map((x) => x.n);
   }
 
+  /**
+   * Leaf indexes (in the log's order) in the order a search lists them:
+   * the counters whose object's name holds more of the query's words
+   * first, as objectOrder orders the tree; the log's order otherwise.
+   */
+  rankLeaves(indexes, words) {
+    if (words.length === 0) return indexes;
+    const rank = new Map();
+    const of = (i) => {
+      const o = this.parts[i].object;
+      let r = rank.get(o);
+      if (r === undefined) { const l = o.toLowerCase(); r = words.filter((w) => l.includes(w)).length; rank.set(o, r); }
+      return r;
+    };
+    return indexes.map((i) => ({ i, r: of(i) })).sort((a, b) => b.r - a.r || a.i - b.i).map((x) => x.i);
+  }
+
   /** The number of leaves. */
   get size() { return this.paths.length; }
 

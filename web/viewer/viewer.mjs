@@ -448,7 +448,7 @@ function captureRow(i) {
 function search() {
   const m = view.tree.match($("search").value);
   tree.filter(m);
-  table.setItems(CounterTree.indexes(m.mask));
+  table.setItems(view.tree.rankLeaves(CounterTree.indexes(m.mask), m.words));
   const total = view.tree.size;
   $("counter-count").textContent = m.count === total ? `${fmtInt(total)} counters` : `${fmtInt(m.count)} of ${fmtInt(total)} counters`;
   $("counter-count").dataset.shown = String(m.count);

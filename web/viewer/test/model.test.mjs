@@ -219,6 +219,10 @@ test("objectOrder: a search lists the objects whose name holds the query's words
   assert.deepEqual(t.objectOrder(null, searchWords("processor time")).map((r) => r.label), ["Processor", "Memory", "Process"]);
   assert.deepEqual(t.objectOrder(null, searchWords("memory")).map((r) => r.label), ["Memory", "Process", "Processor"]);
   assert.deepEqual(t.objectOrder(null, []).map((r) => r.label), ["Memory", "Process", "Processor"]);
+  // The table's rows: the same ranking, then the log's order.
+  assert.deepEqual(t.rankLeaves([0, 1, 2], searchWords("processor time")), [1, 0, 2]);
+  assert.deepEqual(t.rankLeaves([0, 1, 2], []), [0, 1, 2]);
+  assert.deepEqual(t.rankLeaves([0, 2], ["memory"]), [2, 0]);
   // Several machines: the objects under each.
   const m = new CounterTree(paths, [parts("M", "Process", "a", "% Processor Time"), parts("N", "Processor", "_Total", "% Processor Time"), parts("M", "Memory", null, "Available Bytes")]);
   assert.deepEqual(m.objectOrder(m.roots[0], ["process"]).map((r) => r.label), ["Process", "Memory"]);
