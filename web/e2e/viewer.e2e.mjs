@@ -701,7 +701,7 @@ try {
       await page.selectOption("#digits", "20");
       await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
       await shot("18-42MB-zoomed.png");
-      // Zoomed further: the samples themselves once there are fewer than half the pixel columns.
+      // Zoomed further: the samples themselves once there are no more than the pixel columns.
       const inner = await page.$("#chart .overlay").then((o) => o.boundingBox());
       await page.mouse.move(inner.x + inner.width * 0.50, inner.y + 40);
       await page.mouse.down();

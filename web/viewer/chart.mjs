@@ -1,12 +1,19 @@
 // The line chart of the selected counters over the log's samples, in SVG.
 // Lines break where a counter has no value or a sample lacks it; a series
-// of more points than the chart has pixels is drawn by its minimum and
-// maximum per pixel column (the data attributes keep every exact value).
+// of more samples than the chart's pixel columns is drawn as a light
+// min/max envelope per pixel column under a line of the columns' means
+// (the data attributes keep every exact value). A drag over the chart
+// zooms to a time range (drawChart's onZoom).
 //
 // Exact values for tests and copying: svg[data-times] (the samples' local
 // times as relog's JSON writes them), svg[data-rows] (their indexes in the
 // log), path.series[data-path][data-values] (a JSON array of JavaScript's
-// shortest texts, null where there is no value).
+// shortest texts, null where there is no value), all of them whatever the
+// time range shown; svg[data-first][data-last] (the first and the last
+// sample in the time range shown), svg[data-mode] ("envelope" or "lines"),
+// svg[data-unit] (the Y axis' title); path.envelope[data-path]; while
+// hovering, .tip[data-from][data-to] (the samples' times) and, for each
+// series, div[data-path][data-min][data-mean][data-max] of a pixel column.
 
 import { bandRangeText, bandsBeyond } from "./analysis.mjs";
 import { h } from "./dom.mjs";
@@ -264,8 +271,8 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
   const xs = Float64Array.from(times, x);
   const shown = k1 - k0;
   const few = shown <= 80;
-  // More samples than half the pixel columns: envelopes under mean lines.
-  const envelope = shown > iw / 2;
+  // More samples than pixel columns: envelopes under mean lines.
+  const envelope = shown > iw;
   if (envelope) svg.setAttribute("data-mode", "envelope");
   const plot = h("svg:g", { class: "plot", "clip-path": `url(#${clipId})` });
   const envelopes = h("svg:g", { class: "envelopes" }), lines = h("svg:g", { class: "lines" });
@@ -317,7 +324,7 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
     let rows, at, head;
     const c = Math.round(mx);
     const c0 = lowerBound(xs, c - 0.5), c1 = lowerBound(xs, c + 0.5);
-    if (envelope && c1 > c0) {
+    if (envelope && c1 - c0 > 1) {
       // The samples whose column is this one.
       at = c;
       head = [h("div", { class: "tip-time" }, `${isoMs(times[c0]).replace("T", " ")} – ${isoMs(times[c1 - 1]).slice(11)}`),
