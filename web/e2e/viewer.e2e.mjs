@@ -431,6 +431,7 @@ try {
       assert.match(await page.getAttribute("#chart svg", "data-unit"), /^scaled/);
       const ylabels = await page.$$eval("#chart .ylabel", (ts) => ts.map((t) => t.textContent).filter(Boolean));
       assert.deepEqual(ylabels, ["min", "max"]);
+      await shot("05-blg-scaled.png");
       // Scaling changes the drawing, not the numbers.
       assert.deepEqual((await chart()).series, c.series);
       await page.uncheck("#normalize");

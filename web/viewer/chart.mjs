@@ -136,7 +136,7 @@ export function drawOrder(paths) {
 
 /** The Y axis' title: the units of the series (one, or each once), or the scaled mode's. */
 export function axisTitle(units, normalize) {
-  if (normalize) return "scaled: each counter from its own minimum to its maximum";
+  if (normalize) return "scaled: each counter’s min to max";
   const list = [...new Set(units.filter(Boolean))];
   return list.length === 0 ? "" : list.join(" · ");
 }
@@ -361,12 +361,14 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
   // Zoom: a drag over the chart selects a time range.
   let drag = null;
   const tAt = (mx) => t0 + ((Math.min(Math.max(mx, M.l), M.l + iw) - M.l) / iw) * (t1 - t0);
-  overlay.addEventListener("mousedown", (e) => {
+  // Pointer events, captured: a mouse, a pen or a finger, and a drag that leaves the chart goes on.
+  overlay.addEventListener("pointerdown", (e) => {
     if (!onZoom || e.button !== 0 || shown === 0) return;
     e.preventDefault();
+    overlay.setPointerCapture?.(e.pointerId);
     drag = { x: Math.min(Math.max(px(e), M.l), M.l + iw) };
   });
-  overlay.addEventListener("mousemove", (e) => {
+  overlay.addEventListener("pointermove", (e) => {
     if (drag) {
       const mx = Math.min(Math.max(px(e), M.l), M.l + iw);
       brush.setAttribute("x", Math.min(drag.x, mx));
@@ -383,8 +385,9 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
     if (Math.abs(b - a) < 4) return;
     onZoom({ from: Math.ceil(tAt(Math.min(a, b))), to: Math.floor(tAt(Math.max(a, b))) });
   };
-  overlay.addEventListener("mouseup", endDrag);
-  overlay.addEventListener("mouseleave", (e) => { endDrag(e); cursor.setAttribute("visibility", "hidden"); tip.hidden = true; });
+  overlay.addEventListener("pointerup", endDrag);
+  overlay.addEventListener("pointercancel", () => { drag = null; brush.setAttribute("visibility", "hidden"); });
+  overlay.addEventListener("pointerleave", () => { if (!drag) { cursor.setAttribute("visibility", "hidden"); tip.hidden = true; } });
   box.replaceChildren(svg, tip);
   return hint;
 }
