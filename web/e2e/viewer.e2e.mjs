@@ -84,6 +84,14 @@ function nativeError(...args) {
   return r.stderr;
 }
 const jsonLines = (text) => text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+/** The object of a counter path (\\machine\Object(instance)\counter). */
+const objectOf = (p) => /^\\\\[^\\]*\\([^\\(]*)/.exec(p)?.[1] ?? "";
+/** Paths in the order a search lists them: the objects whose name holds more of its words first, then as given. */
+function ranked(paths, query) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const rank = (p) => words.filter((w) => objectOf(p).toLowerCase().includes(w)).length;
+  return paths.map((p, k) => ({ p, k })).sort((a, b) => rank(b.p) - rank(a.p) || a.k - b.k).map((x) => x.p);
+}
 /** -c flags for paths. */
 const cflags = (paths) => paths.flatMap((p) => ["-c", p]);
 
@@ -253,6 +261,11 @@ try {
     await page.goto(server.url);
     assert.equal(await waitState(["ready", "error"]), "ready", await page.textContent("#message"));
     assert.match(await page.textContent("#module-status"), /Ready: the perfcalc module runs in a worker/);
+    // The help under the Open button: for someone with a .blg first, the raw captures after.
+    const help = await page.$$eval("#drop .drop-help", (ss) => ss.map((s) => s.textContent.replace(/\s+/g, " ")));
+    assert.match(help[0], /^A perfmon log \(\.blg\)/);
+    assert.ok(!/HKEY|PerfLib/.test(help[0]), help[0]);
+    assert.match(help[1], /HKEY_PERFORMANCE_DATA/);
     await shot("01-empty.png");
   });
 
@@ -341,7 +354,8 @@ try {
     const want = pairValues().filter((w) => /processor/i.test(w.path) && /time/i.test(w.path)); // every word, in any place
     assert.ok(want.length > 0);
     assert.equal(Number(await page.getAttribute("#counter-count", "data-shown")), want.length);
-    assert.deepEqual((await tableRows()).map((r) => r.path), want.map((w) => w.path));
+    assert.equal(objectOf(want[0].path) !== "", true, want[0].path);
+    assert.deepEqual((await tableRows()).map((r) => r.path), ranked(want.map((w) => w.path), "processor time"), "the table lists the matches, the objects named by the words first");
     const leaves = await page.$$eval("#tree li[data-path]", (lis) => lis.filter((li) => li.offsetParent !== null).map((li) => li.dataset.path));
     assert.deepEqual(leaves.sort(), want.map((w) => w.path).sort(), "the tree shows the matching counters, opened");
     const kept = await page.$$eval("#tree li", (lis) => lis.filter((li) => li.__mark).length);
@@ -387,7 +401,15 @@ try {
         })),
       })));
       assert.deepEqual(tree.map((o) => o.object), ["PhysicalDisk", "Processor"]);
-      assert.deepEqual(tree[1].counters, [{ counter: "% Processor Time", instances: ["0", "1", "2", "3", "_Total"], path: null }]);
+      // Sorted as perfmon's Add Counters: _Total first among the instances.
+      assert.deepEqual(tree[1].counters, [{ counter: "% Processor Time", instances: ["_Total", "0", "1", "2", "3"], path: null }]);
+      assert.deepEqual(tree[0].counters.map((c) => c.counter), [...tree[0].counters.map((c) => c.counter)].sort((a, b) => a.toLowerCase() < b.toLowerCase() ? -1 : 1));
+      // A unit for every counter: the type's suffix, bytes from the name, else a count.
+      const units = Object.fromEntries(have.map((r) => [r.path.replace(/^.*\\/, ""), r.unit]));
+      assert.deepEqual(units, {
+        "Avg. Disk Bytes/Read": "bytes", "Avg. Disk Bytes/Write": "bytes", "Avg. Disk Queue Length": "count", "Avg. Disk Read Queue Length": "count",
+        "Avg. Disk Write Queue Length": "count", "% Processor Time": "%",
+      });
       const leaves = await page.$$eval("#tree li[data-path]", (lis) => lis.map((li) => li.dataset.path));
       assert.deepEqual(leaves.sort(), [...q.paths].sort());
       note(`Tx: ${have.length} counters: count, skipped, min, max, mean identical; ${range.begin} → ${range.end}`);
@@ -407,8 +429,15 @@ try {
       note(`Tx: ${c.series.length} series × ${c.rows.length} samples = ${cells} values identical`);
       await shot("05-blg-all-selected.png");
       assert.match(await page.textContent("#chart-hint"), /differ in size/);
+      // The Y axis' title: each unit of the charted counters once.
+      assert.equal(await page.getAttribute("#chart svg", "data-unit"), "bytes · count · %");
       await page.check("#normalize");
       assert.match(await page.textContent("#chart-hint"), /own minimum/);
+      // Scaled mode says so: min and max on the axis, no percentages that would read as CPU.
+      assert.match(await page.getAttribute("#chart svg", "data-unit"), /^scaled/);
+      const ylabels = await page.$$eval("#chart .ylabel", (ts) => ts.map((t) => t.textContent).filter(Boolean));
+      assert.deepEqual(ylabels, ["min", "max"]);
+      await shot("05-blg-scaled.png");
       // Scaling changes the drawing, not the numbers.
       assert.deepEqual((await chart()).series, c.series);
       await page.uncheck("#normalize");
@@ -461,8 +490,30 @@ try {
         const cells = sameChart(c, jsonLines(native("relog", f, ...cflags(c.series.map((s) => s.path)), "-f", "json")), name);
         if (name.startsWith("PAL")) {
           // The tree: objects, then counters, then instances; a search opens the way to its matches.
+          // Sorted as perfmon's Add Counters (the log's order was LogicalDisk, TCPv4, Memory, …).
           assert.deepEqual(await page.$$eval("#tree > li > .row .label", (ls) => ls.map((l) => l.textContent)),
-            ["LogicalDisk", "TCPv4", "Memory", "Network Interface", "PhysicalDisk", "Process", "Processor", "System"]);
+            ["LogicalDisk", "Memory", "Network Interface", "PhysicalDisk", "Process", "Processor", "System", "TCPv4"]);
+          // The automatic selection is visible: its object and counter are open.
+          const selected = await page.$$eval("#tree li.leaf.selected", (lis) => lis.map((li) => ({ path: li.dataset.path, visible: li.offsetParent !== null })));
+          assert.deepEqual(selected.map((x) => x.path).sort(), [...c.series.map((s) => s.path)].sort());
+          assert.ok(selected.every((x) => x.visible), JSON.stringify(selected));
+          // A unit for every counter, bytes for the byte counters.
+          const units = await tableRows();
+          assert.ok(units.every((r) => r.unit !== ""), "every counter has a unit");
+          const bytes = units.filter((r) => /\\[^\\%]*Bytes[^\\]*$/.test(r.path) && !/MBytes|KBytes/.test(r.path)); // not % Committed Bytes In Use (a %)
+          assert.ok(bytes.length > 10 && bytes.every((r) => /^bytes/.test(r.unit)), JSON.stringify(bytes.filter((r) => !/^bytes/.test(r.unit)).map((r) => [r.path, r.unit])));
+          // A search ranks the objects whose name holds its words first: Processor before Process.
+          await page.fill("#search", "processor time");
+          await page.waitForFunction(() => document.querySelector("#tree > li:not([hidden]) > .row .label")?.textContent === "Processor", null, { timeout: 10000 });
+          const objects = await page.$$eval("#tree > li", (lis) => lis.filter((li) => !li.hidden).map((li) => li.querySelector(":scope > .row .label").textContent));
+          assert.ok(objects.indexOf("Processor") >= 0 && objects.indexOf("Process") > objects.indexOf("Processor"), objects.join(", "));
+          const matched = q.paths.filter((p) => /processor/i.test(p) && /time/i.test(p));
+          assert.deepEqual((await tableRows()).map((r) => r.path), ranked(matched, "processor time"));
+          assert.match((await tableRows())[0].path, /\\Processor\(/);
+          await page.fill("#search", "");
+          await page.waitForFunction(() => document.querySelector("#tree > li > .row .label")?.textContent === "LogicalDisk", null, { timeout: 10000 }).catch(() => {});
+          assert.deepEqual(await page.$$eval("#tree > li > .row .label", (ls) => ls.map((l) => l.textContent)),
+            ["LogicalDisk", "Memory", "Network Interface", "PhysicalDisk", "Process", "Processor", "System", "TCPv4"], "the search cleared: alphabetical again");
           await page.fill("#search", "process handle");
           const want = q.paths.filter((p) => /process/i.test(p) && /handle/i.test(p));
           await page.waitForFunction((n) => document.getElementById("counter-count").dataset.shown === String(n), want.length);
@@ -549,6 +600,142 @@ try {
       note(`25 MB log: counters listed after ${listed.toFixed(0)} ms, all done after ${fullStats.toFixed(0)} ms; the main thread meanwhile: a 5 ms timer ran ${probe.ticks} times, gaps median ${probe.p50.toFixed(0)} ms, 99th percentile ${probe.p99.toFixed(0)} ms, longest ${probe.max.toFixed(0)} ms; ${have.length} counters × ${samples} samples identical`);
       await shot("11-25MB-log.png");
     });
+
+    // ---------------------------------------------------------- a 42 MB log (Tx ×160): envelopes, zoom, statistics of a range
+    const tx160 = join(bin, "tx-160.blg");
+    writeFileSync(tx160, repeatLog(readFileSync(tx), 160));
+    const q160 = relogQ(tx160);
+    const mdYms = (iso) => mdY(iso); // relog -b and -e take the page's times as MM/DD/YYYY HH:MM:SS.mmm
+    await step("a 42 MB log: a loading state while it decodes (no empty axis, no hint to tick what is ticked), then envelopes under mean lines, _Total on top", async () => {
+      // Record what the chart box shows at each change while the log opens.
+      await page.evaluate(() => {
+        const box = document.getElementById("chart");
+        window.__chartSeen = [];
+        new MutationObserver(() => window.__chartSeen.push({
+          loading: !!box.querySelector(".chart-loading"), svg: !!box.querySelector("svg"), series: document.getElementById("app").dataset.series,
+          lines: box.querySelectorAll("path.series").length, hint: document.getElementById("chart-hint").textContent,
+        })).observe(box, { childList: true });
+      });
+      await page.evaluate(() => { document.getElementById("app").dataset.state = "test-opening"; });
+      await page.setInputFiles("#files", tx160);
+      await page.waitForSelector("#chart .chart-loading", { timeout: 120000 });
+      await shot("16-42MB-loading.png");
+      assert.equal(await waitState(["loaded", "error"], 300000), "loaded", await page.textContent("#message"));
+      const seen = await page.evaluate(() => window.__chartSeen);
+      assert.ok(seen.some((x) => x.loading), "a loading state was shown");
+      assert.ok(!seen.some((x) => x.svg && x.lines === 0), `an empty axis was shown: ${JSON.stringify(seen)}`);
+      assert.ok(!seen.some((x) => /Tick counters/.test(x.hint)), "no hint to tick counters while the ticked ones decode");
+      await sameSummary(q160);
+      const c = await chart();
+      assert.equal(c.rows.length, q160.samples);
+      assert.ok(c.rows.length > 76000, `${c.rows.length} samples`);
+      const cells = sameChart(c, jsonLines(native("relog", tx160, ...cflags(c.series.map((s) => s.path)), "-f", "json")), "42 MB log");
+      // Drawn as envelopes (one per series) under the mean lines, _Total's last (on top).
+      assert.equal(await page.getAttribute("#chart svg", "data-mode"), "envelope");
+      const drawn = await page.$$eval("#chart .lines path.series", (ps) => ps.map((p) => p.dataset.path));
+      assert.equal(await page.$$eval("#chart path.envelope", (ps) => ps.length), c.series.length);
+      assert.match(drawn[drawn.length - 1], /Processor\(_Total\)/);
+      assert.equal(await page.getAttribute("#chart svg", "data-unit"), "%");
+      // A path of a few points per pixel column, not of every sample.
+      const longest = await page.$$eval("#chart path.series", (ps) => Math.max(...ps.map((p) => p.getAttribute("d").split(/[ML]/).length)));
+      assert.ok(longest < 3000, `${longest} points in a mean line`);
+      // Hover: the pixel column's minimum, mean and maximum, and its time range, from the values themselves.
+      const box = await page.$("#chart .overlay").then((o) => o.boundingBox());
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+      const tip = await page.evaluate(() => {
+        const t = document.querySelector("#chart .tip");
+        return { hidden: t.hidden, from: t.dataset.from, to: t.dataset.to, rows: [...t.querySelectorAll("div[data-path]")].map((d) => ({ ...d.dataset })) };
+      });
+      assert.equal(tip.hidden, false);
+      const times = c.times, k0 = times.indexOf(tip.from), k1 = times.lastIndexOf(tip.to) + 1;
+      assert.ok(k0 >= 0 && k1 - k0 > 20, `the column holds ${k1 - k0} samples (${tip.from} – ${tip.to})`);
+      for (const r of tip.rows) {
+        const vs = c.series.find((s) => s.path === r.path).values.slice(k0, k1).filter((v) => v !== null);
+        sameNumber(num(r.min), Math.min(...vs), `${r.path} column min`);
+        sameNumber(num(r.max), Math.max(...vs), `${r.path} column max`);
+        sameNumber(num(r.mean), vs.reduce((a, v) => a + v, 0) / vs.length, `${r.path} column mean`);
+      }
+      await shot("17-42MB-envelope.png");
+      await sameStats(JSON.parse(native("stats", tx160, "--json")));
+      note(`42 MB log: ${c.series.length} series × ${c.rows.length} samples drawn as envelopes (${cells} values identical to relog); hover: ${k1 - k0} samples in a column, min/mean/max exact`);
+    });
+
+    await step("zoom: a drag over the chart selects a time range; the summary, the statistics and the CSV (copied and saved) are of it, as relog -b and -e; Reset", async () => {
+      const whole = await chart();
+      const box = await page.$("#chart .overlay").then((o) => o.boundingBox());
+      await page.mouse.move(box.x + box.width * 0.40, box.y + 40);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.47, box.y + 80, { steps: 5 });
+      await page.mouse.move(box.x + box.width * 0.52, box.y + 120, { steps: 5 });
+      await page.mouse.up();
+      await page.waitForFunction(() => document.getElementById("app").dataset.zoom);
+      assert.equal(await waitState(["loaded", "error"], 300000), "loaded", await page.textContent("#message"));
+      assert.equal(await attr("stats"), "ready");
+      const zr = await page.$eval("#zoom-range", (e) => ({ begin: e.dataset.begin, end: e.dataset.end, text: e.textContent }));
+      assert.equal(await attr("zoom"), `${zr.begin}/${zr.end}`);
+      assert.ok(await page.isVisible("#zoom-reset"));
+      const b = mdYms(zr.begin), e = mdYms(zr.end);
+      // The chart shows the samples of the range: relog -b -e's.
+      const rows = jsonLines(native("relog", tx160, "-b", b, "-e", e, "-f", "json"));
+      assert.ok(rows.length > 1000 && rows.length < whole.rows.length / 5, `${rows.length} samples in the range`);
+      const first = Number(await page.getAttribute("#chart svg", "data-first")), last = Number(await page.getAttribute("#chart svg", "data-last"));
+      assert.equal(whole.times[first], rows[0].time);
+      assert.equal(whole.times[last], rows[rows.length - 1].time);
+      assert.equal(last - first + 1, rows.length);
+      // The statistics of the range: count, min and max as relog -b -e's values; every field as the JS package's stats with begin and end.
+      const have = await tableRows();
+      const { init, stats } = await import("../perfcalc.mjs");
+      await init();
+      const toFT = (iso) => (BigInt(Date.parse(iso + "Z")) + 11644473600000n) * 10000n;
+      const pkg = stats(readFileSync(tx160), { begin: toFT(zr.begin), end: toFT(zr.end) }).stats;
+      assert.equal(have.length, pkg.length);
+      let compared = 0;
+      have.forEach((r, i) => {
+        const w = pkg[i], vs = rows.map((x) => x.values[r.path]).filter((v) => typeof v === "number");
+        assert.equal(r.path, w.path);
+        assert.equal(Number(r.count), vs.length, `${r.path} count in the range`);
+        sameNumber(num(r.min), vs.length ? Math.min(...vs) : null, `${r.path} min in the range`);
+        sameNumber(num(r.max), vs.length ? Math.max(...vs) : null, `${r.path} max in the range`);
+        assert.deepEqual([Number(r.count), Number(r.skipped), num(r.mean), r.meanStatus], [w.count, w.skipped, w.mean, w.meanStatus], r.path);
+        compared++;
+      });
+      assert.ok(Number(have[0].count) < whole.rows.length / 5, "the statistics are of the range, not of the whole log");
+      assert.match(await page.textContent("#table-hint"), /zoomed range/);
+      // The CSV of the charted counters in the range, byte for byte as perfcalc relog -c … -b … -e ….
+      const shown = whole.series.map((s) => s.path);
+      for (const digits of [20, 17]) {
+        await page.selectOption("#digits", String(digits));
+        const want = native("relog", tx160, ...cflags(shown), "-b", b, "-e", e, "-f", "csv", "--digits", String(digits));
+        await page.click("#copy-csv");
+        await page.waitForFunction(() => /Copied/.test(document.getElementById("export-status").textContent));
+        assert.equal(await page.evaluate(() => navigator.clipboard.readText()), want, `copied, ${digits} digits`);
+        const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-csv")]);
+        assert.equal(readFileSync(await dl.path(), "utf8"), want, `saved, ${digits} digits`);
+        assert.match(await page.textContent("#export-status"), new RegExp(`-b "${b}" -e "${e}"`));
+      }
+      await page.selectOption("#digits", "20");
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+      await shot("18-42MB-zoomed.png");
+      // Zoomed further: the samples themselves once there are no more than the pixel columns.
+      const inner = await page.$("#chart .overlay").then((o) => o.boundingBox());
+      await page.mouse.move(inner.x + inner.width * 0.50, inner.y + 40);
+      await page.mouse.down();
+      await page.mouse.move(inner.x + inner.width * 0.52, inner.y + 60, { steps: 5 });
+      await page.mouse.up();
+      await page.waitForFunction((z) => document.getElementById("app").dataset.zoom !== z, `${zr.begin}/${zr.end}`);
+      assert.equal(await waitState(["loaded", "error"], 300000), "loaded");
+      assert.equal(await page.getAttribute("#chart svg", "data-mode"), "lines");
+      await shot("19-42MB-zoomed-samples.png");
+      // Reset: the whole log, its statistics again.
+      await page.click("#zoom-reset");
+      assert.equal(await waitState(["loaded", "error"], 300000), "loaded");
+      assert.equal(await attr("zoom"), null);
+      assert.equal(await page.$("#zoom-range"), null);
+      assert.equal(await page.isVisible("#zoom-reset"), false);
+      await sameStats(JSON.parse(native("stats", tx160, "--json")));
+      note(`zoom: ${zr.text}: ${rows.length} samples as relog -b -e; ${compared} counters' statistics of the range; CSV copied and saved at 20 and 17 digits identical to perfcalc relog -b -e`);
+    });
+    rmSync(tx160, { force: true });
 
     // ---------------------------------------------------------- more than 2,097,152 values, and Cancel
     const large = join(bin, "tx-large.blg");

@@ -55,6 +55,13 @@ export function isoMs(ms) {
   return `${dayCache.text}${pad(hh)}:${pad(m)}:${pad(s)}.${pad(msPart, 3)}`;
 }
 
+/** Milliseconds since 1970 as relog's -b and -e take a time: 02/19/2013 18:50:17.844. */
+export function relogTimeText(ms) {
+  const [d, t] = isoMs(ms).split("T");
+  const [y, m, dd] = d.split("-");
+  return `${m}/${dd}/${y} ${t}`;
+}
+
 /** A FILETIME as 2013-02-19T18:50:17.844 (the form of relog's JSON), read as is (no time zone applied). */
 export const isoTime = (ft) => isoMs(fileTimeMs(ft));
 
@@ -83,6 +90,24 @@ export const typeName = (t) => TYPE_NAMES.get(t) ?? "0x" + t.toString(16).toUppe
 
 /** The display suffix of a counter type (winperf.h PERF_DISPLAY_*): "/sec", "%", "s" or "". */
 export const unitOf = (t) => ["", "/sec", "%", "s", ""][(t >>> 28) & 7] ?? "";
+
+/**
+ * A counter's unit for people, from its type's display suffix (winperf.h
+ * PERF_DISPLAY_*) and, for sizes, its name (the type does not say bytes):
+ * "%", "seconds", "bytes", "bytes/sec", "MB", "KB", "/sec" or "count".
+ * A percentage or a time keeps its unit whatever the name; a rate of
+ * bytes is "bytes/sec"; a counter without a suffix nor a size in its name
+ * counts things.
+ */
+export function unitFor(type, counter = "") {
+  const suffix = unitOf(type);
+  if (suffix === "%") return "%";
+  if (suffix === "s") return "seconds";
+  const name = String(counter);
+  const size = /\bMBytes\b|\bMB\b|Megabytes/i.test(name) ? "MB" : /\bKBytes\b|\bKB\b|Kilobytes/i.test(name) ? "KB" : /bytes?\b/i.test(name) ? "bytes" : "";
+  if (suffix === "/sec") return size ? `${size}/sec` : "/sec";
+  return size || "count";
+}
 
 /** A status name split into its words (NegativeDenominator → ["Negative", "Denominator"]), for line breaks. */
 export const statusWords = (st) => st.split(/(?=[A-Z])/);

@@ -92,6 +92,43 @@ export class CounterTree {
       this.leafNodes[i] = leaf;
       for (let n = leaf; n; n = n.parent) n.leaves.push(i);
     });
+    // As perfmon's "Add Counters" lists them: every level alphabetically
+    // (the leaves' indexes keep the log's column order).
+    const sortAll = (list) => { list.sort(compareNodes); for (const n of list) sortAll(n.children); };
+    sortAll(this.roots);
+  }
+
+  /**
+   * The objects under a parent (a machine's node, or null for the top
+   * level of a log of one machine) in the order a search shows them: the
+   * objects whose own name holds more of the query's words first (a search
+   * for "processor time" lists Processor before Process), then
+   * alphabetically. Other levels keep their order.
+   */
+  objectOrder(parent, words) {
+    const list = parent ? parent.children : this.roots;
+    if (words.length === 0 || list.length === 0 || list[0].kind !== "object") return list;
+    const rank = (n) => { const l = n.label.toLowerCase(); return words.filter((w) => l.includes(w)).length; };
+    const ranked = list.map((n, k) => ({ n, k, r: rank(n) }));
+    ranked.sort((a, b) => b.r - a.r || a.k - b.k);
+    return ranked.map((x) => x.n);
+  }
+
+  /**
+   * Leaf indexes (in the log's order) in the order a search lists them:
+   * the counters whose object's name holds more of the query's words
+   * first, as objectOrder orders the tree; the log's order otherwise.
+   */
+  rankLeaves(indexes, words) {
+    if (words.length === 0) return indexes;
+    const rank = new Map();
+    const of = (i) => {
+      const o = this.parts[i].object;
+      let r = rank.get(o);
+      if (r === undefined) { const l = o.toLowerCase(); r = words.filter((w) => l.includes(w)).length; rank.set(o, r); }
+      return r;
+    };
+    return indexes.map((i) => ({ i, r: of(i) })).sort((a, b) => b.r - a.r || a.i - b.i).map((x) => x.i);
   }
 
   /** The number of leaves. */
@@ -135,6 +172,21 @@ export class CounterTree {
     if (this.machines.length > 1) return this.paths[i];
     return `${this.objects > 1 ? p.object : ""}${p.instance === null ? "" : `(${p.instance})`}\\${p.counter}`;
   }
+}
+
+const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+
+/**
+ * The order of the tree's nodes, as perfmon's "Add Counters" lists them:
+ * alphabetically, case-insensitively (digits by their number: 2 before
+ * 10), and an instance _Total first among its counter's instances.
+ */
+export function compareNodes(a, b) {
+  if (a.kind === "instance" && b.kind === "instance") {
+    const ta = a.label === "_Total", tb = b.label === "_Total";
+    if (ta !== tb) return ta ? -1 : 1;
+  }
+  return collator.compare(a.label, b.label) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }
 
 /**
@@ -317,6 +369,49 @@ export function parseIds(text, noCounter = 0xffffffff) {
     if (!/^(0x[0-9a-f]+|[0-9]+)$/i.test(s) || Number(s) > 0xffffffff) throw new Error(`${JSON.stringify(s)} is not a counter id (or * for a block that names its counters)`);
     return Number(s);
   });
+}
+
+/** Milliseconds since 1970 (a chart's local time) as a FILETIME (BigInt, 100 ns since 1601). */
+export const msFileTime = (ms) => (BigInt(ms) + 11644473600000n) * 10000n;
+
+/**
+ * The selection options (the JS package's begin and end, FILETIMEs; as
+ * perfcalc relog -b and -e) of a zoomed time range {from, to} (whole ms,
+ * the log's local time), or none for the whole log. The statistics and
+ * the CSV of a zoomed chart are those of this range: everything that
+ * follows the zoom takes its options from here.
+ */
+export function rangeOptions(range) {
+  if (!range) return {};
+  return { begin: msFileTime(range.from), end: msFileTime(range.to) };
+}
+
+/**
+ * The samples of sorted times (ms) within a range {from, to}, both ends
+ * kept: the first index, the index after the last, and their number.
+ */
+export function samplesIn(times, range) {
+  let a = 0;
+  while (a < times.length && times[a] < range.from) a++;
+  let e = a;
+  while (e < times.length && times[e] <= range.to) e++;
+  return { first: a, end: e, count: e - a };
+}
+
+/**
+ * The statistics of a log's columns (stats' records, each with its path)
+ * by the index of the column in paths (the whole log's columns): those of
+ * a time range cover the columns of its samples only, and a column absent
+ * from the range has none (undefined).
+ */
+export function statsByColumn(records, paths) {
+  const at = new Map(paths.map((p, i) => [p, i]));
+  const out = new Array(paths.length);
+  for (const r of records) {
+    const i = at.get(r.path);
+    if (i !== undefined) out[i] = r;
+  }
+  return out;
 }
 
 /** The name of a saved CSV: the log's name with the digits, e.g. Tx.20digits.csv. */

@@ -38,6 +38,37 @@ export class TreeView {
     // A few counters are all shown; one object (or machine) is opened.
     if (tree.size <= SMALL) this._open(tree.roots);
     else if (tree.roots.length === 1) this.expand(tree.roots[0]);
+    // The counters already charted (a log's automatic selection) are shown: their objects open.
+    for (const i of selection?.items ?? []) this.open(i);
+  }
+
+  /** Opens the way to a leaf (without scrolling to it). */
+  open(i) {
+    const chain = [];
+    for (let n = this.tree.leafNodes[i].parent; n; n = n.parent) chain.unshift(n);
+    for (const n of chain) {
+      this.expand(n);
+      const b = this.built.get(n.key);
+      while (!this.built.has(n.children.find((c) => c.leaves.includes(i)).key)) this._more(b);
+    }
+  }
+
+  // _order puts the built objects of each level in the search's order
+  // (CounterTree.objectOrder): the same nodes, moved.
+  _order(words) {
+    const parents = this.tree.roots[0]?.kind === "machine" ? this.tree.roots : [null];
+    for (const p of parents) {
+      const list = p ? this.built.get(p.key)?.list : this.root;
+      if (!list) continue;
+      const lis = this.tree.objectOrder(p, words).map((n) => this.built.get(n.key)?.li).filter(Boolean);
+      const more = list.querySelector(":scope > li.more");
+      let at = list.firstChild;
+      for (const li of lis) {
+        if (li === at) at = at.nextSibling;
+        else list.insertBefore(li, at);
+      }
+      if (more) list.append(more);
+    }
   }
 
   // _open opens the nodes with shown leaves, down to the leaves.
@@ -125,6 +156,7 @@ export class TreeView {
     this.filtered = match.words.length > 0;
     for (const b of this.built.values()) this._paint(b);
     if (this.filtered && match.count <= AUTO_EXPAND) this._open(this.tree.roots);
+    this._order(match.words);
   }
 
   // _paint updates a built node's visibility and count when they changed.
@@ -162,13 +194,7 @@ export class TreeView {
 
   /** Opens the way to a leaf and scrolls it into view. */
   reveal(i) {
-    const chain = [];
-    for (let n = this.tree.leafNodes[i].parent; n; n = n.parent) chain.unshift(n);
-    for (const n of chain) {
-      this.expand(n);
-      const b = this.built.get(n.key);
-      while (!this.built.has(n.children.find((c) => c.leaves.includes(i)).key)) this._more(b);
-    }
+    this.open(i);
     this.built.get(this.tree.leafNodes[i].key)?.li.scrollIntoView({ block: "nearest" });
   }
 }

@@ -22,7 +22,10 @@
 //   chart       see chart.mjs
 //   #app        data-state: loading, ready, busy, loaded, error; data-kind:
 //               blg, pair, single; data-stats: pending, ready, cancelled;
-//               data-series: pending, ready; data-tab: counters, analysis
+//               data-series: pending, ready; data-tab: counters, analysis;
+//               data-zoom: the zoomed range (ISO local times "from/to"),
+//               absent for the whole log
+//   summary     #zoom-range[data-begin][data-end] (relog -b and -e's times)
 //   analysis    see analysisview.mjs
 
 import { ANALYZE_MODULE, moduleURLs } from "../perfcalc.mjs";
@@ -30,8 +33,8 @@ import { createWorker } from "../worker.mjs";
 import { drawChart } from "./chart.mjs";
 import { AnalysisView } from "./analysisview.mjs";
 import { $, h } from "./dom.mjs";
-import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtInt, isoTime, showTime, statusWords, typeName, unitOf, utcOffset } from "./format.mjs";
-import { CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor, orderCaptures, parseIds } from "./model.mjs";
+import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtInt, isoMs, isoTime, relogTimeText, showTime, statusWords, typeName, unitFor, utcOffset } from "./format.mjs";
+import { CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor, orderCaptures, parseIds, rangeOptions, samplesIn, statsByColumn } from "./model.mjs";
 import { VirtualTable } from "./table.mjs";
 import { TreeView } from "./tree.mjs";
 
@@ -181,7 +184,9 @@ async function openLog(f) {
   view = {
     kind: "blg", source: { open: "blg" }, file: f.name, size: f.file.size, ref, bgRef, cols, tree: t,
     selection: new Selection(defaultSelection(paths)), stats: null, series: new Map(), damage: cols.damage,
+    range: null, statsSeq: 0,
   };
+  delete app.dataset.zoom;
   app.dataset.stats = "pending";
   render();
   if (cols.damage) showDamage(cols.damage);
@@ -196,18 +201,22 @@ function showDamage(text) {
 
 /** Computes the statistics of every counter in the background worker. */
 async function loadStats() {
-  const g = gen, v = view;
+  const g = gen, v = view, seq = ++v.statsSeq;
   app.dataset.stats = "pending";
+  v.stats = null;
   renderTableHead();
+  table.changedAll();
   try {
     // Shown within the job: the page is not done before the table is.
-    await job("Computing the statistics of every counter…", async (signal) => {
-      // With the figures that are not PDH's: the valid values' mean, the
+    await job(v.range ? "Computing the statistics of the zoomed range…" : "Computing the statistics of every counter…", async (signal) => {
+      // The zoomed range (none: the whole log), as relog -b and -e select it,
+      // with the figures that are not PDH's: the valid values' mean, the
       // invalid samples and the percentiles (perfcalc stats --valid
       // --percentiles).
-      const st = await background.stats(v.bgRef, { signal, percentiles: true });
-      if (g !== gen) return;
-      v.stats = st.stats;
+      const st = await background.stats(v.bgRef, { ...rangeOptions(v.range), signal, percentiles: true });
+      if (g !== gen || seq !== v.statsSeq) return;
+      // By column: a range's statistics cover the columns of its samples only.
+      v.stats = v.range ? statsByColumn(st.stats, v.tree.paths) : st.stats;
       app.dataset.stats = "ready";
       renderTableHead();
       table.changedAll();
@@ -367,6 +376,12 @@ function renderSummary() {
       c.samples > 1 ? `over ${duration(span)}, every ${duration(span / (c.samples - 1))} on average` : "one sample: no value yet"));
     item("Counters", h("span", { id: "counters", "data-counters": c.columns.length }, fmtInt(c.columns.length)),
       h("span", { class: "sub" }, `${fmtInt(c.samples * c.columns.length)} values at most`));
+    if (view.range) {
+      const r = view.range;
+      item("Zoomed to", h("span", { id: "zoom-range", "data-begin": isoMs(r.from), "data-end": isoMs(r.to) }, rangeText(r)),
+        h("span", { class: "sub" }, `${duration(r.to - r.from)}: the chart, the statistics and the CSV are of this range (relog -b and -e) `,
+          h("button", { type: "button", class: "link", onclick: () => setZoom(null) }, "Show the whole log")));
+    }
   } else {
     const n = view.newer, o = view.older;
     item(o ? "Captures" : "Capture", o ? `${o.name} → ${n.name}` : n.name, h("span", { class: "sub" }, view.v2
@@ -392,6 +407,7 @@ function renderTableHead() {
   if (blg) {
     hint = app.dataset.stats === "pending" ? "Computing the statistics of every counter in the background; the chart and the tree answer meanwhile."
       : app.dataset.stats === "cancelled" ? "The statistics were not computed (cancelled)." : "Click a row or tick a counter to chart it. Hover a number for its exact value.";
+    if (view.range) hint = `Of the zoomed range only, ${rangeText(view.range)} (as relog -b and -e select it). ${hint}`;
   } else {
     hint = view.kind === "pair" ? "Two captures give one interval, so one value per counter: there is no chart. Hover a number for its exact value."
       : "One capture is a first sample: there is no chart.";
@@ -412,19 +428,19 @@ const statusCell = (st, what) => h("td", { class: "num status", title: `${what}:
 
 /** Makes the table row of a log's column i. */
 function logRow(i) {
-  const v = view, path = v.tree.paths[i], type = v.cols.columns[i].type, s = v.stats?.[i];
+  const v = view, path = v.tree.paths[i], type = v.cols.columns[i].type, s = v.stats?.[i], unit = unitFor(type, v.tree.parts[i].counter);
   const color = v.selection.colorOf(i);
-  const attrs = { "data-index": i, "data-path": path, "data-type": typeName(type), class: color ? "selected" : "", onclick: () => toggle(i) };
+  const attrs = { "data-index": i, "data-path": path, "data-type": typeName(type), "data-unit": unit, class: color ? "selected" : "", onclick: () => toggle(i) };
   const label = h("td", { class: "path", title: `${path}\n${typeName(type)}` }, h("span", { class: "swatch", style: color ? `background:${color}` : "" }), v.tree.label(i));
   if (!s) {
-    const text = app.dataset.stats === "cancelled" ? "not computed" : "computing…";
-    return h("tr", { ...attrs, "data-stats": "pending" }, label, h("td", { class: "unit" }, unitOf(type)), h("td", { class: "num dim", colspan: 10 }, text));
+    const text = app.dataset.stats === "cancelled" ? "not computed" : app.dataset.stats === "ready" ? "not in the zoomed range" : "computing…";
+    return h("tr", { ...attrs, "data-stats": app.dataset.stats === "ready" ? "absent" : "pending" }, label, h("td", { class: "unit" }, unit), h("td", { class: "num dim", colspan: 10 }, text));
   }
   return h("tr", {
     ...attrs, "data-count": s.count, "data-skipped": s.skipped, "data-min": exact(s.min), "data-max": exact(s.max),
     "data-mean": exact(s.mean), "data-mean-status": s.meanStatus, "data-valid-mean": exact(s.validMean), "data-invalid": s.invalid,
     "data-p90": exact(s.p90 ?? null), "data-p95": exact(s.p95 ?? null), "data-p99": exact(s.p99 ?? null),
-  }, label, h("td", { class: "unit" }, unitOf(type)), numCell(s.min), numCell(s.max),
+  }, label, h("td", { class: "unit" }, unit), numCell(s.min), numCell(s.max),
   s.mean === null ? statusCell(s.meanStatus, "no mean") : numCell(s.mean), numCell(s.validMean),
   h("td", { class: "num" }, fmtInt(s.count)), h("td", { class: "num dim" }, fmtInt(s.skipped)),
   h("td", { class: s.invalid ? "num warn" : "num dim" }, fmtInt(s.invalid)),
@@ -434,9 +450,9 @@ function logRow(i) {
 /** Makes the table row of a capture's value i. */
 function captureRow(i) {
   const c = view.values[i], value = c.status === "Valid" ? c.value : null;
-  return h("tr", { "data-index": i, "data-path": c.path, "data-type": typeName(c.type), "data-value": exact(value), "data-status": c.status, class: view.marked === i ? "marked" : "" },
+  return h("tr", { "data-index": i, "data-path": c.path, "data-type": typeName(c.type), "data-unit": unitFor(c.type, view.tree.parts[i].counter), "data-value": exact(value), "data-status": c.status, class: view.marked === i ? "marked" : "" },
     h("td", { class: "path", title: c.path }, view.tree.label(i)),
-    h("td", { class: "unit" }, unitOf(c.type)),
+    h("td", { class: "unit" }, unitFor(c.type, view.tree.parts[i].counter)),
     h("td", { class: "num", title: value === null ? null : exact(value) }, fmt(value)),
     h("td", { class: c.status === "Valid" ? "dim" : "status" }, c.status),
     h("td", { class: "type dim" }, typeName(c.type)));
@@ -446,7 +462,7 @@ function captureRow(i) {
 function search() {
   const m = view.tree.match($("search").value);
   tree.filter(m);
-  table.setItems(CounterTree.indexes(m.mask));
+  table.setItems(view.tree.rankLeaves(CounterTree.indexes(m.mask), m.words));
   const total = view.tree.size;
   $("counter-count").textContent = m.count === total ? `${fmtInt(total)} counters` : `${fmtInt(m.count)} of ${fmtInt(total)} counters`;
   $("counter-count").dataset.shown = String(m.count);
@@ -477,21 +493,70 @@ function pick(i) {
   table.reveal(i)?.classList.add("marked");
 }
 
+/** A zoomed range for people: 2013-02-19 18:52:00.000 → 18:55:00.000. */
+function rangeText(r) {
+  const a = isoMs(r.from).replace("T", " "), b = isoMs(r.to).replace("T", " ");
+  return `${a} → ${a.slice(0, 10) === b.slice(0, 10) ? b.slice(11) : b}`;
+}
+
+/**
+ * Zooms the chart to a time range {from, to} (whole ms, local time), or
+ * back to the whole log (null): the summary shows it, the statistics are
+ * computed again for it, and the CSV copied or saved is of it.
+ */
+function setZoom(range) {
+  const v = view;
+  if (v?.kind !== "blg") return;
+  if (range && v.aligned && samplesIn(v.aligned.times, range).count < 2) {
+    showMessage("info", "Too few samples to zoom to.", "Drag over a range of at least two samples.");
+    return;
+  }
+  clearMessage();
+  v.range = range;
+  if (range) app.dataset.zoom = `${isoMs(range.from)}/${isoMs(range.to)}`;
+  else delete app.dataset.zoom;
+  $("zoom-reset").hidden = !range;
+  $("export-status").hidden = true; // it named the range before
+  renderSummary();
+  renderChart();
+  loadStats();
+}
+
 function renderChart() {
   const v = view, sel = v.selection.items.filter((i) => v.series.has(i));
+  const waiting = v.selection.items.filter((i) => !v.series.has(i));
+  $("zoom-reset").hidden = !v.range;
+  if (sel.length === 0 && waiting.length > 0) {
+    // The counters are decoding: say so, rather than an empty axis.
+    $("chart").replaceChildren(h("div", { class: "chart-loading", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+      h("span", {}, `Decoding ${waiting.length === 1 ? "the charted counter" : `the ${waiting.length} charted counters`} from ${fmtBytes(v.size)} of log…`),
+      h("span", { class: "dim" }, "A large log takes a few seconds; the tree and the table answer meanwhile.")));
+    $("chart-hint").textContent = "";
+    $("legend").replaceChildren(...waiting.map((i) => h("li", { "data-path": v.tree.paths[i], class: "pending" },
+      h("span", { class: "swatch", style: `background:${v.selection.colorOf(i)}` }), h("span", { class: "path" }, v.tree.label(i)), h("span", { class: "dim" }, " (decoding…)"))));
+    chartWidth = $("chart").clientWidth;
+    return;
+  }
   // The series on one axis, made again only when the charted counters change.
   const key = sel.join(",");
   if (v.aligned?.key !== key) v.aligned = { key, ...alignSeries(sel.map((i) => v.series.get(i))) };
   const aligned = v.aligned;
   const colors = sel.map((i) => v.selection.colorOf(i));
-  $("chart-hint").textContent = drawChart($("chart"), {
-    aligned, colors, labels: sel.map((i) => v.tree.label(i)), types: sel.map((i) => v.cols.columns[i].type),
-    normalize: $("normalize").checked, bias: v.cols.bias,
+  const units = sel.map((i) => unitFor(v.cols.columns[i].type, v.tree.parts[i].counter));
+  let hint = drawChart($("chart"), {
+    aligned, colors, labels: sel.map((i) => v.tree.label(i)), types: sel.map((i) => v.cols.columns[i].type), units,
+    normalize: $("normalize").checked, bias: v.cols.bias, span: v.range ? v.range : undefined, onZoom: setZoom,
   });
+  if (sel.length > 0) {
+    hint += v.range ? ` Zoomed: ${fmtInt(samplesIn(aligned.times, v.range).count)} of ${fmtInt(aligned.times.length)} samples; drag again to zoom further, or Reset.`
+      : " Drag over a time range to zoom to it.";
+  }
+  if (waiting.length > 0) hint += ` Decoding ${waiting.length} more counter${waiting.length > 1 ? "s" : ""}…`;
+  $("chart-hint").textContent = hint;
   $("legend").replaceChildren(...sel.map((i, k) => {
     const type = v.cols.columns[i].type, path = v.tree.paths[i];
     return h("li", { "data-path": path }, h("span", { class: "swatch", style: `background:${colors[k]}` }),
-      h("span", { class: "path" }, v.tree.label(i)), unitOf(type) && h("span", { class: "dim" }, ` (${unitOf(type)})`),
+      h("span", { class: "path" }, v.tree.label(i)), h("span", { class: "dim" }, ` (${unitFor(type, v.tree.parts[i].counter)})`),
       h("button", { type: "button", class: "remove", title: "Remove from the chart", "aria-label": `Remove ${path} from the chart`, onclick: () => toggle(i) }, "×"));
   }));
   chartWidth = $("chart").clientWidth;
@@ -540,12 +605,13 @@ async function csv() {
   let items = v.selection.items;
   if (items.length === 0 && $("search").value.trim() !== "") items = CounterTree.indexes(v.tree.match($("search").value).mask);
   const paths = items.map((i) => v.tree.paths[i]);
+  const range = v.kind === "blg" ? v.range : null;
   const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => v.kind === "blg"
-    ? work.call("csv", [v.ref, paths, digits], { signal })
+    ? work.call("csv", [v.ref, paths, digits, rangeOptions(range)], { signal })
     : work.call("valuesCsv", [v.query.newer, v.query.opts, paths, digits], { signal }));
   const command = v.kind === "blg" ? "perfcalc relog -f csv" : "perfcalc values -f csv";
   const status = $("export-status");
-  status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as ${command} --digits ${digits}${paths.length ? " -c …" : ""})` +
+  status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as ${command} --digits ${digits}${paths.length ? " -c …" : ""}${range ? ` -b "${relogTimeText(range.from)}" -e "${relogTimeText(range.to)}"` : ""})` +
     (r.extra > 0 ? `; it also holds ${r.extra} counter${r.extra > 1 ? "s" : ""} whose paths the selected ones' match (a wildcard or a case difference in a name)` : "") + ".";
   status.hidden = false;
   return { text: r.text, name: csvName(v.file, digits) };
@@ -612,6 +678,7 @@ function wire() {
   $("cancel").addEventListener("click", cancel);
   $("clear-selection").addEventListener("click", () => { if (view?.kind === "blg") { view.selection.clear(); afterSelection(); } });
   $("normalize").addEventListener("change", () => { if (view?.kind === "blg") renderChart(); });
+  $("zoom-reset").addEventListener("click", () => setZoom(null));
   $("copy-csv").addEventListener("click", copyCsv);
   $("save-csv").addEventListener("click", saveCsv);
   const reopen = (swap) => {

@@ -30,9 +30,13 @@ await serve({
     return new Transfer({ damage: d.damage, rows: d.rows, series }, series.flatMap(seriesBuffers));
   },
 
-  /** relog's CSV of these columns (all when none), with digits significant digits. */
-  csv(pc, bytes, paths, digits) {
-    const text = pc.relog(bytes, { format: "csv", counters: paths, digits });
+  /**
+   * relog's CSV of these columns (all when none), with digits significant
+   * digits, of the samples in range (begin and end FILETIMEs, model's
+   * rangeOptions: relog -b and -e; none for all).
+   */
+  csv(pc, bytes, paths, digits, range = {}) {
+    const text = pc.relog(bytes, { format: "csv", counters: paths, digits, ...range });
     // What the patterns selected: more than asked when a name has a
     // wildcard, or differs only in case, from another's.
     const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths }).columns.length - paths.length;

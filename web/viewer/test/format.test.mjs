@@ -1,9 +1,9 @@
 // Text for people (format.mjs) and the chart's pure parts (chart.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { niceStep, lineRuns, timeTicks } from "../chart.mjs";
+import { axisTitle, columnEnvelope, drawOrder, lineRuns, lowerBound, niceStep, rangeStats, timeTicks } from "../chart.mjs";
 import { valuesJSON } from "../model.mjs";
-import { duration, exact, fileTimeMs, fmt, fmtBytes, isoMs, isoTime, statusWords, typeName, unitOf, utcOffset } from "../format.mjs";
+import { duration, exact, fileTimeMs, fmt, fmtBytes, isoMs, isoTime, relogTimeText, statusWords, typeName, unitFor, unitOf, utcOffset } from "../format.mjs";
 
 test("exact keeps every bit of a value; fmt rounds for reading", () => {
   for (const v of [0.1 + 0.2, 6.5500000000000006e-5, 9.223372036854776e18, -0, 1e-310]) assert.ok(Object.is(Number(exact(v)), v), String(v));
@@ -73,4 +73,65 @@ test("lineRuns: breaks at missing values and samples, min and max per pixel colu
   assert.ok(runs[0].length <= 4 * 11, `${runs[0].length} points`);
   assert.equal(Math.max(...runs[0].map((p) => p[1])), 100);
   assert.equal(Math.min(...runs[0].map((p) => p[1])), 0);
+});
+
+test("unitFor: a unit for every counter, from its type's display suffix and, for sizes, its name", () => {
+  const [COUNTER, BULK, RAW, LARGE_RAW, TIMER_100NS, AVERAGE_TIMER, AVERAGE_BULK, QUEUELEN] =
+    [0x10410400, 0x10410500, 0x00010000, 0x00010100, 0x20510500, 0x30020400, 0x40020500, 0x00450500];
+  for (const [type, name, want] of [
+    [TIMER_100NS, "% Processor Time", "%"],
+    [AVERAGE_TIMER, "Avg. Disk sec/Read", "seconds"],
+    [BULK, "Disk Bytes/sec", "bytes/sec"],
+    [COUNTER, "Interrupts/sec", "/sec"],
+    [RAW, "Available Bytes", "bytes"],
+    [LARGE_RAW, "Committed Bytes", "bytes"],
+    [RAW, "Available MBytes", "MB"],
+    [RAW, "Available KBytes", "KB"],
+    [RAW, "Pool Nonpaged Bytes", "bytes"],
+    [AVERAGE_BULK, "Avg. Disk Bytes/Read", "bytes"],
+    [RAW, "Processes", "count"],
+    [QUEUELEN, "Avg. Disk Queue Length", "count"],
+    [RAW, "Bytes Total/sec", "bytes"], // a raw count named like a rate: the type says it is not one
+  ]) assert.equal(unitFor(type, name), want, `${name} (0x${type.toString(16)})`);
+  assert.equal(relogTimeText(Date.UTC(2013, 1, 19, 18, 50, 17, 844)), "02/19/2013 18:50:17.844");
+});
+
+test("columnEnvelope: min, max and mean per pixel column, runs broken as lineRuns breaks them", () => {
+  // 8 samples over 2 columns (x 0.0..0.75 round to 0 or 1), then a missing value, then a new run.
+  const xs = [0, 0.2, 0.4, 0.6, 1.0, 1.2, 1.4, 3, 4, 4.2];
+  const vs = [1, 5, 3, 4, 10, 2, 6, NaN, 7, 9];
+  const joined = Uint8Array.of(0, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+  const runs = columnEnvelope(xs, vs, joined);
+  assert.deepEqual(runs, [
+    [{ c: 0, lo: 1, hi: 5, n: 3, k0: 0, k1: 3, mean: 3 }, { c: 1, lo: 2, hi: 10, n: 4, k0: 3, k1: 7, mean: 5.5 }],
+    [{ c: 4, lo: 7, hi: 9, n: 2, k0: 8, k1: 10, mean: 8 }],
+  ]);
+  // A sample that does not follow the one before in the series starts a run, even in the same column.
+  assert.equal(columnEnvelope([0, 0.1], [1, 2], Uint8Array.of(0, 0)).length, 2);
+  // A range of the samples only.
+  assert.deepEqual(columnEnvelope(xs, vs, joined, 4, 6), [[{ c: 1, lo: 2, hi: 10, n: 2, k0: 4, k1: 6, mean: 6 }]]);
+  // 76,603 samples over 800 columns: at most 801 cells, and the extremes kept.
+  const n = 76603, bx = new Float64Array(n), bv = new Float64Array(n), bj = new Uint8Array(n).fill(1);
+  for (let k = 0; k < n; k++) { bx[k] = (k / n) * 800; bv[k] = k === 12345 ? 1e6 : k % 97; }
+  const big = columnEnvelope(bx, bv, bj);
+  assert.equal(big.length, 1);
+  assert.ok(big[0].length <= 801, `${big[0].length} columns`);
+  assert.equal(big[0].reduce((a, c) => a + c.n, 0), n);
+  assert.equal(Math.max(...big[0].map((c) => c.hi)), 1e6);
+});
+
+test("rangeStats, lowerBound, drawOrder and axisTitle", () => {
+  assert.deepEqual(rangeStats([1, NaN, 3, 8], 0, 4), { min: 1, mean: 4, max: 8, n: 3 });
+  assert.deepEqual(rangeStats([1, NaN, 3], 1, 2), null);
+  assert.equal(lowerBound([1, 2, 2, 5], 2), 1);
+  assert.equal(lowerBound([1, 2, 2, 5], 6), 4);
+  assert.equal(lowerBound([1, 2, 2, 5], 0), 0);
+  // _Total is drawn last (on top), the others in the selection's order.
+  assert.deepEqual(drawOrder(["\\\\M\\Processor(_Total)\\% Processor Time", "\\\\M\\Processor(0)\\% Processor Time", "\\\\M\\Memory\\Available Bytes"]), [1, 2, 0]);
+  assert.deepEqual(drawOrder(["\\\\M\\Thread(svchost/_Total)\\Context Switches/sec", "\\\\M\\Thread(a/1)\\Context Switches/sec"]), [1, 0]);
+  assert.deepEqual(drawOrder(["\\\\M\\A\\_Total count"]), [0]);
+  assert.equal(axisTitle(["%", "%"], false), "%");
+  assert.equal(axisTitle(["%", "bytes", "%"], false), "% · bytes");
+  assert.match(axisTitle(["%"], true), /^scaled/);
+  assert.equal(axisTitle([], false), "");
 });

@@ -5,8 +5,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   COLORS, CounterTree, MAX_SELECTED, SERIES_STATUS, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor,
-  instanceText, matchesWords, orderCaptures, parseIds, searchWords, seriesBuffers, seriesOf, seriesTexts,
+  compareNodes, instanceText, matchesWords, msFileTime, orderCaptures, parseIds, rangeOptions, samplesIn, searchWords, statsByColumn, seriesBuffers, seriesOf, seriesTexts,
 } from "../model.mjs";
+import { fileTimeMs } from "../format.mjs";
 
 // parts builds the parts of a path as perfcalc.mjs reads them from the
 // module (PathParts): an instance of null for none.
@@ -39,15 +40,15 @@ const TX_PARTS = [
   parts("GEORGIS3", "Processor", "0", "% Idle Time"),
 ];
 
-test("CounterTree: object → counter → instances, leaves in column order, counters without instances as leaves", () => {
+test("CounterTree: object → counter → instances sorted as perfmon's Add Counters (_Total first), leaves in column order, counters without instances as leaves", () => {
   const t = new CounterTree(TX, TX_PARTS);
   assert.equal(t.size, TX.length);
   assert.deepEqual(t.machines, ["GEORGIS3"]);
   assert.deepEqual(t.roots.map((n) => [n.kind, n.label, n.leaves]), [
     ["object", "PhysicalDisk", [0, 1]], ["object", "Processor", [2, 3, 4, 6]], ["object", "System", [5]]]);
   const proc = t.roots[1];
-  assert.deepEqual(proc.children.map((c) => [c.kind, c.label, c.leaves]), [["counter", "% Processor Time", [2, 3, 4]], ["counter", "% Idle Time", [6]]]);
-  assert.deepEqual(proc.children[0].children.map((c) => [c.kind, c.label, c.leaf]), [["instance", "0", 2], ["instance", "1", 3], ["instance", "_Total", 4]]);
+  assert.deepEqual(proc.children.map((c) => [c.kind, c.label, c.leaves]), [["counter", "% Idle Time", [6]], ["counter", "% Processor Time", [2, 3, 4]]]);
+  assert.deepEqual(proc.children[1].children.map((c) => [c.kind, c.label, c.leaf]), [["instance", "_Total", 4], ["instance", "0", 2], ["instance", "1", 3]]);
   // System\Processes has no instance: the counter is the leaf.
   assert.deepEqual(t.roots[2].children.map((c) => [c.kind, c.label, c.leaf, c.children.length]), [["counter", "Processes", 5, 0]]);
   // Every leaf's node, and its parents' leaves include it.
@@ -63,7 +64,7 @@ test("CounterTree: several machines are the top level; one object drops from lab
   const t = new CounterTree(["\\\\A\\Processor(_Total)\\% Processor Time", "\\\\B\\Processor(_Total)\\% Processor Time", "\\\\A\\Memory\\Available Bytes"],
     [parts("A", "Processor", "_Total", "% Processor Time"), parts("B", "Processor", "_Total", "% Processor Time"), parts("A", "Memory", null, "Available Bytes")]);
   assert.deepEqual(t.roots.map((n) => [n.kind, n.label, n.leaves]), [["machine", "A", [0, 2]], ["machine", "B", [1]]]);
-  assert.deepEqual(t.roots[0].children.map((n) => n.label), ["Processor", "Memory"]);
+  assert.deepEqual(t.roots[0].children.map((n) => n.label), ["Memory", "Processor"]);
   assert.equal(t.label(1), "\\\\B\\Processor(_Total)\\% Processor Time");
   const one = new CounterTree(["\\{guid}(0,0)\\% Idle Time", "\\{guid}\\Count"], [parts("", "{guid}", "0,0", "% Idle Time"), parts("", "{guid}", null, "Count")]);
   assert.equal(one.label(0), "(0,0)\\% Idle Time");
@@ -83,7 +84,7 @@ test("search: every word anywhere in the path, case-insensitively; node counts f
   assert.deepEqual(CounterTree.indexes(m.mask), [2, 3, 4, 6]);
   assert.equal(CounterTree.shown(t.roots[1], m.mask), 4);
   assert.equal(CounterTree.shown(t.roots[0], m.mask), 0);
-  assert.equal(CounterTree.shown(t.roots[1].children[0], t.match("_total").mask), 1);
+  assert.equal(CounterTree.shown(t.roots[1].children[1], t.match("_total").mask), 1);
   assert.equal(t.match("no such counter").count, 0);
 });
 
@@ -199,4 +200,51 @@ test("csvName and hintFor", () => {
   assert.match(hintFor(err("Malformed"), "blg"), /perfmon binary log/);
   assert.match(hintFor(err("Malformed"), "v2"), /registration/);
   assert.equal(hintFor(new Error("x"), "blg"), "");
+});
+
+test("compareNodes: case-insensitive, numbers by value, _Total first among instances only", () => {
+  const n = (kind, label) => ({ kind, label });
+  const sort = (kind, labels) => labels.map((l) => n(kind, l)).sort(compareNodes).map((x) => x.label);
+  assert.deepEqual(sort("instance", ["10", "2", "_Total", "1", "0"]), ["_Total", "0", "1", "2", "10"]);
+  assert.deepEqual(sort("object", ["processor", "Process", "Memory", "LogicalDisk", "TCPv4"]), ["LogicalDisk", "Memory", "Process", "processor", "TCPv4"]);
+  assert.deepEqual(sort("counter", ["Disk Reads/sec", "% Idle Time", "Avg. Disk sec/Read", "disk Bytes/sec"]), ["% Idle Time", "Avg. Disk sec/Read", "disk Bytes/sec", "Disk Reads/sec"]);
+  // _Total is first only among instances: an object called _Total sorts as its name.
+  assert.deepEqual(sort("object", ["A", "_Total"]), ["_Total", "A"].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base", numeric: true })));
+});
+
+test("objectOrder: a search lists the objects whose name holds the query's words first (Processor before Process)", () => {
+  const paths = ["\\\\M\\Process(a)\\% Processor Time", "\\\\M\\Processor(_Total)\\% Processor Time", "\\\\M\\Memory\\Available Bytes"];
+  const t = new CounterTree(paths, [parts("M", "Process", "a", "% Processor Time"), parts("M", "Processor", "_Total", "% Processor Time"), parts("M", "Memory", null, "Available Bytes")]);
+  assert.deepEqual(t.roots.map((r) => r.label), ["Memory", "Process", "Processor"]);
+  assert.deepEqual(t.objectOrder(null, searchWords("processor time")).map((r) => r.label), ["Processor", "Memory", "Process"]);
+  assert.deepEqual(t.objectOrder(null, searchWords("memory")).map((r) => r.label), ["Memory", "Process", "Processor"]);
+  assert.deepEqual(t.objectOrder(null, []).map((r) => r.label), ["Memory", "Process", "Processor"]);
+  // The table's rows: the same ranking, then the log's order.
+  assert.deepEqual(t.rankLeaves([0, 1, 2], searchWords("processor time")), [1, 0, 2]);
+  assert.deepEqual(t.rankLeaves([0, 1, 2], []), [0, 1, 2]);
+  assert.deepEqual(t.rankLeaves([0, 2], ["memory"]), [2, 0]);
+  // Several machines: the objects under each.
+  const m = new CounterTree(paths, [parts("M", "Process", "a", "% Processor Time"), parts("N", "Processor", "_Total", "% Processor Time"), parts("M", "Memory", null, "Available Bytes")]);
+  assert.deepEqual(m.objectOrder(m.roots[0], ["process"]).map((r) => r.label), ["Process", "Memory"]);
+  assert.deepEqual(m.objectOrder(null, ["process"]).map((r) => r.label), ["M", "N"], "machines keep their order");
+});
+
+test("rangeOptions and samplesIn: a zoomed range as relog -b and -e (FILETIMEs), and the samples it keeps", () => {
+  assert.deepEqual(rangeOptions(null), {});
+  // 2013-02-19 18:50:17.844 (local, as the chart reads it) is FILETIME 130057734178440000 ((1361299817844 ms + 11644473600000 ms from 1601 to 1970) × 10,000).
+  const ms = Date.UTC(2013, 1, 19, 18, 50, 17, 844);
+  assert.equal(msFileTime(ms), 130057734178440000n);
+  assert.equal(fileTimeMs(msFileTime(ms)), ms);
+  assert.deepEqual(rangeOptions({ from: ms, to: ms + 60000 }), { begin: 130057734178440000n, end: 130057734178440000n + 600000000n });
+  const times = [0, 1000, 2000, 3000, 4000];
+  assert.deepEqual(samplesIn(times, { from: 1000, to: 3000 }), { first: 1, end: 4, count: 3 });
+  assert.deepEqual(samplesIn(times, { from: 1001, to: 2999 }), { first: 2, end: 3, count: 1 });
+  assert.deepEqual(samplesIn(times, { from: 5000, to: 6000 }), { first: 5, end: 5, count: 0 });
+});
+
+test("statsByColumn: a range's statistics on the whole log's columns, none for a column absent from the range", () => {
+  const paths = ["\\\\M\\Process(a)\\Handles", "\\\\M\\Process(b)\\Handles", "\\\\M\\Memory\\Available Bytes"];
+  const s = statsByColumn([{ path: paths[2], count: 3, column: 0 }, { path: paths[0], count: 2, column: 1 }, { path: "\\\\M\\Other", count: 9, column: 2 }], paths);
+  assert.equal(s.length, 3);
+  assert.deepEqual([s[0]?.count, s[1], s[2]?.count], [2, undefined, 3]);
 });
