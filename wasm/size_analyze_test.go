@@ -35,10 +35,13 @@ import (
 // formatter, repeat decoding, planned rows: about +28 KB,
 // wasm/size_test.go): 3,139,969 bytes, 911,569 gzipped. The budgets leave
 // about 4 KB raw and 2.5 KB gzipped. (With every export, the superset, it
-// would be about 350 KB more.)
+// would be about 350 KB more.) Issue 25 item 2's parts of a log
+// (relog.Options.PartFrom, which this module links through relog.New and
+// Next, though it reads no part): 3,139,969 -> 3,143,427 raw (+3,458),
+// 911,569 -> 914,239 gzipped (+2,670); the budgets grew by as much.
 const (
-	maxAnalyzeModuleBytes     = 3_144_000
-	maxAnalyzeModuleGzipBytes = 914_000
+	maxAnalyzeModuleBytes     = 3_144_000 + 3_458
+	maxAnalyzeModuleGzipBytes = 914_000 + 2_670
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.
