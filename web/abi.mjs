@@ -202,10 +202,10 @@ export const MAX_RECORDS = 2097152; // the records of one decode result, whateve
 export const MAX_EVERY = 1073741824; // the largest every of decode_blg, relog_text, relog_stats and relog_columns
 export const DEFAULT_MAX_COLUMNS = 1000000;
 
-// Parallel reading (log_bounds, log_part): a log read in parts by several
-// instances, one part each.
-export const MAX_PARTS = 64; // the most parts log_bounds divides a log into
-export const MIN_PART_BYTES = 4194304; // a part's least size that hosts ask log_bounds for (4 MiB): below it, an instance costs more than it saves
+// MinPartBytes is the least part of a log that a host reading a log in
+// parts (log_part) should give an instance (4 MiB): below it, an instance
+// costs more than it saves.
+export const MIN_PART_BYTES = 4194304;
 
 /** Status names, indexed by the module's status numbers (engine.Status). */
 export const STATUS_NAMES = Object.freeze(["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"]);
