@@ -83,6 +83,8 @@ export class PerfcalcPool {
   stats(bytes: Input | PoolRef, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details" | "part"> & Abortable): Promise<LogStatistics>;
   columns(bytes: Input | PoolRef, opts?: Omit<RelogOptions, "format" | "strict" | "digits" | "details" | "part"> & Abortable): Promise<LogColumns>;
   sniff(bytes: Input | PoolRef, opts?: Abortable): Promise<"v1" | "v2" | "names" | "blg" | null>;
+  /** Runs call on every worker with its part of the log ([from, to] byte offsets, undefined for a log read in one piece); the results in part order. */
+  inParts<T>(call: (worker: PerfcalcWorker, ref: BytesRef, part: [number, number] | undefined) => Promise<T>, bytes: Input | PoolRef): Promise<T[]>;
 }
 
 /** Starts workers (by default one per core, at most 8) for reading logs in parts. */

@@ -356,13 +356,26 @@ export class PerfcalcPool {
   // _inParts calls method on every worker, each with its part of the log
   // (opts.part), and returns their results in part order: one result when
   // the log is read in one piece.
-  async _inParts(method, bytes, opts) {
-    if (opts && opts.part !== undefined) throw new TypeError("perfcalc: a pool chooses the parts itself: no part option");
+  _inParts(method, bytes, opts) {
+    if (opts && opts.part !== undefined) return Promise.reject(new TypeError("perfcalc: a pool chooses the parts itself: no part option"));
+    return this.inParts((w, ref, part) => w[method](ref, part ? { ...opts, part } : opts), bytes);
+  }
+
+  /**
+   * Runs call(worker, ref, part) on every worker with its part of the log
+   * bytes (a PoolRef, bytes or a Blob): ref the log kept in that worker,
+   * part [from, to] (byte offsets for decode's and relog's opts.part, or
+   * an extra method of the workers' script that passes it on), undefined
+   * when the log is read in one piece; returns the calls' results in part
+   * order, for the caller to put together (records, rows or texts one
+   * after the other, up to the first part that reports a damage).
+   */
+  async inParts(call, bytes) {
     const own = !(bytes instanceof PoolRef);
     const ref = own ? this.keep(bytes) : bytes;
     try {
       const parts = this._parts(ref.byteLength);
-      return await Promise.all(parts.map((part, i) => this.workers[i][method](ref.refs[i], parts.length > 1 ? { ...opts, part } : opts)));
+      return await Promise.all(parts.map((part, i) => call(this.workers[i], ref.refs[i], parts.length > 1 ? part : undefined)));
     } finally {
       if (own) this.release(ref);
     }
