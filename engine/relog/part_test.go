@@ -107,7 +107,7 @@ func TestParts(t *testing.T) {
 	t.Logf("%d readings in parts", split)
 }
 
-func writeText(t *testing.T, log []byte, opts Options, f Format) (string, error) {
+func writeText(t testing.TB, log []byte, opts Options, f Format) (string, error) {
 	t.Helper()
 	c, err := New(bytes.NewReader(log), int64(len(log)), opts)
 	if err != nil {
@@ -120,7 +120,7 @@ func writeText(t *testing.T, log []byte, opts Options, f Format) (string, error)
 
 // rowsOf returns the rows of Next as text (index, time, every cell), up to
 // a damage.
-func rowsOf(t *testing.T, log []byte, opts Options) []string {
+func rowsOf(t testing.TB, log []byte, opts Options) []string {
 	t.Helper()
 	c, err := New(bytes.NewReader(log), int64(len(log)), opts)
 	if err != nil {
@@ -142,4 +142,31 @@ func rowsOf(t *testing.T, log []byte, opts Options) []string {
 		rows = append(rows, string(b))
 	}
 	return rows
+}
+
+// FuzzParts cuts a log in two at any byte offset, and reads any byte range
+// as a part: the two parts' CSV is the log's, and no range panics or
+// errs where the whole log does not.
+func FuzzParts(f *testing.F) {
+	log := exampleLog(2000) // several buffers
+	f.Add(uint32(70000), uint32(0), uint32(100))
+	f.Add(uint32(1), uint32(5), uint32(3))
+	f.Add(uint32(len(log)), uint32(len(log)+5), uint32(0))
+	want, wantErr := writeText(f, log, Options{}, CSV)
+	if wantErr != nil {
+		f.Fatal(wantErr)
+	}
+	f.Fuzz(func(t *testing.T, cut, from, to uint32) {
+		a, errA := writeText(t, log, Options{PartFrom: 0, PartTo: int64(cut)}, CSV)
+		b, errB := writeText(t, log, Options{PartFrom: int64(cut)}, CSV)
+		if cut == 0 {
+			a = "" // (0, 0) is the whole log: the first part is empty
+		}
+		if errA != nil || errB != nil || a+b != want {
+			t.Fatalf("cut at %d: %d + %d bytes (%v, %v), want %d", cut, len(a), len(b), errA, errB, len(want))
+		}
+		if _, err := writeText(t, log, Options{PartFrom: int64(from), PartTo: int64(to)}, JSON); err != nil {
+			t.Fatalf("part %d to %d: %v", from, to, err)
+		}
+	})
 }
