@@ -67,9 +67,39 @@ func (e *Engine) decodeLog(f int, log []byte, sel relog.Options) (*Decoded, erro
 	if err != nil {
 		return nil, err
 	}
-	return e.decode(f, [][]byte{log, pats}, func(s []uint64, at []region, first uint32) {
+	return e.decodePart(f, [][]byte{log, pats}, func(s []uint64, at []region, first uint32) {
 		logArgs(s, at, sel, every, uint64(first))
-	}, nil)
+	}, nil, partOf(f, sel))
+}
+
+// partOf returns the part of the log (relog.Options.PartFrom, PartTo) that
+// the export f reads: sel's for decode_blg and relog_text, none for the
+// others (which read the whole log).
+func partOf(f int, sel relog.Options) [2]int64 {
+	if f != fnDecodeBlg && f != fnRelogText {
+		return [2]int64{}
+	}
+	return [2]int64{sel.PartFrom, sel.PartTo}
+}
+
+// setPart makes the instance's decode_blg and relog_text read part of a log
+// (log_part), when it is not the part they read already: an *Error with
+// CodeUnsupported for a module without log_part, or with CodeArgument for
+// a part that no log in the module's memory can have.
+func (inst *instance) setPart(e *Engine, part [2]int64) error {
+	if part == inst.part {
+		return nil
+	}
+	if part[0] < 0 || part[1] < 0 || part[0] > abi.MaxReserve || part[1] > abi.MaxReserve {
+		return &Error{Op: "log_part", Code: CodeArgument, Text: "perfcalc host: a part's bounds lie outside 0 to 1 GiB"}
+	}
+	clear(inst.stack[:])
+	inst.stack[0], inst.stack[1] = uint64(part[0]), uint64(part[1])
+	if err := e.call(inst, fnLogPart); err != nil {
+		return err
+	}
+	inst.part = part
+	return nil
 }
 
 // logArgs sets the parameters of decode_blg, relog_stats and relog_text:
@@ -179,9 +209,9 @@ func (e *Engine) RelogText(log []byte, sel relog.Options, format relog.Format) (
 		return nil, &Error{Op: "relog_text", Code: CodeArgument, Text: abi.ErrDigits.Error()}
 	}
 	f := uint64(format) | uint64(sel.Digits)<<abi.DigitsShift
-	return e.text(fnRelogText, [][]byte{log, pats}, nil, func(s []uint64, at []region) {
+	return e.textPart(fnRelogText, [][]byte{log, pats}, nil, func(s []uint64, at []region) {
 		logArgs(s, at, sel, every, f)
-	})
+	}, partOf(fnRelogText, sel))
 }
 
 // letGo ends the module's continuation (decode_next(0)) of a paged call
@@ -203,12 +233,20 @@ func (e *Engine) letGo(inst *instance, cursor *uint32, err *error) {
 // left (a log damaged after the rows written) is an *Error (Code 0)
 // returned with the text.
 func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region)) (text []byte, err error) {
+	return e.textPart(f, parts, fill, args, [2]int64{})
+}
+
+// textPart is text, the instance's log_part set to part first.
+func (e *Engine) textPart(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region), part [2]int64) (text []byte, err error) {
 	op := exports[f]
 	inst, err := e.get()
 	if err != nil {
 		return nil, err
 	}
 	defer e.put(inst)
+	if err := inst.setPart(e, part); err != nil {
+		return nil, err
+	}
 	at, err := inst.place(e, parts, fill)
 	if err != nil {
 		return nil, err
@@ -349,11 +387,19 @@ func (inst *instance) place(e *Engine, parts [][]byte, fill func(last []byte, at
 // decodes the input once, whatever the pages. When the output buffer cannot
 // hold the next record (a page without records), it is made to hold it.
 func (e *Engine) decode(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region)) (d *Decoded, err error) {
+	return e.decodePart(f, parts, args, fill, [2]int64{})
+}
+
+// decodePart is decode, the instance's log_part set to part first.
+func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region), part [2]int64) (d *Decoded, err error) {
 	inst, err := e.get()
 	if err != nil {
 		return nil, err
 	}
 	defer e.put(inst)
+	if err := inst.setPart(e, part); err != nil {
+		return nil, err
+	}
 	at, err := inst.place(e, parts, fill)
 	if err != nil {
 		return nil, err

@@ -33,6 +33,13 @@
 // that grows up to Config.WithPoolSize instances as concurrent calls need
 // them; an Engine is safe for concurrent use. Close releases everything.
 //
+// DecodeBlgParts and RelogTextParts read one large .blg log with several
+// instances at once, one part of the log each on a goroutine of its own
+// (the module's log_part, wasm/ABI.md "Parts"), for the cores of the
+// machine: their results are DecodeBlg's and RelogText's, record for
+// record and byte for byte. Each instance reads the whole log's columns
+// first, and holds the whole log in its memory.
+//
 // # Failures
 //
 // A call whose instance traps, panics, exhausts Config.WithMemoryLimitPages,

@@ -57,6 +57,7 @@ const (
 	fnQueryText
 	fnDecodeNext
 	fnAnalyze
+	fnLogPart
 	numFn
 )
 
@@ -86,13 +87,14 @@ var exports = [numFn]string{
 	fnQueryText:    "query_text",
 	fnDecodeNext:   "decode_next",
 	fnAnalyze:      "analyze",
+	fnLogPart:      "log_part",
 }
 
 // optional are the exports that perfcalc.wasm may lack (they came later
 // within ABI version 1, and analyze is in the analyze module only; a module
 // of version 2 has the first ones): a call that needs a missing one
 // returns an *Error with CodeUnsupported.
-var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true}
+var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true, fnLogPart: true}
 
 // required reports whether a module must have the export i: the analyze
 // module (analyzeOnly) every one of abi.AnalyzeModuleExports (its Engine
@@ -292,6 +294,9 @@ type instance struct {
 	// fault is set when the instance failed; it is then closed and
 	// dropped instead of going back to the pool.
 	fault bool
+	// part is the part of a log that the instance's decode_blg and
+	// relog_text read (log_part; 0, 0: the whole log).
+	part [2]int64
 	// ctx is the context of the current Engine call: the Engine's, or one
 	// with the call's deadline, which cancel releases.
 	ctx    context.Context

@@ -139,6 +139,9 @@ func names() int32 {
 // end] (FILETIMEs, 0 = open) and every; and max_columns' limit.
 func logInput(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) ([]byte, relog.Options, int32) {
 	opts := relog.Options{Begin: begin, End: end, Every: int(every), MaxColumns: int(maxColumns)}
+	if usePart {
+		opts.PartFrom, opts.PartTo = int64(part[0]), int64(part[1])
+	}
 	data, code := inRegion("log", inOff, n)
 	if code != 0 {
 		return nil, opts, code
@@ -163,7 +166,8 @@ func patterns(off, n uint32) ([]counterpath.Path, int32) {
 // decodeLog runs m, a Builder method over a .blg log, on the log at inOff
 // (n bytes) with the selection of logInput: the body of decode_blg,
 // relog_stats and relog_columns.
-func decodeLog(inOff, n, patOff, patLen uint32, begin, end int64, every uint32, m func(*abi.Builder, []byte, relog.Options) error) int32 {
+func decodeLog(inOff, n, patOff, patLen uint32, begin, end int64, every uint32, m func(*abi.Builder, []byte, relog.Options) error, withPart bool) int32 {
+	usePart = withPart
 	args, span, method = [len(args)]uint32{inOff, n, patOff, patLen, every}, [2]int64{begin, end}, m
 	return build(logs)
 }
@@ -182,7 +186,7 @@ func logs() int32 {
 //
 //go:wasmexport decode_blg
 func decodeBlg(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
-	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).Blg)
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).Blg, true)
 }
 
 // relogStats computes the statistics of every column of the .blg log at
@@ -196,9 +200,9 @@ func relogStats(inOff, n, patOff, patLen uint32, begin, end int64, every, flags 
 		return build(badStatsFlags)
 	}
 	if flags != 0 {
-		return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).StatsPercentiles)
+		return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).StatsPercentiles, false)
 	}
-	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).Stats)
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).Stats, false)
 }
 
 // badStatsFlags refuses relog_stats' reserved flags.
@@ -210,7 +214,7 @@ func badStatsFlags() int32 { return fail(abi.CodeArgument, abi.ErrStatsFlags) }
 //
 //go:wasmexport relog_columns
 func relogColumns(inOff, n, patOff, patLen uint32, begin, end int64, every, first uint32) int32 {
-	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).LogColumns)
+	return decodeLog(inOff, n, patOff, patLen, begin, end, every, (*abi.Builder).LogColumns, false)
 }
 
 // sniff tells what the n bytes at inOff of the input buffer are:
@@ -240,7 +244,7 @@ func sniff(inOff, n uint32) (rc int32) {
 //
 //go:wasmexport relog_text
 func relogText(inOff, n, patOff, patLen uint32, begin, end int64, every, format uint32) int32 {
-	args, span = [len(args)]uint32{inOff, n, patOff, patLen, every, format}, [2]int64{begin, end}
+	args, span, usePart = [len(args)]uint32{inOff, n, patOff, patLen, every, format}, [2]int64{begin, end}, true
 	return build(relogTextJob)
 }
 
@@ -258,6 +262,22 @@ func relogTextJob() int32 {
 	}
 	return rc
 }
+
+// part is the part of a log whose rows decode_blg and relog_text give
+// (relog.Options.PartFrom, PartTo): log_part sets it; usePart tells
+// logInput whether the current export is one of those two.
+var (
+	part    [2]uint32
+	usePart bool
+)
+
+// logPart makes decode_blg and relog_text give only the rows of the kept
+// samples whose records begin at the log's byte offsets from to to − 1
+// (to 0: to the log's end), as the whole log's reading gives them; 0, 0
+// gives every row (relog.Options.PartFrom, PartTo).
+//
+//go:wasmexport log_part
+func logPart(from, to uint32) { part = [2]uint32{from, to} }
 
 // maxColumns is the most columns of a log that the log exports accept
 // (relog.Options.MaxColumns; 0: no limit): max_columns sets it.

@@ -35,13 +35,15 @@ import (
 // formatter, repeat decoding, planned rows: about +28 KB,
 // wasm/size_test.go): 3,139,969 bytes, 911,569 gzipped. Then the logs of
 // several machines grouped as the command groups them, with the fleet
-// JSON, and the missing inherited file's name as data (+17,793 bytes):
-// 3,157,762 bytes, 918,356 gzipped. The budgets leave about 4 KB raw and
-// 2.5 KB gzipped. (With every export, the superset, it
-// would be about 350 KB more.)
+// JSON, and the missing inherited file's name as data (+17,793 bytes), and
+// issue 25 item 2's parts of a log (relog.Options.PartFrom, which this
+// module links through relog.New and Next, though it reads no part:
+// +3,458 raw, +2,670 gzipped). The budgets leave about 4 KB raw and 2.5 KB
+// gzipped. (With every export, the superset, it would be about 350 KB
+// more.)
 const (
-	maxAnalyzeModuleBytes     = 3_162_000
-	maxAnalyzeModuleGzipBytes = 921_000
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458
+	maxAnalyzeModuleGzipBytes = 921_000 + 2_670
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.

@@ -230,6 +230,11 @@ export const MAX_RECORDS = 2097152; // the records of one decode result, whateve
 export const MAX_EVERY = 1073741824; // the largest every of decode_blg, relog_text, relog_stats and relog_columns
 export const DEFAULT_MAX_COLUMNS = 1000000;
 
+// MinPartBytes is the least part of a log that a host reading a log in
+// parts (log_part) should give an instance (4 MiB): below it, an instance
+// costs more than it saves.
+export const MIN_PART_BYTES = 4194304;
+
 /** Status names, indexed by the module's status numbers (engine.Status). */
 export const STATUS_NAMES = Object.freeze(["Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType"]);
 

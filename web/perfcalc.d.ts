@@ -134,6 +134,8 @@ export interface DecodeOptions {
   end?: Raw;
   every?: number;
   maxColumns?: number;
+  /** blg: as for relog. */
+  part?: [number, number];
 }
 
 export interface DecodedV1 { kind: "v1"; machine: string; records: DecodedRecord[]; }
@@ -225,6 +227,15 @@ export interface RelogOptions {
    * PerfcalcError (code CODE_LIMIT, kind "Limit") before its columns take memory.
    */
   maxColumns?: number;
+  /**
+   * Only the rows of one part of the log: the kept samples whose records begin at
+   * byte offsets from to to − 1 ([from, to]; to 0: the log's end), as the whole
+   * log's reading gives them (the module's log_part; ABI.md, "Parts"). The parts'
+   * records, rows or texts one after the other are the log's; the CSV and TSV
+   * header is in the part that begins at 0. A pool (createPool) reads a log so,
+   * a part per worker.
+   */
+  part?: [number, number];
 }
 
 /** relog's text with details: what perfcalc relog writes, and what it says on standard error. */

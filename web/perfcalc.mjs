@@ -129,13 +129,22 @@ function patterns(x) {
   throw new TypeError(`perfcalc: counters is ${typeName(x)}: want a counter path pattern or an array of them`);
 }
 
+// partOf reads opts.part: [from, to], byte offsets of a .blg log (to 0:
+// its end), the part whose rows decode and relog give (log_part); null when
+// absent.
+function partOf(x) {
+  if (x === undefined || x === null) return null;
+  if (!Array.isArray(x) || x.length !== 2) throw new TypeError(`perfcalc: part is ${typeName(x)}: want [from, to], byte offsets of the log (to 0: its end)`);
+  return [toU32(x[0], "part[0]"), toU32(x[1], "part[1]")];
+}
+
 function typeName(x) { return x === null ? "null" : Array.isArray(x) ? "an array" : typeof x === "object" ? `a ${x.constructor?.name ?? "object"}` : `a ${typeof x}`; }
 
 // The options each function takes (checkOptions).
 const SELECT = ["counters", "begin", "end", "every", "maxColumns"];
 const KNOWN = {
-  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT],
-  relog: [...SELECT, "format", "digits", "strict", "details"],
+  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT, "part"],
+  relog: [...SELECT, "format", "digits", "strict", "details", "part"],
   stats: [...SELECT, "percentiles"],
   columns: SELECT,
   query: ["older", "names", "regInfo", "strings", "ids", "counterSet", "counters", "options", "format", "digits"],
@@ -783,7 +792,8 @@ export class Perfcalc {
       case "blg": {
         const { parts, args, max, pats } = this._relogArgs(data, opts);
         const [[d, dn], [p, pn]] = this._input(parts);
-        res = this._columnsLimit(max, () => this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first)));
+        const part = partOf(opts.part);
+        res = this._columnsLimit(max, () => this._inPart(part, () => this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first))));
         this._checkSelection(res.head.columns, res.head.damage, pats, data, opts);
         break;
       }
@@ -883,6 +893,20 @@ export class Perfcalc {
       const cursor = this.exports.last_detail() >>> 0;
       if (cursor === 0) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: a page of text without a cursor");
       rc = this._call("decode_next", cursor);
+    }
+  }
+
+  // _inPart runs call, a call of decode_blg or relog_text, on the part of
+  // the log (log_part; null: the whole log), and sets the whole log again.
+  _inPart(part, call) {
+    const has = typeof this.exports.log_part === "function";
+    if (part === null) return call();
+    if (!has) throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)");
+    this.exports.log_part(part[0], part[1]);
+    try {
+      return call();
+    } finally {
+      this.exports.log_part(0, 0);
     }
   }
 
@@ -1009,7 +1033,8 @@ export class Perfcalc {
       f |= digitsBits(opts.digits);
       const { parts, args, max, pats } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
-      const text = this._columnsLimit(max, () => this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f)));
+      const part = partOf(opts.part);
+      const text = this._columnsLimit(max, () => this._inPart(part, () => this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f))));
       const damage = this._errorText();
       // After the text's last page, last_detail is the events the log's first reading
       // skipped (a module with max_columns: one older than this package says nothing).
@@ -1032,7 +1057,7 @@ export class Perfcalc {
       }
       return opts.details ? { text, damage: damage || null, skippedEvents } : text;
     }
-    const d = this._decode(data, { kind: "blg", counters: opts.counters, begin: opts.begin, end: opts.end, every: opts.every, maxColumns: opts.maxColumns });
+    const d = this._decode(data, { kind: "blg", counters: opts.counters, begin: opts.begin, end: opts.end, every: opts.every, maxColumns: opts.maxColumns, part: opts.part });
     const columns = new Array(d.columns).fill(undefined);
     const rows = [];
     let row = null;

@@ -23,6 +23,7 @@
 // instance.
 
 import { PerfcalcError, analyzeModuleURL, checkOptions, compile, compileAnalyzer, load, restoreJSON } from "./perfcalc.mjs";
+import { CODE_MALFORMED, MIN_PART_BYTES } from "./abi.mjs";
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof self === "undefined";
 
@@ -288,6 +289,190 @@ export async function createWorker(source, opts = {}) {
   const w = new PerfcalcWorker(await compile(source), await spawner(), script, analyzeModule ?? analyzeModuleURL(source));
   await w.call("ping"); // the worker's instance is ready (or its error shows here)
   return w;
+}
+
+/**
+ * Several workers that read one .blg log at once, each a part of it, for
+ * the cores of the machine (ABI.md, "Parts"): decode and relog divide the
+ * log into as many byte ranges as there are workers (each of at least 4
+ * MiB: MIN_PART_BYTES), each worker reads the whole log's columns and then
+ * the rows of its part (the opts.part of Perfcalc's decode and relog), and
+ * the parts' records, rows or texts are put one after the other: the same
+ * result as one instance's, byte for byte. The other methods run on the
+ * first worker. Create it with createPool.
+ */
+export class PerfcalcPool {
+  /** @private use createPool */
+  constructor(workers) {
+    /** The workers, the first of which runs what is not read in parts. */
+    this.workers = workers;
+  }
+
+  /** The compiled module. */
+  get module() { return this.workers[0].module; }
+
+  /**
+   * Keeps bytes (or a Blob) in every worker, so that a log crosses to
+   * them once (a PoolRef in place of the bytes). Bytes are copied once
+   * into shared memory where the platform has it (Node; a browser page
+   * that is cross-origin isolated), else once per worker; every worker
+   * reads a Blob itself.
+   */
+  keep(bytes) {
+    let b = bytes;
+    if (!isBlob(b)) {
+      b = ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
+      if (typeof SharedArrayBuffer === "function" && this.workers.length > 1 && !(b.buffer instanceof SharedArrayBuffer)) {
+        try {
+          const shared = new Uint8Array(new SharedArrayBuffer(b.byteLength));
+          shared.set(b);
+          b = shared;
+        } catch { /* no shared memory here: each worker gets a copy */ }
+      }
+    }
+    return new PoolRef(this.workers.map((w) => w.keep(b)), isBlob(b) ? b.size : b.byteLength);
+  }
+
+  /** Lets go of what keep() kept. */
+  release(ref) { ref.refs.forEach((r, i) => this.workers[i].release(r)); }
+
+  /** Stops every worker. */
+  terminate() { for (const w of this.workers) w.terminate(); }
+
+  // _parts returns the byte ranges [from, to] (to 0: the end) in which the
+  // workers read a log of size bytes: one per worker, each of at least
+  // MIN_PART_BYTES (this._minPart, for the tests), at 64 KiB bounds.
+  _parts(size) {
+    const k = Math.max(1, Math.min(this.workers.length, Math.floor(size / (this._minPart ?? MIN_PART_BYTES))));
+    const bounds = [0];
+    for (let i = 1; i < k; i++) {
+      const b = Math.floor((size * i) / k / 65536) * 65536;
+      if (b > bounds[bounds.length - 1]) bounds.push(b);
+    }
+    bounds.push(0);
+    return bounds.slice(0, -1).map((from, i) => [from, bounds[i + 1]]);
+  }
+
+  // _inParts calls method on every worker, each with its part of the log
+  // (opts.part), and returns their results in part order: one result when
+  // the log is read in one piece.
+  _inParts(method, bytes, opts) {
+    if (opts && opts.part !== undefined) return Promise.reject(new TypeError("perfcalc: a pool chooses the parts itself: no part option"));
+    return this.inParts((w, ref, part) => w[method](ref, part ? { ...opts, part } : opts), bytes);
+  }
+
+  /**
+   * Runs call(worker, ref, part) on every worker with its part of the log
+   * bytes (a PoolRef, bytes or a Blob): ref the log kept in that worker,
+   * part [from, to] (byte offsets for decode's and relog's opts.part, or
+   * an extra method of the workers' script that passes it on), undefined
+   * when the log is read in one piece; returns the calls' results in part
+   * order, for the caller to put together (records, rows or texts one
+   * after the other, up to the first part that reports a damage).
+   */
+  async inParts(call, bytes) {
+    const own = !(bytes instanceof PoolRef);
+    const ref = own ? this.keep(bytes) : bytes;
+    try {
+      const parts = this._parts(ref.byteLength);
+      return await Promise.all(parts.map((part, i) => call(this.workers[i], ref.refs[i], parts.length > 1 ? part : undefined)));
+    } finally {
+      if (own) this.release(ref);
+    }
+  }
+
+  /**
+   * decode (see PerfcalcWorker.decode); a .blg log (kind "blg", or a PoolRef
+   * or bytes sniffed as one) is read in parts.
+   */
+  async decode(bytes, opts = {}) {
+    if ((opts.kind ?? "blg") !== "blg" || (!(bytes instanceof PoolRef) && opts.kind === undefined && (await this.workers[0].sniff(bytes)) !== "blg")) {
+      return this.workers[0].decode(bytes instanceof PoolRef ? bytes.refs[0] : bytes, opts);
+    }
+    const parts = await this._inParts("decode", bytes, { ...opts, kind: "blg" });
+    const out = parts[0];
+    if (parts.length === 1) return out;
+    out.records = upToDamage(parts, (p) => p.records);
+    out.damage = parts.find((p) => p.damage)?.damage ?? null;
+    return out;
+  }
+
+  /**
+   * relog (see PerfcalcWorker.relog), the log read in parts: relog's text
+   * (the parts' texts one after the other) or its columns and rows.
+   */
+  async relog(bytes, opts = {}) {
+    if (opts.format === undefined) {
+      const parts = await this._inParts("relog", bytes, opts);
+      const out = parts[0];
+      if (parts.length === 1) return out;
+      out.rows = upToDamage(parts, (p) => p.rows);
+      out.columns = out.columns.map((c, i) => c ?? parts.find((p) => p.columns[i] !== undefined)?.columns[i]);
+      out.damage = parts.find((p) => p.damage)?.damage ?? null;
+      return out;
+    }
+    const { strict, details, ...o } = opts;
+    const parts = await this._inParts("relog", bytes, { ...o, details: true });
+    const damage = parts.find((p) => p.damage)?.damage ?? null;
+    const text = upToDamage(parts, (p) => [p.text]).join("");
+    const skippedEvents = parts[0].skippedEvents;
+    if (damage && strict) {
+      const err = new PerfcalcError(CODE_MALFORMED, damage);
+      err.partial = text;
+      err.skippedEvents = skippedEvents;
+      throw err;
+    }
+    return details ? { text, damage, skippedEvents } : text;
+  }
+
+  // The methods that read the whole log, on the first worker.
+  stats(bytes, opts) { return this.workers[0].stats(bytes instanceof PoolRef ? bytes.refs[0] : bytes, opts); }
+  columns(bytes, opts) { return this.workers[0].columns(bytes instanceof PoolRef ? bytes.refs[0] : bytes, opts); }
+  sniff(bytes, opts) { return this.workers[0].sniff(bytes instanceof PoolRef ? bytes.refs[0] : bytes, opts); }
+}
+
+/** A log kept in every worker of a pool (PerfcalcPool.keep). */
+export class PoolRef {
+  /** @private */
+  constructor(refs, byteLength) {
+    this.refs = refs;
+    this.byteLength = byteLength;
+  }
+}
+
+// upToDamage concatenates the arrays that items gives of the parts, up to
+// the first damaged part (the parts after it add nothing: the log's rows end
+// at its damage).
+function upToDamage(parts, items) {
+  const out = [];
+  for (const p of parts) {
+    for (const x of items(p)) out.push(x);
+    if (p.damage) break;
+  }
+  return out;
+}
+
+/**
+ * Starts n workers (by default one per core, at most 8) of the module, for
+ * reading logs in parts (PerfcalcPool).
+ * @param source the module, as createWorker takes it
+ * @param opts.workers the number of workers
+ * @param opts.script, opts.analyzeModule as for createWorker
+ */
+export async function createPool(source, opts = {}) {
+  checkOptions(opts, ["workers", "script", "analyzeModule"], "createPool");
+  const { workers, ...rest } = opts ?? {};
+  const n = workers ?? Math.min(8, await cores());
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new RangeError(`perfcalc: createPool: workers is ${n}: want 1 to 64`);
+  const first = await createWorker(source, rest);
+  const more = await Promise.all(Array.from({ length: n - 1 }, () => createWorker(first.module, rest)));
+  return new PerfcalcPool([first, ...more]);
+}
+
+// cores returns the machine's logical cores.
+async function cores() {
+  if (isNode) return (await import("node:os")).availableParallelism?.() ?? 2;
+  return globalThis.navigator?.hardwareConcurrency ?? 2;
 }
 
 /**

@@ -61,9 +61,10 @@ type Reader struct {
 	done     bool
 	skips    int64 // events skipped since NewReader or the last Rewind (Skipped)
 
-	// A part of Split: the buffer at which the next part begins (0: none),
-	// and whether to skip the parts of a record begun before this part.
-	stopAt   int
+	// A part of Split or SeekSample: the file offset at which the next
+	// part begins (0: none), and whether to skip the parts of a record
+	// begun before this part.
+	stopAt   int64
 	skipTail bool
 	part     bool // a later part of Split (which cannot rewind)
 }
@@ -277,7 +278,7 @@ func (r *Reader) nextRecord() error {
 			}
 			r.skipTail = false
 		}
-		if splits && r.atStop() {
+		if r.atStop() {
 			return errStop
 		}
 		if !r.haveGUID {

@@ -49,7 +49,7 @@ func (r *Reader) Split(n int) []*Reader {
 			skipTail: true, part: true,
 		}
 		p.cur, p.used = 0, 0 // nothing buffered: nextRecord loads buffer from
-		parts[len(parts)-1].stopAt = int(from)
+		parts[len(parts)-1].stopAt = from * int64(r.bufSize)
 		parts = append(parts, p)
 	}
 	return parts
@@ -59,10 +59,36 @@ func (r *Reader) Split(n int) []*Reader {
 // goroutine costs more than it saves. (A variable for the tests.)
 var minSplitBytes int64 = 4 << 20
 
-// atStop reports whether the event in r.ev ends a part of Split: a record
-// that begins in a buffer at or past the part's range.
+// atStop reports whether the event in r.ev ends a part of Split or
+// SeekSample: a record that begins at or past the part's range.
 func (r *Reader) atStop() bool {
-	return r.stopAt > 0 && r.bufIndex >= r.stopAt && !r.asm.active && r.ev.partIndex == 1
+	return r.stopAt > 0 && r.ev.off >= r.stopAt && !r.asm.active && r.ev.partIndex == 1
+}
+
+// SeekSample makes Next read on from the record at file offset off, the
+// first event of the sample record that an earlier reading of the same log
+// met as the sample of index index (Sample.Offset and Sample.Index), and
+// end before the first record that begins at file offset stop or after it
+// (0: at the log's end); an off below 0 reads from the first sample, as
+// Rewind. The samples it yields have the indexes of the whole log's
+// reading. It needs a Reader from NewReader (ErrNotRewindable otherwise).
+// Several instances of the WebAssembly module read a log so, one part
+// each (relog.Options.PartFrom).
+func (r *Reader) SeekSample(off int64, index int, stop int64) error {
+	if err := r.Rewind(); err != nil {
+		return err
+	}
+	r.stopAt = stop
+	if off < 0 || r.done || r.err != nil {
+		return nil
+	}
+	if err := r.load(int(off / int64(r.bufSize))); err != nil {
+		r.err = err
+		return err
+	}
+	r.cur = int(off - r.bufOff)
+	r.nSamples = index
+	return nil
 }
 
 // errStop ends a part of Split where the next part begins.

@@ -42,6 +42,22 @@ type Options struct {
 	// MaxColumns+1 columns, and New and Merge return a *ColumnsError. 0
 	// means no limit.
 	MaxColumns int
+	// PartFrom and PartTo make the second reading (Next, Write,
+	// ReadRows) yield only the rows of one part of the log: the kept
+	// samples whose records begin at file offsets PartFrom to PartTo − 1
+	// (PartTo 0: to the log's end; a record's offset is its first
+	// event's, Sample.Offset). 0 and 0 yield every row. The first reading is
+	// the whole log's: the columns, Samples, the header, the time zone
+	// are those of the whole log, a row's index and values are what the
+	// whole log's reading gives it (the part's reading begins at the last
+	// kept sample before it, for the values of two-sample counters), and
+	// Write writes the CSV and TSV header only for the part that begins
+	// at buffer 0. The rows of the parts, one after the other, are the
+	// log's rows: several WebAssembly instances read a log so, one part
+	// each (any offsets divide a log: hosts take equal byte ranges). A
+	// damage met in a part ends it, as it ends the whole log's rows: the
+	// parts after the first damaged one add nothing.
+	PartFrom, PartTo int64
 
 	part bool // a log of Merge: New opens it, Merge reads it
 }
@@ -126,17 +142,24 @@ type Converter struct {
 	over     bool  // the first pass met more than MaxColumns columns
 
 	// The second pass.
-	r        *blg.Reader
-	started  bool
-	err      error
-	row      Row
-	kept     int                 // rows yielded so far
-	seen     int                 // samples within [Begin, End] so far
-	last     []int32             // per column: the row that last had it, or −1
-	prev     []engine.RawCounter // per column: its raw value in that row
-	scratch  scratch
-	plan     rowPlan          // the layout of the last sample, for the next (visit)
-	counters []engine.Counter // per column of a raw-record entry: its counter (blg.CounterInfo.Engine)
+	r       *blg.Reader
+	started bool
+	err     error
+	row     Row
+	kept    int // rows yielded so far
+	seen    int // samples within [Begin, End] so far
+
+	// Options.PartFrom: where the part's second reading begins, the last
+	// kept sample before the part (the first reading met it): its record's
+	// offset (−1: none), index, and seen and kept before it.
+	carryOff              int64
+	carryIndex, carrySeen int
+	carryKept             int
+	last                  []int32             // per column: the row that last had it, or −1
+	prev                  []engine.RawCounter // per column: its raw value in that row
+	scratch               scratch
+	plan                  rowPlan          // the layout of the last sample, for the next (visit)
+	counters              []engine.Counter // per column of a raw-record entry: its counter (blg.CounterInfo.Engine)
 	// rawOnly leaves the rows' Results zero: Statistics reads the raw
 	// values alone (engine.StatisticsFold computes its series itself).
 	rawOnly bool
@@ -210,7 +233,7 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 	if fast { // the module leaves it out (size budget): same output, slower
 		opts.Counters = counterpath.Compact(opts.Counters) // a run of stars costs one
 	}
-	c := &Converter{src: r, size: size, opts: opts, header: *br.Header()}
+	c := &Converter{src: r, size: size, opts: opts, header: *br.Header(), carryOff: -1}
 	c.infos = br.Counters()
 	c.entries = newEntries(c.infos)
 	needNames := false
@@ -305,7 +328,7 @@ func (o *Options) keep(t int64, seen *int) bool {
 // what each part met, in order, as if it had read them one after the
 // other.
 func (c *Converter) scan(br *blg.Reader) {
-	if fast && c.opts.Every <= 1 && cpus() >= 2 && !sequentialScan {
+	if fast && c.opts.Every <= 1 && cpus() >= 2 && !sequentialScan && !c.parted() {
 		if parts := br.Split(min(cpus(), 4)); len(parts) > 1 {
 			c.scanParts(parts)
 			return
@@ -322,10 +345,15 @@ var sequentialScan = false
 // scanPart reads the samples of one part of the log.
 func (c *Converter) scanPart(br *blg.Reader) {
 	seen := 0
+	from := c.opts.PartFrom
 	for br.Next() {
 		s := br.Sample()
 		if !c.opts.keep(s.TimeStamp, &seen) {
 			continue
+		}
+		if s.Offset < from {
+			// Options.PartFrom: the last kept sample before the part so far.
+			c.carryOff, c.carryIndex, c.carrySeen, c.carryKept = s.Offset, s.Index, seen-1, c.samples
 		}
 		if _, err := c.visit(s, true, nil); err != nil {
 			c.scanErr = err
@@ -568,7 +596,7 @@ func (c *Converter) next(out *batchRow) (ok, direct bool) {
 	}
 	if !c.started {
 		c.started = true
-		if err := c.r.Rewind(); err != nil {
+		if err := c.startSecond(); err != nil {
 			c.err = err
 			return false, false
 		}
@@ -579,6 +607,16 @@ func (c *Converter) next(out *batchRow) (ok, direct bool) {
 	for c.r.Next() {
 		s := c.r.Sample()
 		if !c.opts.keep(s.TimeStamp, &c.seen) {
+			continue
+		}
+		if c.parted() && s.Offset < c.opts.PartFrom {
+			// The last kept sample before the part: its raw values are
+			// the older sample of the part's first row.
+			if _, err := c.visit(s, false, nil); err != nil {
+				c.err = err
+				return false, false
+			}
+			c.kept++
 			continue
 		}
 		c.row.Index, c.row.Time = s.Index, s.TimeStamp
@@ -592,6 +630,22 @@ func (c *Converter) next(out *batchRow) (ok, direct bool) {
 	}
 	c.err = c.r.Err()
 	return false, false
+}
+
+// parted reports whether the second reading reads a part of the log
+// (Options.PartFrom, PartTo).
+func (c *Converter) parted() bool { return c.opts.PartFrom > 0 || c.opts.PartTo > 0 }
+
+// startSecond starts the second reading: at the first sample, or for a part at
+// the last kept sample before it, up to the part's end.
+func (c *Converter) startSecond() error {
+	if !c.parted() {
+		return c.r.Rewind()
+	}
+	if c.carryOff >= 0 {
+		c.seen, c.kept = c.carrySeen, c.carryKept
+	}
+	return c.r.SeekSample(c.carryOff, c.carryIndex, c.opts.PartTo)
 }
 
 // Row returns the current row. It and its cells are valid until the next

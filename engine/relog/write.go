@@ -59,7 +59,7 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 	}
 	t := c.newText(f)
 	buf := make([]byte, 0, 4096) // grows to flushSize with the rows: a small log needs no 52 KB
-	if f != JSON {
+	if f != JSON && c.opts.PartFrom == 0 {
 		buf = c.AppendHeader(buf, f)
 		for i := range c.columns {
 			buf = logtext.AppendField(buf, t.sep, c.columns[i].Path)
@@ -101,9 +101,10 @@ func (c *Converter) Write(w io.Writer, f Format) error {
 
 // pipelined reports whether Write and ReadRows run the second reading as a
 // pipeline (fast.go's batches, where fast is set): with two or more CPUs,
-// up to pipelineColumns columns.
+// up to pipelineColumns columns, and not for a part (Options.PartFrom:
+// the part's reading begins with a row it does not yield).
 func (c *Converter) pipelined() bool {
-	return cpus() >= 2 && !sequentialWrite && len(c.columns) <= pipelineColumns
+	return cpus() >= 2 && !sequentialWrite && len(c.columns) <= pipelineColumns && !c.parted()
 }
 
 // pipelineColumns is the most columns Write runs pipeline for: its

@@ -47,6 +47,8 @@ var Exports = []Export{
 		"relog's CSV (0) or TSV (1) text of `query`'s counters, as `perfcalc values -f csv` writes it"},
 	{"max_columns", "n u32", "",
 		"the most columns (counters of distinct instances) of a log that `decode_blg`, `relog_text`, `relog_stats` and `relog_columns` accept from then on, as `perfcalc --max-columns`: 1,000,000 until set, 0 for no limit; a log of more is refused with `CodeLimit` before its columns take memory (added within version 2: hosts check that it exists)"},
+	{"log_part", "from u32, to u32", "",
+		"makes `decode_blg` and `relog_text` give from then on only the rows of one part of the log, the kept samples whose records begin at the log's byte offsets `from` to `to` − 1 (`to` 0: the log's end), as the whole log's reading gives them; `log_part(0, 0)` gives every row again (added within version 2: see Parts)"},
 	{"analyze", "log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32",
 		"`perfcalc analyze -f json`'s report of a `.blg` log: PAL threshold files or perfcalc's own analyses, as JSON text (see analyze)"},
 }

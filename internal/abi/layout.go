@@ -285,3 +285,8 @@ const (
 	// --max-columns default (CodeLimit above it).
 	DefaultMaxColumns = 1_000_000
 )
+
+// MinPartBytes is the least part of a log that a host reading a log in
+// parts (log_part) should give an instance (4 MiB): below it, an instance
+// costs more than it saves.
+const MinPartBytes = 4 << 20

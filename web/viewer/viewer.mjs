@@ -29,7 +29,8 @@
 //   analysis    see analysisview.mjs
 
 import { ANALYZE_MODULE, moduleURLs } from "../perfcalc.mjs";
-import { createWorker } from "../worker.mjs";
+import { createPool, createWorker } from "../worker.mjs";
+import { viewerWorker } from "./pool.mjs";
 import { drawChart } from "./chart.mjs";
 import { AnalysisView } from "./analysisview.mjs";
 import { $, h } from "./dom.mjs";
@@ -713,7 +714,8 @@ analysis = new AnalysisView({
   message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); }, clear: clearMessage,
 });
 try {
-  work = await createWorker(undefined, { script: WORKER_SCRIPT });
+  // The charted counters are read by a pool of workers, a part of the log each (pool.mjs).
+  work = viewerWorker(await createPool(undefined, { script: WORKER_SCRIPT, workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) }));
   background = await createWorker(work.module, { script: WORKER_SCRIPT });
   $("module-status").textContent = "Ready: the perfcalc module runs in a worker of this page.";
   $("module-status").classList.add("ok");

@@ -18,10 +18,12 @@ await serve({
 
   /**
    * The series of these columns of a log (decode_blg selecting them by
-   * path), moved to the page without a copy, with their exact texts.
+   * path), moved to the page without a copy, with their exact texts; of
+   * one part of the log when part ([from, to], byte offsets) is given
+   * (the page's pool reads the parts at once: pool.mjs).
    */
-  series(pc, bytes, paths) {
-    const d = pc.decode(bytes, { kind: "blg", counters: paths });
+  series(pc, bytes, paths, part) {
+    const d = pc.decode(bytes, { kind: "blg", counters: paths, part });
     const series = paths.map((p) => {
       const s = seriesOf(d.records, p);
       s.text = seriesTexts(s); // the chart's exact texts, written here rather than on the page's thread

@@ -344,6 +344,11 @@ MAX_RECORDS = 2097152  # the records of one decode result, whatever its input cl
 MAX_EVERY = 1073741824  # the largest every of decode_blg, relog_text, relog_stats and relog_columns
 DEFAULT_MAX_COLUMNS = 1000000
 
+# MinPartBytes is the least part of a log that a host reading a log in
+# parts (log_part) should give an instance (4 MiB): below it, an instance
+# costs more than it saves.
+MIN_PART_BYTES = 4194304
+
 # Status names, indexed by the module's status numbers (engine.Status).
 STATUS_NAMES = ("Valid", "NewData", "NegativeDenominator", "NegativeValue", "InvalidData", "NotDisplayable", "UnknownType")
 
@@ -422,6 +427,7 @@ EXPORTS = {
     "decode_next": ("cursor u32", "i32"),
     "query_text": ("desc_off u32, options u32, format u32", "i32"),
     "max_columns": ("n u32", ""),
+    "log_part": ("from u32, to u32", ""),
     "analyze": ("log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32"),
 }
 

@@ -3,6 +3,7 @@ and text."""
 
 from __future__ import annotations
 
+import concurrent.futures as _futures
 import datetime as _dt
 import os
 import re
@@ -281,6 +282,7 @@ def relog(
     every: int = 0,
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
+    workers: int = 1,
 ) -> str:
     """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
     ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
@@ -290,8 +292,17 @@ def relog(
     shortest exact text). The other
     arguments are read_blg's. A damaged log raises DamagedError with the
     text before the damage as ``partial`` (or returns it with
-    ``damaged="keep"``); skipped events give a SkippedEventsWarning."""
+    ``damaged="keep"``); skipped events give a SkippedEventsWarning.
+
+    ``workers`` above 1 reads a log of 8 MiB or more in parts, one thread
+    and instance of the module each (parts of at least 4 MiB; wasmtime runs
+    the module without the GIL): every instance reads the whole log's
+    columns and then the rows of its part (the module's ``log_part``), and
+    the parts' texts, one after the other, are the text of one instance,
+    byte for byte. Each instance holds the whole log in its memory."""
     _check_damaged(damaged)
+    if not isinstance(workers, int) or not 1 <= workers <= 64:
+        raise ArgumentError(f"perfcalc: workers={workers!r}: want 1 to 64")
     fmt = _FORMATS.get(format)
     if fmt is None:
         raise ArgumentError(f"perfcalc: format {format!r}: want csv, tsv or json")
@@ -300,16 +311,20 @@ def relog(
     fmt |= digits << _abi.DIGITS_SHIFT
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
+    parts = _log_parts(len(data), workers)
+    if len(parts) == 1:
+        text, damage, skipped = _relog_part(data, pats, b, e, every, fmt, max_columns, None)
+    else:
+        with _futures.ThreadPoolExecutor(len(parts)) as pool:
+            done = list(pool.map(lambda part: _relog_part(data, pats, b, e, every, fmt, max_columns, part), parts))
+        texts, damage, skipped = [], "", done[0][2]
+        for t, d, _ in done:
+            texts.append(t)
+            if d:
+                damage = d  # the log's rows end at its damage: the parts after it add nothing
+                break
+        text = "".join(texts)
     inst = instance()
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    try:
-        text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
-    except LimitError as err:
-        raise _columns_limit(err) from None
-    damage = inst.error_text()
-    # After the text's last page, last_detail is the events the log's first reading skipped.
-    skipped = inst.call("last_detail")
     if counters is not None and not damage:
         # No column selected: a CSV or TSV header of the first field alone,
         # JSON lines of no value; without a sample (no line), relog_columns says.
@@ -325,6 +340,50 @@ def relog(
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
     return text
+
+
+# _MIN_PART_BYTES is the least part of a log that relog's workers read
+# (a variable for the tests).
+_MIN_PART_BYTES = _abi.MIN_PART_BYTES
+
+
+def _log_parts(size: int, workers: int) -> list:
+    """The byte ranges (from, to) (to 0: the end) in which ``workers``
+    threads read a log of ``size`` bytes: parts of at least _MIN_PART_BYTES
+    at 64 KiB bounds, or [None] for one piece."""
+    k = max(1, min(workers, size // _MIN_PART_BYTES))
+    bounds = [0]
+    for i in range(1, k):
+        b = (size * i // k) & ~0xFFFF
+        if b > bounds[-1]:
+            bounds.append(b)
+    if len(bounds) == 1:
+        return [None]
+    bounds.append(0)
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _relog_part(data, pats, b, e, every, fmt, max_columns, part):
+    """relog_text of the log (of one part of it: log_part) on the calling
+    thread's instance: its text, its damage ("" for none) and the events
+    the log's first reading skipped."""
+    inst = instance()
+    (off, n), (poff, plen) = inst.write_in([data, pats])
+    _max_columns(inst, max_columns)
+    if part is not None:
+        if not inst.has("log_part"):
+            raise Error("perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)")
+        inst.call("log_part", *part)
+    try:
+        text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
+    except LimitError as err:
+        raise _columns_limit(err) from None
+    finally:
+        if part is not None:
+            inst.call("log_part", 0, 0)
+    damage = inst.error_text()
+    # After the text's last page, last_detail is the events the log's first reading skipped.
+    return text, damage, inst.call("last_detail")
 
 
 # The first line of relog's CSV or TSV text without a column, and of its

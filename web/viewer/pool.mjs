@@ -1,0 +1,78 @@
+// The viewer's interactive worker as a pool (issue 25, item 2): the
+// methods the page calls on one worker (call, keep, columns, query,
+// module), with series — the charted counters of a .blg log — read in
+// parts by every worker of the pool at once (PerfcalcPool.inParts; the
+// worker script's series takes the part) and put together in part order:
+// the same series as one worker's, value for value and text for text.
+// Everything else runs on the pool's first worker.
+
+import { PoolRef } from "../worker.mjs";
+
+/**
+ * Wraps pool (createPool with the viewer's worker script) as the viewer's
+ * worker.
+ * @param {import("../worker.mjs").PerfcalcPool} pool
+ */
+export function viewerWorker(pool) {
+  const first = pool.workers[0];
+  // first's BytesRef for a PoolRef (the other methods' inputs, and their
+  // options' values, as PerfcalcWorker.call reads them).
+  const ref0 = (x) => (x instanceof PoolRef ? x.refs[0] : x);
+  const own = (x) => (x && x.constructor === Object ? Object.fromEntries(Object.entries(x).map(([k, v]) => [k, ref0(v)])) : ref0(x));
+  return {
+    module: pool.module,
+    pool,
+    keep: (bytes) => pool.keep(bytes),
+    release: (ref) => pool.release(ref),
+    terminate: () => pool.terminate(),
+    columns: (ref, opts) => first.columns(own(ref), opts),
+    query: (ref, opts) => first.query(own(ref), opts),
+    call(method, args = [], opts = {}) {
+      if (method === "series" && args[0] instanceof PoolRef) {
+        const [ref, paths] = args;
+        return pool.inParts((w, r, part) => w.call("series", [r, paths, part], opts), ref).then(joinSeries);
+      }
+      return first.call(method, args.map(own), opts);
+    },
+  };
+}
+
+/**
+ * Puts the series results of a log's parts together, in part order, up to
+ * the first part that met a damage (the log's rows end there): each
+ * counter's arrays one after the other, and its exact texts (JSON arrays)
+ * joined.
+ */
+export function joinSeries(parts) {
+  if (parts.length === 1) return parts[0];
+  const end = parts.findIndex((p) => p.damage);
+  const used = end < 0 ? parts : parts.slice(0, end + 1);
+  const out = { damage: end < 0 ? parts[0].damage : parts[end].damage, rows: parts[0].rows, series: [] };
+  for (let k = 0; k < parts[0].series.length; k++) {
+    const ss = used.map((p) => p.series[k]);
+    const s = { path: ss[0].path };
+    for (const name of ["rows", "times", "values", "statuses"]) s[name] = concat(ss.map((x) => x[name]));
+    if (ss[0].text) {
+      s.text = {};
+      for (const name of Object.keys(ss[0].text)) s.text[name] = joinJSON(ss.map((x) => x.text[name]));
+    }
+    out.series.push(s);
+  }
+  return out;
+}
+
+// concat puts typed arrays of one type one after the other.
+function concat(arrays) {
+  const out = new arrays[0].constructor(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
+  }
+  return out;
+}
+
+// joinJSON joins the texts of flat JSON arrays into the text of one.
+function joinJSON(texts) {
+  return "[" + texts.map((t) => t.slice(1, -1)).filter((t) => t.length > 0).join(",") + "]";
+}
