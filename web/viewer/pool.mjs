@@ -25,8 +25,8 @@ export function viewerWorker(pool) {
     keep: (bytes) => pool.keep(bytes),
     release: (ref) => pool.release(ref),
     terminate: () => pool.terminate(),
-    columns: (ref, opts) => first.columns(own(ref), opts),
-    query: (ref, opts) => first.query(own(ref), opts),
+    columns: (ref, opts) => first.columns(own(ref), own(opts)),
+    query: (ref, opts) => first.query(own(ref), own(opts)),
     call(method, args = [], opts = {}) {
       if (method === "series" && args[0] instanceof PoolRef) {
         const [ref, paths] = args;
