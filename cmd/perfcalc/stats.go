@@ -13,7 +13,7 @@ import (
 )
 
 const statsUsage = `Usage:
-  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N]
+  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-b TIME] [-e TIME] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N]
 
 Summarises every counter of a perfmon binary log (.blg), like PDH's
 PdhComputeCounterStatistics: the number of valid values, the number of
@@ -23,7 +23,9 @@ the first and the last good sample (the counter's average over the whole
 log); that of an instantaneous counter is the mean of its values. Values are
 neither capped nor scaled; the columns are those of perfcalc relog, and
 several logs are merged as perfcalc relog merges them (a counter that two
-logs have is one series). -c and -cf select counters as in perfcalc relog.
+logs have is one series). -c and -cf select counters, -b and -e a time
+range (the log's local time), as in perfcalc relog: the statistics are
+those of the samples relog -b -e keeps.
 
 The table has one line per counter; a missing value prints as "-", a mean
 without a value as its status in parentheses. --json prints an array of
@@ -70,6 +72,9 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	keepPartial := fs.Bool("keep-partial", false, "when the log is damaged, keep the statistics of the samples before the damage in -o FILE.partial")
 	valid := fs.Bool("valid", false, "add the invalid samples and the mean of the valid values (not PDH's)")
 	percentiles := fs.Bool("percentiles", false, "add the 90th, 95th and 99th percentiles of the valid values (keeps every value)")
+	var begin, end timeFlag
+	fs.Var(&begin, "b", "first time to keep, local time of the log (MM/DD/YYYY HH:MM:SS[.mmm] or ISO 8601), as relog -b")
+	fs.Var(&end, "e", "last time to keep, local time of the log, as relog -e")
 	maxColumns := addMaxColumnsFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, statsUsage, args, stdout, stderr)
 	if !ok {
@@ -86,7 +91,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths, MaxColumns: *maxColumns}, in)
+	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), MaxColumns: *maxColumns}, in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}

@@ -101,3 +101,68 @@ func TestStatsValidPercentiles(t *testing.T) {
 		t.Errorf("first line %q", first)
 	}
 }
+
+// TestStatsTimeRange: stats -b -e summarises the samples relog -b -e keeps
+// (the log the project ships, 10 samples a second apart): counts, minima,
+// maxima and valid means equal those of relog -b -e -f json's values, and
+// the % Processor Time rate of the range's 5 samples has 4 values (its
+// pairs: the range's first sample only starts one, and relog prints no
+// value for it).
+func TestStatsTimeRange(t *testing.T) {
+	log := filepath.Join(corpus.Root(), "testdata", "corpus", "sample.blg")
+	b, e := "2025-01-15T12:00:03", "01/15/2025 12:00:07.000"
+	code, out, errs := runCmd(t, "", "stats", log, "-b", b, "-e", e, "--json", "--valid")
+	if code != exitOK {
+		t.Fatalf("stats -b -e: exit %d, %s", code, errs)
+	}
+	var have []struct {
+		Counter        string
+		Count, Skipped int
+		Min, Max       *float64
+		ValidMean      *float64
+	}
+	if err := json.Unmarshal([]byte(out), &have); err != nil {
+		t.Fatal(err)
+	}
+	code, rows, errs := runCmd(t, "", "relog", log, "-b", b, "-e", e, "-f", "json")
+	if code != exitOK {
+		t.Fatalf("relog -b -e: exit %d, %s", code, errs)
+	}
+	values, samples := map[string][]float64{}, 0
+	for _, line := range strings.Split(strings.TrimSpace(rows), "\n") {
+		var row struct{ Values map[string]*float64 }
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			t.Fatal(err)
+		}
+		samples++
+		for k, v := range row.Values {
+			if v != nil {
+				values[k] = append(values[k], *v)
+			}
+		}
+	}
+	if samples != 5 || len(have) != 3 {
+		t.Fatalf("%d samples and %d counters in the range, want 5 and 3", samples, len(have))
+	}
+	for _, s := range have {
+		v := values[s.Counter]
+		sum := 0.0
+		for _, x := range v {
+			sum += x
+		}
+		if s.Count != len(v) || s.Count == 0 || *s.Min != slices.Min(v) || *s.Max != slices.Max(v) || *s.ValidMean != sum/float64(len(v)) {
+			t.Errorf("%s: count %d min %v max %v valid mean %v; want %d %v %v %v", s.Counter, s.Count, *s.Min, *s.Max, *s.ValidMean,
+				len(v), slices.Min(v), slices.Max(v), sum/float64(len(v)))
+		}
+		if strings.HasSuffix(s.Counter, `% Processor Time`) && (s.Count != 4 || s.Skipped != 0) {
+			t.Errorf("%s: %d values, %d skipped; want 4 and 0 (4 pairs in 5 samples)", s.Counter, s.Count, s.Skipped)
+		}
+	}
+	code, whole, _ := runCmd(t, "", "stats", log, "--json")
+	if code != exitOK || whole == out {
+		t.Errorf("stats without -b -e: exit %d, the same output as with them", code)
+	}
+	if code, _, errs := runCmd(t, "", "stats", log, "-b", "yesterday"); code == exitOK || !strings.Contains(errs, `"yesterday" is not a time`) {
+		t.Errorf("stats -b yesterday: exit %d, %q", code, errs)
+	}
+}

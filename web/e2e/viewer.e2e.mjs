@@ -700,6 +700,8 @@ try {
         compared++;
       });
       assert.ok(Number(have[0].count) < whole.rows.length / 5, "the statistics are of the range, not of the whole log");
+      // And every figure as the native command's of the range: perfcalc stats -b … -e … --valid --percentiles.
+      await sameStats(JSON.parse(native("stats", tx160, "-b", b, "-e", e, "--json", ...MORE_STATS)));
       assert.match(await page.textContent("#table-hint"), /zoomed range/);
       // The CSV of the charted counters in the range, byte for byte as perfcalc relog -c … -b … -e ….
       const shown = whole.series.map((s) => s.path);
