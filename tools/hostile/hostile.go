@@ -98,12 +98,7 @@ func NewInstancesLog(counters, samples, perSample int) []byte {
 			}
 			values[j] = uint64(i + j)
 		}
-		rec := []byte{'B', 'L', 3, 0, 0, 0, 0, 0}
-		for range counters {
-			rec = append(rec, blgbuild.MultiSubRecord(ts, names, values)...)
-		}
-		rec[4], rec[5], rec[6], rec[7] = byte(len(rec)), byte(len(rec)>>8), byte(len(rec)>>16), byte(len(rec)>>24)
-		l.Record(blgbuild.EventSample, ts, rec, blgbuild.MaxEventData)
+		l.Record(blgbuild.EventSample, ts, multiSample(counters, ts, names, values), blgbuild.MaxEventData)
 	}
 	return l.Bytes()
 }
@@ -137,12 +132,18 @@ func WideLog(counters []string, instances, samples int) []byte {
 		for j := range values {
 			values[j] = uint64(i + j)
 		}
-		rec := []byte{'B', 'L', 3, 0, 0, 0, 0, 0}
-		for range counters {
-			rec = append(rec, blgbuild.MultiSubRecord(ts, names, values)...)
-		}
-		rec[4], rec[5], rec[6], rec[7] = byte(len(rec)), byte(len(rec)>>8), byte(len(rec)>>16), byte(len(rec)>>24)
-		l.Record(blgbuild.EventSample, ts, rec, blgbuild.MaxEventData)
+		l.Record(blgbuild.EventSample, ts, multiSample(len(counters), ts, names, values), blgbuild.MaxEventData)
 	}
 	return l.Bytes()
+}
+
+// multiSample returns a raw-record sample of n wildcard entries, each with
+// the instances names and their values, at ts.
+func multiSample(n int, ts int64, names [][]uint16, values []uint64) []byte {
+	rec := []byte{'B', 'L', 3, 0, 0, 0, 0, 0}
+	for range n {
+		rec = append(rec, blgbuild.MultiSubRecord(ts, names, values)...)
+	}
+	rec[4], rec[5], rec[6], rec[7] = byte(len(rec)), byte(len(rec)>>8), byte(len(rec)>>16), byte(len(rec)>>24)
+	return rec
 }
