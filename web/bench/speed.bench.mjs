@@ -1,7 +1,8 @@
 // Measures, in one Node process, the module's hot paths against the native
 // command on one core (issue 25): relog's CSV of a .blg log and its
-// statistics, with the JS package (relog(buf, {format: "csv"}), stats(buf))
-// and with `perfcalc relog -f csv` and `perfcalc stats` run with
+// statistics, with the JS package (relog(buf, {format: "csv"}), stats(buf),
+// stats(buf, {percentiles: true})) and with `perfcalc relog -f csv`,
+// `perfcalc stats` and `perfcalc stats --percentiles` run with
 // GOMAXPROCS=1 (wall time of the process: its start, about 5 ms, and the
 // file's reading included). Runs are interleaved; the medians are printed,
 // with their ratios. The JS package's first call of each (V8 compiles the
@@ -33,6 +34,7 @@ const native = (args) => () => {
 const works = {
   "relog CSV": { js: () => pc.relog(log, { format: "csv" }), native: native(["relog", logPath, "-f", "csv", "-o", "/dev/null"]) },
   stats: { js: () => pc.stats(log), native: native(["stats", logPath, "-o", "/dev/null"]) },
+  "stats pct": { js: () => pc.stats(log, { percentiles: true }), native: native(["stats", logPath, "--percentiles", "-o", "/dev/null"]) },
   decode: { js: () => pc.decode(log, { kind: "blg" }) },
 };
 const time = (f) => {

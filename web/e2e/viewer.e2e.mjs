@@ -14,7 +14,9 @@
 // Environment: CHROMIUM (default /usr/bin/chromium), E2E_OUT (default ./out),
 // PERFCALC_BIN (a perfcalc command already built; default: go build),
 // E2E_SHARED_BLG (the real .blg logs; default ../shared/corpus/blg),
-// E2E_LARGE_COPIES (copies of the Tx log in the large log; default 450).
+// E2E_LARGE_COPIES (copies of the Tx log in the large log; default 450),
+// E2E_LOG42 (the 42 MB log, the Tx log repeated 160 times, when one exists
+// already: tools/gencorpus/cmd/repeatlog; default: written by the test).
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -120,12 +122,18 @@ const context = await chromium.launchPersistentContext(profile, {
     "--disable-component-update", "--disable-sync"],
 });
 await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
-const page = context.pages()[0] ?? (await context.newPage());
+// The page the helpers below act on: the viewer's tab (a second tab, with a
+// pool of 3 workers, for the parallel decoding's steps).
+let page = context.pages()[0] ?? (await context.newPage());
 const pageErrors = [];
 const requests = [];
-page.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
-page.on("pageerror", (e) => pageErrors.push(e));
-page.on("console", (m) => { if (m.type() === "error") console.log(`     page console: ${m.text()}`); });
+/** Records what a tab fetches and its uncaught errors (the last steps check them). */
+function watch(p) {
+  p.on("request", (r) => requests.push(`${r.method()} ${r.url()}`));
+  p.on("pageerror", (e) => pageErrors.push(e));
+  p.on("console", (m) => { if (m.type() === "error") console.log(`     page console: ${m.text()}`); });
+}
+watch(page);
 
 const attr = (name) => page.getAttribute("#app", `data-${name}`);
 async function waitState(want, timeout = 60000) {
@@ -140,6 +148,12 @@ async function open(files, timeout) {
   return waitState(["loaded", "error"], timeout);
 }
 const shot = (name) => page.screenshot({ path: join(OUT, name), fullPage: true });
+/** A screenshot of the statistics table (its first 420 px), scrolled into view. */
+async function shotTable(name) {
+  await page.$eval("#table-wrap", (e) => e.scrollIntoView());
+  const clip = await page.$eval("#table-wrap", (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y + window.scrollY, width: r.width, height: Math.min(r.height, 420) }; });
+  await page.screenshot({ path: join(OUT, name), clip, fullPage: true });
+}
 
 /**
  * Reads every row of the values table (a virtual table: the rows exist
@@ -533,11 +547,142 @@ try {
           assert.ok(stats.every((w) => w.meanStatus === "NegativeValue" && w.validMean !== null && w.invalid > 0));
           assert.deepEqual(await page.$$eval("#values thead th", (ths) => ths.map((t) => t.textContent)),
             ["Counter", "Unit", "Min", "Max", "PDH mean", "Valid mean", "Values", "Skipped", "Invalid", "P90", "P95", "P99"]);
-          await page.$eval("#table-wrap", (e) => e.scrollIntoView());
-          await page.screenshot({ path: join(OUT, "10-PowerShell-statistics.png"), clip: await page.$eval("#table-wrap", (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y + window.scrollY, width: r.width, height: Math.min(r.height, 420) }; }), fullPage: true });
+          await shotTable("10-PowerShell-statistics.png");
         }
         note(`${name}: ${have.length} counters identical, ${cells} charted values identical`);
       });
+    }
+
+    // ---------------------------------------------------------- parallel decoding: the viewer's pool, a log in 3 parts
+    // A second tab whose pool has 3 workers and parts of 64 KiB or more
+    // (?workers=3&part=65536): the Tx log repeated 12 times (3.3 MB) is
+    // read in 3 parts, for the chart and for the CSV saved.
+    const tx12 = join(bin, "tx-12.blg");
+    writeFileSync(tx12, repeatLog(readFileSync(tx), 12));
+    const total = "\\\\GEORGIS3\\Processor(_Total)\\% Processor Time";
+    const mainPage = page;
+    page = await context.newPage();
+    watch(page);
+    /** Saves the CSV (the download) and returns its text and the parts the pool read the log in. */
+    const savedCsv = async () => {
+      const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-csv")]);
+      return { text: readFileSync(await dl.path(), "utf8"), parts: await page.getAttribute("#export-status", "data-parts") };
+    };
+    try {
+      await step("parallel decoding: the viewer's pool of 3 workers reads a log in 3 parts; its chart, the CSV saved (every counter, the charted one, 20 and 17 digits) and the statistics are the native command's, byte for byte", async () => {
+        const u = new URL(server.url);
+        u.searchParams.set("workers", "3");
+        u.searchParams.set("part", "65536");
+        await page.goto(u.href);
+        assert.equal(await waitState(["ready", "error"]), "ready", await page.textContent("#message"));
+        assert.equal(await open(tx12), "loaded", await page.textContent("#message"));
+        assert.equal(await attr("stats"), "ready");
+        const stats = JSON.parse(native("stats", tx12, "--json", ...MORE_STATS));
+        await sameStats(stats);
+        assert.ok(stats.some((w) => w.p99 !== null && w.validMean !== null), "percentiles and valid means compared");
+        // The default chart, read in 3 parts: relog's values, sample by sample.
+        assert.equal(await attr("series-parts"), "3", "the charted counters were read in 3 parts");
+        const c = await chart();
+        assert.ok(c.series.length > 0 && c.rows.length > 5000, `${c.series.length} series × ${c.rows.length} samples`);
+        let cells = sameChart(c, jsonLines(native("relog", tx12, ...cflags(c.series.map((s) => s.path)), "-f", "json")), "pool, default chart");
+        // One counter charted, read in 3 parts again.
+        await page.click("#clear-selection");
+        await tick([total]);
+        assert.equal(await waitState(["loaded", "error"]), "loaded");
+        assert.equal(await attr("series-parts"), "3");
+        const one = await chart();
+        assert.deepEqual(one.series.map((s) => s.path), [total]);
+        cells += sameChart(one, jsonLines(native("relog", tx12, "-c", total, "-f", "json")), "pool, one counter");
+        // Its CSV, written in 3 parts: perfcalc relog -c … -f csv, byte for byte.
+        for (const digits of [20, 17]) {
+          await page.selectOption("#digits", String(digits));
+          const csv = await savedCsv();
+          assert.equal(csv.parts, "3", "the CSV was written in 3 parts");
+          assert.equal(csv.text, native("relog", tx12, "-c", total, "-f", "csv", "--digits", String(digits)), `-c, ${digits} digits`);
+        }
+        // Nothing charted: every counter's CSV, perfcalc relog -f csv.
+        await page.selectOption("#digits", "20");
+        await page.click("#clear-selection");
+        const all = await savedCsv();
+        assert.equal(all.parts, "3");
+        const want = native("relog", tx12, "-f", "csv");
+        const q12 = relogQ(tx12);
+        assert.equal(want.split("\r\n").length, q12.samples + 2, "the CSV holds every sample (a header, and a line each)");
+        assert.equal(all.text, want, "every counter");
+        note(`pool of 3 workers, ${(readFileSync(tx12).length / 1e6).toFixed(1)} MB log in 3 parts: ${cells} charted values identical to relog -c; CSV (${(want.length / 1e6).toFixed(1)} MB, and of the charted counter at 20 and 17 digits) identical to perfcalc relog -f csv; ${stats.length} counters' statistics identical to perfcalc stats --valid --percentiles`);
+        await shot("20-pool-3-parts.png");
+      });
+
+      await step("keyboard zoom: the chart takes focus; + zooms to the middle half, → moves a quarter, − zooms out (to the whole log from half of it), Escape shows the whole log; statistics and CSV (read in 3 parts) of each range as relog and stats -b -e", async () => {
+        await page.click("#clear-selection");
+        await tick([total]);
+        assert.equal(await waitState(["loaded", "error"]), "loaded");
+        const whole = await chart();
+        assert.deepEqual(whole.series.map((s) => s.path), [total]);
+        const ms = (iso) => Date.parse(iso + "Z");
+        const first = ms(whole.times[0]), last = ms(whole.times[whole.times.length - 1]);
+        assert.equal(await page.getAttribute("#chart svg", "tabindex"), "0", "the chart is focusable");
+        assert.match(await page.getAttribute("#chart svg", "aria-label"), /Keys: plus and minus zoom in and out, left and right arrows move/);
+        await page.focus("#chart svg");
+        const zoomed = async () => {
+          assert.equal(await waitState(["loaded", "error"]), "loaded", await page.textContent("#message"));
+          assert.ok(await page.evaluate(() => document.activeElement === document.querySelector("#chart svg")), "the chart keeps the focus");
+          assert.ok(await attr("zoom"), `no zoom: ${await page.isVisible("#message") ? await page.textContent("#message") : "no message"}`);
+          return page.$eval("#zoom-range", (e) => ({ from: Date.parse(e.dataset.begin + "Z"), to: Date.parse(e.dataset.end + "Z"), begin: e.dataset.begin, end: e.dataset.end }));
+        };
+        // Each range as the native command selects it: the chart's samples, the statistics, the CSV.
+        const sameRange = async (r, what) => {
+          const b = mdY(r.begin), e = mdY(r.end);
+          const rows = jsonLines(native("relog", tx12, "-c", total, "-b", b, "-e", e, "-f", "json"));
+          const k0 = Number(await page.getAttribute("#chart svg", "data-first")), k1 = Number(await page.getAttribute("#chart svg", "data-last"));
+          assert.deepEqual([whole.times[k0], whole.times[k1], k1 - k0 + 1], [rows[0].time, rows[rows.length - 1].time, rows.length], `${what}: the chart's samples`);
+          await sameStats(JSON.parse(native("stats", tx12, "-b", b, "-e", e, "--json", ...MORE_STATS)));
+          const csv = await savedCsv();
+          assert.equal(csv.parts, "3");
+          assert.equal(csv.text, native("relog", tx12, "-c", total, "-b", b, "-e", e, "-f", "csv"), `${what}: CSV`);
+          await page.focus("#chart svg"); // saving moved the focus to the button
+          return rows.length;
+        };
+        await page.keyboard.press("+");
+        const a = await zoomed(), span = last - first;
+        assert.deepEqual([a.from, a.to], [Math.ceil(first + span / 4), Math.floor(last - span / 4)], "+: the middle half");
+        const n1 = await sameRange(a, "+");
+        await shot("21-keyboard-zoom.png");
+        await page.keyboard.press("ArrowRight");
+        const b = await zoomed(), q = (a.to - a.from) / 4;
+        assert.deepEqual([b.from, b.to], [Math.ceil(a.from + q), Math.floor(a.to + q)], "→: a quarter later");
+        await sameRange(b, "→");
+        await page.keyboard.press("+");
+        const c = await zoomed(), sb = b.to - b.from;
+        assert.deepEqual([c.from, c.to], [Math.ceil(b.from + sb / 4), Math.floor(b.to - sb / 4)], "+ again: the middle half of that");
+        const n3 = await sameRange(c, "+ again");
+        assert.ok(n3 < n1, "zoomed in: fewer samples");
+        // − : twice the span around the same middle, the range before within a ms.
+        await page.keyboard.press("-");
+        const d = await zoomed();
+        assert.ok(Math.abs(d.from - b.from) <= 1 && Math.abs(d.to - b.to) <= 1, `−: ${d.begin} – ${d.end}, want ${b.begin} – ${b.end}`);
+        await sameRange(d, "−");
+        // − again: twice half the log is all of it.
+        await page.keyboard.press("-");
+        await page.waitForFunction(() => !document.getElementById("app").dataset.zoom);
+        assert.equal(await waitState(["loaded", "error"]), "loaded");
+        assert.equal(await page.isVisible("#zoom-reset"), false);
+        assert.equal(Number(await page.getAttribute("#chart svg", "data-last")) + 1, whole.times.length, "the whole log is drawn");
+        // Escape: the whole log from a zoomed range, its statistics again.
+        await page.keyboard.press("+");
+        await zoomed();
+        await page.keyboard.press("Escape");
+        await page.waitForFunction(() => !document.getElementById("app").dataset.zoom);
+        assert.equal(await waitState(["loaded", "error"]), "loaded");
+        assert.equal(await page.$("#zoom-range"), null);
+        assert.ok(await page.evaluate(() => document.activeElement === document.querySelector("#chart svg")), "the chart keeps the focus");
+        await sameStats(JSON.parse(native("stats", tx12, "--json", ...MORE_STATS)));
+        note(`keyboard zoom: +, →, +, −, −, +, Escape: ranges of ${n1} and ${n3} samples as relog -b -e, statistics and CSV (in 3 parts) identical`);
+      });
+    } finally {
+      await page.close();
+      page = mainPage;
+      rmSync(tx12, { force: true });
     }
 
     // ---------------------------------------------------------- a 25 MB log: responsive, and cancellable
@@ -602,8 +747,9 @@ try {
     });
 
     // ---------------------------------------------------------- a 42 MB log (Tx ×160): envelopes, zoom, statistics of a range
-    const tx160 = join(bin, "tx-160.blg");
-    writeFileSync(tx160, repeatLog(readFileSync(tx), 160));
+    // E2E_LOG42: a 42 MB log made already (the Tx log repeated 160 times), read, never removed.
+    const tx160 = process.env.E2E_LOG42 ?? join(bin, "tx-160.blg");
+    if (!process.env.E2E_LOG42) writeFileSync(tx160, repeatLog(readFileSync(tx), 160));
     const q160 = relogQ(tx160);
     const mdYms = (iso) => mdY(iso); // relog -b and -e take the page's times as MM/DD/YYYY HH:MM:SS.mmm
     await step("a 42 MB log: a loading state while it decodes (no empty axis, no hint to tick what is ticked), then envelopes under mean lines, _Total on top", async () => {
@@ -657,6 +803,8 @@ try {
       }
       await shot("17-42MB-envelope.png");
       await sameStats(JSON.parse(native("stats", tx160, "--json", ...MORE_STATS)));
+      await shotTable("17-42MB-statistics.png");
+      await page.locator("#chart .overlay").scrollIntoViewIfNeeded(); // the chart in view again for the drag below
       note(`42 MB log: ${c.series.length} series × ${c.rows.length} samples drawn as envelopes (${cells} values identical to relog); hover: ${k1 - k0} samples in a column, min/mean/max exact`);
     });
 
@@ -703,6 +851,7 @@ try {
       // And every figure as the native command's of the range: perfcalc stats -b … -e … --valid --percentiles.
       await sameStats(JSON.parse(native("stats", tx160, "-b", b, "-e", e, "--json", ...MORE_STATS)));
       assert.match(await page.textContent("#table-hint"), /zoomed range/);
+      await shotTable("18-42MB-zoomed-statistics.png");
       // The CSV of the charted counters in the range, byte for byte as perfcalc relog -c … -b … -e ….
       const shown = whole.series.map((s) => s.path);
       for (const digits of [20, 17]) {
@@ -739,7 +888,7 @@ try {
       await sameStats(JSON.parse(native("stats", tx160, "--json", ...MORE_STATS)));
       note(`zoom: ${zr.text}: ${rows.length} samples as relog -b -e; ${compared} counters' statistics of the range; CSV copied and saved at 20 and 17 digits identical to perfcalc relog -b -e`);
     });
-    rmSync(tx160, { force: true });
+    if (!process.env.E2E_LOG42) rmSync(tx160, { force: true });
 
     // ---------------------------------------------------------- more than 2,097,152 values, and Cancel
     const large = join(bin, "tx-large.blg");

@@ -3,7 +3,9 @@
 // of more samples than the chart's pixel columns is drawn as a light
 // min/max envelope per pixel column under a line of the columns' means
 // (the data attributes keep every exact value). A drag over the chart
-// zooms to a time range (drawChart's onZoom).
+// zooms to a time range (drawChart's onZoom), and so do keys while the
+// chart has focus (zoomKey: + and − zoom in and out, ← and → move, 0 or
+// Escape show the whole log).
 //
 // Exact values for tests and copying: svg[data-times] (the samples' local
 // times as relog's JSON writes them), svg[data-rows] (their indexes in the
@@ -128,10 +130,57 @@ export function lowerBound(sorted, t) {
   return lo;
 }
 
+/** The first index of a sorted array whose value is more than t (its length when none). */
+export function upperBound(sorted, t) {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid] <= t) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
 /** The order in which to draw series: a _Total instance last, so that it is on top. */
 export function drawOrder(paths) {
   const total = (p) => /\(_Total\)\\[^\\]*$|\/_Total\)/i.test(p);
   return paths.map((p, s) => s).sort((a, b) => total(paths[a]) - total(paths[b]) || a - b);
+}
+
+/**
+ * The time range a key asks for, for a chart showing from t0 to t1 (ms)
+ * of a log from first to last: "+" (or "=") the middle half, "-" twice the
+ * span around the same middle, "ArrowLeft" and "ArrowRight" the span moved
+ * by a quarter of it (kept within the log), "0", "Escape" and "Home" the
+ * whole log. Returns {from, to} (whole ms), null for the whole log, or
+ * undefined when the key asks for nothing (another key, or no change).
+ */
+export function zoomKey(key, t0, t1, first, last) {
+  const span = t1 - t0, whole = t0 <= first && t1 >= last;
+  const within = (from, to) => {
+    // Moved back inside the log, the span kept where the log allows it.
+    if (from < first) { to += first - from; from = first; }
+    if (to > last) { from -= to - last; to = last; }
+    from = Math.max(first, Math.ceil(from));
+    to = Math.min(last, Math.floor(to));
+    return from <= first && to >= last ? null : { from, to };
+  };
+  switch (key) {
+    case "+": case "=": {
+      const mid = (t0 + t1) / 2;
+      return span / 2 < 1 ? undefined : within(mid - span / 4, mid + span / 4);
+    }
+    case "-": case "_": {
+      const mid = (t0 + t1) / 2;
+      return whole ? undefined : within(mid - span, mid + span);
+    }
+    case "ArrowLeft": case "ArrowRight": {
+      if (whole) return undefined;
+      const d = (key === "ArrowLeft" ? -span : span) / 4;
+      const r = within(t0 + d, t1 + d);
+      return r && r.from === t0 && r.to === t1 ? undefined : r;
+    }
+    case "0": case "Escape": case "Home":
+      return whole ? undefined : null;
+    default:
+      return undefined;
+  }
 }
 
 /** The Y axis' title: the units of the series (one, or each once), or the scaled mode's. */
@@ -157,7 +206,9 @@ export function axisTitle(units, normalize) {
  * Options: span {from, to} fixes the time axis (ms, the series' local
  * time): the samples outside it are not drawn (the data attributes keep
  * them all); onZoom({from, to}) makes the chart zoomable: a drag over a
- * time range calls it with that range (whole ms). The Analysis view's:
+ * time range calls it with that range (whole ms), and so do the keys of
+ * zoomKey while the chart (svg, focusable) has focus, or with null for
+ * the whole log. The Analysis view's:
  * bands [{condition, lo, hi}] (±Infinity: the chart's top or bottom) are
  * drawn behind the lines, as rect.band[data-condition][data-lo][data-hi];
  * mark {t0, t1} shades a time range (rect.mark: an alert's slice); label
@@ -179,7 +230,8 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
   let t0 = span ? span.from : times[0] ?? 0, t1 = span ? span.to : times[times.length - 1] ?? 1000;
   if (t1 === t0) { t0 -= 1000; t1 += 1000; }
   // The samples in the time axis' range: k0 to k1 (excluded).
-  const k0 = lowerBound(times, t0), k1 = lowerBound(times, t1 + 1e-9);
+  // (t1 + 1e-9 would be t1 itself at a FILETIME's millisecond: the last sample left out)
+  const k0 = lowerBound(times, t0), k1 = upperBound(times, t1);
   let lo = Infinity, hi = -Infinity;
   const ranges = aligned.lines.map((l) => {
     let a = Infinity, b = -Infinity;
@@ -212,8 +264,12 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
   const iw = W - M.l - M.r;
   const x = (t) => M.l + ((t - t0) / (t1 - t0)) * iw;
   const y = (v) => M.t + ih - ((v - lo) / (hi - lo)) * ih;
+  const zoomable = onZoom && times.length > 1;
   const svg = h("svg:svg", {
-    width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label ?? "Line chart of the selected counters over time",
+    width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": (label ?? "Line chart of the selected counters over time") +
+      (zoomable ? ". Keys: plus and minus zoom in and out, left and right arrows move the time range, 0 or Escape shows the whole log." : ""),
+    tabindex: zoomable ? 0 : null,
     "data-times": aligned.text.times, "data-rows": aligned.text.rows, "data-first": k0, "data-last": k1 - 1,
     "data-mode": "lines", "data-unit": title,
   });
@@ -388,7 +444,20 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
   overlay.addEventListener("pointerup", endDrag);
   overlay.addEventListener("pointercancel", () => { drag = null; brush.setAttribute("visibility", "hidden"); });
   overlay.addEventListener("pointerleave", () => { if (!drag) { cursor.setAttribute("visibility", "hidden"); tip.hidden = true; } });
+  // Keys, while the chart has focus: zoom, move, and the whole log again (zoomKey).
+  if (zoomable) {
+    svg.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const r = zoomKey(e.key, t0, t1, times[0], times[times.length - 1]);
+      if (r === undefined) return;
+      e.preventDefault();
+      onZoom(r);
+    });
+  }
+  // A chart drawn again after a key keeps the focus.
+  const focused = box.contains(document.activeElement) && document.activeElement?.tagName === "svg";
   box.replaceChildren(svg, tip);
+  if (focused && zoomable) svg.focus({ preventScroll: true });
   return hint;
 }
 

@@ -17,6 +17,22 @@ export function fmt(v) {
   return nf.format(v);
 }
 
+const nfShort = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 5, maximumFractionDigits: 6, roundingPriority: "lessPrecision" });
+const nfInt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/**
+ * A value for a narrow column (the statistics table, whose twelve columns
+ * fit 1360 px): 5 significant digits (at most 6 fraction digits), the
+ * integer part whole, an exponent outside 1e-3..1e7; "" for none. Its
+ * exact value is in the cell's title and data attributes.
+ */
+export function fmtShort(v) {
+  if (v === null || v === undefined) return "";
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e7 || a < 1e-3)) return v.toExponential(3).replace("e+", "e");
+  return a >= 1e5 ? nfInt.format(v) : nfShort.format(v);
+}
+
 /** An integer with thousands separators. */
 export const fmtInt = (n) => n.toLocaleString("en-US");
 

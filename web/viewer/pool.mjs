@@ -3,8 +3,11 @@
 // module), with series — the charted counters of a .blg log — read in
 // parts by every worker of the pool at once (PerfcalcPool.inParts; the
 // worker script's series takes the part) and put together in part order:
-// the same series as one worker's, value for value and text for text.
-// Everything else runs on the pool's first worker.
+// the same series as one worker's, value for value and text for text; and
+// csv — relog's CSV of a .blg log — read in parts too (PerfcalcPool.relog:
+// the parts' texts one after the other, byte for byte one worker's). Both
+// results say in how many parts the log was read (parts). Everything else
+// runs on the pool's first worker.
 
 import { PoolRef } from "../worker.mjs";
 
@@ -30,7 +33,19 @@ export function viewerWorker(pool) {
     call(method, args = [], opts = {}) {
       if (method === "series" && args[0] instanceof PoolRef) {
         const [ref, paths] = args;
-        return pool.inParts((w, r, part) => w.call("series", [r, paths, part], opts), ref).then(joinSeries);
+        return pool.inParts((w, r, part) => w.call("series", [r, paths, part], opts), ref).then((ps) => ({ ...joinSeries(ps), parts: ps.length }));
+      }
+      if (method === "csv" && args[0] instanceof PoolRef) {
+        // The worker script's csv, its text read in parts: relog's CSV of
+        // these columns (all when none) with digits, of the samples in
+        // range; extra, the columns the patterns select beyond those asked.
+        const [ref, paths, digits, range = {}] = args;
+        const { signal } = opts;
+        const parts = pool._parts(ref.byteLength).length;
+        return Promise.all([
+          pool.relog(ref, { format: "csv", counters: paths, digits, ...range, signal }),
+          paths.length === 0 ? null : first.columns(ref.refs[0], { counters: paths, signal }),
+        ]).then(([text, cols]) => ({ text, extra: cols === null ? 0 : cols.columns.length - paths.length, parts }));
       }
       return first.call(method, args.map(own), opts);
     },

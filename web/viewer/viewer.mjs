@@ -22,10 +22,13 @@
 //   chart       see chart.mjs
 //   #app        data-state: loading, ready, busy, loaded, error; data-kind:
 //               blg, pair, single; data-stats: pending, ready, cancelled;
-//               data-series: pending, ready; data-tab: counters, analysis;
+//               data-series: pending, ready; data-series-parts: the parts
+//               the last charted counters were read in (pool.mjs);
+//               data-tab: counters, analysis;
 //               data-zoom: the zoomed range (ISO local times "from/to"),
 //               absent for the whole log
 //   summary     #zoom-range[data-begin][data-end] (relog -b and -e's times)
+//   export      #export-status[data-parts]: the parts the last CSV was read in
 //   analysis    see analysisview.mjs
 
 import { ANALYZE_MODULE, moduleURLs } from "../perfcalc.mjs";
@@ -33,8 +36,8 @@ import { createPool, createWorker } from "../worker.mjs";
 import { viewerWorker } from "./pool.mjs";
 import { drawChart } from "./chart.mjs";
 import { AnalysisView } from "./analysisview.mjs";
-import { $, h } from "./dom.mjs";
-import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtInt, isoMs, isoTime, relogTimeText, showTime, statusWords, typeName, unitFor, utcOffset } from "./format.mjs";
+import { $, breakable, h } from "./dom.mjs";
+import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtInt, fmtShort, isoMs, isoTime, relogTimeText, showTime, statusWords, typeName, unitFor, utcOffset } from "./format.mjs";
 import { CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor, orderCaptures, parseIds, rangeOptions, samplesIn, statsByColumn } from "./model.mjs";
 import { VirtualTable } from "./table.mjs";
 import { TreeView } from "./tree.mjs";
@@ -240,6 +243,7 @@ function loadSeries() {
     if (missing.length > 0) {
       const r = await work.call("series", [v.ref, missing.map((i) => v.tree.paths[i])], { signal: abort.signal });
       if (g !== gen) return;
+      app.dataset.seriesParts = String(r.parts ?? 1);
       missing.forEach((i, k) => v.series.set(i, r.series[k]));
     }
     app.dataset.series = "ready";
@@ -424,7 +428,8 @@ function computeAgain() {
   loadStats();
 }
 
-const numCell = (v) => h("td", { class: "num", title: v === null ? null : exact(v) }, fmt(v));
+/** A statistics table's number: short (fmtShort), its exact value in the title. */
+const statCell = (v) => h("td", { class: "num", title: v === null ? null : exact(v) }, fmtShort(v));
 const statusCell = (st, what) => h("td", { class: "num status", title: `${what}: ${st}` }, statusWords(st).flatMap((w, k) => (k ? [h("wbr"), w] : [w])));
 
 /** Makes the table row of a log's column i. */
@@ -432,7 +437,9 @@ function logRow(i) {
   const v = view, path = v.tree.paths[i], type = v.cols.columns[i].type, s = v.stats?.[i], unit = unitFor(type, v.tree.parts[i].counter);
   const color = v.selection.colorOf(i);
   const attrs = { "data-index": i, "data-path": path, "data-type": typeName(type), "data-unit": unit, class: color ? "selected" : "", onclick: () => toggle(i) };
-  const label = h("td", { class: "path", title: `${path}\n${typeName(type)}` }, h("span", { class: "swatch", style: color ? `background:${color}` : "" }), v.tree.label(i));
+  // The label on up to two lines (the twelve columns fit 1360 px).
+  const label = h("td", { class: "path", title: `${path}\n${typeName(type)}` }, h("span", { class: "clamp" },
+    h("span", { class: "swatch", style: color ? `background:${color}` : "" }), breakable(v.tree.label(i))));
   if (!s) {
     const text = app.dataset.stats === "cancelled" ? "not computed" : app.dataset.stats === "ready" ? "not in the zoomed range" : "computing…";
     return h("tr", { ...attrs, "data-stats": app.dataset.stats === "ready" ? "absent" : "pending" }, label, h("td", { class: "unit" }, unit), h("td", { class: "num dim", colspan: 10 }, text));
@@ -441,11 +448,11 @@ function logRow(i) {
     ...attrs, "data-count": s.count, "data-skipped": s.skipped, "data-min": exact(s.min), "data-max": exact(s.max),
     "data-mean": exact(s.mean), "data-mean-status": s.meanStatus, "data-valid-mean": exact(s.validMean), "data-invalid": s.invalid,
     "data-p90": exact(s.p90 ?? null), "data-p95": exact(s.p95 ?? null), "data-p99": exact(s.p99 ?? null),
-  }, label, h("td", { class: "unit" }, unit), numCell(s.min), numCell(s.max),
-  s.mean === null ? statusCell(s.meanStatus, "no mean") : numCell(s.mean), numCell(s.validMean),
+  }, label, h("td", { class: "unit" }, unit), statCell(s.min), statCell(s.max),
+  s.mean === null ? statusCell(s.meanStatus, "no mean") : statCell(s.mean), statCell(s.validMean),
   h("td", { class: "num" }, fmtInt(s.count)), h("td", { class: "num dim" }, fmtInt(s.skipped)),
   h("td", { class: s.invalid ? "num warn" : "num dim" }, fmtInt(s.invalid)),
-  numCell(s.p90 ?? null), numCell(s.p95 ?? null), numCell(s.p99 ?? null));
+  statCell(s.p90 ?? null), statCell(s.p95 ?? null), statCell(s.p99 ?? null));
 }
 
 /** Makes the table row of a capture's value i. */
@@ -549,8 +556,8 @@ function renderChart() {
     normalize: $("normalize").checked, bias: v.cols.bias, span: v.range ? v.range : undefined, onZoom: setZoom,
   });
   if (sel.length > 0) {
-    hint += v.range ? ` Zoomed: ${fmtInt(samplesIn(aligned.times, v.range).count)} of ${fmtInt(aligned.times.length)} samples; drag again to zoom further, or Reset.`
-      : " Drag over a time range to zoom to it.";
+    hint += v.range ? ` Zoomed: ${fmtInt(samplesIn(aligned.times, v.range).count)} of ${fmtInt(aligned.times.length)} samples; drag again to zoom further, or Reset (keys on the chart: + − ← → and 0).`
+      : " Drag over a time range to zoom to it (or, on the chart, + and −, ← and →, 0 for the whole log).";
   }
   if (waiting.length > 0) hint += ` Decoding ${waiting.length} more counter${waiting.length > 1 ? "s" : ""}…`;
   $("chart-hint").textContent = hint;
@@ -614,6 +621,7 @@ async function csv() {
   const status = $("export-status");
   status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as ${command} --digits ${digits}${paths.length ? " -c …" : ""}${range ? ` -b "${relogTimeText(range.from)}" -e "${relogTimeText(range.to)}"` : ""})` +
     (r.extra > 0 ? `; it also holds ${r.extra} counter${r.extra > 1 ? "s" : ""} whose paths the selected ones' match (a wildcard or a case difference in a name)` : "") + ".";
+  status.dataset.parts = String(r.parts ?? 1);
   status.hidden = false;
   return { text: r.text, name: csvName(v.file, digits) };
 }
@@ -714,8 +722,16 @@ analysis = new AnalysisView({
   message: (kind, title, text, hint) => { clearMessage(); showMessage(kind, title, text, hint); }, clear: clearMessage,
 });
 try {
-  // The charted counters are read by a pool of workers, a part of the log each (pool.mjs).
-  work = viewerWorker(await createPool(undefined, { script: WORKER_SCRIPT, workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) }));
+  // The charted counters and the CSV are read by a pool of workers, a part
+  // of the log each (pool.mjs): one per core, at most 4, and parts of at
+  // least 4 MiB; the page's address may set both (?workers=3&part=65536:
+  // the end-to-end test reads a small log in 3 parts).
+  const params = new URLSearchParams(location.search);
+  const count = (name, lo, hi) => { const n = Number(params.get(name)); return params.has(name) && Number.isInteger(n) && n >= lo && n <= hi ? n : null; };
+  const pool = await createPool(undefined, { script: WORKER_SCRIPT, workers: count("workers", 1, 16) ?? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) });
+  const part = count("part", 65536, 2 ** 40);
+  if (part !== null) pool._minPart = part; // PerfcalcPool's least part (MIN_PART_BYTES), for tests
+  work = viewerWorker(pool);
   background = await createWorker(work.module, { script: WORKER_SCRIPT });
   $("module-status").textContent = "Ready: the perfcalc module runs in a worker of this page.";
   $("module-status").classList.add("ok");

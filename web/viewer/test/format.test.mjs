@@ -1,9 +1,9 @@
 // Text for people (format.mjs) and the chart's pure parts (chart.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { axisTitle, columnEnvelope, drawOrder, lineRuns, lowerBound, niceStep, rangeStats, timeTicks } from "../chart.mjs";
+import { axisTitle, columnEnvelope, drawOrder, lineRuns, lowerBound, niceStep, rangeStats, timeTicks, upperBound, zoomKey } from "../chart.mjs";
 import { valuesJSON } from "../model.mjs";
-import { duration, exact, fileTimeMs, fmt, fmtBytes, isoMs, isoTime, relogTimeText, statusWords, typeName, unitFor, unitOf, utcOffset } from "../format.mjs";
+import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtShort, isoMs, isoTime, relogTimeText, statusWords, typeName, unitFor, unitOf, utcOffset } from "../format.mjs";
 
 test("exact keeps every bit of a value; fmt rounds for reading", () => {
   for (const v of [0.1 + 0.2, 6.5500000000000006e-5, 9.223372036854776e18, -0, 1e-310]) assert.ok(Object.is(Number(exact(v)), v), String(v));
@@ -134,4 +134,53 @@ test("rangeStats, lowerBound, drawOrder and axisTitle", () => {
   assert.equal(axisTitle(["%", "bytes", "%"], false), "% · bytes");
   assert.match(axisTitle(["%"], true), /^scaled/);
   assert.equal(axisTitle([], false), "");
+});
+
+test("zoomKey: + and - zoom around the middle, arrows move by a quarter within the log, 0 and Escape the whole log", () => {
+  // A log from 1000 to 9000 ms, shown whole.
+  assert.deepEqual(zoomKey("+", 1000, 9000, 1000, 9000), { from: 3000, to: 7000 });
+  assert.deepEqual(zoomKey("=", 1000, 9000, 1000, 9000), { from: 3000, to: 7000 });
+  assert.equal(zoomKey("-", 1000, 9000, 1000, 9000), undefined, "the whole log: nothing to zoom out of");
+  assert.equal(zoomKey("ArrowLeft", 1000, 9000, 1000, 9000), undefined);
+  assert.equal(zoomKey("0", 1000, 9000, 1000, 9000), undefined);
+  assert.equal(zoomKey("x", 3000, 7000, 1000, 9000), undefined);
+  // Zoomed to 3000..7000: out doubles the span, back to the whole log (null).
+  assert.equal(zoomKey("-", 3000, 7000, 1000, 9000), null);
+  assert.deepEqual(zoomKey("-", 4000, 5000, 1000, 9000), { from: 3500, to: 5500 });
+  // Out near an end: the span kept, moved inside the log.
+  assert.deepEqual(zoomKey("-", 1000, 2000, 1000, 9000), { from: 1000, to: 3000 });
+  // Arrows: a quarter of the span, kept within the log; at its end, nothing.
+  assert.deepEqual(zoomKey("ArrowRight", 3000, 7000, 1000, 9000), { from: 4000, to: 8000 });
+  assert.deepEqual(zoomKey("ArrowLeft", 3000, 7000, 1000, 9000), { from: 2000, to: 6000 });
+  assert.deepEqual(zoomKey("ArrowRight", 4500, 8500, 1000, 9000), { from: 5000, to: 9000 });
+  assert.equal(zoomKey("ArrowRight", 5000, 9000, 1000, 9000), undefined);
+  assert.equal(zoomKey("ArrowLeft", 1000, 5000, 1000, 9000), undefined);
+  // Whole ms: the range's ends rounded inward.
+  assert.deepEqual(zoomKey("+", 0, 1001, 0, 2000), { from: 251, to: 750 });
+  assert.equal(zoomKey("+", 0, 1, 0, 2000), undefined, "less than a ms: no further zoom");
+  for (const k of ["0", "Escape", "Home"]) assert.equal(zoomKey(k, 3000, 7000, 1000, 9000), null, k);
+});
+
+test("upperBound: the first index past t, at times of a FILETIME's size too", () => {
+  assert.equal(upperBound([1, 2, 2, 3], 2), 3);
+  assert.equal(upperBound([1, 2, 2, 3], 0), 0);
+  assert.equal(upperBound([1, 2, 2, 3], 3), 4);
+  // A log's last sample, in ms since 1601: t + 1e-9 is t itself; upperBound keeps it in the range.
+  const t = 1361299217840;
+  assert.equal(t + 1e-9, t);
+  assert.equal(upperBound([t - 1000, t], t), 2);
+});
+
+test("fmtShort: 5 significant digits (6 fraction digits at most), the integer part whole, an exponent outside 1e-3..1e7", () => {
+  assert.equal(fmtShort(null), "");
+  assert.equal(fmtShort(0), "0");
+  assert.equal(fmtShort(146602.7), "146,603");
+  assert.equal(fmtShort(5309.189), "5,309.2");
+  assert.equal(fmtShort(16.72861), "16.729");
+  assert.equal(fmtShort(0.0025994123), "0.002599");
+  assert.equal(fmtShort(0.0012345), "0.001235");
+  assert.equal(fmtShort(-0.1007018), "-0.1007");
+  assert.equal(fmtShort(0.00085), "8.500e-4");
+  assert.equal(fmtShort(9999999), "9,999,999");
+  assert.equal(fmtShort(12345678), "1.235e7");
 });

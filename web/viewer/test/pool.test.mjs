@@ -1,6 +1,7 @@
 // The viewer's pool (pool.mjs): the charted counters of a log read in parts
 // by several workers are one worker's series, value for value and text for
-// text; the other calls run on the first worker.
+// text, and its CSV one worker's, byte for byte; the other calls run on the
+// first worker.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import { CORPUS, WASM, repeatLog } from "../../test/helpers.mjs";
 const source = new URL("file://" + WASM);
 const script = new URL("../worker.mjs", import.meta.url);
 
-test("viewer pool: series in parts are one worker's", async (t) => {
+test("viewer pool: series and CSV in parts are one worker's", async (t) => {
   if (!CORPUS) return t.skip("../shared/corpus is absent");
   const tx = readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));
   const log = repeatLog(tx, 12);
@@ -35,6 +36,17 @@ test("viewer pool: series in parts are one worker's", async (t) => {
         assert.ok(w.values.length > 0, paths[k]);
         for (const name of ["rows", "times", "values", "statuses"]) assert.deepEqual(g[name], w[name], `${paths[k]} ${name}`);
         assert.deepEqual(g.text, w.text, paths[k]);
+      }
+      assert.equal(got.parts, 3);
+      // relog's CSV in parts: the text of one worker, byte for byte, of
+      // every column, of the charted ones (17 digits), and of a time range.
+      const cols = await one.columns(bytes);
+      const range = { begin: cols.begin + (cols.end - cols.begin) / 3n, end: cols.end - (cols.end - cols.begin) / 4n };
+      for (const args of [[[], 20], [paths, 17], [paths, 20, range], [["\\\\GEORGIS3\\PhysicalDisk(*)\\*Queue*"], 20, range]]) {
+        const csv = await work.call("csv", [ref, ...args]), want = await one.call("csv", [bytes, ...args]);
+        assert.equal(csv.parts, 3);
+        assert.equal(csv.text, want.text, JSON.stringify(args[0]));
+        assert.equal(csv.extra, want.extra, JSON.stringify(args[0]));
       }
       // The other calls, on the first worker, with the pool's ref.
       assert.deepEqual(await work.columns(ref), await one.columns(bytes));
