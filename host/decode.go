@@ -1,6 +1,7 @@
 package host
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
@@ -57,19 +58,90 @@ func (e *Engine) DecodeNames(table []byte) (*Decoded, error) {
 // Record per column present in each kept sample, row by row. A log damaged
 // after its start gives the records before the damage and Decoded.Damage.
 func (e *Engine) DecodeBlg(log []byte, sel relog.Options) (*Decoded, error) {
-	return e.decodeLog(fnDecodeBlg, log, sel)
+	return e.decodeLog(fnDecodeBlg, log, sel, 0)
 }
 
 // decodeLog calls decode_blg or relog_stats (f) on the log with the
-// selection sel.
-func (e *Engine) decodeLog(f int, log []byte, sel relog.Options) (*Decoded, error) {
+// selection sel; flags are relog_stats' (0 for decode_blg).
+func (e *Engine) decodeLog(f int, log []byte, sel relog.Options, flags uint32) (*Decoded, error) {
 	pats, every, err := selection(sel)
 	if err != nil {
 		return nil, err
 	}
 	return e.decodePart(f, [][]byte{log, pats}, func(s []uint64, at []region, first uint32) {
-		logArgs(s, at, sel, every, uint64(first))
-	}, nil, partOf(f, sel))
+		logArgs(s, at, sel, every, uint64(first|flags))
+	}, nil, scopeOf(f, sel))
+}
+
+// scope is what an instance's log exports read besides their arguments:
+// the part of the log (log_part) and, when log, the most columns
+// (max_columns).
+type scope struct {
+	part       [2]int64
+	maxColumns uint32
+	log        bool
+}
+
+// noScope is the scope of the calls that read no log: the whole log, and
+// max_columns left as it is.
+var noScope = scope{}
+
+// scopeOf returns the scope of the log export f with the selection sel.
+func scopeOf(f int, sel relog.Options) scope {
+	return scope{part: partOf(f, sel), maxColumns: moduleMaxColumns(sel.MaxColumns), log: true}
+}
+
+// moduleMaxColumns returns max_columns' argument for
+// relog.Options.MaxColumns n as the host reads it: 0 the module's default
+// (abi.DefaultMaxColumns, 1,000,000, as perfcalc's --max-columns), a
+// negative n (or one beyond a u32) no limit (0).
+func moduleMaxColumns(n int) uint32 {
+	switch {
+	case n == 0:
+		return abi.DefaultMaxColumns
+	case n < 0 || uint64(n) > math.MaxUint32:
+		return 0
+	}
+	return uint32(n)
+}
+
+// nativeOptions returns sel with MaxColumns as relog reads it (0: no
+// limit) for the host's reading of it (moduleMaxColumns): Native then
+// refuses the logs the module refuses.
+func nativeOptions(sel relog.Options) relog.Options {
+	sel.MaxColumns = int(moduleMaxColumns(sel.MaxColumns))
+	return sel
+}
+
+// setScope sets the instance's log part and, for a log export, its most
+// columns (setPart, setMaxColumns).
+func (inst *instance) setScope(e *Engine, s scope) error {
+	if s.log {
+		if err := inst.setMaxColumns(e, s.maxColumns); err != nil {
+			return err
+		}
+	}
+	return inst.setPart(e, s.part)
+}
+
+// setMaxColumns makes the instance's log exports refuse a log of more
+// than n columns (max_columns; 0: no limit), when that is not the limit
+// they have already: an *Error with CodeUnsupported for a module without
+// max_columns (it keeps abi.DefaultMaxColumns).
+func (inst *instance) setMaxColumns(e *Engine, n uint32) error {
+	if n == inst.maxColumns {
+		return nil
+	}
+	if inst.fn[fnMaxColumns] == nil {
+		return &Error{Op: "max_columns", Code: CodeUnsupported, Text: "perfcalc host: this perfcalc.wasm lacks max_columns (it is older than this package): its limit of columns stays 1,000,000"}
+	}
+	clear(inst.stack[:])
+	inst.stack[0] = uint64(n)
+	if err := e.call(inst, fnMaxColumns); err != nil {
+		return err
+	}
+	inst.maxColumns = n
+	return nil
 }
 
 // partOf returns the part of the log (relog.Options.PartFrom, PartTo) that
@@ -183,7 +255,27 @@ func queryTextFormat(tsv bool, digits int) (uint64, error) {
 // before the damage and Decoded.Damage. A module without the export (older
 // than this package) gives an *Error with CodeUnsupported.
 func (e *Engine) RelogStats(log []byte, sel relog.Options) (*Decoded, error) {
-	return e.decodeLog(fnRelogStats, log, sel)
+	return e.decodeLog(fnRelogStats, log, sel, 0)
+}
+
+// RelogStatsPercentiles is RelogStats with each Statistic's Percentiles
+// (relog_stats with abi.StatsPercentiles), as
+// relog.Converter.StatisticsPercentiles and perfcalc stats --percentiles
+// compute them: the 90th, 95th and 99th percentiles of the column's Valid
+// values (nearest rank; 0 when Count is 0). Every Valid value is kept
+// until the end, 8 bytes each, in the module's memory. A module that
+// ignores the flag (older than it) gives an *Error with CodeUnsupported.
+func (e *Engine) RelogStatsPercentiles(log []byte, sel relog.Options) (*Decoded, error) {
+	d, err := e.decodeLog(fnRelogStats, log, sel, abi.StatsPercentiles)
+	if err != nil {
+		return nil, err
+	}
+	for i := range d.Statistics {
+		if d.Statistics[i].Percentiles == nil {
+			return nil, &Error{Op: "relog_stats", Code: CodeUnsupported, Text: "perfcalc host: this perfcalc.wasm computes no percentiles (it is older than this package)"}
+		}
+	}
+	return d, nil
 }
 
 // RelogText returns relog's text of the .blg log in format (relog.CSV, TSV or
@@ -211,7 +303,7 @@ func (e *Engine) RelogText(log []byte, sel relog.Options, format relog.Format) (
 	f := uint64(format) | uint64(sel.Digits)<<abi.DigitsShift
 	return e.textPart(fnRelogText, [][]byte{log, pats}, nil, func(s []uint64, at []region) {
 		logArgs(s, at, sel, every, f)
-	}, partOf(fnRelogText, sel))
+	}, scopeOf(fnRelogText, sel))
 }
 
 // letGo ends the module's continuation (decode_next(0)) of a paged call
@@ -233,18 +325,19 @@ func (e *Engine) letGo(inst *instance, cursor *uint32, err *error) {
 // left (a log damaged after the rows written) is an *Error (Code 0)
 // returned with the text.
 func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region)) (text []byte, err error) {
-	return e.textPart(f, parts, fill, args, [2]int64{})
+	return e.textPart(f, parts, fill, args, noScope)
 }
 
-// textPart is text, the instance's log_part set to part first.
-func (e *Engine) textPart(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region), part [2]int64) (text []byte, err error) {
+// textPart is text, the instance's log_part and max_columns set to sc
+// first.
+func (e *Engine) textPart(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region), sc scope) (text []byte, err error) {
 	op := exports[f]
 	inst, err := e.get()
 	if err != nil {
 		return nil, err
 	}
 	defer e.put(inst)
-	if err := inst.setPart(e, part); err != nil {
+	if err := inst.setScope(e, sc); err != nil {
 		return nil, err
 	}
 	at, err := inst.place(e, parts, fill)
@@ -387,17 +480,18 @@ func (inst *instance) place(e *Engine, parts [][]byte, fill func(last []byte, at
 // decodes the input once, whatever the pages. When the output buffer cannot
 // hold the next record (a page without records), it is made to hold it.
 func (e *Engine) decode(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region)) (d *Decoded, err error) {
-	return e.decodePart(f, parts, args, fill, [2]int64{})
+	return e.decodePart(f, parts, args, fill, noScope)
 }
 
-// decodePart is decode, the instance's log_part set to part first.
-func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region), part [2]int64) (d *Decoded, err error) {
+// decodePart is decode, the instance's log_part (and max_columns) set to
+// sc first.
+func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region), sc scope) (d *Decoded, err error) {
 	inst, err := e.get()
 	if err != nil {
 		return nil, err
 	}
 	defer e.put(inst)
-	if err := inst.setPart(e, part); err != nil {
+	if err := inst.setScope(e, sc); err != nil {
 		return nil, err
 	}
 	at, err := inst.place(e, parts, fill)

@@ -15,7 +15,9 @@
 //	vals, err := eng.Query(nil, &host.QueryConfig{…}, older, newer)
 //
 // and decodes V1 blobs, PerfLib V2 results, name tables and .blg logs into
-// Records (DecodeV1, DecodeV2, DecodeNames, DecodeBlg, RelogText), and
+// Records (DecodeV1, DecodeV2, DecodeNames, DecodeBlg, RelogText),
+// computes a log's statistics as perfcalc stats does (RelogStats, and
+// RelogStatsPercentiles as perfcalc stats --percentiles), and
 // runs perfcalc analyze over a log (Analyze: the report's JSON, computed
 // by a second module, perfcalc-analyze.wasm, which the first Analyze
 // compiles and starts: a program that never analyses neither loads nor
@@ -39,6 +41,12 @@
 // machine: their results are DecodeBlg's and RelogText's, record for
 // record and byte for byte. Each instance reads the whole log's columns
 // first, and holds the whole log in its memory.
+//
+// relog.Options.MaxColumns reaches the module (max_columns) in every call
+// over a log: a log of more columns is refused with CodeLimit before its
+// columns take memory, as perfcalc --max-columns refuses it. 0 is the
+// command's default, 1,000,000 columns, and a negative value sets no
+// limit (Native reads MaxColumns the same way).
 //
 // # Failures
 //

@@ -58,6 +58,7 @@ const (
 	fnDecodeNext
 	fnAnalyze
 	fnLogPart
+	fnMaxColumns
 	numFn
 )
 
@@ -88,13 +89,14 @@ var exports = [numFn]string{
 	fnDecodeNext:   "decode_next",
 	fnAnalyze:      "analyze",
 	fnLogPart:      "log_part",
+	fnMaxColumns:   "max_columns",
 }
 
 // optional are the exports that perfcalc.wasm may lack (they came later
 // within ABI version 1, and analyze is in the analyze module only; a module
 // of version 2 has the first ones): a call that needs a missing one
 // returns an *Error with CodeUnsupported.
-var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true, fnLogPart: true}
+var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true, fnLogPart: true, fnMaxColumns: true}
 
 // required reports whether a module must have the export i: the analyze
 // module (analyzeOnly) every one of abi.AnalyzeModuleExports (its Engine
@@ -297,6 +299,10 @@ type instance struct {
 	// part is the part of a log that the instance's decode_blg and
 	// relog_text read (log_part; 0, 0: the whole log).
 	part [2]int64
+	// maxColumns is the most columns of a log that the instance's log
+	// exports accept (max_columns; abi.DefaultMaxColumns until set, 0: no
+	// limit).
+	maxColumns uint32
 	// ctx is the context of the current Engine call: the Engine's, or one
 	// with the call's deadline, which cancel releases.
 	ctx    context.Context
@@ -318,7 +324,7 @@ func (c *capped) Write(p []byte) (int, error) {
 
 // instantiate creates and starts an instance and reads its buffers.
 func (e *Engine) instantiate(ctx context.Context) (*instance, error) {
-	inst := &instance{stderr: &capped{}}
+	inst := &instance{stderr: &capped{}, maxColumns: abi.DefaultMaxColumns}
 	mod, err := e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, mmapAllocator), e.cm, wazero.NewModuleConfig().
 		WithName(""). // anonymous: many instances of one compiled module
 		WithStartFunctions("_initialize").

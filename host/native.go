@@ -76,19 +76,25 @@ func (Native) DecodeNames(table []byte) (*Decoded, error) {
 
 // DecodeBlg is Engine.DecodeBlg in the caller's process.
 func (Native) DecodeBlg(log []byte, sel relog.Options) (*Decoded, error) {
-	return build("decode_blg", func(b *abi.Builder) error { return b.Blg(log, sel) })
+	return build("decode_blg", func(b *abi.Builder) error { return b.Blg(log, nativeOptions(sel)) })
 }
 
 // RelogStats is Engine.RelogStats in the caller's process.
 func (Native) RelogStats(log []byte, sel relog.Options) (*Decoded, error) {
-	return build("relog_stats", func(b *abi.Builder) error { return b.Stats(log, sel) })
+	return build("relog_stats", func(b *abi.Builder) error { return b.Stats(log, nativeOptions(sel)) })
+}
+
+// RelogStatsPercentiles is Engine.RelogStatsPercentiles in the caller's
+// process.
+func (Native) RelogStatsPercentiles(log []byte, sel relog.Options) (*Decoded, error) {
+	return build("relog_stats", func(b *abi.Builder) error { return b.StatsPercentiles(log, nativeOptions(sel)) })
 }
 
 // RelogText is Engine.RelogText in the caller's process (without the
 // module's limit of 1 GiB).
 func (Native) RelogText(log []byte, sel relog.Options, format relog.Format) ([]byte, error) {
 	var text bytes.Buffer
-	_, damage, err := abi.RelogText(&text, log, sel, uint32(format))
+	_, damage, err := abi.RelogText(&text, log, nativeOptions(sel), uint32(format))
 	if err != nil {
 		return nil, nativeError("relog_text", err)
 	}

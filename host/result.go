@@ -1,11 +1,14 @@
 package host
 
 import (
+	"encoding/binary"
+	"math"
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
 )
 
@@ -74,6 +77,9 @@ type Statistic struct {
 	Parts counterpath.Path // the parts of Path (ABI.md, "Path parts")
 	Type  engine.CounterType
 	engine.Statistics
+	// Percentiles are the column's percentiles (ABI.md, "Percentiles
+	// record") with RelogStatsPercentiles; nil with RelogStats.
+	Percentiles *relog.Percentiles
 }
 
 // Decoded is the result of a decode: its records, in the order of ABI.md,
@@ -136,6 +142,9 @@ type QueryConfig struct {
 type reader struct {
 	d    Decoded
 	next uint32 // the index of the next page's first record
+	// column is the column of the last statistics record (KindStats),
+	// which a percentiles record must be of.
+	column uint32
 }
 
 // page reads the page at the start of b. It returns the page's header, or
@@ -188,7 +197,18 @@ func (rd *reader) page(b []byte) (h abi.Header, violation string) {
 			}
 		}
 		if rd.d.Kind == KindStats {
+			if binary.LittleEndian.Uint32(r[abi.StatRecord:]) == abi.StatRecPercentiles {
+				// The percentiles of the column of the statistics record before it.
+				n := len(rd.d.Statistics)
+				if n == 0 || rd.d.Statistics[n-1].Percentiles != nil || binary.LittleEndian.Uint32(r[abi.PctColumn:]) != rd.column {
+					return h, "a percentiles record follows no statistics record of its column"
+				}
+				f64 := func(off int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(r[off:])) }
+				rd.d.Statistics[n-1].Percentiles = &relog.Percentiles{P90: f64(abi.PctP90), P95: f64(abi.PctP95), P99: f64(abi.PctP99)}
+				continue
+			}
 			st := abi.ReadStatistic(r)
+			rd.column = st.Column
 			rd.d.Statistics = append(rd.d.Statistics, Statistic{Path: lastPath, Parts: lastParts, Type: st.Type, Statistics: st.Statistics})
 			continue
 		}
