@@ -3,7 +3,10 @@
 // compares every number the page shows (its exact data attributes, and the
 // CSV it copies and saves) with the native perfcalc command's output:
 // capture pairs (V1 and V2) of testdata/corpus/, the real .blg logs of
-// ../shared/corpus/, a 25 MB log (the page must answer input while it
+// ../shared/corpus/, a log read in 3 parts by the viewer's pool of 3
+// workers (?workers=3&part=65536: its chart, saved CSV and statistics as
+// the command's, byte for byte), zoom by keys and by dragging, a 42 MB log
+// (envelopes, a zoomed range), a 25 MB log (the page must answer input while it
 // decodes, and Cancel must stop it), a log of more than 2,097,152 values
 // (listed first, charted counter by counter), a log cut short (the
 // command's damage message), and files that must give an error message.
@@ -600,6 +603,7 @@ try {
           assert.equal(csv.parts, "3", "the CSV was written in 3 parts");
           assert.equal(csv.text, native("relog", tx12, "-c", total, "-f", "csv", "--digits", String(digits)), `-c, ${digits} digits`);
         }
+        await shot("20-pool-3-parts.png");
         // Nothing charted: every counter's CSV, perfcalc relog -f csv.
         await page.selectOption("#digits", "20");
         await page.click("#clear-selection");
@@ -610,7 +614,6 @@ try {
         assert.equal(want.split("\r\n").length, q12.samples + 2, "the CSV holds every sample (a header, and a line each)");
         assert.equal(all.text, want, "every counter");
         note(`pool of 3 workers, ${(readFileSync(tx12).length / 1e6).toFixed(1)} MB log in 3 parts: ${cells} charted values identical to relog -c; CSV (${(want.length / 1e6).toFixed(1)} MB, and of the charted counter at 20 and 17 digits) identical to perfcalc relog -f csv; ${stats.length} counters' statistics identical to perfcalc stats --valid --percentiles`);
-        await shot("20-pool-3-parts.png");
       });
 
       await step("keyboard zoom: the chart takes focus; + zooms to the middle half, → moves a quarter, − zooms out (to the whole log from half of it), Escape shows the whole log; statistics and CSV (read in 3 parts) of each range as relog and stats -b -e", async () => {

@@ -346,7 +346,7 @@ function render() {
   table = new VirtualTable($("table-wrap"), $("values"), blg ? {
     columns: [
       { title: "Counter", width: "path" }, { title: "Unit", width: "unit" }, { title: "Min", num: true }, { title: "Max", num: true },
-      { title: "PDH mean", num: true, hint: "PDH's mean (PdhComputeCounterStatistics, perfmon's Average): a rate, timer or average, its value from the first to the last good sample (one bad sample there spoils it: NegativeValue); other counters, the mean of their values" },
+      { title: "PDH mean", num: true, width: "mean", hint: "PDH's mean (PdhComputeCounterStatistics, perfmon's Average): a rate, timer or average, its value from the first to the last good sample (one bad sample there spoils it: NegativeValue); other counters, the mean of their values" },
       { title: "Valid mean", num: true, hint: "the mean of the valid values (not PDH's; perfcalc stats --valid)" },
       { title: "Values", num: true, width: "count", hint: "number of valid values" },
       { title: "Skipped", num: true, width: "count", hint: "samples without a valid value (no value yet, bad data, instance absent)" },
