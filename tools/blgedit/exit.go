@@ -41,7 +41,7 @@ func ExitInstance(log []byte, object, inst string, from int) ([]byte, int, error
 			continue
 		}
 		for _, b := range s.Blocks {
-			edited, ok, err := exitIn(b.Data, names, &nm, object, inst)
+			edited, ok, err := removeInstance(b.Data, names, &nm, object, inst)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -84,9 +84,18 @@ func patch(log, data, edited []byte) bool {
 	return false
 }
 
-// exitIn returns a copy of the PERF_DATA_BLOCK data without the instance,
-// or false when the block does not hold it.
-func exitIn(data []byte, names *nametable.Table, nm *perfdata.Namer, object, inst string) ([]byte, bool, error) {
+// RemoveInstance returns a copy of a V1 PERF_DATA_BLOCK (a
+// HKEY_PERFORMANCE_DATA capture) without the instance named inst (its PDH
+// name) of the object named object through names, laid out as
+// ExitInstance lays it out (the same size); false when the block does not
+// hold it.
+func RemoveInstance(data []byte, names *nametable.Table, object, inst string) ([]byte, bool, error) {
+	var nm perfdata.Namer
+	return removeInstance(data, names, &nm, object, inst)
+}
+
+// removeInstance is RemoveInstance with a Namer of the caller's.
+func removeInstance(data []byte, names *nametable.Table, nm *perfdata.Namer, object, inst string) ([]byte, bool, error) {
 	blk, err := perfdata.Parse(data)
 	if err != nil {
 		return nil, false, err
