@@ -37,7 +37,7 @@ type capture struct {
 	insts []instName
 	// Config.PID: the current object's instances' PDH names and IDs, when
 	// it is paired by ID.
-	pdh []instName
+	pdh  []instName
 	pids []idKey
 }
 
