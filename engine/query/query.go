@@ -48,7 +48,8 @@ type Config struct {
 	IDs []uint32
 	// PID pairs Process and Thread instances by process and thread ID
 	// rather than by name (identity.go): the --identity pid of the
-	// commands.
+	// commands. The WebAssembly module's build leaves it out (its size
+	// budget) and pairs by name.
 	PID bool
 }
 

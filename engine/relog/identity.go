@@ -36,7 +36,8 @@ import (
 // (where PDH computes between two processes).
 //
 // The objects are recognised by their English names (Process, Thread) and
-// their ID counters likewise.
+// their ID counters likewise. The WebAssembly module's build leaves
+// IdentityPID out (identityBuilt) and pairs by name.
 type Identity uint8
 
 const (
@@ -138,11 +139,24 @@ type identity struct {
 	ids     []idKey // whole objects: per instance of the block
 }
 
+// identityBuilt says whether IdentityPID is built in: natively, not in the
+// WebAssembly module (fast_wasm.go), whose size budget its code (about 60
+// KB of module) exceeds; there Options.Identity is ignored and instances
+// are paired by name. Every use of Converter.id is guarded by it, so that
+// the module links none of this file's code.
+const identityBuilt = fast
+
+// ident returns the Converter's *identity (nil in IdentityPDH mode).
+func (c *Converter) ident() *identity {
+	id, _ := c.id.(*identity)
+	return id
+}
+
 // setupIdentity prepares IdentityPID for the log's counter list: the
 // groups of the wildcard Process and Thread entries, and a note for those
 // whose ID counters the list lacks.
 func (c *Converter) setupIdentity() {
-	if c.opts.Identity != IdentityPID {
+	if !identityBuilt || c.opts.Identity != IdentityPID {
 		return
 	}
 	id := &identity{whole: map[*entry]int{}, noted: map[string]bool{}, occ: map[string]int{}}
@@ -232,6 +246,9 @@ func (id *identity) reset() {
 // its instances are paired by name (pdh)"). Whole-object logs are known
 // after the first reading (New), raw-record logs from their counter list.
 func (c *Converter) IdentityNotes() []string {
+	if !identityBuilt {
+		return nil
+	}
 	if m, ok := c.merge.(*merger); ok {
 		var notes []string
 		for _, p := range m.parts {
@@ -246,7 +263,7 @@ func (c *Converter) IdentityNotes() []string {
 	if c.id == nil {
 		return nil
 	}
-	return c.id.notes
+	return c.ident().notes
 }
 
 // contains reports whether list holds s.
@@ -269,6 +286,9 @@ func contains(list []string, s string) bool {
 // breaks and notes are those of all the logs; a reused PID (the same
 // name:pid, another Creating Process ID) is not told in a merge.
 func (c *Converter) IdentityBreaks() int64 {
+	if !identityBuilt {
+		return 0
+	}
 	if m, ok := c.merge.(*merger); ok {
 		n := int64(0)
 		for _, p := range m.parts {
@@ -279,7 +299,7 @@ func (c *Converter) IdentityBreaks() int64 {
 	if c.id == nil {
 		return 0
 	}
-	return c.id.breaks
+	return c.ident().breaks
 }
 
 // numbered returns the PDH name of the n-th occurrence of an instance name
@@ -400,7 +420,7 @@ func (id *identity) check(col int32, in *engine.Input) {
 // mode and sets id.ids, one key per instance; ok is false where the object
 // is not paired by ID (another object, or its IDs missing: noted).
 func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok bool, err error) {
-	id := c.id
+	id := c.ident()
 	k := kindOf(e.info.Object)
 	if k == kindNone || obj.NumInstances == perfdata.NoInstances {
 		return false, nil

@@ -170,8 +170,10 @@ type Converter struct {
 
 	// merge is set for a Converter over several logs (Merge).
 	merge merging
-	// id is set in IdentityPID mode (identity.go).
-	id *identity
+	// id is the *identity of IdentityPID mode (identity.go), nil
+	// otherwise: an interface, so that the WebAssembly module, which
+	// leaves the mode out, links none of its types (ident).
+	id any
 }
 
 // merging is what Next and Statistics need of a merge, behind an interface
@@ -610,8 +612,8 @@ func (c *Converter) next(out *batchRow) (ok, direct bool) {
 		for i := range c.last {
 			c.last[i] = -1
 		}
-		if c.id != nil {
-			c.id.reset()
+		if identityBuilt && c.id != nil {
+			c.ident().reset()
 		}
 	}
 	for c.r.Next() {

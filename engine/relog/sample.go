@@ -32,7 +32,7 @@ type defRef struct {
 // visit reports direct.
 func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool, err error) {
 	c.scratch.g++
-	byID := c.id != nil && c.id.raw
+	byID := identityBuilt && c.id != nil && c.ident().raw
 	if planRows && len(s.Blocks) == 0 && !byID && c.plan.matches(s, first) {
 		if !first {
 			c.computePlanned(s, out)
@@ -44,7 +44,7 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 	}
 	c.plan.start(s, first, len(s.Blocks) == 0 && !byID)
 	if byID {
-		c.id.collect(s.Values, first)
+		c.ident().collect(s.Values, first)
 	}
 	for i := range s.Values {
 		v := &s.Values[i]
@@ -53,16 +53,16 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 			e := &c.entries[v.Counter]
 			ii := int32(0)
 			switch {
-			case byID && c.id.entryGroup[v.Counter] >= 0:
-				name, _ := c.id.rawName(v.Counter, v.Instance)
+			case byID && c.ident().entryGroup[v.Counter] >= 0:
+				name, _ := c.ident().rawName(v.Counter, v.Instance)
 				ii = c.instance(e, name, first, false)
 			case e.info.Wildcard():
-				if c.id != nil {
-					c.id.creator = false
+				if identityBuilt && c.id != nil {
+					c.ident().creator = false
 				}
 				ii = c.instance(e, v.Instance, first, true)
-			case c.id != nil:
-				c.id.creator = false
+			case identityBuilt && c.id != nil:
+				c.ident().creator = false
 			}
 			switch {
 			case ii < 0:
@@ -122,15 +122,14 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 	c.scratch.defs = defs
 	var gr *idGroup // IdentityPID: the group of the object, paired by ID
 	kind := kindNone
-	if c.id != nil {
-		c.id.creator = false
+	if identityBuilt && c.id != nil {
+		c.ident().creator = false
 		byID, err := c.wholeIDs(e, &obj, defs)
 		if err != nil {
 			return err
 		}
 		if byID {
-			gr, kind = c.id.wholeGroup(e), kindOf(e.info.Object)
-			defer c.id.endBlock(gr, first)
+			gr, kind = c.ident().wholeGroup(e), kindOf(e.info.Object)
 		}
 	}
 	insts := obj.Instances()
@@ -140,8 +139,8 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 		switch {
 		case obj.NumInstances == perfdata.NoInstances:
 			name = append(name, noInstance...)
-		case gr != nil && k < len(names) && k < len(c.id.ids):
-			id, key := c.id, c.id.ids[k]
+		case identityBuilt && gr != nil && k < len(names) && k < len(c.ident().ids):
+			id, key := c.ident(), c.ident().ids[k]
 			id.name = names[k].AppendTo(id.name[:0])
 			gr.cur[string(id.name)] = key
 			name = id.appendName(name, kind, names[k].Parent, names[k].Name, key)
@@ -171,6 +170,9 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 			}
 			c.fill(e, d.ci, ii, &in)
 		}
+	}
+	if identityBuilt && gr != nil {
+		c.ident().endBlock(gr, first)
 	}
 	return insts.Err()
 }
@@ -278,8 +280,8 @@ func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) int32 {
 	}
 	c.scratch.gen[col] = c.scratch.g
 	in.HasOld = c.kept > 0 && c.last[col] == int32(c.kept-1)
-	if c.id != nil {
-		c.id.check(col, in)
+	if identityBuilt && c.id != nil {
+		c.ident().check(col, in)
 	}
 	if in.HasOld {
 		in.Old = c.prev[col]
