@@ -499,6 +499,9 @@ func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, ropts 
 		what = strings.Join(logs, ", ")
 	}
 	noteIdentity(stderr, "analyze", what, ropts.Identity, c.IdentityNotes(), c.IdentityBreaks())
+	if r != nil && ropts.Identity == relog.IdentityPID {
+		r.Identity, r.IdentityBreaks = "pid", c.IdentityBreaks()
+	}
 	return r, err
 }
 

@@ -106,3 +106,18 @@ func TestIdentityValues(t *testing.T) {
 		t.Errorf("values --identity pid: exit %d, stderr %q, stdout\n%s\nby name\n%s", code, errs, byPID, byName)
 	}
 }
+
+func TestIdentityAnalyze(t *testing.T) {
+	pal, _ := readShared(t, "PAL_SamplePerfmonLog.blg")
+	code, out, errs := runCmd(t, "", "analyze", "--identity", "pid", "-f", "json", pal)
+	if code != exitOK || !strings.Contains(out, `"chartPoints":600,"identity":"pid","identityBreaks":1,`) || errs != "perfcalc analyze: note: "+breaksNote(1)+"\n" {
+		t.Errorf("analyze --identity pid: exit %d, stderr %q, stdout %.300s", code, errs, out)
+	}
+	if !strings.Contains(out, `Process(rundll32:580)`) {
+		t.Error("analyze --identity pid: no series of rundll32:580")
+	}
+	_, out, errs = runCmd(t, "", "analyze", "-f", "json", pal)
+	if strings.Contains(out, `"identity"`) || errs != "" {
+		t.Errorf("analyze in pdh mode: identity in the report, or stderr %q", errs)
+	}
+}
