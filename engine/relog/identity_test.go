@@ -320,3 +320,32 @@ func TestParseIdentity(t *testing.T) {
 		t.Error(`"PID" accepted`)
 	}
 }
+
+// TestIdentityWholeFallback: a whole-object log whose name table names no
+// ID Process (the PAL log's renamed, same length) is paired by name in
+// pid mode, byte for byte as in pdh mode, and noted.
+func TestIdentityWholeFallback(t *testing.T) {
+	log := readCorpus(t, "PAL_SamplePerfmonLog.blg")
+	utf16 := func(s string) string {
+		var b []byte
+		for i := range len(s) {
+			b = append(b, s[i], 0)
+		}
+		return string(b)
+	}
+	from, to := utf16("\x00ID Process\x00"), utf16("\x00ID Procesz\x00")
+	if strings.Count(string(log), from) != 1 {
+		t.Fatal("the log's name table does not name ID Process once")
+	}
+	renamed := []byte(strings.Replace(string(log), from, to, 1))
+	a, err := csvText(t, renamed, Options{Identity: IdentityPID}, CSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := csvText(t, renamed, Options{}, CSV)
+	c := open(t, renamed, Options{Identity: IdentityPID})
+	want := `Process (\\ZACH-PC): no ID Process counter in the log; its instances are paired by name (pdh)`
+	if notes := c.IdentityNotes(); a != b || len(notes) != 1 || notes[0] != want {
+		t.Fatalf("notes %q (want %q), same CSV as pdh mode %v", notes, want, a == b)
+	}
+}
