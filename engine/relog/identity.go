@@ -201,6 +201,16 @@ func (c *Converter) setupIdentity() {
 			}
 		}
 	}
+	// A log without Process or Thread instances to pair (nor notes) reads
+	// as in pdh mode, at its speed (the first reading in parts among
+	// them).
+	whole := false
+	for i := range c.entries {
+		whole = whole || c.entries[i].whole && kindOf(c.entries[i].info.Object) != kindNone
+	}
+	if !id.raw && !whole && len(id.notes) == 0 {
+		c.id = nil
+	}
 }
 
 // group returns the index of the group of an object of a machine, adding
