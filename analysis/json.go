@@ -252,6 +252,10 @@ func (r *Report) json(w *jsonWriter) {
 	w.int("interval", r.Interval)
 	w.bool("palCompat", r.PALCompat)
 	w.int("chartPoints", int64(r.ChartPoints))
+	if r.Identity != "" {
+		w.str("identity", r.Identity)
+		w.int("identityBreaks", r.IdentityBreaks)
+	}
 	name := ""
 	var values map[string]string
 	if r.Set != nil {

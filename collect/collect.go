@@ -75,6 +75,12 @@ type Config struct {
 	// is written as it is collected, with the name tables and
 	// registrations needed to recompute it offline (see Collector.Save).
 	SaveDir string
+	// PID pairs the registry source's Process and Thread instances by
+	// process and thread ID rather than by name (query.Config.PID: a
+	// series per process, named name:pid). The V2 source's Process V2
+	// counter set names its instances name:pid already; the PDH source
+	// pairs by name, as PDH does.
+	PID bool
 }
 
 // Sample is one collection: the values computed between it and the
@@ -95,6 +101,12 @@ type Sample struct {
 	// Errors are the objects (counter sets, counters) that failed in
 	// this sample, each an *ObjectError; the others were collected.
 	Errors []error
+	// IdentityBreaks is, with Config.PID, the number of instance names
+	// that name another process (or thread) than in the sample before
+	// (query.Query.IdentityBreaks), and IdentityNotes the objects paired
+	// by name for want of their ID counters (query.Query.IdentityNotes).
+	IdentityBreaks int
+	IdentityNotes  []string
 }
 
 // ObjectError is one object, counter set or counter that could not be
@@ -157,6 +169,7 @@ func (c *Collector) Collect(s *Sample) error {
 	s.Missed = 0
 	s.Values = s.Values[:0]
 	s.Errors = s.Errors[:0]
+	s.IdentityBreaks, s.IdentityNotes = 0, s.IdentityNotes[:0]
 	err := c.b.collect(s)
 	c.n++
 	if err != nil {

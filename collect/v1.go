@@ -210,7 +210,7 @@ func (b *v1Backend) object(key objKey) *v1Object {
 			{Object: o.name, Counter: "*"},
 		}
 	}
-	o.q = query.New(query.Config{Names: b.out, Paths: paths, Options: b.cfg.Options})
+	o.q = query.New(query.Config{Names: b.out, Paths: paths, Options: b.cfg.Options, PID: b.cfg.PID})
 	b.byKey[key] = o
 	b.objs = append(b.objs, o)
 	return o
@@ -333,6 +333,14 @@ func (b *v1Backend) compute(s *Sample, st *v1Object) {
 		// The object was redefined (its provider restarted): start again
 		// from this sample.
 		vals, err = st.q.Run(s.Values, nil, st.cur)
+	}
+	if b.cfg.PID {
+		s.IdentityBreaks += st.q.IdentityBreaks()
+		for _, n := range st.q.IdentityNotes() {
+			if !slices.Contains(s.IdentityNotes, n) {
+				s.IdentityNotes = append(s.IdentityNotes, n)
+			}
+		}
 	}
 	if err != nil {
 		s.Values = vals[:n0]

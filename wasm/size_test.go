@@ -75,9 +75,16 @@ import (
 // part, from the last kept sample before it; blg.Reader.SeekSample and
 // its stop at a byte offset), on the module of 2,631,999 bytes: +4,231
 // raw, +1,490 gzipped; the budgets grew by as much.
+//
+// Issue 21 item 1 (--identity pid: relog.Options.Identity, query's
+// Config.PID) allowed up to 8 KB raw. The mode itself is left out of the
+// module (relog's identityBuilt and query's: its code took about 72 KB,
+// 2,651,050 -> 2,723,466 raw): what remains is the option's field and the
+// guarded calls, +471 raw, +200 gzipped (2,651,050 -> 2,651,521; 776,781
+// -> 776,981); the budgets grew by as much.
 const (
-	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 14_772 + 4_231
-	maxModuleGzipBytes = 760_000 + 1_173 + 10_155 + 5_636 + 1_490
+	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 14_772 + 4_231 + 471
+	maxModuleGzipBytes = 760_000 + 1_173 + 10_155 + 5_636 + 1_490 + 200
 )
 
 func TestModuleSize(t *testing.T) {

@@ -24,7 +24,7 @@ import (
 const exitAlerts = 3
 
 const analyzeUsage = `Usage:
-  perfcalc analyze LOG... [--thresholds FILE.xml]... [--set NAME=VALUE]... [--interval auto|SECONDS] [--pal-compat] [-f html|json|text] [-o OUT] [--fail-on warning|critical]
+  perfcalc analyze LOG... [--thresholds FILE.xml]... [--set NAME=VALUE]... [--interval auto|SECONDS] [--pal-compat] [-f html|json|text] [-o OUT] [--fail-on warning|critical] [--identity pdh|pid]
 
 Answers what was wrong with a machine: runs threshold analyses over its
 perfmon log (.blg), cut into time slices, and reports statistics and
@@ -80,6 +80,8 @@ in the temporary folder ($TMPDIR), which never outlives the command.
 The exit status is 0; 1 when a log or threshold file cannot be read (or
 is damaged); 2 for a bad command line; 3 with --fail-on warning|critical when an alert of
 that condition or worse was raised (the report is written all the same).
+
+` + identityHelp + `(analyze: the thresholds of \Process(*) apply to each process, name:pid.)
 
 Flags:
 `
@@ -196,6 +198,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	failOn := fs.String("fail-on", "", "exit with status 3 when an alert of this condition or worse is raised: warning or critical")
 	maxColumns := addMaxColumnsFlag(fs)
+	identity := addIdentityFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, analyzeUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -262,7 +265,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var damaged []error // logs analyzed up to a damage
 	for _, g := range groups {
-		r, err := analyzeLogs(g, analyses, opts, *maxColumns, in, stderr)
+		r, err := analyzeLogs(g, analyses, opts, relog.Options{MaxColumns: *maxColumns, Identity: *identity}, in, stderr)
 		if r == nil {
 			return fail(err)
 		}
@@ -477,8 +480,8 @@ func machineGroups(logs []string, maxColumns int, in *stdinOnce) (groups [][]str
 // analyzeLogs runs the analyses over the logs of one machine, merged. A
 // log damaged after some samples gives the report of those samples and
 // the damage.
-func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxColumns int, in *stdinOnce, stderr io.Writer) (*analysis.Report, error) {
-	c, closeIn, skipped, err := openLogsCounting(logs, relog.Options{MaxColumns: maxColumns}, in)
+func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, ropts relog.Options, in *stdinOnce, stderr io.Writer) (*analysis.Report, error) {
+	c, closeIn, skipped, err := openLogsCounting(logs, ropts, in)
 	if err != nil {
 		return nil, err
 	}
@@ -490,6 +493,14 @@ func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxCol
 	r, err := analysis.Run(c, set, opts)
 	if err != nil {
 		err = logError(logs, err)
+	}
+	what := ""
+	if len(logs) > 1 {
+		what = strings.Join(logs, ", ")
+	}
+	noteIdentity(stderr, "analyze", what, ropts.Identity, c.IdentityNotes(), c.IdentityBreaks())
+	if r != nil && ropts.Identity == relog.IdentityPID {
+		r.Identity, r.IdentityBreaks = "pid", c.IdentityBreaks()
 	}
 	return r, err
 }

@@ -18,7 +18,7 @@ import (
 )
 
 var convertUsage = `Usage:
-  perfcalc convert INPUT... -o DIR [-f ` + formatNames(forConvert, formatParquet, "|") + `] [-j N] [--force] [--digits 20|17] [--max-columns N]
+  perfcalc convert INPUT... -o DIR [-f ` + formatNames(forConvert, formatParquet, "|") + `] [-j N] [--force] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
 
 Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
@@ -46,6 +46,8 @@ perfcalc relog -h) gets a note on standard error; it counts as converted.
 (counters of distinct instances) as perfcalc relog does, before memory
 runs out; -j logs are read at once, each up to that bound. 0 sets no limit.
 
+` + identityHelp + `(convert notes each log's breaks.)
+
 Flags:
 `
 
@@ -71,6 +73,11 @@ type job struct {
 	skipped bool
 	dropped int64 // OpenMetrics samples left out (droppedNote)
 	events  int64 // events its first reading skipped (noteSkipped)
+	// identity is --identity; in pid mode, idNotes and idBreaks are the
+	// log's identity notes and breaks (noteIdentity).
+	identity relog.Identity
+	idNotes  []string
+	idBreaks int64
 }
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -81,6 +88,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "convert inputs whose output is already up to date")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	maxColumns := addMaxColumnsFlag(fs)
+	identity := addIdentityFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, convertUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -123,6 +131,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for j := range work {
+				j.identity = *identity
 				j.err = convertOne(j, f, int(*digits), *maxColumns)
 				p.done(j)
 			}
@@ -151,6 +160,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", j.in, droppedNote(j.dropped))
 			}
 			noteSkipped(stderr, "convert", []string{j.in}, j.events)
+			noteIdentity(stderr, "convert", j.in, *identity, j.idNotes, j.idBreaks)
 		}
 	}
 	fmt.Fprintf(stdout, "converted %d, skipped %d (up to date), failed %d", converted, skipped, failed)
@@ -298,7 +308,7 @@ func upToDate(in, out string) bool {
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
 func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
-	c, closeIn, events, err := openLogsCounting([]string{j.in}, relog.Options{Digits: digits, MaxColumns: maxColumns}, &stdinOnce{})
+	c, closeIn, events, err := openLogsCounting([]string{j.in}, relog.Options{Digits: digits, MaxColumns: maxColumns, Identity: j.identity}, &stdinOnce{})
 	j.events = events
 	if err != nil {
 		// openLogs names the file; the summary names it already.
@@ -312,6 +322,7 @@ func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
 		j.dropped, err = writeLog(w, c, format)
 		return err
 	})
+	j.idNotes, j.idBreaks = append([]string(nil), c.IdentityNotes()...), c.IdentityBreaks()
 	return err
 }
 

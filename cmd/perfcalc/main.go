@@ -5,18 +5,18 @@
 //
 //	perfcalc calc --type TYPE [--old N,D[,M]] --new N,D[,M] [--timebase F] [--options LIST] [--digits 17|20] [--json]
 //	perfcalc calc --batch < requests.jsonl > results.jsonl
-//	perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json|parquet|openmetrics] [-o OUT] [--options LIST] [--digits 20|17]
+//	perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f table|csv|tsv|json|parquet|openmetrics] [-o OUT] [--options LIST] [--digits 20|17] [--identity pdh|pid]
 //	perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 //	perfcalc show BLOB [--names TABLE] [--json]
 //	perfcalc show BLOB --reginfo FILE [--strings FILE] [--json]
 //	perfcalc paths BLOB [-c PATTERN ...] [-cf FILE] [--names TABLE]
 //	perfcalc paths BLOB --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] [-c PATTERN ...] [-cf FILE]
-//	perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N]
+//	perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
 //	perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
-//	perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-b TIME] [-e TIME] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N]
-//	perfcalc analyze LOG... [--thresholds FILE.xml]... [--set NAME=VALUE]... [--interval auto|SECONDS] [--pal-compat] [-f html|json|text] [-o OUT] [--fail-on warning|critical]
-//	perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17] [--max-columns N]
-//	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR]
+//	perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-b TIME] [-e TIME] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N] [--identity pdh|pid]
+//	perfcalc analyze LOG... [--thresholds FILE.xml]... [--set NAME=VALUE]... [--interval auto|SECONDS] [--pal-compat] [-f html|json|text] [-o OUT] [--fail-on warning|critical] [--identity pdh|pid]
+//	perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
+//	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR] [--identity pdh|pid]
 //	perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
 //	perfcalc version [--json]
 //

@@ -18,7 +18,7 @@ import (
 var relogFormats = formatNames(forRelog, formatCSV, "|")
 
 var relogUsage = `Usage:
-  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N]
+  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
   perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
@@ -97,6 +97,7 @@ damage are written; -o FILE is left as it was, and --keep-partial keeps
 those rows in FILE.partial. A log that changes between the two readings
 (a circular log being written) fails likewise, naming what changed.
 
+` + identityHelp + `
 ` + extensionHelp(forRelog, formatCSV) + `Flags:
 `
 
@@ -150,6 +151,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	query := fs.Bool("q", false, "list the counters, the time range and the number of samples")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	maxColumns := addMaxColumnsFlag(fs)
+	identity := addIdentityFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, relogUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -179,7 +181,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
-	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), Every: *every, Digits: int(*digits), MaxColumns: *maxColumns}
+	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), Every: *every, Digits: int(*digits), MaxColumns: *maxColumns, Identity: *identity}
 	c, closeIn, skipped, err := openLogsCounting(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
@@ -206,6 +208,9 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	note, err := writeOutput(*out, stdout, *keepPartial, write)
 	if dropped > 0 {
 		fmt.Fprintf(stderr, "perfcalc relog: note: %s\n", droppedNote(dropped))
+	}
+	if !*query {
+		noteIdentity(stderr, "relog", "", *identity, c.IdentityNotes(), c.IdentityBreaks())
 	}
 	if convErr != nil {
 		convErr = logError(pos, convErr)

@@ -13,7 +13,7 @@ import (
 )
 
 const statsUsage = `Usage:
-  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-b TIME] [-e TIME] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N]
+  perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-b TIME] [-e TIME] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N] [--identity pdh|pid]
 
 Summarises every counter of a perfmon binary log (.blg), like PDH's
 PdhComputeCounterStatistics: the number of valid values, the number of
@@ -56,6 +56,7 @@ FILE.partial).
 each column holds about 1 KB until the end, and each value 40 bytes. 0
 sets no limit.
 
+` + identityHelp + `
 Flags:
 `
 
@@ -76,6 +77,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&begin, "b", "first time to keep, local time of the log (MM/DD/YYYY HH:MM:SS[.mmm] or ISO 8601), as relog -b")
 	fs.Var(&end, "e", "last time to keep, local time of the log, as relog -e")
 	maxColumns := addMaxColumnsFlag(fs)
+	identity := addIdentityFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, statsUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -91,7 +93,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), MaxColumns: *maxColumns}, in)
+	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), MaxColumns: *maxColumns, Identity: *identity}, in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
@@ -107,6 +109,7 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		st, convErr = c.Statistics()
 	}
+	noteIdentity(stderr, "stats", "", *identity, c.IdentityNotes(), c.IdentityBreaks())
 	var text []byte
 	if *asJSON {
 		text = appendStatsJSON(nil, c.Columns(), st, *valid, pc)

@@ -13,11 +13,12 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
 
 var valuesUsage = `Usage:
-  perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f ` + formatNames(forValues, formatTable, "|") + `] [-o OUT] [--options LIST] [--digits 20|17]
+  perfcalc values OLDER NEWER [-c PATH ...] [-cf FILE] [--names TABLE] [-f ` + formatNames(forValues, formatTable, "|") + `] [-o OUT] [--options LIST] [--digits 20|17] [--identity pdh|pid]
   perfcalc values OLDER NEWER --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] ...
 
 Computes every counter (or each counter that a -c path selects) between two
@@ -63,6 +64,8 @@ Any file may be "-", standard input (one of them at most). A capture over
 256 MiB, a name table or registration over 64 MiB is refused from its size,
 unread. -o writes as perfcalc relog -o does: complete or left as it was.
 
+` + identityHelp + `(values pairs the instances of the two captures so.)
+
 Flags:
 `
 
@@ -80,6 +83,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
+	identity := addIdentityFlag(fs)
 	pos, status, ok := parseCommandArgs(fs, valuesUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -122,11 +126,13 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "values", err)
 	}
 	cfg.Paths, cfg.Options = counterpath.Compact(paths), opts // a run of stars costs one
+	cfg.PID = *identity == relog.IdentityPID
 	q := query.New(cfg)
 	vals, err := q.Run(nil, older, newer)
 	if err != nil {
 		return failCommand(stderr, "values", captureError(q, pos, older, newer, err))
 	}
+	noteIdentity(stderr, "values", "", *identity, q.IdentityNotes(), int64(q.IdentityBreaks()))
 	if n := q.Unnamed(); n > 0 {
 		fmt.Fprintf(stderr, "perfcalc values: note: %d V2 blocks do not name their counter and are left out; give their CounterIds with --ids\n", n)
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,11 +20,12 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 var watchUsage = `Usage:
   perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f ` + formatNames(forWatch, formatCSV, "|") + `] [-o FILE]
-                 [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR]
+                 [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR] [--identity pdh|pid]
   perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
 
 Samples this machine's live counters, as Windows' typeperf does, and
@@ -58,6 +60,11 @@ default), v2 (PerfLib V2 counter sets), pdh (PDH's raw values).
 
 Options (comma-separated): cap100, scale, 1000, wrap32. The default is no
 cap and no scaling.
+
+` + identityHelp + `(watch: the registry source; its columns are the processes of the first
+sample, and a sample's breaks are noted on standard error. The v2
+source's Process V2 names its instances name:pid already; the pdh source
+pairs by name, as PDH does.)
 
 Flags:
 `
@@ -131,6 +138,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	save := fs.String("save", "", "keep every raw capture in this folder")
+	identity := addIdentityFlag(fs)
 	list := fs.Bool("q", false, "list the counters of an object (or of every object)")
 	listX := fs.Bool("qx", false, "list the counters with their instances")
 	fs.Bool("y", false, "answer yes to every question (typeperf's -y; perfcalc asks none)")
@@ -185,7 +193,11 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(exitUsage, "give the counters to sample: PATH arguments, -c or -cf (see perfcalc watch -h)")
 	}
 
-	col, err := openCollector(kind, collect.Config{Paths: paths, Options: opts, SaveDir: *save})
+	pid := *identity == relog.IdentityPID
+	if pid && kind == collect.PDH {
+		fmt.Fprintln(stderr, "perfcalc watch: note: the pdh source pairs instances by name, as PDH does: --identity pid needs --source registry")
+	}
+	col, err := openCollector(kind, collect.Config{Paths: paths, Options: opts, SaveDir: *save, PID: pid})
 	if errors.Is(err, collect.ErrNeedsWindows) {
 		return needsWindows(stderr)
 	}
@@ -203,11 +215,21 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		w = file
 	}
 	tw := &watchWriter{w: bufio.NewWriter(w), paths: paths, format: f, log: *logText, digits: int(*digits)}
+	var noted []string // the identity notes written
 	ctx, stop := watchContext()
 	defer stop()
 	runErr := col.Run(ctx, time.Duration(interval), *count, func(s *collect.Sample) error {
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "perfcalc watch: sample %d: %v\n", s.Index, e)
+		}
+		for _, n := range s.IdentityNotes {
+			if !slices.Contains(noted, n) {
+				noted = append(noted, n)
+				fmt.Fprintf(stderr, "perfcalc watch: note: %s\n", n)
+			}
+		}
+		if s.IdentityBreaks > 0 {
+			fmt.Fprintf(stderr, "perfcalc watch: note: sample %d: %s\n", s.Index, breaksNote(int64(s.IdentityBreaks)))
 		}
 		return tw.row(s)
 	})

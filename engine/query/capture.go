@@ -35,6 +35,10 @@ type capture struct {
 
 	// The current object's instances.
 	insts []instName
+	// Config.PID: the current object's instances' PDH names and IDs, when
+	// it is paired by ID.
+	pdh  []instName
+	pids []idKey
 }
 
 // instName is the PDH name of an instance, `parent/name#occurrence`.

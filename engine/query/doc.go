@@ -33,6 +33,15 @@
 // name, so its counters went backwards, and the engine answers
 // engine.NegativeValue rather than a garbage rate.
 //
+// With Config.PID, Process instances are paired by their "ID Process" (and
+// "Creating Process ID": a reused PID is a new process) and named name:pid,
+// Thread instances by "ID Process" and "ID Thread", named process:pid/tid,
+// so that a process renumbered by another's exit (chrome#3 becoming
+// chrome#2) keeps its pair and no value is computed between two processes;
+// Query.IdentityBreaks counts the names that changed process,
+// Query.IdentityNotes names the objects paired by name for want of their
+// ID counters (identity.go).
+//
 // Captures of different machines, with different objects, or with an object
 // whose counter definitions changed, are refused with a *MismatchError.
 //

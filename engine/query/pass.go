@@ -122,9 +122,25 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 		if err := nw.instances(q, oi); err != nil {
 			return dst, err
 		}
+		hasInst := nw.hasInstances(oi)
+		byID, oldRead := false, false
+		if identityBuilt && q.cfg.PID {
+			if byID, err = q.identify(nw, oi, object, hasInst); err != nil {
+				return dst, err
+			}
+			if byID && oo >= 0 {
+				if err := old.instances(q, oo); err != nil {
+					return dst, err
+				}
+				oldRead = true
+				if ok, err := q.identify(old, oo, object, hasInst); err != nil || !ok {
+					return dst, err
+				}
+				q.countBreaks()
+			}
+		}
 		insts := nw.insts
 		ni := len(insts)
-		hasInst := nw.hasInstances(oi)
 		if sel && len(q.cfg.Paths) > 0 {
 			q.selectInstances(insts, hasInst)
 		}
@@ -132,11 +148,16 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 		q.keys = q.keys[:0]
 		q.newKeys = q.appendKeys(q.newKeys[:0], insts)
 		if oo >= 0 {
-			if err := old.instances(q, oo); err != nil {
-				return dst, err
+			if !oldRead {
+				if err := old.instances(q, oo); err != nil {
+					return dst, err
+				}
 			}
 			q.oldKeys = q.appendKeys(q.oldKeys[:0], old.insts)
 			q.matchInstances()
+			if identityBuilt && byID {
+				q.unpairReused()
+			}
 		} else {
 			q.pair = grow(q.pair, ni)
 			for i := range q.pair {

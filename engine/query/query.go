@@ -46,6 +46,11 @@ type Config struct {
 	// (PERF_SINGLE_COUNTER, PERF_MULTIPLE_INSTANCES, PERF_ERROR_RETURN) need
 	// it: without it they are left out, and Query.Unnamed counts them.
 	IDs []uint32
+	// PID pairs Process and Thread instances by process and thread ID
+	// rather than by name (identity.go): the --identity pid of the
+	// commands. The WebAssembly module's build leaves it out (its size
+	// budget) and pairs by name.
+	PID bool
 }
 
 // Value is one computed counter of one instance.
@@ -164,6 +169,8 @@ type Query struct {
 	pathBuf []byte
 	nameBuf []byte
 	unnamed int
+	breaks  int      // Config.PID: the last Run's identity breaks
+	notes   []string // Config.PID: the objects paired by name
 }
 
 // span is a key in Query.keys, with the position of its instance.
@@ -191,7 +198,7 @@ func New(cfg Config) *Query {
 // Paths of the values are valid until the next Run.
 func (q *Query) Run(dst []Value, older, newer []byte) ([]Value, error) {
 	q.pathBuf = q.pathBuf[:0]
-	q.unnamed = 0
+	q.unnamed, q.breaks = 0, 0
 	v2 := !perfdata.IsV1(newer)
 	switch {
 	case !v2 && older != nil && !perfdata.IsV1(older):

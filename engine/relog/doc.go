@@ -64,6 +64,16 @@
 // next counter). Options.Counters keeps the columns whose path matches
 // one of its patterns.
 //
+// # Process identity
+//
+// Options.Identity IdentityPID pairs Process and Thread instances by
+// process (and thread) ID rather than by name: a series per process,
+// named name:pid, and no value computed between two processes that PDH's
+// renumbering gave the same name (see Identity; IdentityBreaks counts
+// where the two modes differ, IdentityNotes names the objects paired by
+// name for want of their ID counters). The default, IdentityPDH, is
+// relog's pairing, byte for byte.
+//
 // # Several logs
 //
 // Merge returns a Converter over up to 32 logs, merged as Windows' relog

@@ -103,7 +103,7 @@ func Merge(inputs []Input, opts Options) (*Converter, error) {
 		heads: make([]*blg.Sample, len(inputs)),
 		zoned: make([]bool, len(inputs)),
 	}
-	partOpts := Options{Counters: opts.Counters, MaxColumns: opts.MaxColumns, part: true}
+	partOpts := Options{Counters: opts.Counters, MaxColumns: opts.MaxColumns, Identity: opts.Identity, part: true}
 	for k, in := range inputs {
 		p, err := New(in.R, in.Size, partOpts)
 		if err != nil {
@@ -214,6 +214,9 @@ func (m *merger) fail(k int, err error) {
 func (m *merger) start(reopen bool) {
 	m.err, m.rows = nil, 0
 	for k := range m.parts {
+		if identityBuilt && m.parts[k].id != nil && reopen {
+			m.parts[k].ident().reset()
+		}
 		if reopen {
 			if err := m.rds[k].Rewind(); err != nil {
 				m.fail(k, err)

@@ -58,6 +58,10 @@ type Options struct {
 	// damage met in a part ends it, as it ends the whole log's rows: the
 	// parts after the first damaged one add nothing.
 	PartFrom, PartTo int64
+	// Identity is how instances are paired across samples: by name as PDH
+	// pairs them (IdentityPDH, the zero value), or Process and Thread
+	// instances by process and thread ID (IdentityPID; see Identity).
+	Identity Identity
 
 	part bool // a log of Merge: New opens it, Merge reads it
 }
@@ -166,6 +170,10 @@ type Converter struct {
 
 	// merge is set for a Converter over several logs (Merge).
 	merge merging
+	// id is the *identity of IdentityPID mode (identity.go), nil
+	// otherwise: an interface, so that the WebAssembly module, which
+	// leaves the mode out, links none of its types (ident).
+	id any
 }
 
 // merging is what Next and Statistics need of a merge, behind an interface
@@ -248,6 +256,7 @@ func New(r io.ReaderAt, size int64, opts Options) (*Converter, error) {
 		}
 	}
 	c.zoneName, c.bias = zoneAt(&c.header.TimeZone, c.header.StartTime)
+	c.setupIdentity()
 	if opts.part {
 		// A log of Merge, which reads it: the reader is kept for that.
 		c.r = br
@@ -328,7 +337,7 @@ func (o *Options) keep(t int64, seen *int) bool {
 // what each part met, in order, as if it had read them one after the
 // other.
 func (c *Converter) scan(br *blg.Reader) {
-	if fast && c.opts.Every <= 1 && cpus() >= 2 && !sequentialScan && !c.parted() {
+	if fast && c.opts.Every <= 1 && cpus() >= 2 && !sequentialScan && !c.parted() && c.id == nil {
 		if parts := br.Split(min(cpus(), 4)); len(parts) > 1 {
 			c.scanParts(parts)
 			return
@@ -602,6 +611,9 @@ func (c *Converter) next(out *batchRow) (ok, direct bool) {
 		}
 		for i := range c.last {
 			c.last[i] = -1
+		}
+		if identityBuilt && c.id != nil {
+			c.ident().reset()
 		}
 	}
 	for c.r.Next() {

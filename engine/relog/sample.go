@@ -32,7 +32,8 @@ type defRef struct {
 // visit reports direct.
 func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool, err error) {
 	c.scratch.g++
-	if planRows && len(s.Blocks) == 0 && c.plan.matches(s, first) {
+	byID := identityBuilt && c.id != nil && c.ident().raw
+	if planRows && len(s.Blocks) == 0 && !byID && c.plan.matches(s, first) {
 		if !first {
 			c.computePlanned(s, out)
 		}
@@ -41,15 +42,27 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 	if !first {
 		clear(c.row.Cells)
 	}
-	c.plan.start(s, first, len(s.Blocks) == 0)
+	c.plan.start(s, first, len(s.Blocks) == 0 && !byID)
+	if byID {
+		c.ident().collect(s.Values, first)
+	}
 	for i := range s.Values {
 		v := &s.Values[i]
 		col := int32(-1)
 		if v.Counter >= 0 && v.Counter < len(c.entries) && !c.entries[v.Counter].whole {
 			e := &c.entries[v.Counter]
 			ii := int32(0)
-			if e.info.Wildcard() {
+			switch {
+			case byID && c.ident().entryGroup[v.Counter] >= 0:
+				name, _ := c.ident().rawName(v.Counter, v.Instance)
+				ii = c.instance(e, name, first, false)
+			case e.info.Wildcard():
+				if identityBuilt && c.id != nil {
+					c.ident().creator = false
+				}
 				ii = c.instance(e, v.Instance, first, true)
+			case identityBuilt && c.id != nil:
+				c.ident().creator = false
 			}
 			switch {
 			case ii < 0:
@@ -107,13 +120,32 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 		return err
 	}
 	c.scratch.defs = defs
+	var gr *idGroup // IdentityPID: the group of the object, paired by ID
+	kind := kindNone
+	if identityBuilt && c.id != nil {
+		c.ident().creator = false
+		byID, err := c.wholeIDs(e, &obj, defs)
+		if err != nil {
+			return err
+		}
+		if byID {
+			gr, kind = c.ident().wholeGroup(e), kindOf(e.info.Object)
+		}
+	}
 	insts := obj.Instances()
 	for k := 0; insts.Next(); k++ {
 		inst := insts.Instance()
 		name := c.scratch.name[:0]
-		if obj.NumInstances == perfdata.NoInstances {
+		switch {
+		case obj.NumInstances == perfdata.NoInstances:
 			name = append(name, noInstance...)
-		} else if k < len(names) {
+		case identityBuilt && gr != nil && k < len(names) && k < len(c.ident().ids):
+			id, key := c.ident(), c.ident().ids[k]
+			id.name = names[k].AppendTo(id.name[:0])
+			gr.cur[string(id.name)] = key
+			name = id.appendName(name, kind, names[k].Parent, names[k].Name, key)
+			id.key, id.creator = key, kind == kindProcess && key.hasAux
+		case k < len(names):
 			name = names[k].AppendTo(name)
 		}
 		c.scratch.name = name
@@ -138,6 +170,9 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 			}
 			c.fill(e, d.ci, ii, &in)
 		}
+	}
+	if identityBuilt && gr != nil {
+		c.ident().endBlock(gr, first)
 	}
 	return insts.Err()
 }
@@ -245,6 +280,9 @@ func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) int32 {
 	}
 	c.scratch.gen[col] = c.scratch.g
 	in.HasOld = c.kept > 0 && c.last[col] == int32(c.kept-1)
+	if identityBuilt && c.id != nil {
+		c.ident().check(col, in)
+	}
 	if in.HasOld {
 		in.Old = c.prev[col]
 	}

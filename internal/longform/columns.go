@@ -1,6 +1,10 @@
 package longform
 
-import "github.com/perfcalc/perfcalc/engine"
+import (
+	"strings"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
 
 // This file is the one definition of the long table's columns. Everything
 // else derives from Fields: the Parquet writer's schema and rows
@@ -148,6 +152,47 @@ var Fields = []Field{
 	{Name: "raw_multi", Type: Uint32, Nullable: true,
 		Doc: "PDH_RAW_COUNTER.MultiCount: the item count of the multi timers",
 		Get: func(r *Row) Value { return intValue(int64(r.Cell.Multi)) }},
+	{Name: "pid", Type: Uint32, Nullable: true,
+		Doc: `the process ID of a Process, Process V2 or Thread instance whose name carries it: name:pid (Process with --identity pid, Process V2 always) or process:pid/tid (Thread with --identity pid); null elsewhere`,
+		OfSeries: func(s *Series) Value {
+			if pid, ok := ProcessID(s); ok {
+				return intValue(int64(pid))
+			}
+			return null()
+		}},
+}
+
+// ProcessID returns the process ID that a series' instance name carries:
+// the digits after the last ":" of a Process or Process V2 instance
+// (chrome:4242) or of a Thread instance's parent (chrome:4242/5120), as
+// --identity pid names them (and Windows names Process V2 instances).
+func ProcessID(s *Series) (uint32, bool) {
+	name := ""
+	switch {
+	case !s.HasInstance:
+		return 0, false
+	case strings.EqualFold(s.Object, "Process"), strings.EqualFold(s.Object, "Process V2"):
+		name = s.Instance
+	case strings.EqualFold(s.Object, "Thread"):
+		name = s.Parent
+	default:
+		return 0, false
+	}
+	i := strings.LastIndexByte(name, ':')
+	if i < 0 || i == len(name)-1 || len(name)-i-1 > 10 {
+		return 0, false
+	}
+	var pid uint64
+	for _, c := range []byte(name[i+1:]) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		pid = pid*10 + uint64(c-'0')
+	}
+	if pid > 1<<32-1 {
+		return 0, false
+	}
+	return uint32(pid), true
 }
 
 // Value returns the column's value in a row (OfSeries or Get).

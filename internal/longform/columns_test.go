@@ -46,6 +46,7 @@ func TestFieldValues(t *testing.T) {
 		"raw_first":      {{Int: -1<<63 + 5}, {}, {}},
 		"raw_second":     {{Int: 7}, {}, {}},
 		"raw_multi":      {{Int: 3}, {}, {}},
+		"pid":            {{Null: true}, {Null: true}, {Null: true}}, // a Thread of pdh's names: no pid
 	}
 	if len(want) != len(Fields) {
 		t.Fatalf("%d columns, want %d", len(Fields), len(want))
@@ -70,5 +71,34 @@ func TestNewCell(t *testing.T) {
 	}
 	if n := unsafe.Sizeof(c); n != 40 {
 		t.Errorf("a cell takes %d bytes, want 40", n)
+	}
+}
+
+// TestProcessID: the pid column of the names --identity pid gives and of
+// Process V2's, null elsewhere.
+func TestProcessID(t *testing.T) {
+	for _, tc := range []struct {
+		object, parent, instance string
+		has                      bool
+		pid                      uint32
+		ok                       bool
+	}{
+		{"Process", "", "chrome:4242", true, 4242, true},
+		{"process v2", "", "svchost:4294967295", true, 4294967295, true},
+		{"Thread", "chrome:4242", "5120", true, 4242, true},
+		{"Process", "", "chrome", true, 0, false},
+		{"Process", "", "_Total", true, 0, false},
+		{"Process", "", "a:4294967296", true, 0, false},
+		{"Process", "", "a:", true, 0, false},
+		{"Process", "", "a:12x", true, 0, false},
+		{"Process", "", "a:1", false, 0, false},
+		{"Thread", "chrome", "12", true, 0, false},
+		{"LogicalDisk", "", "C:1", true, 0, false},
+	} {
+		s := Series{Object: tc.object, HasInstance: tc.has, Parent: tc.parent, Instance: tc.instance}
+		pid, ok := ProcessID(&s)
+		if pid != tc.pid || ok != tc.ok {
+			t.Errorf("%s(%s/%s): %d %v, want %d %v", tc.object, tc.parent, tc.instance, pid, ok, tc.pid, tc.ok)
+		}
 	}
 }

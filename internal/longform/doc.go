@@ -56,6 +56,11 @@
 //	    PDH_RAW_COUNTER.SecondValue: its time stamp D or base B
 //	raw_multi       uint32                 null      [INT32 INT(32, false)]
 //	    PDH_RAW_COUNTER.MultiCount: the item count of the multi timers
+//	pid             uint32                 null      [INT32 INT(32, false)]
+//	    the process ID of a Process, Process V2 or Thread instance whose
+//	    name carries it: name:pid (Process with --identity pid, Process V2
+//	    always) or process:pid/tid (Thread with --identity pid); null
+//	    elsewhere
 //
 // Every row fills the four raw columns with its sample's raw record: a
 // .blg log's, and for perfcalc values (and the Python package's values) the

@@ -24,6 +24,7 @@ type record struct {
 	RawFirst      *uint64  `parquet:"raw_first,uint(64),optional"`
 	RawSecond     *uint64  `parquet:"raw_second,uint(64),optional"`
 	RawMulti      *uint32  `parquet:"raw_multi,uint(32),optional"`
+	Pid           *uint32  `parquet:"pid,uint(32),optional"`
 }
 
 // nullables holds the values that the optional columns of a record point
@@ -37,6 +38,7 @@ type nullables struct {
 	RawFirst      uint64
 	RawSecond     uint64
 	RawMulti      uint32
+	Pid           uint32
 }
 
 // setSeries fills the columns of r that are the same in every row of the
@@ -66,6 +68,12 @@ func (r *record) setSeries(s *longform.Series, n *nullables) {
 	r.Counter = fs[7].OfSeries(s).Str
 	r.Path = fs[8].OfSeries(s).Str
 	r.CounterType = fs[9].OfSeries(s).Str
+	if v := fs[16].OfSeries(s); v.Null {
+		r.Pid = nil
+	} else {
+		n.Pid = uint32(v.Int)
+		r.Pid = &n.Pid
+	}
 }
 
 // setRow fills the other columns of r (longform.Fields' Get) from row; its

@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from . import _abi
 from ._compute import options_bits, type_name
-from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table
+from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, _pid_column, blg_table
 from ._module import Instance, instance
 from ._records import PCT, RECORD, STAT, QUERY, decode
 from .errors import ArgumentError, DamagedError, Error, InputError, LimitError, SkippedEventsWarning, UnsupportedError
@@ -639,6 +639,7 @@ def _values_table(d) -> pa.Table:
         pa.array(recs["first"], pa.uint64()),
         pa.array(recs["second"], pa.uint64()),
         pa.array(recs["multi"], pa.uint32()),
+        _pid_column(strings(1, lambda k: ""), strings(2, lambda k: None), strings(3, lambda k: None), rows),
     ]
     return pa.Table.from_arrays(arrays, schema=VALUES_SCHEMA)
 

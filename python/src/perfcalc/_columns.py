@@ -24,6 +24,7 @@ COLUMNS = (
     ("raw_first", "uint64", True, False),
     ("raw_second", "uint64", True, False),
     ("raw_multi", "uint32", True, False),
+    ("pid", "uint32", True, False),
 )
 
 _STR = pa.dictionary(pa.int32(), pa.string())
@@ -47,13 +48,14 @@ SCHEMA = pa.schema(
         pa.field("raw_first", pa.uint64()),
         pa.field("raw_second", pa.uint64()),
         pa.field("raw_multi", pa.uint32()),
+        pa.field("pid", pa.uint32()),
     ]
 )
 
 #: The columns in Spark's types, as Spark reads perfcalc's Parquet (Spark
 #: has no unsigned integers: uint32 is bigint, uint64 decimal(20,0)): as
 #: Spark SQL's DDL, and as the Arrow fields that Spark takes for them.
-SPARK_DDL = "time timestamp, local_time timestamp_ntz, machine string, object string, instance string, parent string, instance_index int, counter string, path string, counter_type string, value double, status string, raw_status bigint, raw_first decimal(20,0), raw_second decimal(20,0), raw_multi bigint"
+SPARK_DDL = "time timestamp, local_time timestamp_ntz, machine string, object string, instance string, parent string, instance_index int, counter string, path string, counter_type string, value double, status string, raw_status bigint, raw_first decimal(20,0), raw_second decimal(20,0), raw_multi bigint, pid bigint"
 
 SPARK_FIELDS = (
     ("time", pa.timestamp("us", tz="UTC")),
@@ -72,4 +74,5 @@ SPARK_FIELDS = (
     ("raw_first", pa.decimal128(20, 0)),
     ("raw_second", pa.decimal128(20, 0)),
     ("raw_multi", pa.int64()),
+    ("pid", pa.int64()),
 )

@@ -93,5 +93,37 @@ def blg_table(d: Decoded) -> pa.Table:
         pa.array(recs["first"], pa.uint64()),
         pa.array(recs["second"], pa.uint64()),
         pa.array(recs["multi"], pa.uint32()),
+        _pid_column(obj, instance, parent, col),
     ]
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
+
+
+def _process_id(obj, instance, parent):
+    """The process ID an instance name carries (longform.ProcessID): the
+    digits after the last ":" of a Process or Process V2 instance, or of a
+    Thread instance's parent; None elsewhere."""
+    o = (obj or "").lower()
+    if instance is None:
+        return None
+    if o in ("process", "process v2"):
+        name = instance
+    elif o == "thread":
+        name = parent or ""
+    else:
+        return None
+    i = name.rfind(":")
+    digits = name[i + 1 :]
+    if i < 0 or not digits or len(digits) > 10 or not all("0" <= c <= "9" for c in digits):
+        return None
+    pid = int(digits)
+    return pid if pid <= 0xFFFFFFFF else None
+
+
+def _pid_column(obj, instance, parent, col):
+    """The pid column: each column's process ID, per row."""
+    pids = np.array(
+        [(-1 if p is None else p) for p in (_process_id(o, i, q) for o, i, q in zip(obj, instance, parent))],
+        np.int64,
+    ).reshape(-1)
+    rows = pids[col] if len(pids) else np.empty(0, np.int64)
+    return pa.array(np.where(rows < 0, 0, rows).astype(np.uint32), pa.uint32(), mask=rows < 0)

@@ -1,0 +1,134 @@
+package query
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/engine"
+)
+
+// Pairing by process (Config.PID), as package relog's IdentityPID pairs a
+// log's samples: a V1 Process instance is paired by its "ID Process" (and
+// "Creating Process ID", to tell a reused PID) and named name:pid
+// (_Total keeps its name); a Thread instance by "ID Process" and
+// "ID Thread", named process:pid/tid. An instance whose process is not in
+// the older capture is new (2-sample types answer engine.NewData), so no
+// value is computed between two processes. A Process V2 capture names its
+// instances name:pid already: its pairing by name is by PID. Objects are
+// recognised by their English names.
+
+// idKey identifies the process (or thread) of an instance.
+type idKey struct {
+	pid, aux uint64
+	hasAux   bool
+}
+
+// The counters that identify an instance.
+const (
+	idProcess = "ID Process"
+	idCreator = "Creating Process ID"
+	idThread  = "ID Thread"
+)
+
+// identify reads, for Config.PID, the IDs of the instances of object o of
+// capture c (its counters and instances listed) and renames them: c.pdh
+// keeps their PDH names, c.ids their keys. It reports whether the object
+// is paired by ID; an object named Process or Thread without its ID
+// counters is noted (Query.IdentityNotes).
+func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, error) {
+	thread := strings.EqualFold(object, "Thread")
+	if c.v2 || !hasInst || !thread && !strings.EqualFold(object, "Process") {
+		return false, nil
+	}
+	pidK, auxK := -1, -1
+	for k, name := range q.cnames {
+		switch {
+		case strings.EqualFold(name, idProcess):
+			pidK = k
+		case !thread && strings.EqualFold(name, idCreator), thread && strings.EqualFold(name, idThread):
+			auxK = k
+		}
+	}
+	if pidK < 0 || thread && auxK < 0 {
+		missing := idProcess
+		if pidK >= 0 {
+			missing = idThread
+		}
+		q.note(object + ": no " + missing + " counter in the capture; its instances are paired by name (pdh)")
+		return false, nil
+	}
+	c.pdh = append(c.pdh[:0], c.insts...)
+	c.pids = c.pids[:0]
+	var in engine.Input
+	for i := range c.insts {
+		var key idKey
+		if _, err := c.fill(&in, o, i, pidK); err != nil {
+			return false, err
+		}
+		key.pid = in.New.FirstValue
+		if auxK >= 0 {
+			if _, err := c.fill(&in, o, i, auxK); err != nil {
+				return false, err
+			}
+			key.aux, key.hasAux = in.New.FirstValue, true
+		}
+		c.pids = append(c.pids, key)
+		n := &c.insts[i]
+		switch {
+		case thread:
+			n.parent = n.parent + ":" + strconv.FormatUint(key.pid, 10)
+			n.name = strconv.FormatUint(key.aux, 10)
+		case n.name != "_Total":
+			n.name = n.name + ":" + strconv.FormatUint(key.pid, 10)
+		}
+		n.occurrence = 0
+	}
+	return true, nil
+}
+
+// note records a sentence of IdentityNotes once.
+func (q *Query) note(s string) {
+	for _, n := range q.notes {
+		if n == s {
+			return
+		}
+	}
+	q.notes = append(q.notes, s)
+}
+
+// countBreaks counts, for an object paired by ID in both captures, the PDH
+// instance names whose process differs between them (q.breaks). It uses
+// the pairing scratch, which the caller fills again.
+func (q *Query) countBreaks() {
+	q.keys = q.keys[:0]
+	q.newKeys = q.appendKeys(q.newKeys[:0], q.nw.pdh)
+	q.oldKeys = q.appendKeys(q.oldKeys[:0], q.old.pdh)
+	q.matchInstances()
+	for i, j := range q.pair[:len(q.newKeys)] {
+		if j >= 0 && q.nw.pids[i] != q.old.pids[j] {
+			q.breaks++
+		}
+	}
+}
+
+// unpairReused makes an instance whose older partner was another process
+// of the same PID (another Creating Process ID) new.
+func (q *Query) unpairReused() {
+	for i, j := range q.pair[:len(q.newKeys)] {
+		if j >= 0 && q.nw.pids[i].hasAux && q.old.pids[j].hasAux && q.nw.pids[i].aux != q.old.pids[j].aux {
+			q.pair[i] = -1
+		}
+	}
+}
+
+// IdentityBreaks returns the number of identity breaks of the last Run
+// with Config.PID: the PDH instance names (chrome#2) that name another
+// process (or thread) in the newer capture than in the older, where PDH's
+// pairing computes a value between two processes.
+func (q *Query) IdentityBreaks() int { return q.breaks }
+
+// IdentityNotes returns, with Config.PID, one sentence per object whose
+// instances the runs so far paired by name for want of their ID counters
+// ("Process: no ID Process counter in the capture; its instances are
+// paired by name (pdh)").
+func (q *Query) IdentityNotes() []string { return q.notes }
