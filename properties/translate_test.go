@@ -100,7 +100,7 @@ func TestPropertyTranslateRoundTrip(t *testing.T) {
 
 // TestCounterLangRoundTrip: every name of PAL's CounterLang.xml, in every
 // locale, translates back to its English name, except the ambiguous ones,
-// which are reported (their figures are logged: doc/FORMATS.md §7).
+// which are reported (their figures are logged: doc/FORMATS.md §3.4).
 func TestCounterLangRoundTrip(t *testing.T) {
 	path := filepath.Join("..", "..", "shared", "pal", "CounterLang.xml")
 	f, err := os.Open(path)

@@ -81,6 +81,7 @@ The exit status is 0; 1 when a log or threshold file cannot be read (or
 is damaged); 2 for a bad command line; 3 with --fail-on warning|critical when an alert of
 that condition or worse was raised (the report is written all the same).
 
+` + namesHelp + `
 Flags:
 `
 
@@ -196,11 +197,16 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
 	failOn := fs.String("fail-on", "", "exit with status 3 when an alert of this condition or worse is raised: warning or critical")
 	maxColumns := addMaxColumnsFlag(fs)
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, analyzeUsage, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	fail := func(err error) int { return failCommand(stderr, "analyze", err) }
+	if err := names.check(); err != nil {
+		return fail(err)
+	}
 	var failCond analysis.Condition
 	switch strings.ToLower(*failOn) {
 	case "":
@@ -231,6 +237,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, t := range thresholds {
 		inputs = append(inputs, namedInput{t, "--thresholds"})
 	}
+	inputs = append(inputs, names.inputs()...)
 	if err := checkNotInput(*out, stdin, inputs...); err != nil {
 		return fail(err)
 	}
@@ -242,6 +249,10 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		noteUnsupported(stderr, u)
 	}
 	in := &stdinOnce{r: stdin}
+	srcs, err := names.load(in)
+	if err != nil {
+		return fail(err)
+	}
 	groups, failed, err := machineGroups(logs, *maxColumns, in)
 	if err != nil {
 		return fail(err)
@@ -262,7 +273,16 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var damaged []error // logs analyzed up to a damage
 	for _, g := range groups {
-		r, err := analyzeLogs(g, analyses, opts, *maxColumns, in, stderr)
+		var rename func(string, string) (string, string)
+		if srcs != nil {
+			nm, err := srcs.namer(logTables(g))
+			if err != nil {
+				return fail(err)
+			}
+			rename = nm.rename
+			defer nm.finish(stderr, "analyze", names.report)
+		}
+		r, err := analyzeLogs(g, analyses, opts, *maxColumns, rename, in, stderr)
 		if r == nil {
 			return fail(err)
 		}
@@ -477,8 +497,8 @@ func machineGroups(logs []string, maxColumns int, in *stdinOnce) (groups [][]str
 // analyzeLogs runs the analyses over the logs of one machine, merged. A
 // log damaged after some samples gives the report of those samples and
 // the damage.
-func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxColumns int, in *stdinOnce, stderr io.Writer) (*analysis.Report, error) {
-	c, closeIn, skipped, err := openLogsCounting(logs, relog.Options{MaxColumns: maxColumns}, in)
+func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, maxColumns int, rename func(string, string) (string, string), in *stdinOnce, stderr io.Writer) (*analysis.Report, error) {
+	c, closeIn, skipped, err := openLogsCounting(logs, relog.Options{MaxColumns: maxColumns, Rename: rename}, in)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,7 @@ perfcalc relog -h) gets a note on standard error; it counts as converted.
 (counters of distinct instances) as perfcalc relog does, before memory
 runs out; -j logs are read at once, each up to that bound. 0 sets no limit.
 
+` + namesHelp + `
 Flags:
 `
 
@@ -69,8 +70,9 @@ type job struct {
 	size    int64
 	err     error // why it failed
 	skipped bool
-	dropped int64 // OpenMetrics samples left out (droppedNote)
-	events  int64 // events its first reading skipped (noteSkipped)
+	dropped int64  // OpenMetrics samples left out (droppedNote)
+	events  int64  // events its first reading skipped (noteSkipped)
+	names   *namer // --names-lang's translations of its names
 }
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -81,9 +83,18 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "convert inputs whose output is already up to date")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	maxColumns := addMaxColumnsFlag(fs)
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, convertUsage, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "convert", err)
+	}
+	srcs, err := names.load(&stdinOnce{r: stdin})
+	if err != nil {
+		return failCommand(stderr, "convert", err)
 	}
 	usageErr := func(msg string) int {
 		return failCommand(stderr, "convert", &usageError{msg + " (see perfcalc convert -h)"})
@@ -123,7 +134,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.err = convertOne(j, f, int(*digits), *maxColumns)
+				j.err = convertNamed(j, f, int(*digits), *maxColumns, srcs)
 				p.done(j)
 			}
 		}()
@@ -151,6 +162,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", j.in, droppedNote(j.dropped))
 			}
 			noteSkipped(stderr, "convert", []string{j.in}, j.events)
+			j.names.finish(stderr, "convert: "+j.in, names.report)
 		}
 	}
 	fmt.Fprintf(stdout, "converted %d, skipped %d (up to date), failed %d", converted, skipped, failed)
@@ -298,7 +310,21 @@ func upToDate(in, out string) bool {
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
 func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
-	c, closeIn, events, err := openLogsCounting([]string{j.in}, relog.Options{Digits: digits, MaxColumns: maxColumns}, &stdinOnce{})
+	return convertNamed(j, format, digits, maxColumns, nil)
+}
+
+// convertNamed is convertOne with --names-lang's sources (nil: none): the
+// log's names are translated with them and its own name table.
+func convertNamed(j *job, format outputFormat, digits, maxColumns int, srcs *nameSources) error {
+	opts := relog.Options{Digits: digits, MaxColumns: maxColumns}
+	if srcs != nil {
+		nm, err := srcs.namer(logTables([]string{j.in}))
+		if err != nil {
+			return err
+		}
+		j.names, opts.Rename = nm, nm.rename
+	}
+	c, closeIn, events, err := openLogsCounting([]string{j.in}, opts, &stdinOnce{})
 	j.events = events
 	if err != nil {
 		// openLogs names the file; the summary names it already.

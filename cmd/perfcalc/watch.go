@@ -59,6 +59,7 @@ default), v2 (PerfLib V2 counter sets), pdh (PDH's raw values).
 Options (comma-separated): cap100, scale, 1000, wrap32. The default is no
 cap and no scaling.
 
+` + namesHelp + `
 Flags:
 `
 
@@ -134,9 +135,14 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	list := fs.Bool("q", false, "list the counters of an object (or of every object)")
 	listX := fs.Bool("qx", false, "list the counters with their instances")
 	fs.Bool("y", false, "answer yes to every question (typeperf's -y; perfcalc asks none)")
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, watchUsage, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "watch", err)
 	}
 	fail := func(status int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "perfcalc watch: "+format+"\n", a...)
@@ -173,10 +179,15 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(exitUsage, "%v", err)
 		}
 	}
-	if err := checkNotInput(*out, stdin, namedInput{counters.cf, "-cf"}); err != nil {
+	if err := checkNotInput(*out, stdin, append(names.inputs(), namedInput{counters.cf, "-cf"})...); err != nil {
 		return failCommand(stderr, "watch", err)
 	}
-	listed, err := counters.paths(&stdinOnce{r: stdin})
+	in := &stdinOnce{r: stdin}
+	listed, err := counters.paths(in)
+	if err != nil {
+		return failCommand(stderr, "watch", err)
+	}
+	nm, err := names.build(nil, in)
 	if err != nil {
 		return failCommand(stderr, "watch", err)
 	}
@@ -203,11 +214,17 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		w = file
 	}
 	tw := &watchWriter{w: bufio.NewWriter(w), paths: paths, format: f, log: *logText, digits: int(*digits)}
+	if nm != nil {
+		tw.paths = nm.patterns(paths) // the columns are matched in English
+	}
 	ctx, stop := watchContext()
 	defer stop()
 	runErr := col.Run(ctx, time.Duration(interval), *count, func(s *collect.Sample) error {
 		for _, e := range s.Errors {
 			fmt.Fprintf(stderr, "perfcalc watch: sample %d: %v\n", s.Index, e)
+		}
+		if nm != nil {
+			s.Values = nm.values(s.Values, nil)
 		}
 		return tw.row(s)
 	})
@@ -215,6 +232,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		runErr = errors.New("no counter matches " + paths.String())
 	}
 	werr := tw.w.Flush()
+	nm.finish(stderr, "watch", names.report)
 	if file != nil {
 		werr = errors.Join(werr, file.Close())
 	}

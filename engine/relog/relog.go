@@ -58,6 +58,11 @@ type Options struct {
 	// damage met in a part ends it, as it ends the whole log's rows: the
 	// parts after the first damaged one add nothing.
 	PartFrom, PartTo int64
+	// Rename, when not nil, renames every column's object and counter
+	// (package translate's Table: localized names to English): Column.Path
+	// and Column.Parts hold the names it returns, and Counters match them.
+	// Machines and instances keep their names.
+	Rename func(object, counter string) (string, string)
 
 	part bool // a log of Merge: New opens it, Merge reads it
 }
@@ -441,7 +446,7 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 	if len(c.opts.Counters) == 0 {
 		return true
 	}
-	p := e.parts(ci, ii)
+	p := c.parts(e, ci, ii)
 	for _, pat := range c.opts.Counters {
 		if pat.Machine == "*" {
 			pat.Machine = "" // any machine
@@ -460,6 +465,15 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 // instance part only for objects with instances).
 func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	info := e.info
+	if c.opts.Rename != nil {
+		// The entry's path with the renamed object and counter.
+		r := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Instance: info.Instance, Parent: info.Parent, InstanceIndex: info.InstanceIndex, Counter: info.Counter}
+		if e.whole {
+			r.Counter = e.counters[ci]
+		}
+		r.Object, r.Counter = c.opts.Rename(r.Object, r.Counter)
+		info = &r
+	}
 	if !e.multi() {
 		return info.AppendPath(dst, nil)
 	}
@@ -467,11 +481,24 @@ func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	if !e.whole {
 		return info.AppendPath(dst, []byte(inst))
 	}
-	entry := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Counter: e.counters[ci]}
+	entry := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Counter: info.Counter}
+	if c.opts.Rename == nil {
+		entry.Counter = e.counters[ci]
+	}
 	if inst == noInstance {
 		return entry.AppendPath(dst, nil)
 	}
 	return entry.AppendPath(dst, []byte(inst))
+}
+
+// parts returns the parts of the path of counter ci of instance ii of
+// entry e, its object and counter renamed by Options.Rename.
+func (c *Converter) parts(e *entry, ci, ii int32) counterpath.Path {
+	p := e.parts(ci, ii)
+	if c.opts.Rename != nil {
+		p.Object, p.Counter = c.opts.Rename(p.Object, p.Counter)
+	}
+	return p
 }
 
 // parts returns the parts of the path of counter ci of instance ii of the
@@ -518,7 +545,7 @@ func (c *Converter) layout() {
 					c.scratch.name = c.appendPath(c.scratch.name[:0], e, int32(ci), int32(ii))
 					c.columns = append(c.columns, Column{
 						Path:  string(c.scratch.name),
-						Parts: e.parts(int32(ci), int32(ii)),
+						Parts: c.parts(e, int32(ci), int32(ii)),
 						Entry: ei,
 						Type:  c.counterType(e, int32(ci)),
 					})

@@ -12,7 +12,7 @@ import (
 // CompactHeader is the first line of the compact form.
 const CompactHeader = "perfcalc-names 1"
 
-// The compact form (doc/FORMATS.md §7) is UTF-8 text, one translation per
+// The compact form (doc/FORMATS.md §3.4) is UTF-8 text, one translation per
 // line, fields separated by one tab, lines ended by "\n" ("\r\n" read
 // too), after the header line CompactHeader:
 //

@@ -10,7 +10,7 @@
 //     "Counter 007", "Counter 00C", …: the texts of one index are one name
 //     in two languages (AddTables). Name tables do not say which object a
 //     counter belongs to, so their pairs translate any object or counter;
-//   - the compact form (AddCompact, doc/FORMATS.md §7): UTF-8 lines of
+//   - the compact form (AddCompact, doc/FORMATS.md §3.4): UTF-8 lines of
 //     tab-separated fields, made outside the engine from PAL's
 //     CounterLang.xml (perfcalc names --compact) or written by hand. Its
 //     counters are scoped by their English object, as CounterLang's are.

@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/translate"
+	"github.com/perfcalc/perfcalc/internal/counterlang"
+	"github.com/perfcalc/perfcalc/tools/blgrename"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/encode"
+)
+
+// counterLang returns the path of PAL's CounterLang.xml in the shared
+// folder and its entries, skipping without it.
+func counterLang(t *testing.T) (string, []translate.Entry) {
+	t.Helper()
+	path := filepath.Join(filepath.Dir(corpus.Shared(t)), "pal", "CounterLang.xml")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("PAL's CounterLang.xml is not at %s: %v", path, err)
+	}
+	defer f.Close()
+	es, err := counterlang.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, es
+}
+
+// localizer renames English names into one language of CounterLang.xml:
+// objects by their translation, counters by their object's (or, where the
+// object lacks it, by the one translation every object gives the counter),
+// as a machine of that language would name them.
+//
+// Where CounterLang gives two English names one translation (French
+// "Taille virtuelle (octets)" is both "Virtual Bytes" and "Virtual Bytes
+// Peak"), a real machine has two names; the localizer keeps such names in
+// English (dropped counts them) rather than make a log no Windows writes.
+type localizer struct {
+	objects  map[string]string // English object → local
+	counters map[string]string // English object \x00 English counter → local
+	global   map[string]string // English counter → local, "" where objects disagree
+	dropped  int
+}
+
+func newLocalizer(es []translate.Entry, lang string) *localizer {
+	l := &localizer{objects: map[string]string{}, counters: map[string]string{}, global: map[string]string{}}
+	for _, e := range es {
+		if e.Lang != lang {
+			continue
+		}
+		switch e.Kind {
+		case translate.Object:
+			l.objects[e.English] = e.Local
+		case translate.Counter:
+			l.counters[e.Object+"\x00"+e.English] = e.Local
+			if g, ok := l.global[e.English]; !ok {
+				l.global[e.English] = e.Local
+			} else if g != e.Local {
+				l.global[e.English] = ""
+			}
+		}
+	}
+	// A local name of two English names, in any scope: kept in English.
+	english := map[string]map[string]bool{}
+	for _, m := range []map[string]string{l.objects, l.counters, l.global} {
+		for k, v := range m {
+			if english[v] == nil {
+				english[v] = map[string]bool{}
+			}
+			english[v][k[strings.IndexByte(k, 0)+1:]] = true
+		}
+	}
+	for _, m := range []map[string]string{l.objects, l.counters, l.global} {
+		for k, v := range m {
+			if len(english[v]) > 1 {
+				delete(m, k)
+				l.dropped++
+			}
+		}
+	}
+	return l
+}
+
+func (l *localizer) names() blgrename.Names {
+	return blgrename.Names{
+		Object: func(o string) string {
+			if v, ok := l.objects[o]; ok {
+				return v
+			}
+			return o
+		},
+		Counter: func(o, c string) string {
+			if v, ok := l.counters[o+"\x00"+c]; ok {
+				return v
+			}
+			return c
+		},
+		Table: func(s string) string {
+			if v, ok := l.objects[s]; ok {
+				return v
+			}
+			if v := l.global[s]; v != "" {
+				return v
+			}
+			return s
+		},
+	}
+}
+
+// TestNamesRealLogs: the real logs, rewritten with the German, French and
+// Spanish names of CounterLang.xml, translate back to the original
+// English paths exactly, every value unchanged: relog's CSV of the
+// translated log is the original's byte for byte.
+func TestNamesRealLogs(t *testing.T) {
+	xml, es := counterLang(t)
+	report := regexp.MustCompile(`names: (\d+) translated, (\d+) already English, (\d+) unknown, (\d+) ambiguous`)
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PowerShell_BadCounterSamples.blg", "PAL_SamplePerfmonLog.blg"} {
+		path, data := readShared(t, name)
+		_, want, _ := runCmd(t, "", "relog", path)
+		for _, lang := range []string{"deDE", "frFR", "esES"} {
+			t.Run(name+"/"+lang, func(t *testing.T) {
+				loc := newLocalizer(es, lang)
+				local, err := blgrename.Rewrite(data, loc.names())
+				if err != nil {
+					t.Fatal(err)
+				}
+				lpath := writeFile(t, lang+"-"+name, local)
+				_, plain, _ := runCmd(t, "", "relog", lpath)
+				if plain == want {
+					t.Fatal("the localized log has the English names")
+				}
+				code, have, stderr := runCmd(t, "", "relog", lpath, "--names-lang", "en", "--names-file", xml, "--names-report")
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				if have != want {
+					hh, wh := strings.SplitN(have, "\n", 2)[0], strings.SplitN(want, "\n", 2)[0]
+					hc, wc := strings.Split(hh, ","), strings.Split(wh, ",")
+					for i := range min(len(hc), len(wc)) {
+						if hc[i] != wc[i] {
+							t.Errorf("column %d: have %s, want %s", i, hc[i], wc[i])
+						}
+					}
+					t.Fatalf("the translated log's CSV differs from the original's")
+				}
+				m := report.FindStringSubmatch(stderr)
+				if m == nil {
+					t.Fatalf("no names report in %s", stderr)
+				}
+				translated, _ := strconv.Atoi(m[1])
+				if translated == 0 {
+					t.Error("nothing translated")
+				}
+				if strings.HasPrefix(name, "PAL") {
+					// The log embeds its (now localized) name table: with
+					// the original English table beside it, the pairs of
+					// indexes translate without CounterLang.
+					r, err := blg.NewReader(bytes.NewReader(data), int64(len(data)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					en := writeFile(t, "counter-009.multisz", r.NameTable())
+					code, have, stderr := runCmd(t, "", "relog", lpath, "--names-lang", "en", "--names-file", en, "--names-report")
+					if code != 0 || have != want {
+						t.Fatalf("with the English name table: exit %d, same CSV %v: %s", code, have == want, stderr)
+					}
+					if !strings.Contains(stderr, "from the name table of "+lpath+" with "+en) {
+						t.Errorf("the report does not name the tables: %.300s", stderr)
+					}
+				}
+				t.Logf("%s %s: %s translated, %s already English, %s unknown, %s ambiguous (%d of CounterLang's names kept in English: one translation of two names)", name, lang, m[1], m[2], m[3], m[4], loc.dropped)
+			})
+		}
+	}
+}
+
+// TestNamesAmbiguousReported: a log whose French names CounterLang gives
+// two English names ("Taille virtuelle (octets)": Virtual Bytes and
+// Virtual Bytes Peak of Process) keeps them and lists them as ambiguous.
+func TestNamesAmbiguousReported(t *testing.T) {
+	xml, es := counterLang(t)
+	_, data := readShared(t, "PAL_SamplePerfmonLog.blg")
+	loc := newLocalizer(es, "frFR")
+	loc.counters["Process\x00Virtual Bytes"] = "Taille virtuelle (octets)"
+	loc.global["Virtual Bytes"] = "Taille virtuelle (octets)"
+	local, err := blgrename.Rewrite(data, loc.names())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lpath := writeFile(t, "fr.blg", local)
+	code, out, stderr := runCmd(t, "", "relog", lpath, "-q", "--names-lang", "en", "--names-file", xml)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `\Process(Idle)\Taille virtuelle (octets)`) || strings.Contains(out, `\Process(Idle)\Virtual Bytes`+"\r") {
+		t.Error("the ambiguous name was translated")
+	}
+	if !strings.Contains(stderr, "counter Taille virtuelle (octets) (of Process) (ambiguous in "+xml+")") {
+		t.Errorf("the ambiguous name is not listed: %s", stderr)
+	}
+}
+
+// TestNamesCompactCommand: perfcalc names --compact writes CounterLang's
+// entries (of the locales asked) in the compact form, which --names-file
+// reads as it reads CounterLang.xml itself.
+func TestNamesCompactCommand(t *testing.T) {
+	xml, es := counterLang(t)
+	code, out, stderr := runCmd(t, "", "names", "--compact", xml, "--lang", "deDE,frFR")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	n := 0
+	err := translate.ParseCompact([]byte(out), func(e translate.Entry) error {
+		if e.Lang != "deDE" && e.Lang != "frFR" {
+			t.Fatalf("an entry of %s", e.Lang)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, e := range es {
+		if e.Lang == "deDE" || e.Lang == "frFR" {
+			want++
+		}
+	}
+	if n != want {
+		t.Errorf("have %d entries, want %d", n, want)
+	}
+	compact := writeFile(t, "de-fr.names", []byte(out))
+	_, data := readShared(t, "Tx_BasicPerfCounters.blg")
+	local, err := blgrename.Rewrite(data, newLocalizer(es, "deDE").names())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lpath := writeFile(t, "de.blg", local)
+	_, viaXML, _ := runCmd(t, "", "relog", lpath, "--names-lang", "en", "--names-file", xml)
+	_, viaCompact, _ := runCmd(t, "", "relog", lpath, "--names-lang", "en", "--names-file", compact)
+	if viaXML != viaCompact || !strings.Contains(viaCompact, `\\GEORGIS3\Processor(_Total)\% Processor Time`) {
+		t.Error("the compact form translates otherwise than CounterLang.xml")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"names", "--compact", xml, "--lang", "xxXX"}, "has no translations in xxXX"},
+		{[]string{"names"}, "give --compact CounterLang.xml"},
+		{[]string{"names", "--compact", lpath}, "not CounterLang.xml"},
+		{[]string{"relog", lpath, "--names-file", xml}, "need --names-lang en"},
+		{[]string{"relog", lpath, "--names-lang", "de", "--names-file", xml}, "only en (English)"},
+		{[]string{"relog", lpath, "--names-lang", "en"}, "no translation source"},
+		{[]string{"relog", lpath, "--names-lang", "en", "--names-file", lpath}, "neither CounterLang.xml"},
+		{[]string{"relog", lpath, "--names-lang", "en", "--names-file", writeFile(t, "bad.names", []byte("perfcalc-names 1\nx\ty\n"))}, "line 2 at 0x11: kind is not o, c or n"},
+	} {
+		code, _, stderr := runCmd(t, "", tc.args...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want an error with %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// TestNamesCaptures: a capture named by a German name table (made from
+// the English one with CounterLang's German names) gives, with the English
+// table beside it, the paths and values of the English table exactly; -c
+// matches the English names; show translates its objects and counters.
+func TestNamesCaptures(t *testing.T) {
+	_, es := counterLang(t)
+	enPath := corpus.Project(t, "counter-009.multisz")
+	en, err := os.ReadFile(enPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := nametable.Parse(en)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc := newLocalizer(es, "deDE").names()
+	var de encode.NameTable
+	changed := 0
+	for i := 0; i < tab.Len(); i++ {
+		idx, text := tab.Pair(i)
+		name := text.String()
+		if idx != 1 {
+			if l := loc.Table(name); l != name {
+				name = l
+				changed++
+			}
+		}
+		de.Pairs = append(de.Pairs, encode.NameTablePair{Index: idx, Text: name})
+	}
+	deBytes, err := encode.EncodeNameTable(&de)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dePath := writeFile(t, "counter-007.multisz", deBytes)
+	g1, g2 := corpus.Project(t, "global-1.bin"), corpus.Project(t, "global-2.bin")
+	_, wantPaths, _ := runCmd(t, "", "paths", g1, "--names", enPath)
+	_, dePaths, _ := runCmd(t, "", "paths", g1, "--names", dePath)
+	if dePaths == wantPaths || !strings.Contains(dePaths, `\Prozessor(`) {
+		t.Fatalf("the German table names nothing in German (%d names changed)", changed)
+	}
+	code, havePaths, stderr := runCmd(t, "", "paths", g1, "--names", dePath, "--names-lang", "en", "--names-file", enPath)
+	if code != 0 || havePaths != wantPaths {
+		t.Errorf("paths: exit %d, same paths %v: %s", code, havePaths == wantPaths, stderr)
+	}
+	sel := []string{"-c", `\Processor(*)\% Processor Time`, "-f", "csv"}
+	_, wantValues, _ := runCmd(t, "", append([]string{"values", g1, g2, "--names", enPath}, sel...)...)
+	code, haveValues, stderr := runCmd(t, "", append([]string{"values", g1, g2, "--names", dePath, "--names-lang", "en", "--names-file", enPath}, sel...)...)
+	if code != 0 || haveValues != wantValues || !strings.Contains(haveValues, "% Processor Time") {
+		t.Errorf("values: exit %d, same values %v: %s\n%s\n%s", code, haveValues == wantValues, stderr, haveValues, wantValues)
+	}
+	_, wantShow, _ := runCmd(t, "", "show", g1, "--names", enPath, "--json")
+	code, haveShow, stderr := runCmd(t, "", "show", g1, "--names", dePath, "--names-lang", "en", "--names-file", enPath, "--json")
+	if code != 0 || haveShow != wantShow {
+		t.Errorf("show: exit %d, same %v: %s", code, haveShow == wantShow, stderr)
+	}
+	// Without the English table, the German table alone translates
+	// nothing: a note says so; CounterLang translates what it knows, and
+	// the rest is listed (in show --json too).
+	xml, _ := counterLang(t)
+	code, haveShow, stderr = runCmd(t, "", "show", g1, "--names", dePath, "--names-lang", "en", "--names-file", xml, "--json")
+	if code != 0 || !strings.Contains(stderr, "is a name table in another language than English and is not used") ||
+		!strings.Contains(haveShow, `"name": "Processor"`) || !strings.Contains(haveShow, `"namesUnknown": [`) {
+		t.Errorf("show with CounterLang: exit %d: %s", code, stderr)
+	}
+}

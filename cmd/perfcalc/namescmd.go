@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/internal/counterlang"
+)
+
+var namesUsage = `Usage:
+  perfcalc names --compact CounterLang.xml [--lang LIST] [-o OUT]
+
+Writes PAL's CounterLang.xml (the names of 146 objects and 2,259 counters in
+17 locales) in perfcalc's compact form (doc/FORMATS.md §3.4): the
+translation table that --names-lang, the WebAssembly module, the JS and
+Python packages read. --lang keeps the listed locales (comma-separated, as
+CounterLang names them: deDE,frFR,esES); all by default.
+
+Flags:
+`
+
+func init() {
+	register(command{"names", "translation tables of object and counter names (--names-lang's compact form)", runNames})
+}
+
+func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("names", flag.ContinueOnError)
+	compact := fs.String("compact", "", "CounterLang.xml to write in the compact form")
+	langs := fs.String("lang", "", "the locales to keep, comma-separated (deDE,frFR); all by default")
+	out := fs.String("o", "", "write to this file (complete or left as it was) instead of standard output")
+	pos, status, ok := parseCommandArgs(fs, namesUsage, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) > 0 || *compact == "" {
+		return failCommand(stderr, "names", &usageError{"give --compact CounterLang.xml (see perfcalc names -h)"})
+	}
+	if err := checkNotInput(*out, stdin, namedInput{*compact, "--compact"}); err != nil {
+		return failCommand(stderr, "names", err)
+	}
+	data, err := readInput(*compact, "--compact", &stdinOnce{r: stdin}, namesLimit)
+	if err != nil {
+		return failCommand(stderr, "names", err)
+	}
+	if !counterlang.IsCounterLang(data) {
+		return failCommand(stderr, "names", fmt.Errorf("%s: not CounterLang.xml (no <CounterLang> element at its start)", *compact))
+	}
+	es, err := counterlang.Read(bytes.NewReader(data))
+	if err != nil {
+		return failCommand(stderr, "names", fmt.Errorf("%s: %w", *compact, err))
+	}
+	if *langs != "" {
+		keep := map[string]bool{}
+		for _, l := range strings.Split(*langs, ",") {
+			keep[strings.TrimSpace(l)] = true
+		}
+		kept := es[:0]
+		met := map[string]bool{}
+		for _, e := range es {
+			met[e.Lang] = true
+			if keep[e.Lang] {
+				kept = append(kept, e)
+			}
+		}
+		for l := range keep {
+			if !met[l] {
+				return failCommand(stderr, "names", &usageError{"--lang: " + *compact + " has no translations in " + l})
+			}
+		}
+		es = kept
+	}
+	b, skipped := counterlang.Compact(es)
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "perfcalc names: note: %d names with control characters left out\n", skipped)
+	}
+	note, err := writeOutput(*out, stdout, false, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+	return finishOutput(stderr, "names", nil, note, err)
+}
