@@ -205,6 +205,10 @@ func (s *nameSources) namer(embedded []embeddedTable) (*namer, error) {
 	}
 	var b translate.Builder
 	var notes []string
+	for _, e := range english {
+		// Its names are English: kept, and not listed as unknown.
+		b.AddEnglish(b.Source(e.from), e.t)
+	}
 	if len(local) > 0 && len(english) == 0 {
 		for _, l := range local {
 			notes = append(notes, l.from+" is a name table in another language than English and is not used: give the same machine's English \"Counter 009\" table with --names-file")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfcalc/perfcalc/collect"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/translate"
@@ -334,4 +335,113 @@ func TestNamesCaptures(t *testing.T) {
 		!strings.Contains(haveShow, `"name": "Processor"`) || !strings.Contains(haveShow, `"namesUnknown": [`) {
 		t.Errorf("show with CounterLang: exit %d: %s", code, stderr)
 	}
+}
+
+// localRegistry is a replayed registry of a German machine: its table of
+// the system's language is local.
+type localRegistry struct {
+	collect.RegistrySource
+	local []byte
+}
+
+func (r localRegistry) NameTable(local bool) ([]byte, error) {
+	if local {
+		return r.local, nil
+	}
+	return r.RegistrySource.NameTable(false)
+}
+
+// germanOf returns the table en with CounterLang's German names.
+func germanOf(t *testing.T, en []byte, es []translate.Entry) []byte {
+	t.Helper()
+	tab, err := nametable.Parse(en)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc := newLocalizer(es, "deDE").names()
+	var de encode.NameTable
+	for i := 0; i < tab.Len(); i++ {
+		idx, text := tab.Pair(i)
+		name := text.String()
+		if idx != 1 {
+			name = loc.Table(name)
+		}
+		de.Pairs = append(de.Pairs, encode.NameTablePair{Index: idx, Text: name})
+	}
+	b, err := encode.EncodeNameTable(&de)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestNamesMachineTables: on a German machine (a replayed registry whose
+// system language is German), names --save writes both tables, and watch
+// takes an English path, names its values in German where the source
+// does (LocalNames: as V2 and PDH name them), and --names-lang en
+// translates them back through the machine's own tables: the rows are the
+// English run's.
+func TestNamesMachineTables(t *testing.T) {
+	_, es := counterLang(t)
+	files := replayWatch(t)
+	en, err := os.ReadFile(files[len(files)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	de := germanOf(t, en, es)
+	var blobs [][]byte
+	for _, f := range files[:len(files)-1] {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blobs = append(blobs, b)
+	}
+	machine := func() collect.RegistrySource { return localRegistry{collect.ReplayRegistry(blobs, en), de} }
+	oldReg, oldCol := openNamesRegistry, openCollector
+	t.Cleanup(func() { openNamesRegistry, openCollector = oldReg, oldCol })
+	openNamesRegistry = func() (collect.RegistrySource, error) { return machine(), nil }
+
+	dir := filepath.Join(t.TempDir(), "tables")
+	code, out, stderr := runCmd(t, "", "names", "--save", dir)
+	if code != 0 || !strings.Contains(out, "counter-009.multisz") || !strings.Contains(out, "counter-local.multisz") {
+		t.Fatalf("names --save: exit %d, %s %s", code, out, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "counter-local.multisz")); err != nil || !bytes.Equal(b, de) {
+		t.Fatalf("counter-local.multisz: %v", err)
+	}
+
+	path := `\Processor(*)\% Processor Time`
+	openCollector = func(kind collect.Kind, cfg collect.Config) (*collect.Collector, error) {
+		return collect.NewRegistry(machine(), cfg)
+	}
+	_, want, _ := runCmd(t, "", "watch", path, "-sc", "3", "-si", "1ms", "-f", "tsv")
+	openCollector = func(kind collect.Kind, cfg collect.Config) (*collect.Collector, error) {
+		cfg.LocalNames = true // the values named in German
+		return collect.NewRegistry(machine(), cfg)
+	}
+	_, german, _ := runCmd(t, "", "watch", `\Prozessor(*)\Prozessorzeit (%)`, "-sc", "3", "-si", "1ms", "-f", "tsv")
+	if !strings.Contains(german, `\Prozessor(0)\Prozessorzeit (%)`) {
+		t.Fatalf("the German run is not in German: %.200s", german)
+	}
+	code, have, stderr := runCmd(t, "", "watch", path, "-sc", "3", "-si", "1ms", "-f", "tsv", "--names-lang", "en", "--names-report")
+	if code != 0 || !strings.Contains(stderr, "from this machine's table of its language with this machine's Counter 009") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The time column differs from run to run: compare the header and the
+	// values.
+	if cut(have) != cut(want) || !strings.Contains(have, `\Processor(0)\% Processor Time`) {
+		t.Errorf("the translated run differs from the English one:\n%.300s\n%.300s", have, want)
+	}
+}
+
+// cut drops each line's first field (the time).
+func cut(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		_, rest, _ := strings.Cut(l, "\t")
+		b.WriteString(rest)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

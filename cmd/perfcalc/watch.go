@@ -187,7 +187,11 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "watch", err)
 	}
-	nm, err := names.build(nil, in)
+	var machine []embeddedTable
+	if names.lang != "" {
+		machine = machineTables() // PdhAddEnglishCounter's tables
+	}
+	nm, err := names.build(machine, in)
 	if err != nil {
 		return failCommand(stderr, "watch", err)
 	}

@@ -218,6 +218,26 @@ func (b *Builder) AddTables(src int, en, local *nametable.Table, lang string) in
 	return n
 }
 
+// AddEnglish marks every name of an English name table as English (kept
+// as it is, not listed as unknown), as source src. It returns the number
+// of names.
+func (b *Builder) AddEnglish(src int, en *nametable.Table) int {
+	b.init()
+	var eb []byte
+	n := 0
+	for i := 0; i < en.Len(); i++ {
+		idx, t := en.Pair(i)
+		if idx == 1 {
+			continue
+		}
+		eb = t.AppendUTF8(eb[:0])
+		b.english[string(b.keyOf('o', "", string(eb)))] = true
+		b.english[string(b.keyOf('n', "", string(eb)))] = true
+		n++
+	}
+	return n
+}
+
 // IsEnglish reports whether a name table is an English ("Counter 009")
 // one: index 238 is "Processor" and index 6 "% Processor Time", as on
 // every Windows since NT.

@@ -103,7 +103,13 @@ func TestAddTables(t *testing.T) {
 	if n := b.AddTables(b.Source("tables"), en, de, "007"); n != 5 {
 		t.Errorf("have %d pairs, want 5 (index 1 and 9999 skipped)", n)
 	}
+	if n := b.AddEnglish(b.Source("009"), en); n != 5 {
+		t.Errorf("AddEnglish: have %d names, want 5", n)
+	}
 	tab := b.Table()
+	if s := tab.Object("memory").Status; s != English {
+		t.Errorf("an English table's name: %v", s)
+	}
 	for in, want := range map[string]string{
 		`\\M\Prozessor(1)\Prozessorzeit (%)`: `\\M\Processor(1)\% Processor Time`,
 		`\Speicher\Verfügbare Bytes`:         `\Memory\Available Bytes`,
