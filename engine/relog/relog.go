@@ -61,7 +61,9 @@ type Options struct {
 	// Rename, when not nil, renames every column's object and counter
 	// (package translate's Table: localized names to English): Column.Path
 	// and Column.Parts hold the names it returns, and Counters match them.
-	// Machines and instances keep their names.
+	// Machines and instances keep their names. The WebAssembly module
+	// leaves it out (its size budget; it has no names export) and ignores
+	// it.
 	Rename func(object, counter string) (string, string)
 
 	part bool // a log of Merge: New opens it, Merge reads it
@@ -465,7 +467,8 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 // instance part only for objects with instances).
 func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	info := e.info
-	if c.opts.Rename != nil {
+	renamed := renames && c.opts.Rename != nil
+	if renamed {
 		// The entry's path with the renamed object and counter.
 		r := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Instance: info.Instance, Parent: info.Parent, InstanceIndex: info.InstanceIndex, Counter: info.Counter}
 		if e.whole {
@@ -482,7 +485,7 @@ func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 		return info.AppendPath(dst, []byte(inst))
 	}
 	entry := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Counter: info.Counter}
-	if c.opts.Rename == nil {
+	if !renamed {
 		entry.Counter = e.counters[ci]
 	}
 	if inst == noInstance {
@@ -495,7 +498,7 @@ func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 // entry e, its object and counter renamed by Options.Rename.
 func (c *Converter) parts(e *entry, ci, ii int32) counterpath.Path {
 	p := e.parts(ci, ii)
-	if c.opts.Rename != nil {
+	if renames && c.opts.Rename != nil { // not in the module: see Options.Rename
 		p.Object, p.Counter = c.opts.Rename(p.Object, p.Counter)
 	}
 	return p

@@ -62,7 +62,7 @@ func ParseCompact(data []byte, fn func(Entry) error) error {
 		line++
 		if line == 1 {
 			if string(text) != CompactHeader {
-				return lineError(line, off, "", "is not the header "+strconv.Quote(CompactHeader), engine.ErrMalformed)
+				return lineError(line, off, "", `is not the header "`+CompactHeader+`"`, engine.ErrMalformed)
 			}
 		} else if len(text) > 0 && text[0] != '#' {
 			e, field, msg := parseLine(text)
@@ -76,7 +76,7 @@ func ParseCompact(data []byte, fn func(Entry) error) error {
 		off = next
 	}
 	if line == 0 {
-		return lineError(1, 0, "", "empty: no header "+strconv.Quote(CompactHeader), engine.ErrTruncated)
+		return lineError(1, 0, "", `empty: no header "`+CompactHeader+`"`, engine.ErrTruncated)
 	}
 	return nil
 }
