@@ -18,8 +18,8 @@ var namesUsage = `Usage:
 
 Writes PAL's CounterLang.xml (the names of 146 objects and 2,259 counters in
 17 locales) in perfcalc's compact form (doc/FORMATS.md §3.4): the
-translation table that --names-lang, the WebAssembly module, the JS and
-Python packages read. --lang keeps the listed locales (comma-separated, as
+translation table that --names-lang reads as it reads CounterLang.xml,
+in a form that needs no XML parser (package engine/translate). --lang keeps the listed locales (comma-separated, as
 CounterLang names them: deDE,frFR,esES); all by default.
 
 --save (Windows) writes this machine's name tables into DIR: the English
