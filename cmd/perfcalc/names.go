@@ -192,8 +192,14 @@ func (s *nameSources) namer(embedded []embeddedTable) (*namer, error) {
 		from string
 	}
 	var english, local []table
-	for _, e := range append(embedded[:len(embedded):len(embedded)], s.tables...) {
+	var notes []string
+	for i, e := range append(embedded[:len(embedded):len(embedded)], s.tables...) {
 		t, err := nametable.Parse(e.data)
+		if err != nil && i < len(embedded) {
+			// A damaged table in the input: relog leaves it too.
+			notes = append(notes, e.from+" is not used: "+err.Error())
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", e.from, err)
 		}
@@ -204,7 +210,6 @@ func (s *nameSources) namer(embedded []embeddedTable) (*namer, error) {
 		}
 	}
 	var b translate.Builder
-	var notes []string
 	for _, e := range english {
 		// Its names are English: kept, and not listed as unknown.
 		b.AddEnglish(b.Source(e.from), e.t)

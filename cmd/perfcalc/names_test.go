@@ -445,3 +445,26 @@ func cut(s string) string {
 	}
 	return b.String()
 }
+
+// TestNamesDamagedEmbeddedTable: a log whose embedded name table is
+// damaged is read as relog reads it (without the table), and
+// --names-lang says the table is not used instead of failing.
+func TestNamesDamagedEmbeddedTable(t *testing.T) {
+	xml, _ := counterLang(t)
+	_, data := readShared(t, "PAL_SamplePerfmonLog.blg")
+	bad, err := blgrename.Rewrite(data, blgrename.Names{Table: func(s string) string {
+		if s == "Processor" {
+			return "Processor\x00x" // a NUL inside a name: "x" reads as an index
+		}
+		return s
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := writeFile(t, "bad.blg", bad)
+	_, want, _ := runCmd(t, "", "relog", path, "-q")
+	code, have, stderr := runCmd(t, "", "relog", path, "-q", "--names-lang", "en", "--names-file", xml)
+	if code != 0 || have != want || !strings.Contains(stderr, "the name table of "+path+" is not used: nametable: ") {
+		t.Errorf("exit %d, same %v: %s", code, have == want, stderr)
+	}
+}
