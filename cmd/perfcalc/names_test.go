@@ -179,6 +179,11 @@ func TestNamesRealLogs(t *testing.T) {
 					}
 				}
 				t.Logf("%s %s: %s translated, %s already English, %s unknown, %s ambiguous (%d of CounterLang's names kept in English: one translation of two names)", name, lang, m[1], m[2], m[3], m[4], loc.dropped)
+				for _, l := range strings.Split(stderr, "\n") {
+					if strings.Contains(l, "not translated") {
+						t.Log(l)
+					}
+				}
 			})
 		}
 	}
