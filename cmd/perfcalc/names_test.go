@@ -36,86 +36,14 @@ func counterLang(t *testing.T) (string, []translate.Entry) {
 	return path, es
 }
 
-// localizer renames English names into one language of CounterLang.xml:
-// objects by their translation, counters by their object's (or, where the
-// object lacks it, by the one translation every object gives the counter),
-// as a machine of that language would name them.
-//
-// Where CounterLang gives two English names one translation (French
-// "Taille virtuelle (octets)" is both "Virtual Bytes" and "Virtual Bytes
-// Peak"), a real machine has two names; the localizer keeps such names in
-// English (dropped counts them) rather than make a log no Windows writes.
-type localizer struct {
-	objects  map[string]string // English object → local
-	counters map[string]string // English object \x00 English counter → local
-	global   map[string]string // English counter → local, "" where objects disagree
-	dropped  int
-}
-
+// newLocalizer is blgrename's Localizer of one language.
 func newLocalizer(es []translate.Entry, lang string) *localizer {
-	l := &localizer{objects: map[string]string{}, counters: map[string]string{}, global: map[string]string{}}
-	for _, e := range es {
-		if e.Lang != lang {
-			continue
-		}
-		switch e.Kind {
-		case translate.Object:
-			l.objects[e.English] = e.Local
-		case translate.Counter:
-			l.counters[e.Object+"\x00"+e.English] = e.Local
-			if g, ok := l.global[e.English]; !ok {
-				l.global[e.English] = e.Local
-			} else if g != e.Local {
-				l.global[e.English] = ""
-			}
-		}
-	}
-	// A local name of two English names, in any scope: kept in English.
-	english := map[string]map[string]bool{}
-	for _, m := range []map[string]string{l.objects, l.counters, l.global} {
-		for k, v := range m {
-			if english[v] == nil {
-				english[v] = map[string]bool{}
-			}
-			english[v][k[strings.IndexByte(k, 0)+1:]] = true
-		}
-	}
-	for _, m := range []map[string]string{l.objects, l.counters, l.global} {
-		for k, v := range m {
-			if len(english[v]) > 1 {
-				delete(m, k)
-				l.dropped++
-			}
-		}
-	}
-	return l
+	return &localizer{blgrename.NewLocalizer(es, lang)}
 }
 
-func (l *localizer) names() blgrename.Names {
-	return blgrename.Names{
-		Object: func(o string) string {
-			if v, ok := l.objects[o]; ok {
-				return v
-			}
-			return o
-		},
-		Counter: func(o, c string) string {
-			if v, ok := l.counters[o+"\x00"+c]; ok {
-				return v
-			}
-			return c
-		},
-		Table: func(s string) string {
-			if v, ok := l.objects[s]; ok {
-				return v
-			}
-			if v := l.global[s]; v != "" {
-				return v
-			}
-			return s
-		},
-	}
-}
+type localizer struct{ *blgrename.Localizer }
+
+func (l *localizer) names() blgrename.Names { return l.Names() }
 
 // TestNamesRealLogs: the real logs, rewritten with the German, French and
 // Spanish names of CounterLang.xml, translate back to the original
@@ -178,7 +106,7 @@ func TestNamesRealLogs(t *testing.T) {
 						t.Errorf("the report does not name the tables: %.300s", stderr)
 					}
 				}
-				t.Logf("%s %s: %s translated, %s already English, %s unknown, %s ambiguous (%d of CounterLang's names kept in English: one translation of two names)", name, lang, m[1], m[2], m[3], m[4], loc.dropped)
+				t.Logf("%s %s: %s translated, %s already English, %s unknown, %s ambiguous (%d of CounterLang's names kept in English: one translation of two names)", name, lang, m[1], m[2], m[3], m[4], loc.Dropped)
 				for _, l := range strings.Split(stderr, "\n") {
 					if strings.Contains(l, "not translated") {
 						t.Log(l)
@@ -196,8 +124,8 @@ func TestNamesAmbiguousReported(t *testing.T) {
 	xml, es := counterLang(t)
 	_, data := readShared(t, "PAL_SamplePerfmonLog.blg")
 	loc := newLocalizer(es, "frFR")
-	loc.counters["Process\x00Virtual Bytes"] = "Taille virtuelle (octets)"
-	loc.global["Virtual Bytes"] = "Taille virtuelle (octets)"
+	loc.Counters["Process\x00Virtual Bytes"] = "Taille virtuelle (octets)"
+	loc.Global["Virtual Bytes"] = "Taille virtuelle (octets)"
 	local, err := blgrename.Rewrite(data, loc.names())
 	if err != nil {
 		t.Fatal(err)

@@ -40,9 +40,9 @@ func IsCounterLang(data []byte) bool {
 }
 
 // Read reads CounterLang.xml and returns its translations: for every
-// object and every locale but enUS whose name differs from the English
-// one, an Object entry, and for every counter a Counter entry scoped by
-// its object's English name. Entries are in the file's order, locales
+// object and every locale but enUS, an Object entry, and for every counter
+// a Counter entry scoped by its object's English name; a locale whose
+// every name is the English one is left out. Entries are in the file's order, locales
 // sorted within an element.
 func Read(r io.Reader) ([]translate.Entry, error) {
 	d := xml.NewDecoder(r)
@@ -85,10 +85,27 @@ func Read(r io.Reader) ([]translate.Entry, error) {
 			}
 		}
 	}
-	if len(out) == 0 {
+	// A locale whose every name is the English one (jaJP, koKR, ruRU and
+	// zhCN in PAL's file) translates nothing: left out. Other locales keep
+	// their names equal to the English ones: in a table of that locale
+	// alone (perfcalc names --compact --lang), they say those names are
+	// known, not unknown.
+	differs := map[string]bool{}
+	for _, e := range out {
+		if e.Local != e.English {
+			differs[e.Lang] = true
+		}
+	}
+	kept := out[:0]
+	for _, e := range out {
+		if differs[e.Lang] {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == 0 {
 		return nil, errors.New("CounterLang: no translations")
 	}
-	return out, nil
+	return kept, nil
 }
 
 func attrs(t xml.StartElement) map[string]string {
@@ -109,7 +126,7 @@ func appendEntries(out []translate.Entry, kind translate.Kind, object string, na
 	sort.Strings(langs)
 	en := names[English]
 	for _, l := range langs {
-		if v := names[l]; v != "" && v != en {
+		if v := names[l]; v != "" {
 			out = append(out, translate.Entry{Kind: kind, Lang: l, Object: object, English: en, Local: v})
 		}
 	}

@@ -30,6 +30,7 @@ func readShared(t *testing.T) []translate.Entry {
 func TestReadSmall(t *testing.T) {
 	const doc = `<CounterLang>
   <CounterObject deDE="Prozessor" enUS="Processor" frFR="Processeur" jaJP="Processor">
+    <CounterName deDE="Interrupts/s" enUS="Interrupts/sec" frFR="Interrupts/sec" jaJP="Interrupts/sec" />
     <CounterName deDE="Prozessorzeit (%)" enUS="% Processor Time" frFR="% temps processeur" />
   </CounterObject>
 </CounterLang>`
@@ -40,6 +41,10 @@ func TestReadSmall(t *testing.T) {
 	want := []translate.Entry{
 		{Kind: translate.Object, Lang: "deDE", English: "Processor", Local: "Prozessor"},
 		{Kind: translate.Object, Lang: "frFR", English: "Processor", Local: "Processeur"},
+		// frFR's name equal to the English one is kept (frFR translates
+		// other names); jaJP translates nothing and is left out.
+		{Kind: translate.Counter, Lang: "deDE", Object: "Processor", English: "Interrupts/sec", Local: "Interrupts/s"},
+		{Kind: translate.Counter, Lang: "frFR", Object: "Processor", English: "Interrupts/sec", Local: "Interrupts/sec"},
 		{Kind: translate.Counter, Lang: "deDE", Object: "Processor", English: "% Processor Time", Local: "Prozessorzeit (%)"},
 		{Kind: translate.Counter, Lang: "frFR", Object: "Processor", English: "% Processor Time", Local: "% temps processeur"},
 	}
