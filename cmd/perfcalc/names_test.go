@@ -401,3 +401,25 @@ func TestNamesDamagedEmbeddedTable(t *testing.T) {
 		t.Errorf("exit %d, same %v: %s", code, have == want, stderr)
 	}
 }
+
+// TestNamesAnalyze: analyze of the PAL log in German finds nothing
+// (its analyses name English counters); with --names-lang en it gives the
+// English log's report byte for byte.
+func TestNamesAnalyze(t *testing.T) {
+	xml, es := counterLang(t)
+	path, data := readShared(t, "PAL_SamplePerfmonLog.blg")
+	local, err := blgrename.Rewrite(data, newLocalizer(es, "deDE").names())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lpath := writeFile(t, "de.blg", local)
+	_, want, _ := runCmd(t, "", "analyze", path, "-f", "json")
+	_, german, _ := runCmd(t, "", "analyze", lpath, "-f", "json")
+	code, have, stderr := runCmd(t, "", "analyze", lpath, "-f", "json", "--names-lang", "en", "--names-file", xml)
+	if german == want {
+		t.Fatal("the German log's report is the English one without translation")
+	}
+	if code != 0 || have != want {
+		t.Errorf("exit %d, same report %v: %s", code, have == want, stderr)
+	}
+}
