@@ -423,3 +423,29 @@ func TestNamesAnalyze(t *testing.T) {
 		t.Errorf("exit %d, same report %v: %s", code, have == want, stderr)
 	}
 }
+
+// TestNamesConvert: convert translates each log with its own name table
+// and the files given: the German log's CSV is the English log's relog
+// CSV.
+func TestNamesConvert(t *testing.T) {
+	xml, es := counterLang(t)
+	path, data := readShared(t, "Tx_BasicPerfCounters.blg")
+	local, err := blgrename.Rewrite(data, newLocalizer(es, "deDE").names())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lpath := writeFile(t, "de.blg", local)
+	out := t.TempDir()
+	code, _, stderr := runCmd(t, "", "convert", lpath, "-o", out, "-f", "csv", "--names-lang", "en", "--names-file", xml)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	have, err := os.ReadFile(filepath.Join(out, "de.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := runCmd(t, "", "relog", path)
+	if string(have) != want {
+		t.Error("the converted German log differs from the English log's CSV")
+	}
+}
