@@ -54,8 +54,10 @@
 // # Raw captures
 //
 // Config.SaveDir writes every raw capture as it is collected: the
-// registry's blobs (v1-NNNNNN.bin) with counter-009.multisz, each V2
-// result with its registration and names, and PDH's raw values as
+// registry's blobs (v1-NNNNNN.bin) with counter-009.multisz and
+// counter-local.multisz (the system's language; SaveNameTables writes
+// both alone), each V2 result with its registration and names, and PDH's
+// raw values as
 // perfcalc calc --batch requests, so that any live value can be computed
 // again offline.
 //

@@ -91,7 +91,9 @@ func (b *v1Backend) init() error {
 	if b.englishRaw, err = b.src.NameTable(false); err == nil {
 		b.english, _ = nametable.Parse(b.englishRaw)
 	}
-	needLocal := b.cfg.LocalNames
+	// SaveDir keeps both tables: the saved captures can then be named in
+	// either language, and translated (perfcalc --names-lang en).
+	needLocal := b.cfg.LocalNames || b.cfg.SaveDir != ""
 	for _, p := range b.cfg.Paths {
 		if b.english == nil || b.english.LookupName(p.Object).Len() == 0 {
 			needLocal = true
@@ -458,12 +460,12 @@ func firstOf(objs []perfdata.Object, t uint32) int {
 func (b *v1Backend) save(dir string, seq int) error {
 	if seq == 0 {
 		if b.englishRaw != nil {
-			if err := os.WriteFile(filepath.Join(dir, "counter-009.multisz"), b.englishRaw, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, EnglishTableFile), b.englishRaw, 0o644); err != nil {
 				return err
 			}
 		}
 		if b.localRaw != nil {
-			if err := os.WriteFile(filepath.Join(dir, "counter-local.multisz"), b.localRaw, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, LocalTableFile), b.localRaw, 0o644); err != nil {
 				return err
 			}
 		}

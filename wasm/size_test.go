@@ -82,8 +82,18 @@ import (
 // 2,651,050 -> 2,723,466 raw): what remains is the option's field and the
 // guarded calls, +471 raw, +200 gzipped (2,651,050 -> 2,651,521; 776,781
 // -> 776,981); the budgets grew by as much.
+//
+// Issue 21 (names in any language) allows up to 12 KB raw more for the
+// translation. relog.Options.Rename (the columns' objects and counters
+// renamed in their paths, parts and -c matching) took +2,197 raw and
+// +1,296 gzipped bytes in the module; the module has no export that sets
+// it, so it is left out there (relog's const renames), on the module of
+// 2,651,050 bytes (776,781 gzipped): +408 raw (the Options field), −19
+// gzipped. The translation itself (engine/translate with a names_table
+// export) measured +38,449 raw over it (2,691,907 bytes): over the
+// allowance, so it is not in the module (doc/COMMANDS.md §7.1).
 const (
-	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 14_772 + 4_231 + 471
+	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 14_772 + 4_231 + 471 + 408
 	maxModuleGzipBytes = 760_000 + 1_173 + 10_155 + 5_636 + 1_490 + 200
 )
 

@@ -83,6 +83,7 @@ that condition or worse was raised (the report is written all the same).
 
 ` + identityHelp + `(analyze: the thresholds of \Process(*) apply to each process, name:pid.)
 
+` + namesHelp + `
 Flags:
 `
 
@@ -199,11 +200,16 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	failOn := fs.String("fail-on", "", "exit with status 3 when an alert of this condition or worse is raised: warning or critical")
 	maxColumns := addMaxColumnsFlag(fs)
 	identity := addIdentityFlag(fs)
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, analyzeUsage, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	fail := func(err error) int { return failCommand(stderr, "analyze", err) }
+	if err := names.check(); err != nil {
+		return fail(err)
+	}
 	var failCond analysis.Condition
 	switch strings.ToLower(*failOn) {
 	case "":
@@ -234,6 +240,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, t := range thresholds {
 		inputs = append(inputs, namedInput{t, "--thresholds"})
 	}
+	inputs = append(inputs, names.inputs()...)
 	if err := checkNotInput(*out, stdin, inputs...); err != nil {
 		return fail(err)
 	}
@@ -245,6 +252,10 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		noteUnsupported(stderr, u)
 	}
 	in := &stdinOnce{r: stdin}
+	srcs, err := names.load(in)
+	if err != nil {
+		return fail(err)
+	}
 	groups, failed, err := machineGroups(logs, *maxColumns, in)
 	if err != nil {
 		return fail(err)
@@ -265,7 +276,16 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var damaged []error // logs analyzed up to a damage
 	for _, g := range groups {
-		r, err := analyzeLogs(g, analyses, opts, relog.Options{MaxColumns: *maxColumns, Identity: *identity}, in, stderr)
+		var rename func(string, string) (string, string)
+		if srcs != nil {
+			nm, err := srcs.namer(logTables(g))
+			if err != nil {
+				return fail(err)
+			}
+			rename = nm.rename
+			defer nm.finish(stderr, "analyze", names.report)
+		}
+		r, err := analyzeLogs(g, analyses, opts, relog.Options{MaxColumns: *maxColumns, Identity: *identity, Rename: rename}, in, stderr)
 		if r == nil {
 			return fail(err)
 		}

@@ -48,6 +48,7 @@ runs out; -j logs are read at once, each up to that bound. 0 sets no limit.
 
 ` + identityHelp + `(convert notes each log's breaks.)
 
+` + namesHelp + `
 Flags:
 `
 
@@ -78,6 +79,7 @@ type job struct {
 	identity relog.Identity
 	idNotes  []string
 	idBreaks int64
+	names    *namer // --names-lang's translations of its names
 }
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -89,9 +91,18 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	maxColumns := addMaxColumnsFlag(fs)
 	identity := addIdentityFlag(fs)
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, convertUsage, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "convert", err)
+	}
+	srcs, err := names.load(&stdinOnce{r: stdin})
+	if err != nil {
+		return failCommand(stderr, "convert", err)
 	}
 	usageErr := func(msg string) int {
 		return failCommand(stderr, "convert", &usageError{msg + " (see perfcalc convert -h)"})
@@ -132,7 +143,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for j := range work {
 				j.identity = *identity
-				j.err = convertOne(j, f, int(*digits), *maxColumns)
+				j.err = convertNamed(j, f, int(*digits), *maxColumns, srcs)
 				p.done(j)
 			}
 		}()
@@ -161,6 +172,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			noteSkipped(stderr, "convert", []string{j.in}, j.events)
 			noteIdentity(stderr, "convert", j.in, *identity, j.idNotes, j.idBreaks)
+			j.names.finish(stderr, "convert: "+j.in, names.report)
 		}
 	}
 	fmt.Fprintf(stdout, "converted %d, skipped %d (up to date), failed %d", converted, skipped, failed)
@@ -308,7 +320,21 @@ func upToDate(in, out string) bool {
 // convertOne converts one log into its output, atomically. A damaged log
 // fails whole: its output is not written, so that a later run tries again.
 func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
-	c, closeIn, events, err := openLogsCounting([]string{j.in}, relog.Options{Digits: digits, MaxColumns: maxColumns, Identity: j.identity}, &stdinOnce{})
+	return convertNamed(j, format, digits, maxColumns, nil)
+}
+
+// convertNamed is convertOne with --names-lang's sources (nil: none): the
+// log's names are translated with them and its own name table.
+func convertNamed(j *job, format outputFormat, digits, maxColumns int, srcs *nameSources) error {
+	opts := relog.Options{Digits: digits, MaxColumns: maxColumns, Identity: j.identity}
+	if srcs != nil {
+		nm, err := srcs.namer(logTables([]string{j.in}))
+		if err != nil {
+			return err
+		}
+		j.names, opts.Rename = nm, nm.rename
+	}
+	c, closeIn, events, err := openLogsCounting([]string{j.in}, opts, &stdinOnce{})
 	j.events = events
 	if err != nil {
 		// openLogs names the file; the summary names it already.

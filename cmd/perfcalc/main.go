@@ -18,6 +18,8 @@
 //	perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
 //	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR] [--identity pdh|pid]
 //	perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
+//	perfcalc names --compact CounterLang.xml [--lang LIST] [-o OUT]
+//	perfcalc names --save DIR
 //	perfcalc version [--json]
 //
 // Run "perfcalc help" or "perfcalc COMMAND -h" for details.

@@ -24,6 +24,7 @@ Any file may be "-", standard input (one of them at most). A capture over
 256 MiB, a name table or registration over 64 MiB is refused from its size,
 unread.
 
+` + namesHelp + `
 Flags:
 `
 
@@ -37,9 +38,14 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	src.register(fs)
 	var counters counterFlags
 	counters.register(fs, "expand this path")
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, pathsUsage, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "paths", err)
 	}
 	if len(pos) != 1 {
 		return failCommand(stderr, "paths", &usageError{"want one capture (see perfcalc paths -h)"})
@@ -58,11 +64,22 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "paths", err)
 	}
 	cfg.Paths = patterns
+	nm, err := names.build(captureTables(src.names), in)
+	if err != nil {
+		return failCommand(stderr, "paths", err)
+	}
+	if nm != nil {
+		cfg.Paths = nil // -c matches the English names
+	}
 	// One capture is a first sample: every path, no value needed.
 	q := query.New(cfg)
 	vals, err := q.Run(nil, nil, data)
 	if err != nil {
 		return failCommand(stderr, "paths", fmt.Errorf("%s: %w", pos[0], err))
+	}
+	if nm != nil {
+		vals = nm.values(vals, patterns)
+		defer nm.finish(stderr, "paths", names.report)
 	}
 	if n := q.Unnamed(); n > 0 {
 		fmt.Fprintf(stderr, "perfcalc paths: note: %d V2 blocks do not name their counter and are left out; give their CounterIds with --ids\n", n)

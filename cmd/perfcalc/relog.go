@@ -98,7 +98,8 @@ those rows in FILE.partial. A log that changes between the two readings
 (a circular log being written) fails likewise, naming what changed.
 
 ` + identityHelp + `
-` + extensionHelp(forRelog, formatCSV) + `Flags:
+` + extensionHelp(forRelog, formatCSV) + "\n" + namesHelp + `
+Flags:
 `
 
 func init() {
@@ -152,12 +153,17 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	maxColumns := addMaxColumnsFlag(fs)
 	identity := addIdentityFlag(fs)
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, relogUsage, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "relog", &usageError{"give one to 32 input logs (perfcalc relog IN.blg [IN.blg ...] [flags]; see perfcalc relog -h)"})
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "relog", err)
 	}
 	formatOut := *out
 	if *query {
@@ -173,7 +179,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if begin.ft != 0 && end.set && end.endFT() < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
-	if err := checkLogOutputs(*out, *keepPartial, stdin, logInputs(pos, counters.cf)...); err != nil {
+	if err := checkLogOutputs(*out, *keepPartial, stdin, append(logInputs(pos, counters.cf), names.inputs()...)...); err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	in := &stdinOnce{r: stdin}
@@ -182,6 +188,14 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "relog", err)
 	}
 	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), Every: *every, Digits: int(*digits), MaxColumns: *maxColumns, Identity: *identity}
+	nm, err := names.build(logTables(pos), in)
+	if err != nil {
+		return failCommand(stderr, "relog", err)
+	}
+	if nm != nil {
+		opts.Rename = nm.rename
+		defer nm.finish(stderr, "relog", names.report)
+	}
 	c, closeIn, skipped, err := openLogsCounting(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)

@@ -31,6 +31,7 @@ Any file may be "-", standard input (one of them at most). A capture over
 256 MiB, a name table or registration over 64 MiB is refused from its size,
 unread.
 
+` + namesHelp + `
 Flags:
 `
 
@@ -49,6 +50,8 @@ type showCapture struct {
 	UTC             string       `json:"utc"`
 	CounterSet      string       `json:"counterSet,omitempty"`
 	Objects         []showObject `json:"objects"`
+	// NamesUnknown lists, with --names-lang, the names not translated.
+	NamesUnknown []string `json:"namesUnknown,omitempty"`
 }
 
 type showObject struct {
@@ -89,9 +92,14 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var src sourceFlags
 	src.register(fs)
 	asJSON := fs.Bool("json", false, "write one JSON document")
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, showUsage, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "show", err)
 	}
 	if len(pos) != 1 {
 		return failCommand(stderr, "show", &usageError{"want one capture (see perfcalc show -h)"})
@@ -115,6 +123,15 @@ func runShow(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return failCommand(stderr, "show", fmt.Errorf("%s: %v", pos[0], err))
+	}
+	nm, err := names.build(captureTables(src.names), in)
+	if err != nil {
+		return failCommand(stderr, "show", err)
+	}
+	if nm != nil {
+		nm.show(&c)
+		c.NamesUnknown = nm.unknown()
+		defer nm.finish(stderr, "show", names.report)
 	}
 	w := bufio.NewWriter(stdout)
 	if *asJSON {

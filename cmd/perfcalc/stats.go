@@ -57,6 +57,7 @@ each column holds about 1 KB until the end, and each value 40 bytes. 0
 sets no limit.
 
 ` + identityHelp + `
+` + namesHelp + `
 Flags:
 `
 
@@ -78,6 +79,8 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&end, "e", "last time to keep, local time of the log, as relog -e")
 	maxColumns := addMaxColumnsFlag(fs)
 	identity := addIdentityFlag(fs)
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, statsUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -85,7 +88,10 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 0 || len(pos) > relog.MaxInputs {
 		return failCommand(stderr, "stats", &usageError{"give one to 32 input logs (perfcalc stats IN.blg [IN.blg ...] [flags]; see perfcalc stats -h)"})
 	}
-	if err := checkLogOutputs(*out, *keepPartial, stdin, logInputs(pos, counters.cf)...); err != nil {
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "stats", err)
+	}
+	if err := checkLogOutputs(*out, *keepPartial, stdin, append(logInputs(pos, counters.cf), names.inputs()...)...); err != nil {
 		return failCommand(stderr, "stats", err)
 	}
 	in := &stdinOnce{r: stdin}
@@ -93,7 +99,16 @@ func runStats(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}
-	c, closeIn, skipped, err := openLogsCounting(pos, relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), MaxColumns: *maxColumns, Identity: *identity}, in)
+	statsOpts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), MaxColumns: *maxColumns, Identity: *identity}
+	nm, err := names.build(logTables(pos), in)
+	if err != nil {
+		return failCommand(stderr, "stats", err)
+	}
+	if nm != nil {
+		statsOpts.Rename = nm.rename
+		defer nm.finish(stderr, "stats", names.report)
+	}
+	c, closeIn, skipped, err := openLogsCounting(pos, statsOpts, in)
 	if err != nil {
 		return failCommand(stderr, "stats", err)
 	}

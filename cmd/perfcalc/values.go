@@ -66,6 +66,7 @@ unread. -o writes as perfcalc relog -o does: complete or left as it was.
 
 ` + identityHelp + `(values pairs the instances of the two captures so.)
 
+` + namesHelp + `
 Flags:
 `
 
@@ -84,9 +85,14 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	identity := addIdentityFlag(fs)
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, valuesUsage, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "values", err)
 	}
 	if len(pos) != 2 {
 		return failCommand(stderr, "values", &usageError{"want two captures, OLDER and NEWER (see perfcalc values -h)"})
@@ -99,9 +105,9 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failCommand(stderr, "values", err)
 	}
-	if err := checkNotInput(*out, stdin, namedInput{pos[0], "OLDER"}, namedInput{pos[1], "NEWER"},
-		namedInput{src.names, "--names"}, namedInput{src.reginfo, "--reginfo"}, namedInput{src.strs, "--strings"},
-		namedInput{counters.cf, "-cf"}); err != nil {
+	if err := checkNotInput(*out, stdin, append([]namedInput{{pos[0], "OLDER"}, {pos[1], "NEWER"},
+		{src.names, "--names"}, {src.reginfo, "--reginfo"}, {src.strs, "--strings"},
+		{counters.cf, "-cf"}}, names.inputs()...)...); err != nil {
 		return failCommand(stderr, "values", err)
 	}
 	in := &stdinOnce{r: stdin}
@@ -127,12 +133,23 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg.Paths, cfg.Options = counterpath.Compact(paths), opts // a run of stars costs one
 	cfg.PID = *identity == relog.IdentityPID
+	nm, err := names.build(captureTables(src.names), in)
+	if err != nil {
+		return failCommand(stderr, "values", err)
+	}
+	if nm != nil {
+		cfg.Paths = nil // -c matches the English names
+	}
 	q := query.New(cfg)
 	vals, err := q.Run(nil, older, newer)
 	if err != nil {
 		return failCommand(stderr, "values", captureError(q, pos, older, newer, err))
 	}
 	noteIdentity(stderr, "values", "", *identity, q.IdentityNotes(), int64(q.IdentityBreaks()))
+	if nm != nil {
+		vals = nm.values(vals, paths)
+		defer nm.finish(stderr, "values", names.report)
+	}
 	if n := q.Unnamed(); n > 0 {
 		fmt.Fprintf(stderr, "perfcalc values: note: %d V2 blocks do not name their counter and are left out; give their CounterIds with --ids\n", n)
 	}

@@ -66,6 +66,7 @@ sample, and a sample's breaks are noted on standard error. The v2
 source's Process V2 names its instances name:pid already; the pdh source
 pairs by name, as PDH does.)
 
+` + namesHelp + `
 Flags:
 `
 
@@ -142,9 +143,14 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	list := fs.Bool("q", false, "list the counters of an object (or of every object)")
 	listX := fs.Bool("qx", false, "list the counters with their instances")
 	fs.Bool("y", false, "answer yes to every question (typeperf's -y; perfcalc asks none)")
+	var names namesFlags
+	names.register(fs)
 	pos, status, ok := parseCommandArgs(fs, watchUsage, args, stdout, stderr)
 	if !ok {
 		return status
+	}
+	if err := names.check(); err != nil {
+		return failCommand(stderr, "watch", err)
 	}
 	fail := func(status int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "perfcalc watch: "+format+"\n", a...)
@@ -181,10 +187,19 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(exitUsage, "%v", err)
 		}
 	}
-	if err := checkNotInput(*out, stdin, namedInput{counters.cf, "-cf"}); err != nil {
+	if err := checkNotInput(*out, stdin, append(names.inputs(), namedInput{counters.cf, "-cf"})...); err != nil {
 		return failCommand(stderr, "watch", err)
 	}
-	listed, err := counters.paths(&stdinOnce{r: stdin})
+	in := &stdinOnce{r: stdin}
+	listed, err := counters.paths(in)
+	if err != nil {
+		return failCommand(stderr, "watch", err)
+	}
+	var machine []embeddedTable
+	if names.lang != "" {
+		machine = machineTables() // PdhAddEnglishCounter's tables
+	}
+	nm, err := names.build(machine, in)
 	if err != nil {
 		return failCommand(stderr, "watch", err)
 	}
@@ -216,6 +231,9 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	tw := &watchWriter{w: bufio.NewWriter(w), paths: paths, format: f, log: *logText, digits: int(*digits)}
 	var noted []string // the identity notes written
+	if nm != nil {
+		tw.paths = nm.patterns(paths) // the columns are matched in English
+	}
 	ctx, stop := watchContext()
 	defer stop()
 	runErr := col.Run(ctx, time.Duration(interval), *count, func(s *collect.Sample) error {
@@ -231,12 +249,16 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if s.IdentityBreaks > 0 {
 			fmt.Fprintf(stderr, "perfcalc watch: note: sample %d: %s\n", s.Index, breaksNote(int64(s.IdentityBreaks)))
 		}
+		if nm != nil {
+			s.Values = nm.values(s.Values, nil)
+		}
 		return tw.row(s)
 	})
 	if runErr == nil && !tw.started {
 		runErr = errors.New("no counter matches " + paths.String())
 	}
 	werr := tw.w.Flush()
+	nm.finish(stderr, "watch", names.report)
 	if file != nil {
 		werr = errors.Join(werr, file.Close())
 	}

@@ -62,6 +62,13 @@ type Options struct {
 	// pairs them (IdentityPDH, the zero value), or Process and Thread
 	// instances by process and thread ID (IdentityPID; see Identity).
 	Identity Identity
+	// Rename, when not nil, renames every column's object and counter
+	// (package translate's Table: localized names to English): Column.Path
+	// and Column.Parts hold the names it returns, and Counters match them.
+	// Machines and instances keep their names. The WebAssembly module
+	// leaves it out (its size budget; it has no names export) and ignores
+	// it.
+	Rename func(object, counter string) (string, string)
 
 	part bool // a log of Merge: New opens it, Merge reads it
 }
@@ -450,7 +457,7 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 	if len(c.opts.Counters) == 0 {
 		return true
 	}
-	p := e.parts(ci, ii)
+	p := c.parts(e, ci, ii)
 	for _, pat := range c.opts.Counters {
 		if pat.Machine == "*" {
 			pat.Machine = "" // any machine
@@ -469,6 +476,16 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 // instance part only for objects with instances).
 func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	info := e.info
+	renamed := renames && c.opts.Rename != nil
+	if renamed {
+		// The entry's path with the renamed object and counter.
+		r := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Instance: info.Instance, Parent: info.Parent, InstanceIndex: info.InstanceIndex, Counter: info.Counter}
+		if e.whole {
+			r.Counter = e.counters[ci]
+		}
+		r.Object, r.Counter = c.opts.Rename(r.Object, r.Counter)
+		info = &r
+	}
 	if !e.multi() {
 		return info.AppendPath(dst, nil)
 	}
@@ -476,11 +493,24 @@ func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	if !e.whole {
 		return info.AppendPath(dst, []byte(inst))
 	}
-	entry := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Counter: e.counters[ci]}
+	entry := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Counter: info.Counter}
+	if !renamed {
+		entry.Counter = e.counters[ci]
+	}
 	if inst == noInstance {
 		return entry.AppendPath(dst, nil)
 	}
 	return entry.AppendPath(dst, []byte(inst))
+}
+
+// parts returns the parts of the path of counter ci of instance ii of
+// entry e, its object and counter renamed by Options.Rename.
+func (c *Converter) parts(e *entry, ci, ii int32) counterpath.Path {
+	p := e.parts(ci, ii)
+	if renames && c.opts.Rename != nil { // not in the module: see Options.Rename
+		p.Object, p.Counter = c.opts.Rename(p.Object, p.Counter)
+	}
+	return p
 }
 
 // parts returns the parts of the path of counter ci of instance ii of the
@@ -527,7 +557,7 @@ func (c *Converter) layout() {
 					c.scratch.name = c.appendPath(c.scratch.name[:0], e, int32(ci), int32(ii))
 					c.columns = append(c.columns, Column{
 						Path:  string(c.scratch.name),
-						Parts: e.parts(int32(ci), int32(ii)),
+						Parts: c.parts(e, int32(ci), int32(ii)),
 						Entry: ei,
 						Type:  c.counterType(e, int32(ci)),
 					})

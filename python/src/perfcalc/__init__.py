@@ -32,6 +32,7 @@ from ._analyze import ALERTS_SCHEMA, STATISTICS_SCHEMA, Report, analyze
 from ._api import VALUES_SCHEMA, read_blg, relog, stats, values, values_text
 from ._compute import COUNTER_TYPES, STATUS_NAMES, Result, compute, compute_batch, counter_type, parse_options, type_name
 from ._long import SCHEMA
+from ._names import Translator, parse_compact
 from .errors import (
     AbsentError,
     ArgumentError,
@@ -73,6 +74,9 @@ __all__ = [
     "type_name",
     "values",
     "values_text",
+    # names in any language (issue 21)
+    "Translator",
+    "parse_compact",
     "Error",
     "AbsentError",
     "ArgumentError",
