@@ -44,6 +44,15 @@ local time: a log of another time zone is moved to it.
 -q lists the counters (one path per line, the CSV header's columns), then
 the time of the first and last sample and the number of samples.
 
+-f bin (the default where -o names a .blg file) writes a perfmon binary log
+again, as Windows' relog does by default: the counters, samples and logs that
+-c, -cf, -b, -e, -t and merging keep, their raw values as they were read, so
+that "perfcalc relog OUT.blg -f csv" prints what "-f csv" prints with the same
+options. One raw-counter log keeps its header and counter-list entries (with
+no option, its bytes but for thread ids and flush times); Vista-era logs and
+merges get one entry per column. Example:
+  perfcalc relog IN.blg -c '\\*\Processor(*)\*' -b '02/19/2013 18:55:00' -o cpu.blg
+
 -f json writes one JSON object per line and row:
   {"time":"2013-02-19T18:50:17.844","values":{"\\\\HOST\\Processor(0)\\% Processor Time":12.5,...}}
 with null where there is no value and no member where the instance is absent;
@@ -101,7 +110,7 @@ those rows in FILE.partial. A log that changes between the two readings
 `
 
 func init() {
-	register(command{"relog", "convert a .blg log to relog's CSV, TSV or JSON; -q lists its counters", runRelog})
+	register(command{"relog", "convert a .blg log to relog's CSV, TSV or JSON, or filter it into a .blg (-f bin); -q lists its counters", runRelog})
 }
 
 // timeFlag is a -b or -e flag: a local time read by relog.ParseTime.
@@ -180,12 +189,13 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "relog", err)
 	}
 	opts := relog.Options{Counters: paths, Begin: begin.ft, End: end.endFT(), Every: *every, Digits: int(*digits), MaxColumns: *maxColumns}
-	c, closeIn, skipped, err := openLogsCounting(pos, opts, in)
+	logs, err := openLogSet(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
-	defer closeIn()
-	defer noteSkipped(stderr, "relog", pos, skipped)
+	c := logs.c
+	defer logs.closeAll()
+	defer noteSkipped(stderr, "relog", pos, logs.skipped)
 	var convErr error // a damage in the log: what came before it is written
 	var dropped int64
 	write := func(w io.Writer) error {
@@ -197,7 +207,15 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return convErr
 		}
 		var err error
-		dropped, err = writeLog(w, c, f)
+		if f == formatBin {
+			var damage error
+			damage, err = writeBin(w, logs, opts)
+			if damage != nil {
+				convErr = damage
+			}
+		} else {
+			dropped, err = writeLog(w, c, f)
+		}
 		if err != nil && err == c.Err() {
 			convErr = err
 		}
@@ -237,6 +255,26 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 // that the logs' first reading skipped (relog.Converter.SkippedEvents: a
 // damaged event header may have taken a sample with it).
 func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), int64, error) {
+	o, err := openLogSet(names, opts, stdin)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return o.c, o.closeAll, o.skipped, nil
+}
+
+// openedLogs is what openLogSet opened: the Converter over the logs, the
+// function that closes them, the events the first reading skipped, the
+// logs themselves, and open, which makes another Converter over them.
+type openedLogs struct {
+	c        *relog.Converter
+	closeAll func()
+	skipped  int64
+	inputs   []relog.Input
+	open     func(relog.Options) (*relog.Converter, error)
+}
+
+// openLogSet is openLogsCounting, which it serves.
+func openLogSet(names []string, opts relog.Options, stdin *stdinOnce) (*openedLogs, error) {
 	closers := make([]func(), 0, len(names))
 	closeAll := func() {
 		for _, c := range closers {
@@ -249,7 +287,7 @@ func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*re
 		in, size, closeIn, err := openRandom(name, "IN.blg", stdin)
 		if err != nil {
 			closeAll()
-			return nil, nil, 0, notALog(err)
+			return nil, notALog(err)
 		}
 		closers = append(closers, closeIn)
 		if f, ok := in.(*os.File); ok { // a file, not a spoolFile
@@ -285,9 +323,9 @@ func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*re
 	}
 	if err != nil {
 		closeAll()
-		return nil, nil, 0, notALog(columnsError(err, names))
+		return nil, notALog(columnsError(err, names))
 	}
-	return c, closeAll, skipped, nil
+	return &openedLogs{c: c, closeAll: closeAll, skipped: skipped, inputs: inputs, open: open}, nil
 }
 
 // notALog words the error of a log that cannot be read (a
