@@ -121,18 +121,20 @@ func NewWriter(w io.Writer, cfg WriterConfig) (*Writer, error) {
 // WriteSample writes one sample: its time stamp (the logging machine's
 // local time, as Sample.TimeStamp) and its raw values, grouped by
 // counter-list entry in list order (Value.Counter never decreasing), as
-// Sample.Values holds them:
+// Sample.Values holds them. Each entry's values become its sub-record:
 //
-//   - an entry whose Instance is "*" (Wildcard) takes any number of
-//     values, each naming its instance (Value.Instance, UTF-8 as Reader
-//     decodes it, an unpaired surrogate as U+FFFD and its four hex
-//     digits): a multi-instance sub-record, whose CStatus and FILETIME the
-//     values must share;
-//   - any other entry takes one value (a PDH_RAW_COUNTER sub-record), or
-//     none: a multi-instance sub-record without items, the counter absent
-//     from this sample (what perfcalc's relog prints as an empty field).
+//   - one value without an instance name (Value.Instance nil: a single
+//     counter) is a PDH_RAW_COUNTER sub-record;
+//   - values that name their instances (UTF-8 as Reader decodes them, an
+//     unpaired surrogate as U+FFFD and its four hex digits; the entries
+//     whose Instance is "*" have these) are a multi-instance sub-record,
+//     whose CStatus and FILETIME they must share;
+//   - no value is a multi-instance sub-record without items: none for a
+//     wildcard entry, and for a single counter its absence from this
+//     sample (what perfcalc's relog prints as an empty field).
 //
-// Whole-object entries cannot be written.
+// So a sample that Reader yields is written as it was read, and reads back
+// to the same values. Whole-object entries cannot be written.
 func (w *Writer) WriteSample(ts int64, values []Value) error {
 	if w.err != nil {
 		return w.err
@@ -351,8 +353,9 @@ func putTimeZone(b []byte, tz *TimeZone) error {
 		at   int
 	}{{tz.StandardName, 4}, {tz.DaylightName, 88}} {
 		u := appendUTF16Z(nil, s.name, false)
-		if len(u) > 64 {
-			return errors.New("blg: time-zone name " + s.name + " exceeds 31 characters")
+		if len(u)-2 > 64 { // 32 units fill the field without a NUL
+
+			return errors.New("blg: time-zone name " + s.name + " exceeds 32 characters")
 		}
 		copy(b[s.at:s.at+64], u)
 	}
@@ -423,12 +426,9 @@ func (w *Writer) appendSample(dst []byte, values []Value) ([]byte, error) {
 		if c.Flags&0x10 != 0 || c.Counter == "*" {
 			return dst, errors.New("blg: counter list entry " + itoa(int64(n)) + " is a whole object, which cannot be written")
 		}
-		if !c.Wildcard() && len(vals) == 1 {
+		if len(vals) == 1 && vals[0].Instance == nil {
 			dst = appendRawCounter(dst, &vals[0].Raw)
 			continue
-		}
-		if !c.Wildcard() && len(vals) > 1 {
-			return dst, errors.New("blg: " + itoa(int64(len(vals))) + " values for counter list entry " + itoa(int64(n)) + ", which is not a wildcard")
 		}
 		var err error
 		if dst, err = w.appendMulti(dst, vals, n); err != nil {
@@ -478,6 +478,9 @@ func (w *Writer) appendMulti(dst []byte, vals []Value, n int) ([]byte, error) {
 	room := 0
 	for i := range vals {
 		r := &vals[i].Raw
+		if vals[i].Instance == nil {
+			return dst, errors.New("blg: " + itoa(int64(len(vals))) + " values for counter list entry " + itoa(int64(n)) + ", one without an instance name")
+		}
 		if r.CStatus != vals[0].Raw.CStatus || r.TimeStamp != vals[0].Raw.TimeStamp {
 			return dst, errors.New("blg: the instances of counter list entry " + itoa(int64(n)) + " differ in CStatus or time stamp, which a multi-instance record shares")
 		}

@@ -391,10 +391,10 @@ func TestWriterErrors(t *testing.T) {
 		values []Value
 		want   string
 	}{
-		{"two values of a single counter", []Value{{Counter: 0}, {Counter: 0}}, "not a wildcard"},
+		{"two values without instances", []Value{{Counter: 0}, {Counter: 0}}, "without an instance name"},
 		{"out of order", []Value{{Counter: 2}, {Counter: 0}}, "out of counter-list order"},
 		{"beyond the list", []Value{{Counter: 3}}, "beyond the counter list"},
-		{"mixed statuses", []Value{{Counter: 1, Raw: engine.RawCounter{CStatus: 1}}, {Counter: 1}}, "differ in CStatus"},
+		{"mixed statuses", []Value{{Counter: 1, Instance: []byte("a"), Raw: engine.RawCounter{CStatus: 1}}, {Counter: 1, Instance: []byte("b")}}, "differ in CStatus"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out fileBuffer
@@ -417,7 +417,7 @@ func TestWriterErrors(t *testing.T) {
 	}{
 		{"buffer size", func(c *WriterConfig) { c.Header.BufferSize = 1000 }, "BufferSize"},
 		{"pointer size", func(c *WriterConfig) { c.Header.PointerSize = 2 }, "PointerSize"},
-		{"zone name", func(c *WriterConfig) { c.Header.TimeZone.StandardName = strings.Repeat("z", 40) }, "exceeds 31"},
+		{"zone name", func(c *WriterConfig) { c.Header.TimeZone.StandardName = strings.Repeat("z", 33) }, "exceeds 32"},
 		{"whole object", func(c *WriterConfig) { c.Counters = []CounterInfo{{Flags: 0x10, Counter: "*"}} }, "whole object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
