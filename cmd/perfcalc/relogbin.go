@@ -95,16 +95,24 @@ func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.
 	}
 	var (
 		vals    []blg.Value
-		names   []byte
 		numbers []string // the instance names of one entry's values in this sample, numbered
+		met     = map[string]bool{}
 		seen    int
 	)
+	all := len(opts.Counters) == 0 // every column kept (relog.Options.Counters)
 	for r.Next() {
 		s := r.Sample()
 		if !keepSample(&opts, s.TimeStamp, &seen) {
 			continue
 		}
-		vals, names = vals[:0], names[:0]
+		if all {
+			// No -c: every entry and instance, the sample as it was read.
+			if err := bw.WriteSample(s.TimeStamp, s.Values); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		vals = vals[:0]
 		for i := 0; i < len(s.Values); {
 			entry := s.Values[i].Counter
 			end := i + 1
@@ -123,11 +131,11 @@ func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.
 				}
 				continue
 			}
-			numbers = numberInstances(numbers[:0], group)
-			all := true
+			numbers = numberInstances(numbers[:0], group, met)
+			every := true
 			for k := range group {
 				p, n, x := counterpath.SplitInstance(numbers[k])
-				all = all && insts[instanceKey{entry, p, n, x}]
+				every = every && insts[instanceKey{entry, p, n, x}]
 			}
 			for k := range group {
 				p, n, x := counterpath.SplitInstance(numbers[k])
@@ -136,7 +144,7 @@ func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.
 				}
 				v := group[k]
 				v.Counter = newIndex[entry]
-				if !all {
+				if !every {
 					v.Instance = []byte(numbers[k]) // the name relog gave it
 				}
 				vals = append(vals, v)
@@ -157,9 +165,10 @@ func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.
 
 // numberInstances appends the names relog gives the instances of one
 // wildcard entry's values in one sample: a name met a second time becomes
-// name#1, then name#2, … (relog's instance numbering).
-func numberInstances(dst []string, group []blg.Value) []string {
-	met := make(map[string]bool, len(group))
+// name#1, then name#2, … (relog's instance numbering). met is scratch
+// space.
+func numberInstances(dst []string, group []blg.Value, met map[string]bool) []string {
+	clear(met)
 	for _, v := range group {
 		name := string(v.Instance)
 		if met[name] {
