@@ -209,7 +209,7 @@ func writeColumns(w io.Writer, logs *openedLogs, opts relog.Options) (damage, er
 	}
 	cfg := blg.WriterConfig{Header: *logs.c.Header()}
 	if r, err := blg.NewReader(logs.inputs[0].R, logs.inputs[0].Size); err == nil {
-		cfg.LogGUID = r.LogGUID()
+		cfg.LogGUID = blg.ConfigOf(r).LogGUID
 	}
 	names := make([][]byte, len(cols))
 	for i := range cols {

@@ -447,7 +447,3 @@ func (r *Reader) Interval() int64 {
 	}
 	return r.second - r.first
 }
-
-// LogGUID returns the GUID that every PDH event of the log carries (zero
-// for a log without PDH events).
-func (r *Reader) LogGUID() [16]byte { return r.guid }

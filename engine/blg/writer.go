@@ -3,7 +3,6 @@ package blg
 import (
 	"errors"
 	"io"
-	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/wintype"
@@ -68,7 +67,14 @@ type Writer struct {
 }
 
 // ErrWriterClosed is the error of a Writer used after Close.
-var ErrWriterClosed = errors.New("blg: writer closed")
+var ErrWriterClosed error = writerClosed{}
+
+// writerClosed is ErrWriterClosed's type: a value that needs no code at
+// init, so that a program that writes no log (the WebAssembly module)
+// links nothing of the Writer.
+type writerClosed struct{}
+
+func (writerClosed) Error() string { return "blg: writer closed" }
 
 // NewWriter starts a log on w: it checks the configuration, writes the
 // first buffer (the log header) and encodes the counter list into the
@@ -507,13 +513,15 @@ func (w *Writer) appendMulti(dst []byte, vals []Value, n int) ([]byte, error) {
 // a name as AppendUTF16Name decodes it: U+FFFD followed by four lower-case
 // hexadecimal digits is that code unit.
 func appendUTF16Z(dst []byte, s string, units bool) []byte {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		if units && r == utf8.RuneError && i+4 <= len(s) {
-			if u, ok := hex4(s[i : i+4]); ok {
+	next := 0 // the byte after a U+FFFD's hex digits
+	for i, r := range s {
+		if i < next {
+			continue
+		}
+		if units && r == 0xFFFD && len(s)-i >= 3+4 && s[i:i+3] == "\uFFFD" {
+			if u, ok := hex4(s[i+3 : i+7]); ok {
 				dst = append(dst, byte(u), byte(u>>8))
-				i += 4
+				next = i + 7
 				continue
 			}
 		}

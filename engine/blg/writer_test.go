@@ -289,8 +289,8 @@ func TestWriterRoundTrip(t *testing.T) {
 			int(h.BuffersWritten) != len(out.b)/1024 || h.LoggerName != "logger" || h.LogFileName != `C:\x.blg` || h.TimeZone.StandardName != pacific.StandardName || h.TimeZone.DaylightDate != pacific.DaylightDate {
 			t.Errorf("header: have %+v", *h)
 		}
-		if r.LogGUID() != cfg.LogGUID {
-			t.Errorf("log GUID: have %x, want %x", r.LogGUID(), cfg.LogGUID)
+		if ConfigOf(r).LogGUID != cfg.LogGUID {
+			t.Errorf("log GUID: have %x, want %x", ConfigOf(r).LogGUID, cfg.LogGUID)
 		}
 		cs := r.Counters()
 		if len(cs) != len(cfg.Counters) {
