@@ -95,6 +95,12 @@ type Sample struct {
 	// Errors are the objects (counter sets, counters) that failed in
 	// this sample, each an *ObjectError; the others were collected.
 	Errors []error
+	// TimeBases holds, for each of Values, the frequency of its counter's
+	// time base (engine.Counter.TimeBase), which a log of the raw values
+	// needs to compute them again (perfcalc watch -f bin): from the
+	// registry and PDH sources; nil from the v2 source, which does not
+	// give it.
+	TimeBases []int64
 }
 
 // ObjectError is one object, counter set or counter that could not be
@@ -157,6 +163,7 @@ func (c *Collector) Collect(s *Sample) error {
 	s.Missed = 0
 	s.Values = s.Values[:0]
 	s.Errors = s.Errors[:0]
+	s.TimeBases = s.TimeBases[:0]
 	err := c.b.collect(s)
 	c.n++
 	if err != nil {

@@ -58,7 +58,7 @@ var formats = [...]struct {
 	formatJSON:        {name: "json", exts: []string{".jsonl", ".json"}, relog: relog.JSON, cmds: forRelog | forValues | forConvert | forWatch},
 	formatParquet:     {name: "parquet", exts: []string{".parquet"}, long: true, cmds: forRelog | forValues | forConvert},
 	formatOpenMetrics: {name: "openmetrics", exts: []string{".om"}, long: true, cmds: forRelog | forValues | forConvert},
-	formatBin:         {name: "bin", exts: []string{".blg"}, cmds: forRelog},
+	formatBin:         {name: "bin", exts: []string{".blg"}, cmds: forRelog | forWatch},
 }
 
 // String returns the format's -f name.

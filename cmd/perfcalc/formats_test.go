@@ -42,7 +42,7 @@ func TestFormatTable(t *testing.T) {
 		{forRelog, formatCSV, ", ", "csv, tsv, json, parquet, openmetrics or bin"},
 		{forConvert, formatParquet, "|", "parquet|csv|tsv|json|openmetrics"},
 		{forValues, formatTable, "|", "table|csv|tsv|json|parquet|openmetrics"},
-		{forWatch, formatCSV, ", ", "csv, tsv or json"},
+		{forWatch, formatCSV, ", ", "csv, tsv, json or bin"},
 	} {
 		if have := formatNames(tc.cmds, tc.def, tc.sep); have != tc.want {
 			t.Errorf("formatNames(%b, %v): have %q, want %q", tc.cmds, tc.def, have, tc.want)
@@ -53,7 +53,7 @@ func TestFormatTable(t *testing.T) {
 	}{
 		{"relog", "\n  .csv .tsv .jsonl .json .parquet .om .blg\n", ""},
 		{"values", "\n  .txt .csv .tsv .jsonl .json .parquet .om\n", ""},
-		{"watch", "\n  .csv .tsv .jsonl .json\n", ".parquet"},
+		{"watch", "\n  .csv .tsv .jsonl .json .blg\n", ".parquet"},
 	} {
 		_, help, _ := runCapture(tc.cmd, "-h")
 		if !strings.Contains(help, "Without -f, the extension of -o FILE picks the format, one of"+tc.want) || tc.not != "" && strings.Contains(help, tc.not) {
@@ -125,7 +125,7 @@ func TestOutputExtension(t *testing.T) {
 	}{
 		{[]string{"relog", tx}, "x.xml", "perfcalc relog: -o X: the extension .xml names no format that perfcalc relog writes (.csv, .tsv, .jsonl, .json, .parquet, .om or .blg); give -f\n"},
 		{append([]string{"values"}, pair...), "x.blg", "perfcalc values: -o X: the extension .blg names no format that perfcalc values writes (.txt, .csv, .tsv, .jsonl, .json, .parquet or .om); give -f\n"},
-		{[]string{"watch", `\Processor(_Total)\% Processor Time`, "-sc", "1"}, "x.parquet", "perfcalc watch: -o X: the extension .parquet names no format that perfcalc watch writes (.csv, .tsv, .jsonl or .json); give -f\n"},
+		{[]string{"watch", `\Processor(_Total)\% Processor Time`, "-sc", "1"}, "x.parquet", "perfcalc watch: -o X: the extension .parquet names no format that perfcalc watch writes (.csv, .tsv, .jsonl, .json or .blg); give -f\n"},
 	} {
 		file := filepath.Join(dir, tc.file)
 		code, stdout, errs := runCmd(t, "", append(append([]string(nil), tc.cmd...), "-o", file)...)

@@ -160,6 +160,24 @@ func (w *Writer) WriteSample(ts int64, values []Value) error {
 	return nil
 }
 
+// Flush writes the buffer being filled, if it holds an event, and starts
+// the next: the samples written so far are then in whole buffers of the
+// output, which a reader reads whatever happens to the rest (a live log,
+// perfcalc watch -f bin, flushes after each sample). Each flush costs a
+// buffer of the output.
+func (w *Writer) Flush() error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.closed {
+		return ErrWriterClosed
+	}
+	if w.used == BufferHeaderSize {
+		return nil
+	}
+	return w.flush(0)
+}
+
 // Samples returns the number of samples written.
 func (w *Writer) Samples() int { return w.samples }
 
@@ -176,8 +194,10 @@ func (w *Writer) Close(end int64) error {
 		return ErrWriterClosed
 	}
 	w.closed = true
-	if err := w.flush(-1); err != nil {
-		return err
+	if w.used > BufferHeaderSize || w.index < 2 { // not after a Flush
+		if err := w.flush(-1); err != nil {
+			return err
+		}
 	}
 	at, ok := w.w.(io.WriterAt)
 	if !ok {

@@ -443,3 +443,53 @@ func TestWriterErrors(t *testing.T) {
 		t.Errorf("after Close: have %v, want ErrWriterClosed", err)
 	}
 }
+
+// TestWriterFlush: Flush puts each sample in whole buffers at once (a live
+// log), Close after a Flush adds no empty buffer, and every whole-buffer
+// prefix reads to the samples flushed before its end.
+func TestWriterFlush(t *testing.T) {
+	cfg := testConfig()
+	samples := testSamples(6)
+	out := &failingWriter{n: 1 << 30}
+	w, err := NewWriter(out, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil { // the counter list alone
+		t.Fatal(err)
+	}
+	ends := []int{len(out.b)}
+	for i := range samples {
+		if err := w.WriteSample(samples[i].TimeStamp, samples[i].Values); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if len(out.b) == ends[len(ends)-1] || len(out.b)%1024 != 0 {
+			t.Fatalf("sample %d: the output has %d bytes after Flush, want more whole buffers", i, len(out.b))
+		}
+		ends = append(ends, len(out.b))
+	}
+	if err := w.Flush(); err != nil || len(out.b) != ends[len(ends)-1] {
+		t.Fatalf("an empty Flush wrote: %v, %d bytes", err, len(out.b))
+	}
+	if err := w.Close(0); err != nil || len(out.b) != ends[len(ends)-1] {
+		t.Fatalf("Close after Flush: %v, %d bytes, want %d", err, len(out.b), ends[len(ends)-1])
+	}
+	for k, end := range ends {
+		r, err := NewReader(bytes.NewReader(out.b[:end]), int64(end))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := readAll(t, r)
+		if len(got) != k {
+			t.Fatalf("prefix of %d bytes: %d samples, want %d", end, len(got), k)
+		}
+		for i := range got {
+			if !sameValues(&got[i], &samples[i]) {
+				t.Fatalf("prefix of %d bytes: sample %d differs", end, i)
+			}
+		}
+	}
+}
