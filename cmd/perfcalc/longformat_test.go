@@ -55,7 +55,7 @@ func BenchmarkLogFormats(b *testing.B) {
 				out.n = 0
 				if format == formatBin {
 					logs := &openedLogs{c: c, inputs: []relog.Input{{R: log, Size: log.Size()}}}
-					if _, err := writeBin(&out, logs, relog.Options{}); err != nil {
+					if _, err := writeBin(&out, logs, relog.Options{}, nil); err != nil {
 						b.Fatal(err)
 					}
 					continue

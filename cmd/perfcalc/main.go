@@ -11,7 +11,7 @@
 //	perfcalc show BLOB --reginfo FILE [--strings FILE] [--json]
 //	perfcalc paths BLOB [-c PATTERN ...] [-cf FILE] [--names TABLE]
 //	perfcalc paths BLOB --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] [-c PATTERN ...] [-cf FILE]
-//	perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics|bin] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N]
+//	perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f csv|tsv|json|parquet|openmetrics|bin] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N] [--redact] [--redact-map FILE] [--redact-instances OBJECT --salt SECRET]
 //	perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 //	perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-b TIME] [-e TIME] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N]
 //	perfcalc analyze LOG... [--thresholds FILE.xml]... [--set NAME=VALUE]... [--interval auto|SECONDS] [--pal-compat] [-f html|json|text] [-o OUT] [--fail-on warning|critical]

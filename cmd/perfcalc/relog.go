@@ -18,7 +18,7 @@ import (
 var relogFormats = formatNames(forRelog, formatCSV, "|")
 
 var relogUsage = `Usage:
-  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N]
+  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N] [--redact] [--redact-map FILE] [--redact-instances OBJECT --salt SECRET]
   perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
@@ -52,6 +52,17 @@ options. One raw-counter log keeps its header and counter-list entries (with
 no option, its bytes but for thread ids and flush times); Vista-era logs and
 merges get one entry per column. Example:
   perfcalc relog IN.blg -c '\\*\Processor(*)\*' -b '02/19/2013 18:55:00' -o cpu.blg
+
+--redact replaces the machine names by MACHINE-1, MACHINE-2, ... (in order
+of first appearance) in every format, -q and the .blg of -f bin (whose header
+then leaves out the log's file name); values are untouched. --redact-map FILE
+lists the pseudonyms, one "MACHINE-<n><tab><name>" line each, to undo it: read
+first when it exists, so that a machine keeps its pseudonym from log to log.
+--redact-instances OBJECT (repeatable) also replaces the instance and parent
+names of that object (Process, LogicalDisk, ...) by "h" and 16 hex digits of
+SHA-256 of --salt SECRET and the name: the same secret gives the same names.
+Example, a log to send on:
+  perfcalc relog IN.blg --redact --redact-map machines.tsv --redact-instances Process --salt "$SECRET" -o shared.blg
 
 -f json writes one JSON object per line and row:
   {"time":"2013-02-19T18:50:17.844","values":{"\\\\HOST\\Processor(0)\\% Processor Time":12.5,...}}
@@ -159,6 +170,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	query := fs.Bool("q", false, "list the counters, the time range and the number of samples")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	maxColumns := addMaxColumnsFlag(fs)
+	redact := addRedactFlags(fs)
 	pos, status, ok := parseCommandArgs(fs, relogUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -183,6 +195,10 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkLogOutputs(*out, *keepPartial, stdin, logInputs(pos, counters.cf)...); err != nil {
 		return failCommand(stderr, "relog", err)
 	}
+	red, err := redact.redactor()
+	if err != nil {
+		return failCommand(stderr, "relog", err)
+	}
 	in := &stdinOnce{r: stdin}
 	paths, err := counters.paths(in)
 	if err != nil {
@@ -195,6 +211,9 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c := logs.c
 	defer logs.closeAll()
+	if red != nil && (f != formatBin || *query) {
+		red.renameColumns(c.Columns())
+	}
 	defer noteSkipped(stderr, "relog", pos, logs.skipped)
 	var convErr error // a damage in the log: what came before it is written
 	var dropped int64
@@ -209,7 +228,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var err error
 		if f == formatBin {
 			var damage error
-			damage, err = writeBin(w, logs, opts)
+			damage, err = writeBin(w, logs, opts, red)
 			if damage != nil {
 				convErr = damage
 			}
@@ -222,6 +241,9 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return err
 	}
 	note, err := writeOutput(*out, stdout, *keepPartial, write)
+	if err == nil && convErr == nil && red != nil && *redact.mapFile != "" {
+		err = red.writeMap(*redact.mapFile)
+	}
 	if dropped > 0 {
 		fmt.Fprintf(stderr, "perfcalc relog: note: %s\n", droppedNote(dropped))
 	}

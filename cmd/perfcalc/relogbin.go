@@ -25,7 +25,7 @@ import (
 // the output has the log's bytes but for the fields that say when and by
 // what it was written (doc/FORMATS.md §5.1). Several logs, and logs of
 // whole objects (Vista), are written column by column (writeColumns).
-func writeBin(w io.Writer, logs *openedLogs, opts relog.Options) (damage, err error) {
+func writeBin(w io.Writer, logs *openedLogs, opts relog.Options, red *redactor) (damage, err error) {
 	if len(logs.inputs) == 1 {
 		in := logs.inputs[0]
 		r, err := blg.NewReader(in.R, in.Size)
@@ -37,10 +37,10 @@ func writeBin(w io.Writer, logs *openedLogs, opts relog.Options) (damage, err er
 			whole = whole || ci.Flags&0x10 != 0 || ci.Counter == "*"
 		}
 		if !whole {
-			return rewriteEntries(w, r, logs.c.Columns(), opts)
+			return rewriteEntries(w, r, logs.c.Columns(), opts, red)
 		}
 	}
-	return writeColumns(w, logs, opts)
+	return writeColumns(w, logs, opts, red)
 }
 
 // keepSample is relog.Options' selection of samples: the samples whose
@@ -68,7 +68,7 @@ type instanceKey struct {
 // in a sample, its instances are written under the names relog gives
 // them (name#1 for a name's second occurrence in the sample), so that the
 // output's columns are the kept ones.
-func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.Options) (damage, err error) {
+func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.Options, red *redactor) (damage, err error) {
 	infos := r.Counters()
 	kept := make([]bool, len(infos))
 	insts := map[instanceKey]bool{}
@@ -87,7 +87,13 @@ func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.
 		if kept[i] {
 			newIndex[i] = len(cfg.Counters)
 			cfg.Counters = append(cfg.Counters, infos[i])
+			if red != nil {
+				red.counter(&cfg.Counters[len(cfg.Counters)-1])
+			}
 		}
+	}
+	if red != nil {
+		red.header(&cfg.Header)
 	}
 	bw, err := blg.NewWriter(w, cfg)
 	if err != nil {
@@ -99,7 +105,8 @@ func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.
 		met     = map[string]bool{}
 		seen    int
 	)
-	all := len(opts.Counters) == 0 // every column kept (relog.Options.Counters)
+	// No -c and no instance to hash: every sample as it was read.
+	all := len(opts.Counters) == 0 && (red == nil || len(red.objects) == 0)
 	for r.Next() {
 		s := r.Sample()
 		if !keepSample(&opts, s.TimeStamp, &seen) {
@@ -147,6 +154,9 @@ func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.
 				if !every {
 					v.Instance = []byte(numbers[k]) // the name relog gave it
 				}
+				if red != nil && red.hashes(infos[entry].Object) {
+					v.Instance = []byte(red.fullInstance(infos[entry].Object, string(v.Instance)))
+				}
 				vals = append(vals, v)
 			}
 		}
@@ -191,7 +201,7 @@ func numberInstances(dst []string, group []blg.Value, met map[string]bool) []str
 // column's type, time base and scale are those of its first value, read
 // by a first pass over the rows (a column whose time base changes later is
 // refused). The header is the first log's.
-func writeColumns(w io.Writer, logs *openedLogs, opts relog.Options) (damage, err error) {
+func writeColumns(w io.Writer, logs *openedLogs, opts relog.Options, red *redactor) (damage, err error) {
 	cols := logs.c.Columns()
 	counters := make([]engine.Counter, len(cols))
 	have := make([]bool, len(cols))
@@ -211,9 +221,16 @@ func writeColumns(w io.Writer, logs *openedLogs, opts relog.Options) (damage, er
 	if r, err := blg.NewReader(logs.inputs[0].R, logs.inputs[0].Size); err == nil {
 		cfg.LogGUID = blg.ConfigOf(r).LogGUID
 	}
+	if red != nil {
+		red.header(&cfg.Header)
+	}
 	names := make([][]byte, len(cols))
 	for i := range cols {
 		p := &cols[i].Parts
+		if red != nil {
+			rp := red.path(*p)
+			p = &rp
+		}
 		ci := blg.CounterInfo{Type: cols[i].Type, TimeBase: counters[i].TimeBase, DefaultScale: counters[i].Scale, Object: p.Object, Counter: p.Counter}
 		if have[i] {
 			ci.Type = counters[i].Type
