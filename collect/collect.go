@@ -107,6 +107,12 @@ type Sample struct {
 	// by name for want of their ID counters (query.Query.IdentityNotes).
 	IdentityBreaks int
 	IdentityNotes  []string
+	// TimeBases holds, for each of Values, the frequency of its counter's
+	// time base (engine.Counter.TimeBase), which a log of the raw values
+	// needs to compute them again (perfcalc watch -f bin): from the
+	// registry and PDH sources; nil from the v2 source, which does not
+	// give it.
+	TimeBases []int64
 }
 
 // ObjectError is one object, counter set or counter that could not be
@@ -170,6 +176,7 @@ func (c *Collector) Collect(s *Sample) error {
 	s.Values = s.Values[:0]
 	s.Errors = s.Errors[:0]
 	s.IdentityBreaks, s.IdentityNotes = 0, s.IdentityNotes[:0]
+	s.TimeBases = s.TimeBases[:0]
 	err := c.b.collect(s)
 	c.n++
 	if err != nil {

@@ -166,8 +166,9 @@ func (b *pdhBackend) compute(s *Sample, c *pdhCounter) {
 		b.pathBuf = p.AppendTo(b.pathBuf)
 		s.Values = append(s.Values, query.Value{
 			Path: b.pathBuf[start:len(b.pathBuf):len(b.pathBuf)], Parts: p, Type: c.info.Type, Scale: c.info.DefaultScale,
-			Value: r.Value, Status: r.Status, HasOld: in.HasOld,
+			Value: r.Value, Status: r.Status, HasOld: in.HasOld, Raw: it.Raw,
 		})
+		s.TimeBases = append(s.TimeBases, c.info.TimeBase)
 	}
 	c.prev, c.cur = c.cur, c.prev
 	c.ok = true

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
@@ -303,7 +304,21 @@ func (b *v1Backend) collectBlob(s *Sample, blob []byte, only []uint32) {
 		st := b.object(objKey{t, k})
 		st.seen = true
 		st.cur = b.subBlob(st.cur[:0], &blk, i)
+		n0 := len(s.Values)
 		b.compute(s, st)
+		for _, v := range s.Values[n0:] {
+			// perfdata.Object.Fill's time bases.
+			var f int64
+			switch v.Type.TimeBase() {
+			case engine.TimerTick:
+				f = blk.PerfFreq
+			case engine.Timer100NS:
+				f = engine.Frequency100NS
+			case engine.ObjectTimer:
+				f = o.PerfFreq
+			}
+			s.TimeBases = append(s.TimeBases, f)
+		}
 	}
 	if walkErr != nil {
 		s.Errors = append(s.Errors, &ObjectError{Object: "PERF_DATA_BLOCK", Err: walkErr})

@@ -22,6 +22,7 @@ const (
 	formatJSON                            // JSON Lines, one object per row or value
 	formatParquet                         // the long table (internal/parquetlog)
 	formatOpenMetrics                     // OpenMetrics text (internal/openmetrics)
+	formatBin                             // a perfmon binary log (engine/blg's Writer)
 )
 
 // commandSet says which commands write a format.
@@ -57,6 +58,7 @@ var formats = [...]struct {
 	formatJSON:        {name: "json", exts: []string{".jsonl", ".json"}, relog: relog.JSON, cmds: forRelog | forValues | forConvert | forWatch},
 	formatParquet:     {name: "parquet", exts: []string{".parquet"}, long: true, cmds: forRelog | forValues | forConvert},
 	formatOpenMetrics: {name: "openmetrics", exts: []string{".om"}, long: true, cmds: forRelog | forValues | forConvert},
+	formatBin:         {name: "bin", exts: []string{".blg"}, cmds: forRelog | forWatch},
 }
 
 // String returns the format's -f name.

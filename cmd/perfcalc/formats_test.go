@@ -29,7 +29,7 @@ func TestFormatTable(t *testing.T) {
 			}
 			exts[e] = true
 		}
-		if f.long != (f.relog == 0 && f.name != "csv" && f.name != "table") {
+		if f.long != (f.relog == 0 && f.name != "csv" && f.name != "table" && f.name != "bin") {
 			t.Errorf("format %q: long %v, relog %v", f.name, f.long, f.relog)
 		}
 	}
@@ -39,10 +39,10 @@ func TestFormatTable(t *testing.T) {
 		sep  string
 		want string
 	}{
-		{forRelog, formatCSV, ", ", "csv, tsv, json, parquet or openmetrics"},
+		{forRelog, formatCSV, ", ", "csv, tsv, json, parquet, openmetrics or bin"},
 		{forConvert, formatParquet, "|", "parquet|csv|tsv|json|openmetrics"},
 		{forValues, formatTable, "|", "table|csv|tsv|json|parquet|openmetrics"},
-		{forWatch, formatCSV, ", ", "csv, tsv or json"},
+		{forWatch, formatCSV, ", ", "csv, tsv, json or bin"},
 	} {
 		if have := formatNames(tc.cmds, tc.def, tc.sep); have != tc.want {
 			t.Errorf("formatNames(%b, %v): have %q, want %q", tc.cmds, tc.def, have, tc.want)
@@ -51,9 +51,9 @@ func TestFormatTable(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, want, not string
 	}{
-		{"relog", "\n  .csv .tsv .jsonl .json .parquet .om\n", ""},
+		{"relog", "\n  .csv .tsv .jsonl .json .parquet .om .blg\n", ""},
 		{"values", "\n  .txt .csv .tsv .jsonl .json .parquet .om\n", ""},
-		{"watch", "\n  .csv .tsv .jsonl .json\n", ".parquet"},
+		{"watch", "\n  .csv .tsv .jsonl .json .blg\n", ".parquet"},
 	} {
 		_, help, _ := runCapture(tc.cmd, "-h")
 		if !strings.Contains(help, "Without -f, the extension of -o FILE picks the format, one of"+tc.want) || tc.not != "" && strings.Contains(help, tc.not) {
@@ -123,9 +123,9 @@ func TestOutputExtension(t *testing.T) {
 		file string
 		want string
 	}{
-		{[]string{"relog", tx}, "x.xml", "perfcalc relog: -o X: the extension .xml names no format that perfcalc relog writes (.csv, .tsv, .jsonl, .json, .parquet or .om); give -f\n"},
+		{[]string{"relog", tx}, "x.xml", "perfcalc relog: -o X: the extension .xml names no format that perfcalc relog writes (.csv, .tsv, .jsonl, .json, .parquet, .om or .blg); give -f\n"},
 		{append([]string{"values"}, pair...), "x.blg", "perfcalc values: -o X: the extension .blg names no format that perfcalc values writes (.txt, .csv, .tsv, .jsonl, .json, .parquet or .om); give -f\n"},
-		{[]string{"watch", `\Processor(_Total)\% Processor Time`, "-sc", "1"}, "x.parquet", "perfcalc watch: -o X: the extension .parquet names no format that perfcalc watch writes (.csv, .tsv, .jsonl or .json); give -f\n"},
+		{[]string{"watch", `\Processor(_Total)\% Processor Time`, "-sc", "1"}, "x.parquet", "perfcalc watch: -o X: the extension .parquet names no format that perfcalc watch writes (.csv, .tsv, .jsonl, .json or .blg); give -f\n"},
 	} {
 		file := filepath.Join(dir, tc.file)
 		code, stdout, errs := runCmd(t, "", append(append([]string(nil), tc.cmd...), "-o", file)...)

@@ -35,13 +35,14 @@ type countingWriter struct{ n int64 }
 func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
 
 // BenchmarkLogFormats converts the 42 MB log (the real Tx log ×160) to
-// each format, both readings of the log included; MB/s is of the .blg.
+// each format (bin: relog -f bin, the log rewritten), both readings of the
+// log included; MB/s is of the .blg.
 // Compare the formats side by side in one run:
 //
 //	go test -run '^$' -bench LogFormats -count 6 ./cmd/perfcalc | benchstat -col /format -
 func BenchmarkLogFormats(b *testing.B) {
 	log := txLog(b, 160)
-	for _, format := range []outputFormat{formatCSV, formatParquet, formatOpenMetrics} {
+	for _, format := range []outputFormat{formatCSV, formatParquet, formatOpenMetrics, formatBin} {
 		b.Run("format="+format.String(), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(log.Size())
@@ -52,6 +53,13 @@ func BenchmarkLogFormats(b *testing.B) {
 					b.Fatal(err)
 				}
 				out.n = 0
+				if format == formatBin {
+					logs := &openedLogs{c: c, inputs: []relog.Input{{R: log, Size: log.Size()}}}
+					if _, err := writeBin(&out, logs, relog.Options{}, nil); err != nil {
+						b.Fatal(err)
+					}
+					continue
+				}
 				if _, err := writeLog(&out, c, format); err != nil {
 					b.Fatal(err)
 				}

@@ -18,7 +18,7 @@ import (
 var relogFormats = formatNames(forRelog, formatCSV, "|")
 
 var relogUsage = `Usage:
-  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
+  perfcalc relog IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-f ` + relogFormats + `] [-o OUT] [-b START] [-e END] [-t N] [--digits 20|17] [--max-columns N] [--redact] [--redact-map FILE] [--redact-instances OBJECT --salt SECRET] [--identity pdh|pid]
   perfcalc relog IN.blg [IN.blg ...] -q [-c PATH ...] [-cf FILE] [-b START] [-e END] [-t N] [-o OUT]
 
 Converts a perfmon binary log (.blg) as Windows' "relog IN.blg -f csv" does:
@@ -43,6 +43,26 @@ local time: a log of another time zone is moved to it.
 
 -q lists the counters (one path per line, the CSV header's columns), then
 the time of the first and last sample and the number of samples.
+
+-f bin (the default where -o names a .blg file) writes a perfmon binary log
+again, as Windows' relog does by default: the counters, samples and logs that
+-c, -cf, -b, -e, -t and merging keep, their raw values as they were read, so
+that "perfcalc relog OUT.blg -f csv" prints what "-f csv" prints with the same
+options. One raw-counter log keeps its header and counter-list entries (with
+no option, its bytes but for thread ids and flush times); Vista-era logs and
+merges get one entry per column. Example:
+  perfcalc relog IN.blg -c '\\*\Processor(*)\*' -b '02/19/2013 18:55:00' -o cpu.blg
+
+--redact replaces the machine names by MACHINE-1, MACHINE-2, ... (in order
+of first appearance) in every format, -q and the .blg of -f bin (whose header
+then leaves out the log's file name); values are untouched. --redact-map FILE
+lists the pseudonyms, one "MACHINE-<n><tab><name>" line each, to undo it: read
+first when it exists, so that a machine keeps its pseudonym from log to log.
+--redact-instances OBJECT (repeatable) also replaces the instance and parent
+names of that object (Process, LogicalDisk, ...) by "h" and 16 hex digits of
+SHA-256 of --salt SECRET and the name: the same secret gives the same names.
+Example, a log to send on:
+  perfcalc relog IN.blg --redact --redact-map machines.tsv --redact-instances Process --salt "$SECRET" -o shared.blg
 
 -f json writes one JSON object per line and row:
   {"time":"2013-02-19T18:50:17.844","values":{"\\\\HOST\\Processor(0)\\% Processor Time":12.5,...}}
@@ -103,7 +123,7 @@ Flags:
 `
 
 func init() {
-	register(command{"relog", "convert a .blg log to relog's CSV, TSV or JSON; -q lists its counters", runRelog})
+	register(command{"relog", "convert a .blg log to relog's CSV, TSV or JSON, or filter it into a .blg (-f bin); -q lists its counters", runRelog})
 }
 
 // timeFlag is a -b or -e flag: a local time read by relog.ParseTime.
@@ -155,6 +175,7 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	identity := addIdentityFlag(fs)
 	var names namesFlags
 	names.register(fs)
+	redact := addRedactFlags(fs)
 	pos, status, ok := parseCommandArgs(fs, relogUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -182,6 +203,10 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkLogOutputs(*out, *keepPartial, stdin, append(logInputs(pos, counters.cf), names.inputs()...)...); err != nil {
 		return failCommand(stderr, "relog", err)
 	}
+	red, err := redact.redactor()
+	if err != nil {
+		return failCommand(stderr, "relog", err)
+	}
 	in := &stdinOnce{r: stdin}
 	paths, err := counters.paths(in)
 	if err != nil {
@@ -196,12 +221,16 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opts.Rename = nm.rename
 		defer nm.finish(stderr, "relog", names.report)
 	}
-	c, closeIn, skipped, err := openLogsCounting(pos, opts, in)
+	logs, err := openLogSet(pos, opts, in)
 	if err != nil {
 		return failCommand(stderr, "relog", err)
 	}
-	defer closeIn()
-	defer noteSkipped(stderr, "relog", pos, skipped)
+	c := logs.c
+	defer logs.closeAll()
+	if red != nil && (f != formatBin || *query) {
+		red.renameColumns(c.Columns())
+	}
+	defer noteSkipped(stderr, "relog", pos, logs.skipped)
 	var convErr error // a damage in the log: what came before it is written
 	var dropped int64
 	write := func(w io.Writer) error {
@@ -213,13 +242,24 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return convErr
 		}
 		var err error
-		dropped, err = writeLog(w, c, f)
+		if f == formatBin {
+			var damage error
+			damage, err = writeBin(w, logs, opts, red)
+			if damage != nil {
+				convErr = damage
+			}
+		} else {
+			dropped, err = writeLog(w, c, f)
+		}
 		if err != nil && err == c.Err() {
 			convErr = err
 		}
 		return err
 	}
 	note, err := writeOutput(*out, stdout, *keepPartial, write)
+	if err == nil && convErr == nil && red != nil && *redact.mapFile != "" {
+		err = red.writeMap(*redact.mapFile)
+	}
 	if dropped > 0 {
 		fmt.Fprintf(stderr, "perfcalc relog: note: %s\n", droppedNote(dropped))
 	}
@@ -256,6 +296,26 @@ func openLogs(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Conv
 // that the logs' first reading skipped (relog.Converter.SkippedEvents: a
 // damaged event header may have taken a sample with it).
 func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*relog.Converter, func(), int64, error) {
+	o, err := openLogSet(names, opts, stdin)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return o.c, o.closeAll, o.skipped, nil
+}
+
+// openedLogs is what openLogSet opened: the Converter over the logs, the
+// function that closes them, the events the first reading skipped, the
+// logs themselves, and open, which makes another Converter over them.
+type openedLogs struct {
+	c        *relog.Converter
+	closeAll func()
+	skipped  int64
+	inputs   []relog.Input
+	open     func(relog.Options) (*relog.Converter, error)
+}
+
+// openLogSet is openLogsCounting, which it serves.
+func openLogSet(names []string, opts relog.Options, stdin *stdinOnce) (*openedLogs, error) {
 	closers := make([]func(), 0, len(names))
 	closeAll := func() {
 		for _, c := range closers {
@@ -268,7 +328,7 @@ func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*re
 		in, size, closeIn, err := openRandom(name, "IN.blg", stdin)
 		if err != nil {
 			closeAll()
-			return nil, nil, 0, notALog(err)
+			return nil, notALog(err)
 		}
 		closers = append(closers, closeIn)
 		if f, ok := in.(*os.File); ok { // a file, not a spoolFile
@@ -304,9 +364,9 @@ func openLogsCounting(names []string, opts relog.Options, stdin *stdinOnce) (*re
 	}
 	if err != nil {
 		closeAll()
-		return nil, nil, 0, notALog(columnsError(err, names))
+		return nil, notALog(columnsError(err, names))
 	}
-	return c, closeAll, skipped, nil
+	return &openedLogs{c: c, closeAll: closeAll, skipped: skipped, inputs: inputs, open: open}, nil
 }
 
 // notALog words the error of a log that cannot be read (a

@@ -137,7 +137,7 @@ func TestRelogUsage(t *testing.T) {
 	}{
 		{"no input", []string{"relog"}, "give one to 32 input logs"},
 		{"33 inputs", append([]string{"relog"}, strings.Split(strings.Repeat("a.blg ", 33), " ")[:33]...), "give one to 32 input logs"},
-		{"bad format", []string{"relog", tx, "-f", "xml"}, `"xml" is not csv, tsv, json, parquet or openmetrics`},
+		{"bad format", []string{"relog", tx, "-f", "xml"}, `"xml" is not csv, tsv, json, parquet, openmetrics or bin`},
 		{"bad -t", []string{"relog", tx, "-t", "0"}, "not a positive number"},
 		{"bad -b", []string{"relog", tx, "-b", "tomorrow"}, `"tomorrow" is not a time`},
 		{"-e before -b", []string{"relog", tx, "-b", "02/19/2013 18:55:00", "-e", "02/19/2013 18:54:00"}, "-e is before -b"},

@@ -41,7 +41,13 @@ quoted, lines end with CR LF; -f tsv separates with tabs ("(PDH-TSV 4.0)").
 time zone, "(PDH-CSV 4.0) (UTC+01:00)(-60)", and values with 20 significant
 digits (--digits 17 as Windows before about 2020). -f json writes one JSON
 object per row: {"time":"2026-01-02T03:04:05.678","values":{"PATH":1.5,...}}
-(null where a value is not ready). The first row comes one interval after the
+(null where a value is not ready). -f bin (typeperf's -f BIN; the default for
+-o FILE.blg) writes a perfmon binary log of the raw values, which perfcalc
+relog reads back to the values --log prints (but the first row's rates): one
+counter-list entry per column, each sample flushed in 16 KiB buffers of its
+own, so that a log cut short (a power loss) reads up to its last whole
+buffer; the registry and pdh sources only (v2 gives no time bases). The
+first row comes one interval after the
 start, with every rate computed (a first sample is taken at once and not
 printed). An instance that appears later is not added; one that goes away
 prints " ".
@@ -171,6 +177,9 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *count < 0 {
 		return fail(exitUsage, "-sc: %d is not a number of samples", *count)
 	}
+	if f == formatBin && kind == collect.V2 {
+		return fail(exitUsage, "-f bin: --source v2 does not give the counters' time bases that a log needs; use --source registry or pdh")
+	}
 	if *list || *listX {
 		if len(pos) > 1 || len(counters.c) > 0 || counters.cf != "" {
 			return fail(exitUsage, "-q and -qx take at most one object name")
@@ -234,6 +243,9 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if nm != nil {
 		tw.paths = nm.patterns(paths) // the columns are matched in English
 	}
+	if f == formatBin {
+		tw.bin = &binWatch{out: w, name: *out}
+	}
 	ctx, stop := watchContext()
 	defer stop()
 	runErr := col.Run(ctx, time.Duration(interval), *count, func(s *collect.Sample) error {
@@ -257,14 +269,14 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if runErr == nil && !tw.started {
 		runErr = errors.New("no counter matches " + paths.String())
 	}
-	werr := tw.w.Flush()
+	werr := errors.Join(tw.w.Flush(), tw.closeBin())
 	nm.finish(stderr, "watch", names.report)
 	if file != nil {
 		werr = errors.Join(werr, file.Close())
 	}
 	// typeperf's closing lines go to the console, unless JSON rows are
 	// written there.
-	console := *out != "" || f != formatJSON
+	console := *out != "" || f != formatJSON && f != formatBin
 	if console {
 		io.WriteString(stdout, "Exiting, please wait...\r\n")
 	}
@@ -336,7 +348,8 @@ func watchList(kind collect.Kind, object string, instances bool, stdout, stderr 
 type watchWriter struct {
 	w       *bufio.Writer
 	paths   pathList
-	format  outputFormat // csv, tsv or json
+	format  outputFormat // csv, tsv, json or bin
+	bin     *binWatch    // bin: the log
 	log     bool
 	digits  int
 	started bool
@@ -356,6 +369,9 @@ func (tw *watchWriter) row(s *collect.Sample) error {
 		}
 		tw.started = true
 		tw.header(s.Time)
+	}
+	if tw.bin != nil {
+		return tw.binRow(s)
 	}
 	clear(tw.cells)
 	// A path that the sample holds twice (a V2 counter set that repeats
@@ -439,7 +455,7 @@ func (tw *watchWriter) layout(vals []query.Value) {
 // header writes typeperf's empty line and header, "(PDH-CSV 4.0)", or
 // relog's with the time zone, once.
 func (tw *watchWriter) header(t time.Time) {
-	if tw.format == formatJSON {
+	if tw.format == formatJSON || tw.format == formatBin {
 		return
 	}
 	d := tw.dialect()

@@ -35,6 +35,18 @@
 // machine's local time with the zone's own daylight-time rules, and
 // ResolveName turns "@tzres.dll,-212" into "Pacific Standard Time".
 //
+// # Writing a log
+//
+// NewWriter starts a log on an io.Writer from a WriterConfig (ConfigOf
+// gives a log's own: its header, log GUID and counter list), WriteSample
+// adds a sample's raw values (as Sample.Values holds them) and Close ends
+// it. The layout is that of the PDH raw-counter logs of Windows 8 and
+// later (Tx_BasicPerfCounters.blg): rewriting a real raw-counter log
+// gives its bytes but for the fields that say when and by what it was
+// written (doc/FORMATS.md §5.1). The Writer holds one buffer and writes
+// whole buffers only, so a log cut short reads up to its last whole
+// buffer.
+//
 // # Memory and speed
 //
 // The reader holds one buffer of the log (64 KiB in every real log), the

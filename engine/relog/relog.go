@@ -589,7 +589,10 @@ func (c *Converter) counterType(e *entry, ci int32) engine.CounterType {
 }
 
 // Columns returns the columns, in output order. The caller must not modify
-// them.
+// them, but for their Path and Parts, which it may rename (Path formatted
+// from Parts, counterpath.Path.AppendTo) before Next, Write, ReadRows or
+// Statistics: every output then names the columns so, with the same
+// values (perfcalc relog --redact).
 func (c *Converter) Columns() []Column { return c.columns }
 
 // Header returns the log's header.

@@ -4,7 +4,11 @@
 // events (counter list, samples, name-table chunks), split into parts where
 // asked. It serves tests, fuzz seeds and the hostile inputs of
 // tools/hostile; it is not a faithful perfmon writer (one time zone,
-// fixed header fields).
+// fixed header fields). engine/blg's Writer is: it writes the layout of
+// Windows' raw-counter logs exactly (and rewrites a real one to its bytes
+// but for when and by what it was written). blgbuild keeps what the Writer
+// refuses to write: whole-object records, name-table chunks, parts of any
+// size, records before the counter list and other odd or hostile logs.
 package blgbuild
 
 import (

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/tools/corpus"
+)
+
+// TestRelogBinCSV: for every real log, alone and merged, with and without
+// -c, -b/-e and -t, the CSV of "relog ARGS -f bin -o Y.blg" read back
+// ("relog Y.blg -f csv") is the CSV of "relog ARGS -f csv", byte for byte.
+func TestRelogBinCSV(t *testing.T) {
+	dir := corpus.Shared(t, "blg")
+	const tx, ps, pal = "Tx_BasicPerfCounters.blg", "PowerShell_BadCounterSamples.blg", "PAL_SamplePerfmonLog.blg"
+	for _, args := range [][]string{
+		{tx},
+		{ps},
+		{pal},
+		{tx, "-c", `\\*\Processor(*)\% Processor Time`},
+		{tx, "-c", `\Processor(1)\*`, "-c", `\PhysicalDisk(*)\Avg. Disk Bytes/Read`},
+		{tx, "-b", "02/19/2013 18:55:15", "-e", "02/19/2013 19:10:00"},
+		{tx, "-t", "7"},
+		{tx, "-t", "3", "-b", "02/19/2013 18:55:15", "-c", `\Processor(*)\*`},
+		{ps, "-c", `\Processor(_Total)\*`, "-t", "2"},
+		{ps, "-b", "07/02/2007 18:00:00"},
+		{pal, "-c", `\Processor(*)\*`, "-c", `\Memory\*`},
+		{pal, "-t", "5", "-e", "08/14/2007 15:45:00"},
+		{tx, ps},
+		{tx, pal, "-c", `\Processor(*)\*`, "-c", `\Memory\*`},
+		{ps, tx, "-t", "4"},
+		{tx, tx},
+	} {
+		name := strings.Join(args, " ")
+		t.Run(name, func(t *testing.T) {
+			var full []string
+			for _, a := range args {
+				if strings.HasSuffix(a, ".blg") {
+					a = filepath.Join(dir, a)
+				}
+				full = append(full, a)
+			}
+			code, want, errs := runCmd(t, "", append(append([]string{"relog"}, full...), "-f", "csv")...)
+			if code != exitOK || errs != "" {
+				t.Fatalf("-f csv: exit %d, stderr %q", code, errs)
+			}
+			out := filepath.Join(t.TempDir(), "y.blg")
+			// -o Y.blg picks -f bin.
+			if code, _, errs := runCmd(t, "", append(append([]string{"relog"}, full...), "-o", out)...); code != exitOK || errs != "" {
+				t.Fatalf("-o Y.blg: exit %d, stderr %q", code, errs)
+			}
+			code, have, errs := runCmd(t, "", "relog", out, "-f", "csv")
+			if code != exitOK || errs != "" {
+				t.Fatalf("relog Y.blg: exit %d, stderr %q", code, errs)
+			}
+			if have != want {
+				t.Errorf("relog Y.blg -f csv differs from relog %s -f csv:\nhave %.300q\nwant %.300q", name, have, want)
+			}
+		})
+	}
+}
+
+// TestRelogBinIdentity: "relog X.blg -f bin -o Y.blg" of a real raw-counter
+// log gives X's bytes but for the fields that say when and by what a log
+// was written (doc/FORMATS.md §5.1): the WMI buffer headers but for their
+// BufferSize and Offset, the system trace header's version, thread and
+// process ids and TRACE_LOGFILE_HEADER's two name pointers, the events'
+// thread and process ids and processor times, the counter list's time
+// stamp.
+func TestRelogBinIdentity(t *testing.T) {
+	for _, name := range []string{"Tx_BasicPerfCounters.blg", "PowerShell_BadCounterSamples.blg"} {
+		t.Run(name, func(t *testing.T) {
+			path, in := readShared(t, name)
+			out := filepath.Join(t.TempDir(), "y.blg")
+			if code, _, errs := runCmd(t, "", "relog", path, "-f", "bin", "-o", out); code != exitOK || errs != "" {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			have, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(have) != len(in) {
+				t.Fatalf("have %d bytes, want %d", len(have), len(in))
+			}
+			a, b := maskWritten(in), maskWritten(have)
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("byte %#x: have %#x, want %#x", i, have[i], in[i])
+				}
+			}
+			if bytes.Equal(have, in) {
+				t.Fatal("the bytes are all equal: the thread ids should differ")
+			}
+		})
+	}
+}
+
+// maskWritten returns a copy of a log (64 KiB buffers) with the fields
+// that say when and by what it was written zeroed.
+func maskWritten(log []byte) []byte {
+	b := bytes.Clone(log)
+	le := binary.LittleEndian
+	for base := 0; base+blg.BufferHeaderSize <= len(b); base += 1 << 16 {
+		used := int(le.Uint32(b[base+0x30:]))
+		clear(b[base+0x04 : base+0x30])
+		clear(b[base+0x34 : base+blg.BufferHeaderSize])
+		for q := blg.BufferHeaderSize; q < used; {
+			ev := b[base+q:]
+			var size int
+			if ev[2] == 1 || ev[2] == 2 { // the system trace header
+				size = int(le.Uint16(ev[4:]))
+				clear(ev[0:2])
+				clear(ev[8:16])
+				clear(ev[32+56 : 32+56+8*int(ev[2])])
+			} else {
+				size = int(le.Uint16(ev[0:]))
+				clear(ev[8:16])
+				clear(ev[40:48])
+				if ev[4] == blg.EventCounterList {
+					clear(ev[16:24])
+				}
+			}
+			q += (size + 7) &^ 7
+		}
+	}
+	return b
+}
+
+// TestRelogBinDamage: a damaged log converts to a .blg up to the damage;
+// the command fails and -o FILE is left as it was, --keep-partial keeps
+// a log of the samples before the damage.
+func TestRelogBinDamage(t *testing.T) {
+	_, in := readShared(t, "Tx_BasicPerfCounters.blg")
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "cut.blg")
+	if err := os.WriteFile(cut, in[:3<<16+1000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "y.blg")
+	if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCmd(t, "", "relog", cut, "-o", out)
+	if code == exitOK || !strings.Contains(errs, "cut.blg") {
+		t.Fatalf("exit %d, stderr %q; want a failure naming the log", code, errs)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "before" {
+		t.Fatalf("-o FILE changed: %q", b)
+	}
+	code, _, _ = runCmd(t, "", "relog", cut, "-o", out, "--keep-partial")
+	if code == exitOK {
+		t.Fatal("--keep-partial: exit 0")
+	}
+	_, want, _ := runCmd(t, "", "relog", cut, "-f", "csv")
+	code, have, errs := runCmd(t, "", "relog", out+".partial", "-f", "csv")
+	if code != exitOK || errs != "" || have != want || len(have) < 1000 {
+		t.Fatalf("the partial log: exit %d, stderr %q, %d bytes of CSV; want the %d bytes before the damage", code, errs, len(have), len(want))
+	}
+}
