@@ -26,7 +26,10 @@ import (
 // what it was written (doc/FORMATS.md §5.1). Several logs, and logs of
 // whole objects (Vista), are written column by column (writeColumns).
 func writeBin(w io.Writer, logs *openedLogs, opts relog.Options, red *redactor) (damage, err error) {
-	if len(logs.inputs) == 1 {
+	// A log rewritten entry by entry keeps its entries' names: names
+	// translated (--names-lang) or instances named by process
+	// (--identity pid) are written column by column, as relog names them.
+	if len(logs.inputs) == 1 && opts.Rename == nil && opts.Identity == relog.IdentityPDH {
 		in := logs.inputs[0]
 		r, err := blg.NewReader(in.R, in.Size)
 		if err != nil {
