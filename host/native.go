@@ -88,7 +88,7 @@ func (Native) RelogStats(log []byte, sel relog.Options) (*Decoded, error) {
 // module's limit of 1 GiB).
 func (Native) RelogText(log []byte, sel relog.Options, format relog.Format) ([]byte, error) {
 	var text bytes.Buffer
-	_, damage, err := abi.RelogText(&text, log, sel, uint32(format))
+	_, _, damage, err := abi.RelogText(&text, log, sel, uint32(format))
 	if err != nil {
 		return nil, nativeError("relog_text", err)
 	}
