@@ -152,12 +152,12 @@ function partOf(x) {
 function typeName(x) { return x === null ? "null" : Array.isArray(x) ? "an array" : typeof x === "object" ? `a ${x.constructor?.name ?? "object"}` : `a ${typeof x}`; }
 
 // The options each function takes (checkOptions).
-const SELECT = ["counters", "begin", "end", "every", "maxColumns", "identity"];
+const SELECT = ["counters", "begin", "end", "every", "maxColumns"];
 const KNOWN = {
-  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT, "part"],
-  relog: [...SELECT, "format", "digits", "strict", "details", "part"],
-  stats: [...SELECT, "percentiles"],
-  columns: SELECT,
+  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT, "part", "identity"],
+  relog: [...SELECT, "format", "digits", "strict", "details", "part", "identity"],
+  stats: [...SELECT, "percentiles", "identity"],
+  columns: [...SELECT, "identity"],
   query: ["older", "names", "regInfo", "strings", "ids", "counterSet", "counters", "options", "format", "digits", "identity"],
   computeBatch: ["options"],
   analyze: ["thresholds", "include", "set", "interval", "palCompat", "identity"],
