@@ -427,9 +427,15 @@ func (inst *instance) reserve(e *Engine, f int, n uint32) error {
 }
 
 // selection turns relog.Options into the patterns and every of the ABI.
+// The Engine does not set the module's identity export yet: it refuses
+// sel.Identity other than relog.IdentityPDH (CodeUnsupported) rather than
+// pair by name in silence; Native honours it.
 func selection(sel relog.Options) ([]byte, uint64, error) {
 	if sel.Every < 0 || sel.Every > abi.MaxEvery {
 		return nil, 0, &Error{Op: "relog", Code: CodeArgument, Text: abi.ErrEvery.Error()}
+	}
+	if sel.Identity != relog.IdentityPDH {
+		return nil, 0, &Error{Op: "relog", Code: CodeUnsupported, Text: "perfcalc host: the module engine pairs instances by name: Identity pid needs Native (or the module's identity export)"}
 	}
 	return abi.AppendPatterns(nil, sel.Counters), uint64(sel.Every), nil
 }

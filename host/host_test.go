@@ -709,3 +709,18 @@ func TestRecordLargerThanOutputBuffer(t *testing.T) {
 	}
 	sameDecoded(t, "a 5 MB name", have, want)
 }
+
+// TestIdentityRefused: the Engine does not pair by process (the module's
+// identity export is not set by it): relog.Options.Identity pid is refused
+// with CodeUnsupported by its log calls rather than ignored.
+func TestIdentityRefused(t *testing.T) {
+	sel := relog.Options{Identity: relog.IdentityPID}
+	_, err1 := shared.DecodeBlg([]byte("not a log"), sel)
+	_, err2 := shared.RelogText([]byte("not a log"), sel, relog.CSV)
+	for _, err := range []error{err1, err2} {
+		var he *host.Error
+		if !errors.As(err, &he) || he.Code != host.CodeUnsupported || !strings.Contains(he.Text, "Identity pid") {
+			t.Errorf("Identity pid: %v, want CodeUnsupported", err)
+		}
+	}
+}

@@ -94,7 +94,7 @@ func (Native) RelogStatsPercentiles(log []byte, sel relog.Options) (*Decoded, er
 // module's limit of 1 GiB).
 func (Native) RelogText(log []byte, sel relog.Options, format relog.Format) ([]byte, error) {
 	var text bytes.Buffer
-	_, damage, err := abi.RelogText(&text, log, nativeOptions(sel), uint32(format))
+	_, _, damage, err := abi.RelogText(&text, log, nativeOptions(sel), uint32(format))
 	if err != nil {
 		return nil, nativeError("relog_text", err)
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"github.com/perfcalc/perfcalc/analysis"
+	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/abi/analyze"
 )
@@ -19,7 +20,7 @@ import (
 // only serve INHERITANCE), or perfcalc's own without one run; the
 // question variables' values are the NAME=VALUE lines at setOff (setLen
 // bytes); interval is the slices' length in seconds (0: automatic); flags
-// bit 0 is abi.AnalyzePALCompat. It returns the bytes written; a text
+// bit 0 is abi.AnalyzePALCompat, bit 2 abi.AnalyzePID. It returns the bytes written; a text
 // longer than the buffer comes in pages, as relog_text's. After a non-negative result, err_len > 0 means
 // the log is damaged after the samples analysed, and err_ptr holds why.
 // Logs of several machines give the fleet JSON (analyze.Run). A threshold
@@ -64,6 +65,9 @@ func analyzeJob() int32 {
 		return fail(abi.CodeOf(err), err)
 	}
 	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}}
+	if flags&abi.AnalyzePID != 0 {
+		a.Identity = relog.IdentityPID
+	}
 	report, damage, err := analyze.Run(nil, logs, &a)
 	if err != nil {
 		rc := fail(abi.CodeOf(err), err)

@@ -153,7 +153,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		code  int32
 		text  string
 	}{
-		{"reserved flag", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, 0, 4) },
+		{"reserved flag", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, 0, 8) },
 			abi.CodeArgument, "reserved bits set in flags"},
 		{"negative interval", nil, "", func(lo, ll, to, n, so, sl uint32) int32 { return analyzeLog(lo, ll, to, n, so, sl, -1, 0) },
 			abi.CodeArgument, "interval is negative"},

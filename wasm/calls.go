@@ -110,6 +110,11 @@ var (
 	job  func() int32
 	args [9]uint32
 	span [2]int64
+
+	// identityBreaks is what identity_breaks returns (decode.go): the
+	// identity breaks of the last log export or query, 0 until it sets
+	// them.
+	identityBreaks int64
 )
 
 // build runs fn, a builder: a function that reads the export's arguments
@@ -124,6 +129,7 @@ var (
 func build(fn func() int32) int32 {
 	drop()
 	clearError()
+	identityBreaks = 0
 	out.Reset(outBuf)
 	out.Pause = pause
 	builder = abi.Builder{W: &out}

@@ -138,7 +138,7 @@ func names() int32 {
 // one per line) at patOff (patLen bytes), the local time range [begin,
 // end] (FILETIMEs, 0 = open) and every; and max_columns' limit.
 func logInput(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) ([]byte, relog.Options, int32) {
-	opts := relog.Options{Begin: begin, End: end, Every: int(every), MaxColumns: int(maxColumns)}
+	opts := relog.Options{Begin: begin, End: end, Every: int(every), MaxColumns: int(maxColumns), Identity: relog.Identity(identityMode)}
 	if usePart {
 		opts.PartFrom, opts.PartTo = int64(part[0]), int64(part[1])
 	}
@@ -178,7 +178,9 @@ func logs() int32 {
 	if code != 0 {
 		return code
 	}
-	return finish(method(&builder, data, opts))
+	err := method(&builder, data, opts)
+	identityBreaks = builder.Breaks
+	return finish(err)
 }
 
 // decodeBlg converts the .blg log at inOff (n bytes) as relog does, with
@@ -255,7 +257,8 @@ func relogTextJob() int32 {
 		return code
 	}
 	var tw textWriter
-	skipped, damage, err := abi.RelogText(&tw, data, opts, args[5])
+	skipped, breaks, damage, err := abi.RelogText(&tw, data, opts, args[5])
+	identityBreaks = breaks
 	rc := tw.finish(damage, err)
 	if rc >= 0 {
 		lastDetail = uint32(skipped) // fewer than 2^32: each takes bytes of the log
@@ -292,6 +295,34 @@ var maxColumns uint32 = abi.DefaultMaxColumns
 //go:wasmexport max_columns
 func setMaxColumns(n uint32) { maxColumns = n }
 
+// identityMode is how the log exports and query pair instances
+// (abi.IdentityPDH or IdentityPID; relog.Options.Identity, query's
+// Config.PID): identity sets it.
+var identityMode uint32
+
+// setIdentity sets how decode_blg, relog_text, relog_stats, relog_columns,
+// query and query_text pair instances from one sample to the next from
+// now on, as perfcalc --identity: abi.IdentityPDH (by name, until set) or
+// abi.IdentityPID (by process and thread ID). Another mode is refused
+// with CodeArgument, and the mode stays.
+//
+//go:wasmexport identity
+func setIdentity(mode uint32) int32 {
+	clearError()
+	if mode > abi.IdentityPID {
+		return refuse("perfcalc: identity: unknown mode (want 0, pdh, or 1, pid)")
+	}
+	identityMode = mode
+	return 0
+}
+
+// identityBreaksExport returns the identity breaks that the last log
+// export, query or query_text met with abi.IdentityPID (after its result's
+// last page; relog.Converter.IdentityBreaks), 0 with abi.IdentityPDH.
+//
+//go:wasmexport identity_breaks
+func identityBreaksExport() int64 { return identityBreaks }
+
 // queryParts names the regions of the query descriptor, in the order of
 // its fields (abi.Query…), for bounds errors.
 var queryParts = [abi.QuerySize / 8]string{
@@ -327,6 +358,7 @@ func queryInput(op string, descOff, options uint32, q *abi.Query) (older, newer 
 	*q = abi.Query{
 		Names: parts[abi.QueryNames/8], RegInfo: parts[abi.QueryRegInfo/8], Strings: parts[abi.QueryStrings/8],
 		IDs: abi.ReadU32s(ids), CounterSet: string(parts[abi.QuerySet/8]), Options: engine.Options(options),
+		PID: identityMode == abi.IdentityPID,
 	}
 	var err error
 	if q.Paths, err = abi.ParsePatterns(parts[abi.QueryPaths/8]); err != nil {
@@ -352,7 +384,9 @@ func queryBuilder() int32 {
 	if code != 0 {
 		return code
 	}
-	return finish(builder.Query(older, newer, &q))
+	err := builder.Query(older, newer, &q)
+	identityBreaks = builder.Breaks
+	return finish(err)
 }
 
 // queryText writes relog's CSV or TSV of every selected counter between two
@@ -375,5 +409,7 @@ func queryTextJob() int32 {
 		return code
 	}
 	var tw textWriter
-	return tw.finish(nil, abi.QueryText(&tw, older, newer, &q, args[2]))
+	err := abi.QueryText(&tw, older, newer, &q, args[2])
+	identityBreaks = int64(q.Breaks)
+	return tw.finish(nil, err)
 }

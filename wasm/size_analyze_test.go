@@ -43,10 +43,13 @@ import (
 // more.) Issue 21's --identity (relog.Options.Identity, the mode itself
 // left out as in perfcalc.wasm, and the report's identity and
 // identityBreaks): +1,871 raw, +48 gzipped (3,161,371 -> 3,163,242),
-// within that margin: the budgets stay.
+// within that margin: the budgets stay. The mode's code then came into the
+// module (relog's pairing, as in perfcalc.wasm, and analyze's flag
+// AnalyzePID): +38,504 raw (3,163,242 -> 3,201,746; 930,938 gzipped); the
+// budgets grew by what exceeded them, +36,288 raw and +7,268 gzipped.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458
-	maxAnalyzeModuleGzipBytes = 921_000 + 2_670
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288
+	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.

@@ -205,10 +205,18 @@ export const FORMAT_MASK = 0xFF;
 export const DIGITS_SHIFT = 8; // format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 export const MAX_DIGITS = 20; // the most digits relog_text prints
 
+// The pairings that the identity export sets (relog.Identity, query's
+// Config.PID), as perfcalc --identity: how decode_blg, relog_text,
+// relog_stats, relog_columns, query and query_text pair the instances of
+// one sample with those of the sample before it.
+export const IDENTITY_PDH = 0; // by name, as PDH and relog do (the default; relog's CSV and TSV byte for byte)
+export const IDENTITY_PID = 1; // Process instances by ID Process (and Creating Process ID: a reused PID), named name:pid; Thread instances by ID Process and ID Thread, named process:pid/tid; objects without those counters by name
+
 // analyze's flags. Other bits are reserved and refused.
 export const ANALYZE_PAL_COMPAT = 1; // reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
 export const ANALYZE_LOGS = 2; // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer: the logs of one machine merged, of several machines a report each in the fleet JSON (as perfcalc analyze)
-export const ANALYZE_FLAGS_MASK = 3; // every flag of analyze
+export const ANALYZE_PID = 4; // pair Process and Thread instances by process and thread ID (perfcalc analyze --identity pid: the report's parameters.identity and identityBreaks; added within version 2)
+export const ANALYZE_FLAGS_MASK = 7; // every flag of analyze
 
 // A threshold file of analyze (24 bytes): the table at analyze's files_off
 // holds files_count of them. Each names two regions of the input buffer.

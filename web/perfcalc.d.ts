@@ -136,6 +136,8 @@ export interface DecodeOptions {
   maxColumns?: number;
   /** blg: as for relog. */
   part?: [number, number];
+  /** blg: as for relog. */
+  identity?: "pdh" | "pid";
 }
 
 export interface DecodedV1 { kind: "v1"; machine: string; records: DecodedRecord[]; }
@@ -152,6 +154,8 @@ export interface DecodedBlg {
   damage: string | null;
   /** Events the log's first reading skipped (not PDH's, or of an unknown type: a damaged event header, which may have taken a sample with it; perfcalc notes them); 0 for none. */
   skippedEvents: number;
+  /** With identity "pid": the identity breaks, the PDH instance names that named another process than in the sample before (where PDH computes across two processes). */
+  identityBreaks?: number;
   records: DecodedRecord[];
 }
 export type Decoded = DecodedV1 | DecodedV2 | DecodedNames | DecodedBlg;
@@ -173,6 +177,8 @@ export interface QueryOptions {
   format?: "csv" | "tsv";
   /** Significant digits of the text's values: 20 (the default, current Windows) or 17 (before about 2020), 1 to 20. */
   digits?: number;
+  /** As for relog: "pid" pairs V1 Process and Thread instances by process; the breaks are then the instance's identityBreaks. */
+  identity?: "pdh" | "pid";
 }
 
 export interface QueryValue {
@@ -236,6 +242,14 @@ export interface RelogOptions {
    * a part per worker.
    */
   part?: [number, number];
+  /**
+   * How instances are paired from one sample to the next, as perfcalc --identity:
+   * "pdh" (the default: by name, as PDH and relog) or "pid" (Process instances by
+   * ID Process and Creating Process ID, named name:pid; Thread instances by ID
+   * Process and ID Thread, named process:pid/tid; no value computed across two
+   * processes). A pool reads a log in pid mode in one piece.
+   */
+  identity?: "pdh" | "pid";
 }
 
 /** relog's text with details: what perfcalc relog writes, and what it says on standard error. */
@@ -245,6 +259,8 @@ export interface RelogText {
   damage: string | null;
   /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
   skippedEvents: number;
+  /** With identity "pid": the identity breaks, the PDH instance names that named another process than in the sample before (where PDH computes across two processes). */
+  identityBreaks?: number;
 }
 
 export interface RelogRows {
@@ -266,6 +282,8 @@ export interface RelogRows {
   damage: string | null;
   /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
   skippedEvents: number;
+  /** With identity "pid": the identity breaks, the PDH instance names that named another process than in the sample before (where PDH computes across two processes). */
+  identityBreaks?: number;
 }
 
 /** One column's statistics, as perfcalc stats and PdhComputeCounterStatistics give them. */
@@ -314,6 +332,8 @@ export interface LogStatistics {
   damage: string | null;
   /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
   skippedEvents: number;
+  /** With identity "pid": the identity breaks, the PDH instance names that named another process than in the sample before (where PDH computes across two processes). */
+  identityBreaks?: number;
   stats: ColumnStatistics[];
 }
 
@@ -372,6 +392,8 @@ export class Perfcalc {
   readonly inCap: number;
   readonly outPtr: number;
   readonly outCap: number;
+  /** The identity breaks of the last log call or query (its identity "pid"; 0 by name). */
+  readonly identityBreaks: number;
   compute(req: Request): Result;
   computeBatch(reqs: Iterable<Request>, opts?: { options?: Options }): Result[];
   /**
@@ -509,6 +531,8 @@ export interface AnalyzeOptions {
   interval?: number | bigint | "auto";
   /** PAL's numbers, its quirks included (--pal-compat). */
   palCompat?: boolean;
+  /** As for relog (--identity pid): the report's parameters.identity and identityBreaks say so. */
+  identity?: "pdh" | "pid";
 }
 
 /** What analyze returns. */

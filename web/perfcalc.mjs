@@ -110,6 +110,17 @@ function maxColumnsOf(x) {
   return x === undefined || x === null ? abi.DEFAULT_MAX_COLUMNS : toU32(x, "maxColumns");
 }
 
+// identityOf reads opts.identity, how instances are paired from one
+// sample to the next (the module's identity export, perfcalc --identity):
+// "pdh" (by name, as PDH and relog; the default) or "pid" (Process and
+// Thread instances by process and thread ID, named name:pid and
+// process:pid/tid).
+function identityOf(x) {
+  if (x === undefined || x === null || x === "pdh") return abi.IDENTITY_PDH;
+  if (x === "pid") return abi.IDENTITY_PID;
+  throw new RangeError(`perfcalc: unknown identity ${typeof x === "string" ? JSON.stringify(x) : typeName(x)} (want "pdh" or "pid")`);
+}
+
 // COLUMNS_ERROR is the module's text of a log over maxColumns (relog's
 // ColumnsError): the limit is its number.
 const COLUMNS_ERROR = /^relog: more than (\d+) columns/;
@@ -143,13 +154,13 @@ function typeName(x) { return x === null ? "null" : Array.isArray(x) ? "an array
 // The options each function takes (checkOptions).
 const SELECT = ["counters", "begin", "end", "every", "maxColumns"];
 const KNOWN = {
-  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT, "part"],
-  relog: [...SELECT, "format", "digits", "strict", "details", "part"],
-  stats: [...SELECT, "percentiles"],
-  columns: SELECT,
-  query: ["older", "names", "regInfo", "strings", "ids", "counterSet", "counters", "options", "format", "digits"],
+  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT, "part", "identity"],
+  relog: [...SELECT, "format", "digits", "strict", "details", "part", "identity"],
+  stats: [...SELECT, "percentiles", "identity"],
+  columns: [...SELECT, "identity"],
+  query: ["older", "names", "regInfo", "strings", "ids", "counterSet", "counters", "options", "format", "digits", "identity"],
   computeBatch: ["options"],
-  analyze: ["thresholds", "include", "set", "interval", "palCompat"],
+  analyze: ["thresholds", "include", "set", "interval", "palCompat", "identity"],
   load: ["stdout", "stderr", "analyzeModule"],
   request: ["type", "old", "new", "timebase", "timeBase", "scale", "options"],
   sample: ["first", "second", "multiCount", "cstatus", "FirstValue", "SecondValue", "MultiCount", "CStatus"],
@@ -495,6 +506,8 @@ export class Perfcalc {
     this._memory = instance.exports.memory;
     this._buf = null;
     this._broken = null;
+    /** The identity breaks of the last log call or query (its opts.identity "pid"; 0 by name). */
+    this.identityBreaks = 0;
     const e = this.exports;
     this.inPtr = e.in_ptr() >>> 0;
     this.inCap = e.in_cap() >>> 0;
@@ -790,10 +803,11 @@ export class Perfcalc {
         return { kind, names: res.records.map((r) => ({ index: r.aux, text: r.path })) };
       }
       case "blg": {
-        const { parts, args, max, pats } = this._relogArgs(data, opts);
+        const { parts, args, max, pats, id } = this._relogArgs(data, opts);
         const [[d, dn], [p, pn]] = this._input(parts);
         const part = partOf(opts.part);
-        res = this._columnsLimit(max, () => this._inPart(part, () => this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first))));
+        res = this._columnsLimit(max, () => this._inPart(part, () => this._pages((first) => this._call("decode_blg", d, dn, p, pn, ...args, first))), id);
+        res.breaks = this.identityBreaks;
         this._checkSelection(res.head.columns, res.head.damage, pats, data, opts);
         break;
       }
@@ -803,6 +817,7 @@ export class Perfcalc {
     if (kind === "v1") out.machine = h.info;
     if (kind === "v2") out.counterSet = h.info;
     if (kind === "blg") Object.assign(out, { timeZone: h.info, bias: h.bias, columns: h.columns, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local) });
+    if (kind === "blg" && identityOf(opts.identity) === abi.IDENTITY_PID) out.identityBreaks = res.breaks;
     return out;
   }
 
@@ -858,16 +873,17 @@ export class Perfcalc {
       dv.setUint32(this.inPtr + descOff + field + 4, len, true);
     });
     const opt = options(opts.options);
+    const id = identityOf(opts.identity);
     // No counter selected: the error perfcalc values gives (with its hint
     // for a V1 capture named by index).
     const none = () => noMatch(pats, "the newer capture", !opts.regInfo && !opts.names && pats.some((p) => /^(\\\\[^\\]*)?\\[^#\\]/.test(p))
       ? ": without names, objects and counters are named by their index, as in \\#238(*)\\*; give the name table as names" : "");
     if (format !== null) {
-      const text = this._text(() => this._call("query_text", descOff, opt, format));
+      const text = this._withIdentity(id, () => this._text(() => this._call("query_text", descOff, opt, format)));
       if (pats.length && /^"[^"]*"\r?\n/.test(text)) throw none(); // a header without a column
       return text;
     }
-    const res = this._pages((first) => this._call("query", descOff, opt, first));
+    const res = this._withIdentity(id, () => this._pages((first) => this._call("query", descOff, opt, first)));
     if (pats.length && res.records.length === 0) throw none();
     return res.records.map((r) => withJSON({
       path: r.path, parts: r.parts, value: r.value, status: r.status, type: r.type, scale: r.scale, detailLevel: r.aux, hasOld: r.column === 1,
@@ -914,23 +930,46 @@ export class Perfcalc {
     const pats = patterns(opts.counters);
     const patBytes = pats.length ? new TextEncoder().encode(pats.join("\n")) : null;
     const every = toU32(opts.every ?? 0, "every");
-    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toEnd(opts.end), every], max: maxColumnsOf(opts.maxColumns), pats };
+    return { parts: [data, patBytes], args: [toI64(opts.begin ?? 0, "begin"), toEnd(opts.end), every], max: maxColumnsOf(opts.maxColumns), pats, id: identityOf(opts.identity) };
+  }
+
+  // _withIdentity runs call, a log export or a query, with the pairing id
+  // (the identity export; IDENTITY_PDH again after it), and keeps the
+  // identity breaks it met in this.identityBreaks (0 by name). A module
+  // without the identity export (older than this package) pairs by name:
+  // only IDENTITY_PDH is accepted there.
+  _withIdentity(id, call) {
+    if (typeof this.exports.identity !== "function") {
+      if (id !== abi.IDENTITY_PDH) throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks identity (it is older than this package)");
+      this.identityBreaks = 0;
+      return call();
+    }
+    const rc = this.exports.identity(id);
+    if (rc !== 0) this._throw(rc);
+    try {
+      const out = call();
+      this.identityBreaks = Number(this.exports.identity_breaks());
+      return out;
+    } finally {
+      if (id !== abi.IDENTITY_PDH) this.exports.identity(abi.IDENTITY_PDH);
+    }
   }
 
   // _columnsLimit runs call, a log export, under the limit max of the
   // log's columns (max_columns), and words the module's refusal of a log
   // over it as perfcalc does (CODE_LIMIT). A module without max_columns
   // (older than this package) has no limit: only the default is accepted.
-  _columnsLimit(max, call) {
+  // id is the pairing of instances (_withIdentity).
+  _columnsLimit(max, call, id = abi.IDENTITY_PDH) {
     if (typeof this.exports.max_columns !== "function") {
       if (max !== abi.DEFAULT_MAX_COLUMNS) {
         throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks max_columns (it is older than this package)");
       }
-      return call();
+      return this._withIdentity(id, call);
     }
     this.exports.max_columns(max);
     try {
-      return call();
+      return this._withIdentity(id, call);
     } catch (e) {
       const m = e instanceof PerfcalcError && e.code === abi.CODE_LIMIT ? COLUMNS_ERROR.exec(e.message) : null;
       if (m === null) throw e;
@@ -947,9 +986,10 @@ export class Perfcalc {
       throw new PerfcalcError(abi.CODE_UNSUPPORTED, `perfcalc: this perfcalc.wasm lacks ${name} (it is older than this package)`);
     }
     const data = toBytes(bytes, "bytes");
-    const { parts, args, max, pats } = this._relogArgs(data, opts);
+    const { parts, args, max, pats, id } = this._relogArgs(data, opts);
     const [[d, dn], [p, pn]] = this._input(parts);
-    const res = this._columnsLimit(max, () => this._pages((first) => this._call(name, d, dn, p, pn, ...args, first | flags)));
+    const res = this._columnsLimit(max, () => this._pages((first) => this._call(name, d, dn, p, pn, ...args, first | flags)), id);
+    res.breaks = this.identityBreaks;
     if (check) this._checkSelection(res.records.length, res.head.damage, pats, data, opts);
     return res;
   }
@@ -962,7 +1002,7 @@ export class Perfcalc {
   _checkSelection(columns, damage, pats, data, opts) {
     if (columns > 0 || pats.length === 0 || damage) return;
     const timed = toI64(opts.begin ?? 0, "begin") !== 0n || toEnd(opts.end) !== 0n;
-    if (timed && this._logExport("relog_columns", data, { counters: opts.counters, maxColumns: opts.maxColumns }, false).records.length > 0) return;
+    if (timed && this._logExport("relog_columns", data, { counters: opts.counters, maxColumns: opts.maxColumns, identity: opts.identity }, false).records.length > 0) return;
     throw noMatch(pats, "the log", NO_MATCH_HINT);
   }
 
@@ -995,7 +1035,9 @@ export class Perfcalc {
       }
       if (stats.length * 2 !== res.records.length) throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm computes no percentiles (it is older than this package)");
     }
-    return { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local), stats };
+    const out = { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local), stats };
+    if (identityOf(sel.identity) === abi.IDENTITY_PID) out.identityBreaks = res.breaks;
+    return out;
   }
 
   /**
@@ -1031,10 +1073,11 @@ export class Perfcalc {
       let f = FORMATS[String(opts.format).toLowerCase()];
       if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
       f |= digitsBits(opts.digits);
-      const { parts, args, max, pats } = this._relogArgs(data, opts);
+      const { parts, args, max, pats, id } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
       const part = partOf(opts.part);
-      const text = this._columnsLimit(max, () => this._inPart(part, () => this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f))));
+      const text = this._columnsLimit(max, () => this._inPart(part, () => this._text(() => this._call("relog_text", d, dn, p, pn, ...args, f))), id);
+      const identityBreaks = this.identityBreaks;
       const damage = this._errorText();
       // After the text's last page, last_detail is the events the log's first reading
       // skipped (a module with max_columns: one older than this package says nothing).
@@ -1055,9 +1098,12 @@ export class Perfcalc {
         err.skippedEvents = skippedEvents;
         throw err;
       }
-      return opts.details ? { text, damage: damage || null, skippedEvents } : text;
+      if (!opts.details) return text;
+      const out = { text, damage: damage || null, skippedEvents };
+      if (id === abi.IDENTITY_PID) out.identityBreaks = identityBreaks;
+      return out;
     }
-    const d = this._decode(data, { kind: "blg", counters: opts.counters, begin: opts.begin, end: opts.end, every: opts.every, maxColumns: opts.maxColumns, part: opts.part });
+    const d = this._decode(data, { kind: "blg", counters: opts.counters, begin: opts.begin, end: opts.end, every: opts.every, maxColumns: opts.maxColumns, part: opts.part, identity: opts.identity });
     const columns = new Array(d.columns).fill(undefined);
     const rows = [];
     let row = null;
@@ -1073,7 +1119,9 @@ export class Perfcalc {
       row.values[r.column] = r.status === "Valid" ? r.value : null;
       row.statuses[r.column] = r.status;
     }
-    return { timeZone: d.timeZone, bias: d.bias, columns, rows, damage: d.damage, skippedEvents: d.skippedEvents };
+    const out = { timeZone: d.timeZone, bias: d.bias, columns, rows, damage: d.damage, skippedEvents: d.skippedEvents };
+    if (d.identityBreaks !== undefined) out.identityBreaks = d.identityBreaks;
+    return out;
   }
 }
 
@@ -1208,7 +1256,7 @@ function analyzeIn(pc, log, opts) {
   const logs = Array.isArray(log) ? log.map((l, i) => toBytes(l, `log[${i}]`)) : [toBytes(log, "log")];
   const run = thresholdFiles(opts.thresholds, "thresholds"), include = thresholdFiles(opts.include, "include");
   const interval = analyzeInterval(opts.interval);
-  const flags = abi.ANALYZE_LOGS | (opts.palCompat ? abi.ANALYZE_PAL_COMPAT : 0);
+  const flags = abi.ANALYZE_LOGS | (opts.palCompat ? abi.ANALYZE_PAL_COMPAT : 0) | (identityOf(opts.identity) === abi.IDENTITY_PID ? abi.ANALYZE_PID : 0);
   const enc = new TextEncoder();
   const files = [...run.map((f) => ({ ...f, flags: abi.THR_RUN })), ...include.map((f) => ({ ...f, flags: 0 }))];
   // The parts: the values, each file's name and bytes, each log, then

@@ -356,8 +356,13 @@ export class PerfcalcPool {
   // _inParts calls method on every worker, each with its part of the log
   // (opts.part), and returns their results in part order: one result when
   // the log is read in one piece.
+  // In pid mode (opts.identity "pid") the log is read in one piece, by
+  // the first worker: a part would start without the processes of the
+  // sample before it, and its breaks and reused PIDs at its start would go
+  // uncounted.
   _inParts(method, bytes, opts) {
     if (opts && opts.part !== undefined) return Promise.reject(new TypeError("perfcalc: a pool chooses the parts itself: no part option"));
+    if (opts?.identity === "pid") return this.workers[0][method](bytes instanceof PoolRef ? bytes.refs[0] : bytes, opts).then((r) => [r]);
     return this.inParts((w, ref, part) => w[method](ref, part ? { ...opts, part } : opts), bytes);
   }
 
@@ -422,7 +427,10 @@ export class PerfcalcPool {
       err.skippedEvents = skippedEvents;
       throw err;
     }
-    return details ? { text, damage, skippedEvents } : text;
+    if (!details) return text;
+    const out = { text, damage, skippedEvents };
+    if (parts[0].identityBreaks !== undefined) out.identityBreaks = parts[0].identityBreaks; // pid: one part
+    return out;
   }
 
   // The methods that read the whole log, on the first worker.

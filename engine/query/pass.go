@@ -124,7 +124,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 		}
 		hasInst := nw.hasInstances(oi)
 		byID, oldRead := false, false
-		if identityBuilt && q.cfg.PID {
+		if q.cfg.PID {
 			if byID, err = q.identify(nw, oi, object, hasInst); err != nil {
 				return dst, err
 			}
@@ -155,7 +155,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			}
 			q.oldKeys = q.appendKeys(q.oldKeys[:0], old.insts)
 			q.matchInstances()
-			if identityBuilt && byID {
+			if byID {
 				q.unpairReused()
 			}
 		} else {

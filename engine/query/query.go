@@ -48,8 +48,7 @@ type Config struct {
 	IDs []uint32
 	// PID pairs Process and Thread instances by process and thread ID
 	// rather than by name (identity.go): the --identity pid of the
-	// commands. The WebAssembly module's build leaves it out (its size
-	// budget) and pairs by name.
+	// commands.
 	PID bool
 }
 

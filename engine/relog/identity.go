@@ -36,8 +36,7 @@ import (
 // (where PDH computes between two processes).
 //
 // The objects are recognised by their English names (Process, Thread) and
-// their ID counters likewise. The WebAssembly module's build leaves
-// IdentityPID out (identityBuilt) and pairs by name.
+// their ID counters likewise.
 type Identity uint8
 
 const (
@@ -98,6 +97,36 @@ const (
 	idRoleAux     = 2 // Creating Process ID of a process, ID Thread of a thread
 )
 
+// roleOf returns the role of counter in an object of kind k: idRolePID for
+// ID Process, idRoleAux for a process's Creating Process ID and a
+// thread's ID Thread, else idRoleNone.
+func roleOf(k idKind, counter string) uint8 {
+	aux := idCreatorName
+	if k == kindThread {
+		aux = idThreadName
+	}
+	switch {
+	case strings.EqualFold(counter, idProcessName):
+		return idRolePID
+	case strings.EqualFold(counter, aux):
+		return idRoleAux
+	}
+	return idRoleNone
+}
+
+// missingID returns the name of the ID counter that an object of kind k
+// lacks to be paired by ID, given whether it has ID Process and its aux
+// counter, or "".
+func missingID(k idKind, pid, aux bool) string {
+	switch {
+	case !pid:
+		return idProcessName
+	case k == kindThread && !aux:
+		return idThreadName
+	}
+	return ""
+}
+
 // idKey identifies the process (or thread) of an instance in one sample.
 type idKey struct {
 	pid, aux uint64
@@ -113,8 +142,28 @@ type idGroup struct {
 	pidEntry        int // raw records: the ID Process entry, or −1
 	auxEntry        int // raw records: the Creating Process ID or ID Thread entry, or −1
 	// cur and prev map a PDH instance name (parent/name#n) to its key, in
-	// this sample and in the previous kept one.
+	// this sample and in the previous kept one; names lists cur's names
+	// (countBreaks walks it: the module links no map iteration).
 	cur, prev map[string]idKey
+	names     []string
+}
+
+// start starts a sample of the group: the previous sample's keys become
+// prev.
+func (gr *idGroup) start() {
+	gr.prev, gr.cur = gr.cur, gr.prev
+	clear(gr.cur)
+	gr.names = gr.names[:0]
+}
+
+// set records the key of a PDH instance name in the sample.
+//
+//go:noinline
+func (gr *idGroup) set(name string, k idKey) {
+	if _, ok := gr.cur[name]; !ok {
+		gr.names = append(gr.names, name)
+	}
+	gr.cur[name] = k
 }
 
 // identity is what a Converter in IdentityPID mode keeps.
@@ -122,9 +171,7 @@ type identity struct {
 	groups     []idGroup
 	entryGroup []int32 // per raw-record entry: its group, or −1
 	entryRole  []uint8 // per raw-record entry: idRole…
-	whole      map[*entry]int
 	notes      []string
-	noted      map[string]bool
 	breaks     int64
 	occ        map[string]int // per sample: occurrences of (entry, name)
 	raw        bool           // some raw-record entries are paired by ID
@@ -133,33 +180,19 @@ type identity struct {
 	// tell a reused PID).
 	key     idKey
 	creator bool
-	colAux  []uint64 // per column: the aux of the process of its last value
-	colHas  []bool
+	col     []colAux // per column: the aux of the process of its last value
 	name    []byte
 	ids     []idKey // whole objects: per instance of the block
-}
-
-// identityBuilt says whether IdentityPID is built in: natively, not in the
-// WebAssembly module (fast_wasm.go), whose size budget its code (about 60
-// KB of module) exceeds; there Options.Identity is ignored and instances
-// are paired by name. Every use of Converter.id is guarded by it, so that
-// the module links none of this file's code.
-const identityBuilt = fast
-
-// ident returns the Converter's *identity (nil in IdentityPDH mode).
-func (c *Converter) ident() *identity {
-	id, _ := c.id.(*identity)
-	return id
 }
 
 // setupIdentity prepares IdentityPID for the log's counter list: the
 // groups of the wildcard Process and Thread entries, and a note for those
 // whose ID counters the list lacks.
 func (c *Converter) setupIdentity() {
-	if !identityBuilt || c.opts.Identity != IdentityPID {
+	if c.opts.Identity != IdentityPID {
 		return
 	}
-	id := &identity{whole: map[*entry]int{}, noted: map[string]bool{}, occ: map[string]int{}}
+	id := &identity{occ: map[string]int{}}
 	c.id = id
 	id.entryGroup = make([]int32, len(c.entries))
 	id.entryRole = make([]uint8, len(c.entries))
@@ -173,23 +206,16 @@ func (c *Converter) setupIdentity() {
 		g := id.group(k, e.info.Machine, e.info.Object)
 		id.entryGroup[i] = int32(g)
 		gr := &id.groups[g]
-		switch {
-		case strings.EqualFold(e.info.Counter, idProcessName):
-			gr.pidEntry, id.entryRole[i] = i, idRolePID
-		case k == kindProcess && strings.EqualFold(e.info.Counter, idCreatorName),
-			k == kindThread && strings.EqualFold(e.info.Counter, idThreadName):
-			gr.auxEntry, id.entryRole[i] = i, idRoleAux
+		switch id.entryRole[i] = roleOf(k, e.info.Counter); id.entryRole[i] {
+		case idRolePID:
+			gr.pidEntry = i
+		case idRoleAux:
+			gr.auxEntry = i
 		}
 	}
 	for g := range id.groups {
 		gr := &id.groups[g]
-		missing := ""
-		switch {
-		case gr.pidEntry < 0:
-			missing = idProcessName
-		case gr.kind == kindThread && gr.auxEntry < 0:
-			missing = idThreadName
-		}
+		missing := missingID(gr.kind, gr.pidEntry >= 0, gr.auxEntry >= 0)
 		if missing == "" {
 			id.raw = true
 			continue
@@ -228,14 +254,15 @@ func (id *identity) group(k idKind, machine, object string) int {
 }
 
 // note records, once per object, that its instances are paired by name.
+//
+//go:noinline
 func (id *identity) note(machine, object, missing string) {
 	s := object
 	if machine != "" {
 		s += " (" + machine + ")"
 	}
 	s += ": no " + missing + " counter in the log; its instances are paired by name (pdh)"
-	if !id.noted[s] {
-		id.noted[s] = true
+	if !contains(id.notes, s) {
 		id.notes = append(id.notes, s)
 	}
 }
@@ -245,8 +272,9 @@ func (id *identity) reset() {
 	for g := range id.groups {
 		clear(id.groups[g].cur)
 		clear(id.groups[g].prev)
+		id.groups[g].names = id.groups[g].names[:0]
 	}
-	clear(id.colHas)
+	clear(id.col)
 	id.breaks = 0
 }
 
@@ -256,9 +284,6 @@ func (id *identity) reset() {
 // its instances are paired by name (pdh)"). Whole-object logs are known
 // after the first reading (New), raw-record logs from their counter list.
 func (c *Converter) IdentityNotes() []string {
-	if !identityBuilt {
-		return nil
-	}
 	if m, ok := c.merge.(*merger); ok {
 		var notes []string
 		for _, p := range m.parts {
@@ -273,7 +298,7 @@ func (c *Converter) IdentityNotes() []string {
 	if c.id == nil {
 		return nil
 	}
-	return c.ident().notes
+	return c.id.notes
 }
 
 // contains reports whether list holds s.
@@ -296,9 +321,6 @@ func contains(list []string, s string) bool {
 // breaks and notes are those of all the logs; a reused PID (the same
 // name:pid, another Creating Process ID) is not told in a merge.
 func (c *Converter) IdentityBreaks() int64 {
-	if !identityBuilt {
-		return 0
-	}
 	if m, ok := c.merge.(*merger); ok {
 		n := int64(0)
 		for _, p := range m.parts {
@@ -309,7 +331,7 @@ func (c *Converter) IdentityBreaks() int64 {
 	if c.id == nil {
 		return 0
 	}
-	return c.ident().breaks
+	return c.id.breaks
 }
 
 // numbered returns the PDH name of the n-th occurrence of an instance name
@@ -332,9 +354,7 @@ func (id *identity) numbered(ei int, inst []byte) string {
 // second reading it counts the breaks.
 func (id *identity) collect(values []blg.Value, first bool) {
 	for g := range id.groups {
-		gr := &id.groups[g]
-		gr.prev, gr.cur = gr.cur, gr.prev
-		clear(gr.cur)
+		id.groups[g].start()
 	}
 	clear(id.occ)
 	for i := range values {
@@ -350,7 +370,7 @@ func (id *identity) collect(values []blg.Value, first bool) {
 		} else {
 			k.aux, k.hasAux = v.Raw.FirstValue, true
 		}
-		gr.cur[name] = k
+		gr.set(name, k)
 	}
 	clear(id.occ)
 	if !first {
@@ -362,9 +382,11 @@ func (id *identity) collect(values []blg.Value, first bool) {
 
 // countBreaks counts the instance names of a group whose key differs from
 // the previous kept sample's.
+//
+//go:noinline
 func (id *identity) countBreaks(gr *idGroup) {
-	for name, k := range gr.cur {
-		if p, ok := gr.prev[name]; ok && p != k {
+	for _, name := range gr.names {
+		if p, ok := gr.prev[name]; ok && p != gr.cur[name] {
 			id.breaks++
 		}
 	}
@@ -395,18 +417,26 @@ func (id *identity) rawName(ei int, inst []byte) (name []byte, ok bool) {
 // process (_Total as is), process:pid/tid for a thread.
 func (id *identity) appendName(dst []byte, k idKind, parent, own string, key idKey) []byte {
 	if k == kindThread {
-		dst = append(dst, parent...)
-		dst = append(dst, ':')
-		dst = strconv.AppendUint(dst, key.pid, 10)
-		dst = append(dst, '/')
-		return strconv.AppendUint(dst, key.aux, 10)
+		own = parent
 	}
 	dst = append(dst, own...)
-	if own == "_Total" {
+	if own == "_Total" && k != kindThread {
 		return dst
 	}
-	dst = append(dst, ':')
-	return strconv.AppendUint(dst, key.pid, 10)
+	for i, x := range [2]uint64{key.pid, key.aux} {
+		if i == 1 && k != kindThread {
+			break
+		}
+		dst = append(dst, ":/"[i])
+		dst = strconv.AppendUint(dst, x, 10)
+	}
+	return dst
+}
+
+// colAux is the aux of the process of a column's last value.
+type colAux struct {
+	aux uint64
+	has bool
 }
 
 // check makes, in fill, a value of a reused PID (another Creating Process
@@ -415,22 +445,21 @@ func (id *identity) check(col int32, in *engine.Input) {
 	if !id.creator {
 		return
 	}
-	if len(id.colHas) <= int(col) {
-		n := max(int(col)+1, 2*len(id.colHas))
-		id.colHas = append(id.colHas, make([]bool, n-len(id.colHas))...)
-		id.colAux = append(id.colAux, make([]uint64, n-len(id.colAux))...)
+	if len(id.col) <= int(col) {
+		id.col = append(id.col, make([]colAux, max(int(col)+1, 2*len(id.col))-len(id.col))...)
 	}
-	if in.HasOld && id.colHas[col] && id.colAux[col] != id.key.aux {
+	ca := &id.col[col]
+	if in.HasOld && ca.has && ca.aux != id.key.aux {
 		in.HasOld = false
 	}
-	id.colAux[col], id.colHas[col] = id.key.aux, true
+	ca.aux, ca.has = id.key.aux, true
 }
 
 // wholeIDs finds the ID counters of a whole object's block in IdentityPID
 // mode and sets id.ids, one key per instance; ok is false where the object
 // is not paired by ID (another object, or its IDs missing: noted).
 func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok bool, err error) {
-	id := c.ident()
+	id := c.id
 	k := kindOf(e.info.Object)
 	if k == kindNone || obj.NumInstances == perfdata.NoInstances {
 		return false, nil
@@ -441,20 +470,15 @@ func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok 
 		if d.ci < 0 || int(d.ci) >= len(e.counters) {
 			continue
 		}
-		switch name := e.counters[d.ci]; {
-		case strings.EqualFold(name, idProcessName):
+		switch roleOf(k, e.counters[d.ci]) {
+		case idRolePID:
 			pidDef = j
-		case k == kindProcess && strings.EqualFold(name, idCreatorName),
-			k == kindThread && strings.EqualFold(name, idThreadName):
+		case idRoleAux:
 			auxDef = j
 		}
 	}
-	switch {
-	case pidDef < 0:
-		id.note(e.info.Machine, e.info.Object, idProcessName)
-		return false, nil
-	case k == kindThread && auxDef < 0:
-		id.note(e.info.Machine, e.info.Object, idThreadName)
+	if missing := missingID(k, pidDef >= 0, auxDef >= 0); missing != "" {
+		id.note(e.info.Machine, e.info.Object, missing)
 		return false, nil
 	}
 	id.ids = id.ids[:0]
@@ -462,29 +486,27 @@ func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok 
 	for insts.Next() {
 		inst := insts.Instance()
 		var key idKey
-		var in engine.Input
-		if obj.Fill(&in, &defs[pidDef].def, inst.CounterBlock) == nil {
-			key.pid = in.New.FirstValue
-		}
-		if auxDef >= 0 && obj.Fill(&in, &defs[auxDef].def, inst.CounterBlock) == nil {
-			key.aux, key.hasAux = in.New.FirstValue, true
+		for r, d := range [2]int{pidDef, auxDef} {
+			var in engine.Input
+			if d < 0 || obj.Fill(&in, &defs[d].def, inst.CounterBlock) != nil {
+				continue
+			}
+			if r == 0 {
+				key.pid = in.New.FirstValue
+			} else {
+				key.aux, key.hasAux = in.New.FirstValue, true
+			}
 		}
 		id.ids = append(id.ids, key)
 	}
 	return true, insts.Err()
 }
 
-// wholeGroup returns the group of a whole-object entry paired by ID, and
-// starts its sample: the previous sample's keys become prev.
-func (id *identity) wholeGroup(e *entry) *idGroup {
-	g, ok := id.whole[e]
-	if !ok {
-		g = id.group(kindOf(e.info.Object), e.info.Machine, e.info.Object)
-		id.whole[e] = g
-	}
-	gr := &id.groups[g]
-	gr.prev, gr.cur = gr.cur, gr.prev
-	clear(gr.cur)
+// wholeGroup returns the group of a whole-object entry of kind k paired by
+// ID, and starts its sample.
+func (id *identity) wholeGroup(k idKind, e *entry) *idGroup {
+	gr := &id.groups[id.group(k, e.info.Machine, e.info.Object)]
+	gr.start()
 	return gr
 }
 

@@ -214,8 +214,8 @@ func (m *merger) fail(k int, err error) {
 func (m *merger) start(reopen bool) {
 	m.err, m.rows = nil, 0
 	for k := range m.parts {
-		if identityBuilt && m.parts[k].id != nil && reopen {
-			m.parts[k].ident().reset()
+		if id := m.parts[k].id; id != nil && reopen {
+			id.reset()
 		}
 		if reopen {
 			if err := m.rds[k].Rewind(); err != nil {

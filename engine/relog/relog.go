@@ -177,10 +177,8 @@ type Converter struct {
 
 	// merge is set for a Converter over several logs (Merge).
 	merge merging
-	// id is the *identity of IdentityPID mode (identity.go), nil
-	// otherwise: an interface, so that the WebAssembly module, which
-	// leaves the mode out, links none of its types (ident).
-	id any
+	// id is set in IdentityPID mode (identity.go).
+	id *identity
 }
 
 // merging is what Next and Statistics need of a merge, behind an interface
@@ -645,8 +643,8 @@ func (c *Converter) next(out *batchRow) (ok, direct bool) {
 		for i := range c.last {
 			c.last[i] = -1
 		}
-		if identityBuilt && c.id != nil {
-			c.ident().reset()
+		if c.id != nil {
+			c.id.reset()
 		}
 	}
 	for c.r.Next() {

@@ -32,7 +32,8 @@ type defRef struct {
 // visit reports direct.
 func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool, err error) {
 	c.scratch.g++
-	byID := identityBuilt && c.id != nil && c.ident().raw
+	id := c.id
+	byID := id != nil && id.raw
 	if planRows && len(s.Blocks) == 0 && !byID && c.plan.matches(s, first) {
 		if !first {
 			c.computePlanned(s, out)
@@ -44,7 +45,7 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 	}
 	c.plan.start(s, first, len(s.Blocks) == 0 && !byID)
 	if byID {
-		c.ident().collect(s.Values, first)
+		id.collect(s.Values, first)
 	}
 	for i := range s.Values {
 		v := &s.Values[i]
@@ -53,16 +54,16 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 			e := &c.entries[v.Counter]
 			ii := int32(0)
 			switch {
-			case byID && c.ident().entryGroup[v.Counter] >= 0:
-				name, _ := c.ident().rawName(v.Counter, v.Instance)
+			case byID && id.entryGroup[v.Counter] >= 0:
+				name, _ := id.rawName(v.Counter, v.Instance)
 				ii = c.instance(e, name, first, false)
 			case e.info.Wildcard():
-				if identityBuilt && c.id != nil {
-					c.ident().creator = false
+				if id != nil {
+					id.creator = false
 				}
 				ii = c.instance(e, v.Instance, first, true)
-			case identityBuilt && c.id != nil:
-				c.ident().creator = false
+			case id != nil:
+				id.creator = false
 			}
 			switch {
 			case ii < 0:
@@ -122,14 +123,16 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 	c.scratch.defs = defs
 	var gr *idGroup // IdentityPID: the group of the object, paired by ID
 	kind := kindNone
-	if identityBuilt && c.id != nil {
-		c.ident().creator = false
+	id := c.id
+	if id != nil {
+		id.creator = false
 		byID, err := c.wholeIDs(e, &obj, defs)
 		if err != nil {
 			return err
 		}
 		if byID {
-			gr, kind = c.ident().wholeGroup(e), kindOf(e.info.Object)
+			kind = kindOf(e.info.Object)
+			gr = id.wholeGroup(kind, e)
 		}
 	}
 	insts := obj.Instances()
@@ -139,10 +142,10 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 		switch {
 		case obj.NumInstances == perfdata.NoInstances:
 			name = append(name, noInstance...)
-		case identityBuilt && gr != nil && k < len(names) && k < len(c.ident().ids):
-			id, key := c.ident(), c.ident().ids[k]
+		case gr != nil && k < len(names) && k < len(id.ids):
+			key := id.ids[k]
 			id.name = names[k].AppendTo(id.name[:0])
-			gr.cur[string(id.name)] = key
+			gr.set(string(id.name), key)
 			name = id.appendName(name, kind, names[k].Parent, names[k].Name, key)
 			id.key, id.creator = key, kind == kindProcess && key.hasAux
 		case k < len(names):
@@ -171,8 +174,8 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 			c.fill(e, d.ci, ii, &in)
 		}
 	}
-	if identityBuilt && gr != nil {
-		c.ident().endBlock(gr, first)
+	if gr != nil {
+		id.endBlock(gr, first)
 	}
 	return insts.Err()
 }
@@ -280,8 +283,8 @@ func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) int32 {
 	}
 	c.scratch.gen[col] = c.scratch.g
 	in.HasOld = c.kept > 0 && c.last[col] == int32(c.kept-1)
-	if identityBuilt && c.id != nil {
-		c.ident().check(col, in)
+	if c.id != nil {
+		c.id.check(col, in)
 	}
 	if in.HasOld {
 		in.Old = c.prev[col]

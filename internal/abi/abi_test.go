@@ -310,7 +310,7 @@ func TestRelogTextDigits(t *testing.T) {
 		{FormatCSV, -1, ErrDigits}, {FormatCSV, 21, ErrDigits},
 	} {
 		var text bytes.Buffer
-		_, _, err := RelogText(&text, []byte("not a log"), relog.Options{Digits: tc.digits}, tc.format)
+		_, _, _, err := RelogText(&text, []byte("not a log"), relog.Options{Digits: tc.digits}, tc.format)
 		_, refused := err.(*Error) // the ABI's refusal, not the log's error
 		if tc.want != nil && err != tc.want || tc.want == nil && (err == nil || refused) {
 			t.Errorf("format %#x, digits %d: have %v, want %v", tc.format, tc.digits, err, tc.want)

@@ -34,6 +34,11 @@ type Summary struct {
 	// Damage is why a log ends early (FlagDamaged): the records before it
 	// are valid.
 	Damage error
+	// Breaks is, when a method returns, the identity breaks that a log's
+	// reading or a query met in IdentityPID mode
+	// (relog.Converter.IdentityBreaks, query.Query.IdentityBreaks; the
+	// module's identity_breaks); 0 otherwise.
+	Breaks int64
 }
 
 // Builder builds the result of one decode export into a Writer: one method
@@ -367,7 +372,7 @@ func (b *Builder) Blg(log []byte, opts relog.Options) error {
 			}
 		}
 	}
-	b.Damage = c.Err()
+	b.Damage, b.Breaks = c.Err(), c.IdentityBreaks()
 	return nil
 }
 
@@ -405,6 +410,7 @@ func (b *Builder) stats(log []byte, opts relog.Options, percentiles bool) error 
 	} else {
 		st, damage = c.Statistics()
 	}
+	b.Breaks = c.IdentityBreaks()
 	for i := range st {
 		if err := b.count(); err != nil {
 			return err
@@ -469,17 +475,18 @@ func textDigits(format, last uint32, bad error) (int, error) {
 // damaged after its start (the rows before it are written) apart from the
 // errors that refuse the log, and the events that the log's first reading
 // skipped (relog.Converter.SkippedEvents: a damaged event header may have
-// taken a sample with it).
-func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skipped int64, damage, err error) {
+// taken a sample with it), and the identity breaks of IdentityPID mode
+// (relog.Converter.IdentityBreaks).
+func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skipped, breaks int64, damage, err error) {
 	if opts.Every < 0 || opts.Every > MaxEvery {
-		return 0, nil, ErrEvery
+		return 0, 0, nil, ErrEvery
 	}
 	digits, err := textDigits(format, FormatJSON, ErrFormat)
 	if err != nil {
-		return 0, nil, err
+		return 0, 0, nil, err
 	}
 	if opts.Digits < 0 || opts.Digits > MaxDigits {
-		return 0, nil, ErrDigits
+		return 0, 0, nil, ErrDigits
 	}
 	if format>>DigitsShift > 0 || opts.Digits == 0 {
 		opts.Digits = digits
@@ -487,9 +494,10 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 	format &= FormatMask
 	c, err := OpenLog(log, opts)
 	if err != nil {
-		return 0, nil, err
+		return 0, 0, nil, err
 	}
-	return c.SkippedEvents(), c.Write(w, relog.Format(format)), nil
+	damage = c.Write(w, relog.Format(format))
+	return c.SkippedEvents(), c.IdentityBreaks(), damage, nil
 }
 
 // Query is what a query between two captures needs besides them: query.Config
@@ -506,12 +514,17 @@ type Query struct {
 	// Paths select counters (wildcards allowed); none selects every one.
 	Paths   []counterpath.Path
 	Options engine.Options
+	// PID pairs Process and Thread instances by ID (query.Config.PID).
+	PID bool
+	// Breaks is set by the query: its identity breaks with PID
+	// (query.Query.IdentityBreaks).
+	Breaks int
 }
 
 // run computes every selected counter between the captures older (nil: a
 // first sample) and newer with package query.
 func (q *Query) run(older, newer []byte) ([]query.Value, error) {
-	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet}
+	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet, PID: q.PID}
 	var err error
 	if cfg.Names, err = nameTable(q.Names); err != nil {
 		return nil, err
@@ -533,7 +546,10 @@ func (q *Query) run(older, newer []byte) ([]query.Value, error) {
 	if len(older) == 0 {
 		older = nil
 	}
-	return query.New(cfg).Run(nil, older, newer)
+	qq := query.New(cfg)
+	vals, err := qq.Run(nil, older, newer)
+	q.Breaks = qq.IdentityBreaks()
+	return vals, err
 }
 
 // Query computes every selected counter between the captures older (nil: a
@@ -551,7 +567,7 @@ func (b *Builder) Query(older, newer []byte, q *Query) error {
 	}
 	st := query.CaptureStamp(newer)
 	b.begin(KindQuery, "", 0)
-	b.Rows, b.Bias, b.Local = 1, st.Bias, st.Local
+	b.Rows, b.Bias, b.Local, b.Breaks = 1, st.Bias, st.Local, int64(q.Breaks)
 	for i := range vals {
 		v := &vals[i]
 		rec := Record{Value: v.Value, Status: v.Status, Type: v.Type, Raw: v.Raw, Time: v.Raw.TimeStamp, Scale: v.Scale, Aux: v.DetailLevel}

@@ -49,6 +49,10 @@ var Exports = []Export{
 		"the most columns (counters of distinct instances) of a log that `decode_blg`, `relog_text`, `relog_stats` and `relog_columns` accept from then on, as `perfcalc --max-columns`: 1,000,000 until set, 0 for no limit; a log of more is refused with `CodeLimit` before its columns take memory (added within version 2: hosts check that it exists)"},
 	{"log_part", "from u32, to u32", "",
 		"makes `decode_blg` and `relog_text` give from then on only the rows of one part of the log, the kept samples whose records begin at the log's byte offsets `from` to `to` − 1 (`to` 0: the log's end), as the whole log's reading gives them; `log_part(0, 0)` gives every row again (added within version 2: see Parts)"},
+	{"identity", "mode u32", "i32",
+		"how `decode_blg`, `relog_text`, `relog_stats`, `relog_columns`, `query` and `query_text` pair instances from one sample to the next from then on, as `perfcalc --identity`: `IdentityPDH` (0, by name, until set) or `IdentityPID` (1, by process and thread ID); returns 0, or `CodeArgument` for another mode (added within version 2: hosts check that it exists)"},
+	{"identity_breaks", "", "u64",
+		"the identity breaks that the last of those calls met with `IdentityPID` (after its result's last page): the PDH instance names that named another process or thread than in the sample before, where PDH's pairing computes across two processes; 0 with `IdentityPDH`"},
 	{"analyze", "log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32",
 		"`perfcalc analyze -f json`'s report of a `.blg` log: PAL threshold files or perfcalc's own analyses, as JSON text (see analyze)"},
 }

@@ -249,11 +249,21 @@ const (
 	MaxDigits   = 20 // the most digits relog_text prints
 )
 
+// The pairings that the identity export sets (relog.Identity, query's
+// Config.PID), as perfcalc --identity: how decode_blg, relog_text,
+// relog_stats, relog_columns, query and query_text pair the instances of
+// one sample with those of the sample before it.
+const (
+	IdentityPDH = 0 // by name, as PDH and relog do (the default; relog's CSV and TSV byte for byte)
+	IdentityPID = 1 // Process instances by ID Process (and Creating Process ID: a reused PID), named name:pid; Thread instances by ID Process and ID Thread, named process:pid/tid; objects without those counters by name
+)
+
 // analyze's flags. Other bits are reserved and refused.
 const (
 	AnalyzePALCompat = 1 // reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
 	AnalyzeLogs      = 2 // log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer: the logs of one machine merged, of several machines a report each in the fleet JSON (as perfcalc analyze)
-	AnalyzeFlagsMask = 3 // every flag of analyze
+	AnalyzePID       = 4 // pair Process and Thread instances by process and thread ID (perfcalc analyze --identity pid: the report's parameters.identity and identityBreaks; added within version 2)
+	AnalyzeFlagsMask = 7 // every flag of analyze
 )
 
 // A threshold file of analyze (24 bytes): the table at analyze's files_off

@@ -72,6 +72,8 @@ def test_matches_command(native, name):
         (["--thresholds", system], {"thresholds": system}),
         (["--thresholds", system, "--set", "PhysicalMemory=2", "--set", "UserVa=3072"],
          {"thresholds": [system], "set": {"PhysicalMemory": 2, "UserVa": "3072"}}),
+        # issue 21: pairing by process (the report's parameters.identity, identityBreaks)
+        (["--identity", "pid"], {"identity": "pid"}),
     ]:
         want = run_native(native, "analyze", log, *args, "-f", "json").stdout.decode("utf-8")
         r = perfcalc.analyze(log, **kwargs)

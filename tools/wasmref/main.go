@@ -12,6 +12,7 @@
 //	go run ./tools/wasmref query2 OLDER NEWER REGINFO STRINGS   (V2 captures)
 //	go run ./tools/wasmref v2fixture DIR   (writes reg, strings, older and newer V2 captures)
 //	go run ./tools/wasmref relog csv|tsv|json LOG
+//	go run ./tools/wasmref exitlog LOG OUT   (writes LOG with svchost#2 exiting at sample 5: the PAL variant of the --identity tests)
 //
 // Each command is the export of the same name (decode_v1, decode_names,
 // decode_blg, decode_v2, query, relog_text) with options 0 and no
@@ -24,6 +25,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -33,10 +35,11 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/tools/blgedit"
 	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
-const usage = "usage: wasmref v1 BLOB [NAMETABLE] | v2 DATA REGINFO [STRINGS] | names NAMETABLE | blg LOG | query OLDER NEWER [NAMETABLE] | query2 OLDER NEWER REGINFO STRINGS | relog csv|tsv|json LOG | v2fixture DIR\n"
+const usage = "usage: wasmref v1 BLOB [NAMETABLE] | v2 DATA REGINFO [STRINGS] | names NAMETABLE | blg LOG | query OLDER NEWER [NAMETABLE] | query2 OLDER NEWER REGINFO STRINGS | relog csv|tsv|json LOG | v2fixture DIR | exitlog LOG OUT\n"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -98,6 +101,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return v2fixture(args[1], stderr)
 	case "relog":
 		return relogText(args[1:], stdout, stderr, files)
+	case "exitlog":
+		return exitLog(args[1:], stderr, files)
 	default:
 		io.WriteString(stderr, "wasmref: unknown command "+args[0]+"\n"+usage)
 		return 2
@@ -136,6 +141,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// exitLog writes the log args[0] with its process svchost#2 exiting at
+// sample 5 (blgedit.ExitInstance) to args[1]: on the PAL sample log, the
+// variant whose instances PDH renumbers, on which the hosts' tests compare
+// --identity pid with the command.
+func exitLog(args []string, stderr io.Writer, files func(...string) ([][]byte, bool)) int {
+	if len(args) != 2 {
+		io.WriteString(stderr, usage)
+		return 2
+	}
+	in, ok := files(args[0])
+	if !ok {
+		return 1
+	}
+	v, changed, err := blgedit.ExitInstance(in[0], "Process", "svchost#2", 5)
+	if err == nil && changed == 0 {
+		err = errors.New("no sample changed: the log has no svchost#2 after sample 5")
+	}
+	if err == nil {
+		err = os.WriteFile(args[1], v, 0o644)
+	}
+	if err != nil {
+		io.WriteString(stderr, "wasmref: exitlog: "+err.Error()+"\n")
+		return 1
+	}
+	return 0
+}
+
 // relogText writes relog_text's CSV, TSV or JSON of a log (args: the
 // format and the log).
 func relogText(args []string, stdout, stderr io.Writer, files func(...string) ([][]byte, bool)) int {
@@ -149,7 +181,7 @@ func relogText(args []string, stdout, stderr io.Writer, files func(...string) ([
 		return 1
 	}
 	var text bytes.Buffer
-	if _, _, err := abi.RelogText(&text, in[0], relog.Options{}, format); err != nil {
+	if _, _, _, err := abi.RelogText(&text, in[0], relog.Options{}, format); err != nil {
 		io.WriteString(stderr, "wasmref: error "+strconv.Itoa(int(abi.CodeOf(err)))+": "+err.Error()+"\n")
 		return 1
 	}

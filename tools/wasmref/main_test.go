@@ -144,3 +144,25 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestExitLog: exitlog writes the PAL sample log with svchost#2 exiting at
+// sample 5 (the hosts' --identity fixture): a log of the same size whose
+// bytes differ, and refuses a missing argument.
+func TestExitLog(t *testing.T) {
+	pal := filepath.Join("..", "..", "..", "shared", "corpus", "blg", "PAL_SamplePerfmonLog.blg")
+	in, err := os.ReadFile(pal)
+	if err != nil {
+		t.Skipf("the PAL sample log is absent (%v): a clone without ../shared", err)
+	}
+	out := filepath.Join(t.TempDir(), "exit.blg")
+	if rc, _, errs := runRef("exitlog", pal, out); rc != 0 || errs != "" {
+		t.Fatalf("exitlog: %d, %s", rc, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || len(b) != len(in) || bytes.Equal(b, in) {
+		t.Fatalf("exitlog wrote %d bytes (the log %d), changed %v, %v", len(b), len(in), !bytes.Equal(b, in), err)
+	}
+	if rc, _, _ := runRef("exitlog", pal); rc != 2 {
+		t.Errorf("exitlog without OUT: %d, want 2", rc)
+	}
+}

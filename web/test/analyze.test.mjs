@@ -36,6 +36,7 @@ test("analyze: the defaults and PAL's SystemOverview.xml, as perfcalc analyze -f
     for (const [what, args, opts] of [
       ["defaults", [], {}],
       ["defaults, --pal-compat --interval 60", ["--pal-compat", "--interval", "60"], { palCompat: true, interval: 60 }],
+      ["defaults, --identity pid (issue 21)", ["--identity", "pid"], { identity: "pid" }],
       ["SystemOverview.xml", ["--thresholds", system], files],
       ["SystemOverview.xml --set PhysicalMemory=2 --set UserVa=3072", ["--thresholds", system, "--set", "PhysicalMemory=2", "--set", "UserVa=3072"],
         { ...files, set: { PhysicalMemory: 2, UserVa: "3072" } }],

@@ -31,7 +31,9 @@ export function viewerWorker(pool) {
     columns: (ref, opts) => first.columns(own(ref), own(opts)),
     query: (ref, opts) => first.query(own(ref), own(opts)),
     call(method, args = [], opts = {}) {
-      if (method === "series" && args[0] instanceof PoolRef) {
+      // By process ID (identity "pid"), one worker reads the whole log:
+      // a part would start without the processes of the sample before it.
+      if (method === "series" && args[0] instanceof PoolRef && args[3] !== "pid") {
         const [ref, paths] = args;
         return pool.inParts((w, r, part) => w.call("series", [r, paths, part], opts), ref).then((ps) => ({ ...joinSeries(ps), parts: ps.length }));
       }

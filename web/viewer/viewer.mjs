@@ -179,8 +179,10 @@ async function openFiles(fileList) {
 
 async function openLog(f) {
   const g = gen;
+  // The pairing of instances chosen where the log is opened (--identity).
+  const identity = $("identity").value === "pid" ? "pid" : "pdh";
   const ref = work.keep(f.file), bgRef = background.keep(f.file);
-  const cols = await job("Listing the log's counters…", (signal) => work.columns(ref, { signal }));
+  const cols = await job("Listing the log's counters…", (signal) => work.columns(ref, { signal, identity }));
   if (g !== gen) return;
   if (cols.samples === 0) throw new Error(cols.damage ? `The log holds no sample before its damage: ${cols.damage}` : "The log holds no sample.");
   const paths = cols.columns.map((c) => c.path);
@@ -188,14 +190,25 @@ async function openLog(f) {
   view = {
     kind: "blg", source: { open: "blg" }, file: f.name, size: f.file.size, ref, bgRef, cols, tree: t,
     selection: new Selection(defaultSelection(paths)), stats: null, series: new Map(), damage: cols.damage,
-    range: null, statsSeq: 0,
+    range: null, statsSeq: 0, identity, blob: f.file,
   };
+  app.dataset.identity = identity;
+  delete app.dataset.identityBreaks;
   delete app.dataset.zoom;
   app.dataset.stats = "pending";
   render();
   if (cols.damage) showDamage(cols.damage);
   loadSeries();
   loadStats();
+}
+
+/** Shows, by process ID, the identity breaks the log held (perfcalc's note). */
+function showBreaks(n) {
+  app.dataset.identityBreaks = String(n);
+  if (n === 0) return;
+  showMessage("info", `${fmtInt(n)} identity break${n === 1 ? "" : "s"}: processes paired by process ID.`,
+    `${n === 1 ? "An instance name" : `${fmtInt(n)} instance names`} (as chrome#2) named another process than in the sample before: by name, PDH computes a value between the two processes.`,
+    "Each process is its own series, name:pid (perfcalc --identity pid).");
 }
 
 function showDamage(text) {
@@ -217,8 +230,9 @@ async function loadStats() {
       // with the figures that are not PDH's: the valid values' mean, the
       // invalid samples and the percentiles (perfcalc stats --valid
       // --percentiles).
-      const st = await background.stats(v.bgRef, { ...rangeOptions(v.range), signal, percentiles: true });
+      const st = await background.stats(v.bgRef, { ...rangeOptions(v.range), signal, percentiles: true, identity: v.identity });
       if (g !== gen || seq !== v.statsSeq) return;
+      if (st.identityBreaks !== undefined && !v.range) showBreaks(st.identityBreaks);
       // By column: a range's statistics cover the columns of its samples only.
       v.stats = v.range ? statsByColumn(st.stats, v.tree.paths) : st.stats;
       app.dataset.stats = "ready";
@@ -241,7 +255,7 @@ function loadSeries() {
     if (g !== gen) return;
     const missing = v.selection.items.filter((i) => !v.series.has(i));
     if (missing.length > 0) {
-      const r = await work.call("series", [v.ref, missing.map((i) => v.tree.paths[i])], { signal: abort.signal });
+      const r = await work.call("series", [v.ref, missing.map((i) => v.tree.paths[i]), undefined, v.identity], { signal: abort.signal });
       if (g !== gen) return;
       app.dataset.seriesParts = String(r.parts ?? 1);
       missing.forEach((i, k) => v.series.set(i, r.series[k]));
@@ -615,9 +629,9 @@ async function csv() {
   const paths = items.map((i) => v.tree.paths[i]);
   const range = v.kind === "blg" ? v.range : null;
   const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => v.kind === "blg"
-    ? work.call("csv", [v.ref, paths, digits, rangeOptions(range)], { signal })
+    ? work.call("csv", [v.ref, paths, digits, { ...rangeOptions(range), identity: v.identity }], { signal })
     : work.call("valuesCsv", [v.query.newer, v.query.opts, paths, digits], { signal }));
-  const command = v.kind === "blg" ? "perfcalc relog -f csv" : "perfcalc values -f csv";
+  const command = v.kind === "blg" ? `perfcalc relog -f csv${v.identity === "pid" ? " --identity pid" : ""}` : "perfcalc values -f csv";
   const status = $("export-status");
   status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as ${command} --digits ${digits}${paths.length ? " -c …" : ""}${range ? ` -b "${relogTimeText(range.from)}" -e "${relogTimeText(range.to)}"` : ""})` +
     (r.extra > 0 ? `; it also holds ${r.extra} counter${r.extra > 1 ? "s" : ""} whose paths the selected ones' match (a wildcard or a case difference in a name)` : "") + ".";
@@ -655,6 +669,8 @@ async function saveCsv() {
 function wire() {
   const input = $("files"), drop = $("drop");
   input.addEventListener("change", () => { openFiles(input.files); input.value = ""; });
+  // Another pairing of processes opens the log again with it.
+  $("identity").addEventListener("change", () => { if (view?.kind === "blg" && view.blob) openFiles([view.blob]); });
   // While the Analysis view shows, a drag highlights its threshold files' zone too.
   for (const ev of ["dragenter", "dragover"]) document.addEventListener(ev, (e) => { e.preventDefault(); (app.dataset.tab === "analysis" ? $("thr-drop") : drop).classList.add("over"); });
   // dragleave fires at every child; relatedTarget is null only when the drag leaves the window.

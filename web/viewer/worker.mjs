@@ -20,10 +20,11 @@ await serve({
    * The series of these columns of a log (decode_blg selecting them by
    * path), moved to the page without a copy, with their exact texts; of
    * one part of the log when part ([from, to], byte offsets) is given
-   * (the page's pool reads the parts at once: pool.mjs).
+   * (the page's pool reads the parts at once: pool.mjs); identity "pid"
+   * pairs processes by ID (perfcalc --identity pid).
    */
-  series(pc, bytes, paths, part) {
-    const d = pc.decode(bytes, { kind: "blg", counters: paths, part });
+  series(pc, bytes, paths, part, identity) {
+    const d = pc.decode(bytes, { kind: "blg", counters: paths, part, identity });
     const series = paths.map((p) => {
       const s = seriesOf(d.records, p);
       s.text = seriesTexts(s); // the chart's exact texts, written here rather than on the page's thread
@@ -35,13 +36,14 @@ await serve({
   /**
    * relog's CSV of these columns (all when none), with digits significant
    * digits, of the samples in range (begin and end FILETIMEs, model's
-   * rangeOptions: relog -b and -e; none for all).
+   * rangeOptions: relog -b and -e; none for all; and its identity, as
+   * relog --identity).
    */
   csv(pc, bytes, paths, digits, range = {}) {
     const text = pc.relog(bytes, { format: "csv", counters: paths, digits, ...range });
     // What the patterns selected: more than asked when a name has a
     // wildcard, or differs only in case, from another's.
-    const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths }).columns.length - paths.length;
+    const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths, identity: range.identity }).columns.length - paths.length;
     return { text, extra };
   },
 

@@ -52,6 +52,10 @@ type Request struct {
 	Files   []ThresholdFile
 	Values  map[string]string
 	Options analysis.Options
+	// Identity is how the logs' instances are paired (relog.IdentityPID:
+	// perfcalc analyze --identity pid; the report then says so, with its
+	// identity breaks).
+	Identity relog.Identity
 }
 
 // Run runs the analyses of a over the .blg logs (the module's analyze
@@ -100,13 +104,16 @@ func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) 
 		for k, i := range g {
 			in[k] = logs[i]
 		}
-		c, err := open(in, g)
+		c, err := open(in, g, a.Identity)
 		if err != nil {
 			return dst, nil, err
 		}
 		r, err := analysis.Run(c, set, a.Options)
 		if r == nil {
 			return dst, nil, err
+		}
+		if a.Identity == relog.IdentityPID {
+			r.Identity, r.IdentityBreaks = "pid", c.IdentityBreaks()
 		}
 		if damage == nil {
 			damage = err
@@ -128,16 +135,17 @@ func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) 
 var ErrNoLog error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: no log"}
 
 // open opens one log, or several of one machine merged (idx: their
-// indexes among the logs given, for their names in errors: "log k").
-func open(logs [][]byte, idx []int) (*relog.Converter, error) {
+// indexes among the logs given, for their names in errors: "log k"), with
+// the pairing id.
+func open(logs [][]byte, idx []int, id relog.Identity) (*relog.Converter, error) {
 	if len(logs) == 1 {
-		return abi.OpenLog(logs[0], relog.Options{})
+		return abi.OpenLog(logs[0], relog.Options{Identity: id})
 	}
 	in := make([]relog.Input, len(logs))
 	for i, l := range logs {
 		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + strconv.Itoa(idx[i]+1)}
 	}
-	return relog.Merge(in, relog.Options{})
+	return relog.Merge(in, relog.Options{Identity: id})
 }
 
 // MissingFile returns the name of the threshold file that an INHERITANCE

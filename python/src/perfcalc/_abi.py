@@ -313,10 +313,18 @@ FORMAT_MASK = 0xFF
 DIGITS_SHIFT = 8  # format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 MAX_DIGITS = 20  # the most digits relog_text prints
 
+# The pairings that the identity export sets (relog.Identity, query's
+# Config.PID), as perfcalc --identity: how decode_blg, relog_text,
+# relog_stats, relog_columns, query and query_text pair the instances of
+# one sample with those of the sample before it.
+IDENTITY_PDH = 0  # by name, as PDH and relog do (the default; relog's CSV and TSV byte for byte)
+IDENTITY_PID = 1  # Process instances by ID Process (and Creating Process ID: a reused PID), named name:pid; Thread instances by ID Process and ID Thread, named process:pid/tid; objects without those counters by name
+
 # analyze's flags. Other bits are reserved and refused.
 ANALYZE_PAL_COMPAT = 1  # reproduce PAL's numbers, its defects included (perfcalc analyze --pal-compat)
 ANALYZE_LOGS = 2  # log_off and log_len name a table of logs: log_len / 8 (u32 offset, u32 length) regions of the input buffer: the logs of one machine merged, of several machines a report each in the fleet JSON (as perfcalc analyze)
-ANALYZE_FLAGS_MASK = 3  # every flag of analyze
+ANALYZE_PID = 4  # pair Process and Thread instances by process and thread ID (perfcalc analyze --identity pid: the report's parameters.identity and identityBreaks; added within version 2)
+ANALYZE_FLAGS_MASK = 7  # every flag of analyze
 
 # A threshold file of analyze (24 bytes): the table at analyze's files_off
 # holds files_count of them. Each names two regions of the input buffer.
@@ -428,6 +436,8 @@ EXPORTS = {
     "query_text": ("desc_off u32, options u32, format u32", "i32"),
     "max_columns": ("n u32", ""),
     "log_part": ("from u32, to u32", ""),
+    "identity": ("mode u32", "i32"),
+    "identity_breaks": ("", "u64"),
     "analyze": ("log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32"),
 }
 

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import _abi
-from ._api import Source, _bytes, _text
+from ._api import Source, _bytes, _identity_mode, _text
 from ._module import analyze_instance
 from .errors import ArgumentError, Error, InputError
 
@@ -214,6 +214,7 @@ def analyze(
     set: Mapping | None = None,
     interval: int | None = None,
     pal_compat: bool = False,
+    identity: str = "pdh",
 ) -> Report:
     """Runs perfcalc analyze over a .blg log (a path, bytes or a binary
     file), or a list of logs grouped by machine as the command groups them
@@ -227,7 +228,10 @@ def analyze(
     (paths or pairs; matched by name, ASCII case and folders ignored).
     ``set``: question values ``{NAME: VALUE}`` (``--set``); ``interval``:
     the slices' length in seconds (None or 0: automatic); ``pal_compat``:
-    PAL's numbers, its quirks included.
+    PAL's numbers, its quirks included; ``identity``: ``"pid"`` pairs
+    Process and Thread instances by process, as ``perfcalc analyze
+    --identity pid`` (the report's ``parameters.identity`` and
+    ``identityBreaks`` say so).
 
     A threshold file that does not load, a value no file asks for or a log
     that cannot be read raises an :class:`Error` with the module's text;
@@ -244,6 +248,8 @@ def analyze(
     if not isinstance(interval, int) or isinstance(interval, bool) or not 0 <= interval < 1 << 63:
         raise ArgumentError(f"perfcalc: interval={interval!r}: want a whole number of seconds ≥ 0 (0 or None: automatic)")
     flags = _abi.ANALYZE_PAL_COMPAT if pal_compat else 0
+    if _identity_mode(identity) == _abi.IDENTITY_PID:
+        flags |= _abi.ANALYZE_PID
     inst = analyze_instance()
     text, _ = _run(inst, logs, run, list(inc), values, interval, flags)
     return Report(text, inst.error_text() or None)

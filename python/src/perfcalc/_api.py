@@ -19,7 +19,7 @@ from ._compute import options_bits, type_name
 from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, _pid_column, blg_table
 from ._module import Instance, instance
 from ._records import PCT, RECORD, STAT, QUERY, decode
-from .errors import ArgumentError, DamagedError, Error, InputError, LimitError, SkippedEventsWarning, UnsupportedError
+from .errors import ArgumentError, DamagedError, Error, IdentityBreaksWarning, InputError, LimitError, SkippedEventsWarning, UnsupportedError
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview]
 
@@ -154,6 +154,56 @@ def _note_skipped(n: int) -> None:
         )
 
 
+_IDENTITIES = {"pdh": _abi.IDENTITY_PDH, "pid": _abi.IDENTITY_PID}
+
+
+def _identity_mode(identity) -> int:
+    """The module's mode of ``identity``: "pdh" or "pid" (perfcalc
+    --identity)."""
+    mode = _IDENTITIES.get(identity) if isinstance(identity, str) else None
+    if mode is None:
+        raise ArgumentError(f"perfcalc: identity={identity!r}: want 'pdh' (by name, as PDH) or 'pid' (by process)")
+    return mode
+
+
+def _identity(inst: Instance, identity) -> int:
+    """Sets how the instance's log exports and queries pair instances
+    from one sample to the next (the module's identity export, perfcalc
+    --identity): "pdh" (by name, as PDH and relog) or "pid" (Process and
+    Thread instances by process and thread ID, named name:pid and
+    process:pid/tid). Returns the mode. A module without the export
+    (older than this package) pairs by name: "pid" is refused there."""
+    mode = _identity_mode(identity)
+    if not inst.has("identity"):
+        if mode != _abi.IDENTITY_PDH:
+            raise UnsupportedError("perfcalc: this perfcalc.wasm lacks identity (it is older than this package)")
+        return mode
+    rc = inst.call("identity", mode)
+    if rc < 0:
+        raise inst.error("identity", rc)
+    return mode
+
+
+def _breaks(inst: Instance, mode: int):
+    """In pid mode, the identity breaks of the instance's last log export
+    or query (read before another call resets them); None in pdh mode."""
+    return int(inst.call("identity_breaks")) if mode == _abi.IDENTITY_PID else None
+
+
+def _note_breaks(n) -> None:
+    """Warns, as perfcalc notes them, of n > 0 identity breaks
+    (IdentityBreaksWarning); nothing for None (pdh mode) or 0."""
+    if n:
+        what = "an instance name that changed process" if n == 1 else "instance names that changed process"
+        warnings.warn(
+            IdentityBreaksWarning(
+                f"perfcalc: identity: {n} identity break{'s' if n != 1 else ''} ({what}; by name, PDH computes a value between the two)",
+                n,
+            ),
+            stacklevel=3,
+        )
+
+
 def _pattern_list(counters) -> list:
     """The patterns of counters, as a list (for messages)."""
     if counters is None:
@@ -195,6 +245,7 @@ def read_blg(
     every: int = 0,
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
+    identity: str = "pdh",
 ) -> pa.Table:
     """Reads a perfmon binary log (.blg) as relog computes it, into a
     ``pyarrow.Table`` of perfcalc's long schema (:data:`perfcalc.SCHEMA`,
@@ -233,20 +284,32 @@ def read_blg(
     (``perfcalc: no counter of the log matches \\Nope(*)\\*``); a pattern
     among others that matches nothing, or a time range that keeps no
     sample, is no error.
+
+    ``identity``: how instances are paired from one sample to the next, as
+    ``perfcalc --identity``: ``"pdh"`` (by name, as PDH and relog) or
+    ``"pid"`` (Process instances by ``ID Process`` and ``Creating Process
+    ID``, named ``name:pid``; Thread instances by ``ID Process`` and ``ID
+    Thread``, named ``process:pid/tid``; no value is computed across two
+    processes). With ``"pid"``, the schema metadata
+    ``perfcalc.identity_breaks`` holds the identity breaks (PDH instance
+    names that changed process), and breaks give an
+    :class:`perfcalc.IdentityBreaksWarning`, as perfcalc notes them.
     """
-    return _read_blg(source, counters, begin, end, every, damaged, max_columns, True)
+    return _read_blg(source, counters, begin, end, every, damaged, max_columns, True, identity)
 
 
-def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool) -> pa.Table:
+def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, identity: str = "pdh") -> pa.Table:
     """read_blg; check_selection False returns an empty table where
     counters select nothing (Spark's reader: a log of many without the
     counter is no error)."""
     _check_damaged(damaged)
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
+    mode = _identity_mode(identity)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
     _max_columns(inst, max_columns)
+    _identity(inst, identity)
     try:
         d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
     except LimitError as err:
@@ -255,6 +318,7 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
         err.message += _LIMIT_HINT
         err.args = (err.message,)
         raise
+    breaks = _breaks(inst, mode)
     if check_selection:
         _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     table = blg_table(d)
@@ -264,8 +328,11 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
     skipped = int(d.header["local"])
     if skipped:
         meta[b"perfcalc.skipped_events"] = str(skipped).encode()
+    if breaks is not None:
+        meta[b"perfcalc.identity_breaks"] = str(breaks).encode()
     table = table.replace_schema_metadata(meta)
     _note_skipped(skipped)
+    _note_breaks(breaks)
     if d.damage and damaged == "raise":
         raise DamagedError(d.damage, table, op="decode_blg")
     return table
@@ -283,6 +350,7 @@ def relog(
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     workers: int = 1,
+    identity: str = "pdh",
 ) -> str:
     """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
     ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
@@ -299,7 +367,11 @@ def relog(
     the module without the GIL): every instance reads the whole log's
     columns and then the rows of its part (the module's ``log_part``), and
     the parts' texts, one after the other, are the text of one instance,
-    byte for byte. Each instance holds the whole log in its memory."""
+    byte for byte. Each instance holds the whole log in its memory.
+
+    ``identity`` as read_blg's (``"pid"``: ``perfcalc relog --identity
+    pid``'s text; its breaks give an IdentityBreaksWarning); in pid mode
+    the log is read in one piece, whatever ``workers``."""
     _check_damaged(damaged)
     if not isinstance(workers, int) or not 1 <= workers <= 64:
         raise ArgumentError(f"perfcalc: workers={workers!r}: want 1 to 64")
@@ -309,22 +381,27 @@ def relog(
     if not isinstance(digits, int) or not 1 <= digits <= _abi.MAX_DIGITS:
         raise ArgumentError(f"perfcalc: digits={digits!r}: want 1 to {_abi.MAX_DIGITS} (20 as current Windows, 17 as before about 2020)")
     fmt |= digits << _abi.DIGITS_SHIFT
+    mode = _identity_mode(identity)
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
-    parts = _log_parts(len(data), workers)
+    # pid mode reads the log in one piece: a part would start without the
+    # processes of the sample before it.
+    parts = _log_parts(len(data), workers if mode == _abi.IDENTITY_PDH else 1)
+    breaks = None
     if len(parts) == 1:
-        text, damage, skipped = _relog_part(data, pats, b, e, every, fmt, max_columns, None)
+        text, damage, skipped, breaks = _relog_part(data, pats, b, e, every, fmt, max_columns, None, identity)
     else:
         with _futures.ThreadPoolExecutor(len(parts)) as pool:
-            done = list(pool.map(lambda part: _relog_part(data, pats, b, e, every, fmt, max_columns, part), parts))
+            done = list(pool.map(lambda part: _relog_part(data, pats, b, e, every, fmt, max_columns, part, identity), parts))
         texts, damage, skipped = [], "", done[0][2]
-        for t, d, _ in done:
+        for t, d, _, _ in done:
             texts.append(t)
             if d:
                 damage = d  # the log's rows end at its damage: the parts after it add nothing
                 break
         text = "".join(texts)
     inst = instance()
+    _identity(inst, identity)
     if counters is not None and not damage:
         # No column selected: a CSV or TSV header of the first field alone,
         # JSON lines of no value; without a sample (no line), relog_columns says.
@@ -337,6 +414,7 @@ def relog(
             d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
             _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     _note_skipped(skipped)
+    _note_breaks(breaks)
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
     return text
@@ -363,13 +441,15 @@ def _log_parts(size: int, workers: int) -> list:
     return list(zip(bounds[:-1], bounds[1:]))
 
 
-def _relog_part(data, pats, b, e, every, fmt, max_columns, part):
+def _relog_part(data, pats, b, e, every, fmt, max_columns, part, identity="pdh"):
     """relog_text of the log (of one part of it: log_part) on the calling
-    thread's instance: its text, its damage ("" for none) and the events
-    the log's first reading skipped."""
+    thread's instance: its text, its damage ("" for none), the events
+    the log's first reading skipped and its identity breaks (None in pdh
+    mode)."""
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
     _max_columns(inst, max_columns)
+    mode = _identity(inst, identity)
     if part is not None:
         if not inst.has("log_part"):
             raise Error("perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)")
@@ -383,7 +463,7 @@ def _relog_part(data, pats, b, e, every, fmt, max_columns, part):
             inst.call("log_part", 0, 0)
     damage = inst.error_text()
     # After the text's last page, last_detail is the events the log's first reading skipped.
-    return text, damage, inst.call("last_detail")
+    return text, damage, inst.call("last_detail"), _breaks(inst, mode)
 
 
 # The first line of relog's CSV or TSV text without a column, and of its
@@ -420,6 +500,7 @@ def stats(
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     percentiles: bool = False,
+    identity: str = "pdh",
 ) -> pa.Table:
     """The statistics of every counter of a .blg log, as ``perfcalc stats``
     (PDH's PdhComputeCounterStatistics): path, counter_type, count (valid
@@ -430,21 +511,26 @@ def stats(
     percentiles, as ``perfcalc stats --percentiles``: p90, p95 and p99 of
     the valid values (nearest rank, each one of the values; numpy's
     method="inverted_cdf"; null when count is 0), every valid value kept
-    until the end (8 bytes each). Arguments, skipped events and
-    max_columns as read_blg's."""
+    until the end (8 bytes each). Arguments, skipped events, max_columns
+    and identity as read_blg's (``"pid"``: a reused PID's process is a
+    series of its own, and the schema metadata
+    ``perfcalc.identity_breaks`` holds the breaks)."""
     _check_damaged(damaged)
     if not isinstance(percentiles, bool):
         raise TypeError(f"perfcalc: percentiles is {type(percentiles).__name__}, not a bool")
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
+    mode = _identity_mode(identity)
     inst = instance()
     (off, n), (poff, plen) = inst.write_in([data, pats])
     _max_columns(inst, max_columns)
+    _identity(inst, identity)
     try:
         flags = _abi.STATS_PERCENTILES if percentiles else 0
         d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, flags), STAT)
     except LimitError as err:
         raise _columns_limit(err) from None
+    breaks = _breaks(inst, mode)
     _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     s = d.records
     paths = d.paths()
@@ -474,9 +560,15 @@ def stats(
         schema = pa.schema(list(_STATS_SCHEMA) + _PERCENTILE_FIELDS)
     table = pa.Table.from_arrays(arrays, schema=schema)
     skipped = int(d.header["local"])
+    meta = {}
     if skipped:
-        table = table.replace_schema_metadata({b"perfcalc.skipped_events": str(skipped).encode()})
+        meta[b"perfcalc.skipped_events"] = str(skipped).encode()
+    if breaks is not None:
+        meta[b"perfcalc.identity_breaks"] = str(breaks).encode()
+    if meta:
+        table = table.replace_schema_metadata(meta)
     _note_skipped(skipped)
+    _note_breaks(breaks)
     if d.damage and damaged == "raise":
         raise DamagedError(d.damage, table, op="relog_stats")
     return table
@@ -518,6 +610,7 @@ def values(
     strings: Source | None = None,
     ids: Source | None = None,
     object_name: str | None = None,
+    identity: str = "pdh",
 ) -> pa.Table:
     """Every counter between two captures, as ``perfcalc values``: V1
     ``PERF_DATA_BLOCK``s (``RegQueryValueEx(HKEY_PERFORMANCE_DATA)``) named
@@ -533,12 +626,25 @@ def values(
     between it and the capture's UTC time stamp, as values' CSV header
     prints it; both null when the SystemTime is not a valid time), and the
     raw columns hold the newer capture's raw values.
+
+    ``identity="pid"``, as ``perfcalc values --identity pid``, pairs V1
+    Process and Thread instances by process (``name:pid``); the schema
+    metadata ``perfcalc.identity_breaks`` then holds the identity breaks.
     """
+    mode = _identity_mode(identity)
     inst, desc, opts = _query(older, newer, names, counters, options, registration, strings, ids, object_name)
+    _identity(inst, identity)
     d = decode(inst, "query", (desc, opts, 0), RECORD)
+    breaks = _breaks(inst, mode)
+    _note_breaks(breaks)
     if counters is not None and len(d.records) == 0 and _pattern_list(counters):
         raise _no_value(counters, names, registration)
-    return _values_table(d)
+    table = _values_table(d)
+    if breaks is not None:
+        meta = dict(table.schema.metadata or {})
+        meta[b"perfcalc.identity_breaks"] = str(breaks).encode()
+        table = table.replace_schema_metadata(meta)
+    return table
 
 
 def values_text(
@@ -554,20 +660,25 @@ def values_text(
     strings: Source | None = None,
     ids: Source | None = None,
     object_name: str | None = None,
+    identity: str = "pdh",
 ) -> str:
     """relog's text of the counters between two captures (``values``'
     arguments): byte for byte what ``perfcalc values -f csv`` (``format``
     ``"csv"``) or ``-f tsv`` (``"tsv"``) writes, a header with the paths and
     one row of values with ``digits`` significant digits (20 as current
-    Windows writes them, 17 as Windows did before about 2020)."""
+    Windows writes them, 17 as Windows did before about 2020).
+    ``identity`` as values' (breaks give an IdentityBreaksWarning)."""
     fmt = {"csv": _abi.FORMAT_CSV, "tsv": _abi.FORMAT_TSV}.get(format)
     if fmt is None:
         raise ArgumentError(f"perfcalc: format {format!r}: want csv or tsv")
     if not isinstance(digits, int) or not 1 <= digits <= _abi.MAX_DIGITS:
         raise ArgumentError(f"perfcalc: digits={digits!r}: want 1 to {_abi.MAX_DIGITS} (20 as current Windows, 17 as before about 2020)")
     fmt |= digits << _abi.DIGITS_SHIFT
+    mode = _identity_mode(identity)
     inst, desc, opts = _query(older, newer, names, counters, options, registration, strings, ids, object_name)
+    _identity(inst, identity)
     text = _text(inst, "query_text", (desc, opts, fmt))
+    _note_breaks(_breaks(inst, mode))
     if counters is not None and _pattern_list(counters) and _HEADER_ALONE.match(text):
         raise _no_value(counters, names, registration)
     return text

@@ -107,6 +107,18 @@ class SkippedEventsWarning(UserWarning):
         self.count = count
 
 
+class IdentityBreaksWarning(UserWarning):
+    """With ``identity="pid"``, the log or captures held identity breaks:
+    PDH instance names (``svchost#2``) that named another process than in
+    the sample before, where pairing by name (PDH, ``identity="pdh"``)
+    computes a value across two processes. perfcalc notes the same on
+    standard error; ``count`` is the number of breaks."""
+
+    def __init__(self, message: str, count: int):
+        super().__init__(message)
+        self.count = count
+
+
 class FaultError(Error):
     """The module trapped (memory exhausted, a Go runtime fatal error): the
     instance was discarded and the next call gets a new one."""

@@ -66,3 +66,31 @@ test("viewer pool: joinSeries joins texts of empty parts", () => {
   assert.deepEqual(Array.from(j.series[0].rows), [0, 1, 2]);
   assert.equal(j.series[0].text.rows, "[0,1,2]");
 });
+
+test("viewer pool: by process ID (identity pid) the series of the PAL log are one worker's, read in one piece, with name:pid paths", async (t) => {
+  if (!CORPUS) return t.skip("../shared/corpus is absent");
+  const pal = readFileSync(join(CORPUS, "blg", "PAL_SamplePerfmonLog.blg"));
+  const one = await createWorker(source, { script });
+  const pool = await createPool(one.module, { script, workers: 2 });
+  pool._minPart = 65536;
+  const work = viewerWorker(pool);
+  let parted = 0;
+  const inParts = pool.inParts.bind(pool);
+  pool.inParts = (...a) => { parted++; return inParts(...a); };
+  try {
+    const cols = await work.columns(pal, { identity: "pid" });
+    const paths = cols.columns.map((c) => c.path).filter((p) => p.includes("\\Process(rundll32:") && p.endsWith("\\% Processor Time"));
+    assert.equal(paths.length, 3, "rundll32's processes 2624, 3320 and 580");
+    const ref = work.keep(pal);
+    const got = await work.call("series", [ref, paths, undefined, "pid"]);
+    const want = await one.call("series", [pal, paths, undefined, "pid"]);
+    assert.equal(parted, 0, "read in one piece");
+    for (let k = 0; k < paths.length; k++) assert.deepEqual(got.series[k].values, want.series[k].values, paths[k]);
+    await work.call("series", [ref, ["\\\\ZACH-PC\\Process(_Total)\\% Processor Time"]]);
+    assert.equal(parted, 1, "by name, in parts");
+    work.release(ref);
+  } finally {
+    one.terminate();
+    work.terminate();
+  }
+});
