@@ -19,6 +19,7 @@ import (
 
 var convertUsage = `Usage:
   perfcalc convert INPUT... -o DIR [-f ` + formatNames(forConvert, formatParquet, "|") + `] [-j N] [--force] [--digits 20|17] [--max-columns N]
+  perfcalc convert INPUT... -o DIR --partition machine,date [-j N] [--force] [--digits 20|17] [--max-columns N]
 
 Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
@@ -45,6 +46,21 @@ perfcalc relog -h) gets a note on standard error; it counts as converted.
 --max-columns N (default 1000000) fails a log of more than N columns
 (counters of distinct instances) as perfcalc relog does, before memory
 runs out; -j logs are read at once, each up to that bound. 0 sets no limit.
+
+--partition machine,date writes the Hive-partitioned layout that Spark,
+DuckDB and Trino read as one dataset (Parquet only):
+  DIR/machine=NAME/date=YYYY-MM-DD/SERVER1.parquet
+one file per machine of the log's counter paths and UTC date of its
+samples (a log that spans midnight UTC is split across two dates). The
+values are escaped as Hive escapes them (%XX; an empty machine is
+__HIVE_DEFAULT_PARTITION__, which the engines read as null). The files
+keep every column, machine included, so each is also an ordinary perfcalc
+Parquet file. DIR/_perfcalc/SERVER1.parts lists a log's files (readers
+skip folders whose name begins with _): a run converts again a log whose
+list is missing or older than the log, or names a missing file, and
+removes the files of its earlier run that it no longer writes. Each file
+is written through a temporary file; the list is written last.
+--partition machine or --partition date partitions by one of them.
 
 Flags:
 `
@@ -81,6 +97,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "convert inputs whose output is already up to date")
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	maxColumns := addMaxColumnsFlag(fs)
+	partition := fs.String("partition", "", "write Hive partitions by these columns: machine,date (Parquet only)")
 	pos, status, ok := parseCommandArgs(fs, convertUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -99,16 +116,34 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *jobs < 1:
 		return usageErr(fmt.Sprintf("-j: %d is not a positive number of logs", *jobs))
 	}
+	var keys []string
+	if *partition != "" {
+		var err error
+		if keys, err = parsePartition(*partition); err != nil {
+			return usageErr(err.Error())
+		}
+		if f != formatParquet {
+			return usageErr("--partition writes Parquet only, not -f " + f.String())
+		}
+	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
 	}
-	all := expandInputs(pos, *outDir, f.ext(), func(name, kind string) {
+	listDir, ext := *outDir, f.ext()
+	if keys != nil {
+		// Each log's output is then its list of partitions.
+		listDir, ext = filepath.Join(*outDir, partsFolder), ".parts"
+		if err := os.MkdirAll(listDir, 0o755); err != nil {
+			return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
+		}
+	}
+	all := expandInputs(pos, listDir, ext, func(name, kind string) {
 		fmt.Fprintf(stderr, "perfcalc convert: note: %s is %s, not a regular file: skipped (give it by name to read it as a stream)\n", name, kind)
 	})
 	refuseOutputsThatAreInputs(all)
 	var todo []*job
 	for _, j := range all {
-		if j.err == nil && !*force && upToDate(j.in, j.out) {
+		if j.err == nil && !*force && (keys == nil && upToDate(j.in, j.out) || keys != nil && partsUpToDate(j.in, j.out, *outDir)) {
 			j.skipped = true
 		}
 		if j.err == nil && !j.skipped {
@@ -123,7 +158,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.err = convertOne(j, f, int(*digits), *maxColumns)
+				if keys != nil {
+					j.err = convertPartitioned(j, *outDir, keys, int(*digits), *maxColumns)
+				} else {
+					j.err = convertOne(j, f, int(*digits), *maxColumns)
+				}
 				p.done(j)
 			}
 		}()
