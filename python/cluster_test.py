@@ -435,12 +435,26 @@ def run(tmp: str, spark_home: str, spark_class: str, venv: str, began: float) ->
     say(f"Spark reads perfcalc convert --partition machine,date's dataset alike: {len(a)} partitions, the same counts and sums")
     spark.stop()
 
-    local = None
+    # 6. The figures.
+    def figure(name, fig):
+        n, b, s = fig
+        say(f"  {name:30s} {s:6.2f} s  {n / s:7.1f} logs/s  {b / 1e6 / s:6.2f} MB/s  ({s / native[2]:.1f}x native)")
+
+    say("throughput (read the logs, write the partitioned Parquet dataset):")
+    figure("native perfcalc convert -j 2", native)
+    figure("cluster, 2 workers x 1 core", cluster)
+    for eid, (jvm, py, total) in sorted(watch.peaks.items()):
+        say(f"  executor {eid}: peak RSS {total:.0f} MiB (JVM {jvm:.0f} MiB, Python workers {py:.0f} MiB)")
+    for e in executors:
+        m = e.get("peakMemoryMetrics") or {}
+        say(f"  executor {e['id']} (Spark's peakMemoryMetrics): JVM heap {m.get('JVMHeapMemory', 0) / 2**20:.0f} MiB,"
+            f" process tree JVM RSS {m.get('ProcessTreeJVMRSSMemory', 0) / 2**20:.0f} MiB,"
+            f" Python RSS {m.get('ProcessTreePythonRSSMemory', 0) / 2**20:.0f} MiB")
     if os.environ.get("PERFCALC_CLUSTER_LOCAL") == "1":
+        stop_all()  # the cluster is done: local[2] gets the cores
         os.environ["PYSPARK_PYTHON"] = sys.executable
         spark = (
             SparkSession.builder.master("local[2]")
-            .config("spark.driver.memory", "1g")
             .config("spark.sql.session.timeZone", "UTC")
             .config("spark.sql.shuffle.partitions", "2")
             .config("spark.ui.enabled", "false")
@@ -450,22 +464,8 @@ def run(tmp: str, spark_home: str, spark_class: str, venv: str, began: float) ->
         spark.sparkContext.setLogLevel("ERROR")
         spark.range(2).collect()
         seconds, _ = convert_once(spark, dirs, os.path.join(tmp, "local"))
-        local = (len(logs), size, seconds)
+        figure("local[2]", (len(logs), size, seconds))
         spark.stop()
-
-    # 6. The figures.
-    say("throughput (read the logs, write the partitioned Parquet dataset):")
-    for name, fig in (("native perfcalc convert -j 2", native), ("local[2]", local), ("cluster, 2 workers x 1 core", cluster)):
-        if fig:
-            n, b, s = fig
-            say(f"  {name:30s} {s:6.2f} s  {n / s:7.1f} logs/s  {b / 1e6 / s:6.2f} MB/s  ({s / native[2]:.1f}x native)")
-    for eid, (jvm, py, total) in sorted(watch.peaks.items()):
-        say(f"  executor {eid}: peak RSS {total:.0f} MiB (JVM {jvm:.0f} MiB, Python workers {py:.0f} MiB)")
-    for e in executors:
-        m = e.get("peakMemoryMetrics") or {}
-        say(f"  executor {e['id']} (Spark's peakMemoryMetrics): JVM heap {m.get('JVMHeapMemory', 0) / 2**20:.0f} MiB,"
-            f" process tree JVM RSS {m.get('ProcessTreeJVMRSSMemory', 0) / 2**20:.0f} MiB,"
-            f" Python RSS {m.get('ProcessTreePythonRSSMemory', 0) / 2**20:.0f} MiB")
     if len(watch.peaks) != 2:
         raise Failed(f"{len(watch.peaks)} executors were seen, want 2 (one per worker)")
     say(f"PASSED in {time.perf_counter() - began:.0f} s")
