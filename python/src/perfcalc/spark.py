@@ -13,8 +13,10 @@ How it runs: Spark's ``binaryFile`` source reads each log whole (one row:
 its path and bytes), and ``mapInArrow`` runs :func:`perfcalc.read_blg` on
 the executors' Python workers, which load the module once each and turn
 its records into Arrow batches without a Python object per value. The same
-code runs in ``local[N]`` and on a cluster; the package must be installed
-on the executors (the README says how to ship it).
+code runs in ``local[N]`` and on a cluster, where the executors need the
+package's dependencies and the package itself, installed or shipped as
+its wheel renamed .zip with ``SparkContext.addPyFile`` (the README's
+cluster section; make spark-cluster-test runs that recipe).
 
 # Schema
 
