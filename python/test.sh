@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Python package's tests (make python-test), or its benchmark (--bench).
+# The Python package's tests (make python-test), its benchmark (--bench),
+# or the Spark cluster test (--cluster: make spark-cluster-test, python/cluster_test.py).
 #
 # Everything is installed here, on any fresh machine with python3, Go and
 # Debian's apt: a virtual environment (.venv-python at the repository's
@@ -97,13 +98,29 @@ if [ -z "$PERFCALC_SPARK_SKIP" ] && { ! command -v java >/dev/null 2>&1 || [ "$(
 	fi
 fi
 if [ -n "$PERFCALC_SPARK_SKIP" ]; then
+	if [ "$mode" = --cluster ]; then
+		say "spark-cluster-test SKIPPED: $PERFCALC_SPARK_SKIP"
+		exit 0
+	fi
 	say "the Spark test will be SKIPPED: $PERFCALC_SPARK_SKIP"
+fi
+if [ "$mode" = --cluster ]; then
+	# The wheel the cluster test ships to the executors (as perfcalc.zip).
+	mkdir -p "$venv/cluster"
+	cp "${wheel[0]}" "$venv/cluster/perfcalc.whl"
+	export PERFCALC_WHEEL="$venv/cluster/perfcalc.whl"
 fi
 
 rm -rf "$wheels"
 trap - EXIT
 
 cd "$root/python"
+if [ "$mode" = --cluster ]; then
+	# Bounded twice: the test's own alarm (PERFCALC_CLUSTER_TIMEOUT, 240 s)
+	# stops the cluster and fails; timeout ends it 60 s later if that did
+	# not work.
+	exec timeout -k 10 $((${PERFCALC_CLUSTER_TIMEOUT:-240} + 60)) "$venv/bin/python" cluster_test.py
+fi
 if [ "$mode" = --bench ]; then
 	exec "$venv/bin/python" bench/bench.py "${@:2}"
 fi

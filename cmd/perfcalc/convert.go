@@ -19,6 +19,7 @@ import (
 
 var convertUsage = `Usage:
   perfcalc convert INPUT... -o DIR [-f ` + formatNames(forConvert, formatParquet, "|") + `] [-j N] [--force] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
+  perfcalc convert INPUT... -o DIR --partition machine,date [-j N] [--force] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
 
 Converts many perfmon logs at once, in parallel: each INPUT is a .blg file,
 a folder (its *.blg files, not its subfolders) or a glob pattern
@@ -47,6 +48,21 @@ perfcalc relog -h) gets a note on standard error; it counts as converted.
 runs out; -j logs are read at once, each up to that bound. 0 sets no limit.
 
 ` + identityHelp + `(convert notes each log's breaks.)
+
+--partition machine,date writes the Hive-partitioned layout that Spark,
+DuckDB and Trino read as one dataset (Parquet only):
+  DIR/machine=NAME/date=YYYY-MM-DD/SERVER1.parquet
+one file per machine of the log's counter paths and UTC date of its
+samples (a log that spans midnight UTC is split across two dates). The
+values are escaped as Hive escapes them (%XX; an empty machine is
+__HIVE_DEFAULT_PARTITION__, which the engines read as null). The files
+keep every column, machine included, so each is also an ordinary perfcalc
+Parquet file. DIR/_perfcalc/SERVER1.parts lists a log's files (readers
+skip folders whose name begins with _): a run converts again a log whose
+list is missing or older than the log, or names a missing file, and
+removes the files of its earlier run that it no longer writes. Each file
+is written through a temporary file; the list is written last.
+--partition machine or --partition date partitions by one of them.
 
 ` + namesHelp + `
 Flags:
@@ -93,6 +109,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	identity := addIdentityFlag(fs)
 	var names namesFlags
 	names.register(fs)
+	partition := fs.String("partition", "", "write Hive partitions by these columns: machine,date (Parquet only)")
 	pos, status, ok := parseCommandArgs(fs, convertUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -118,16 +135,34 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *jobs < 1:
 		return usageErr(fmt.Sprintf("-j: %d is not a positive number of logs", *jobs))
 	}
+	var keys []string
+	if *partition != "" {
+		var err error
+		if keys, err = parsePartition(*partition); err != nil {
+			return usageErr(err.Error())
+		}
+		if f != formatParquet {
+			return usageErr("--partition writes Parquet only, not -f " + f.String())
+		}
+	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
 	}
-	all := expandInputs(pos, *outDir, f.ext(), func(name, kind string) {
+	listDir, ext := *outDir, f.ext()
+	if keys != nil {
+		// Each log's output is then its list of partitions.
+		listDir, ext = filepath.Join(*outDir, partsFolder), ".parts"
+		if err := os.MkdirAll(listDir, 0o755); err != nil {
+			return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
+		}
+	}
+	all := expandInputs(pos, listDir, ext, func(name, kind string) {
 		fmt.Fprintf(stderr, "perfcalc convert: note: %s is %s, not a regular file: skipped (give it by name to read it as a stream)\n", name, kind)
 	})
 	refuseOutputsThatAreInputs(all)
 	var todo []*job
 	for _, j := range all {
-		if j.err == nil && !*force && upToDate(j.in, j.out) {
+		if j.err == nil && !*force && (keys == nil && upToDate(j.in, j.out) || keys != nil && partsUpToDate(j.in, j.out, *outDir)) {
 			j.skipped = true
 		}
 		if j.err == nil && !j.skipped {
@@ -143,7 +178,11 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for j := range work {
 				j.identity = *identity
-				j.err = convertNamed(j, f, int(*digits), *maxColumns, srcs)
+				if keys != nil {
+					j.err = convertPartitioned(j, *outDir, keys, int(*digits), *maxColumns, srcs)
+				} else {
+					j.err = convertNamed(j, f, int(*digits), *maxColumns, srcs)
+				}
 				p.done(j)
 			}
 		}()
@@ -323,16 +362,27 @@ func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
 	return convertNamed(j, format, digits, maxColumns, nil)
 }
 
-// convertNamed is convertOne with --names-lang's sources (nil: none): the
-// log's names are translated with them and its own name table.
-func convertNamed(j *job, format outputFormat, digits, maxColumns int, srcs *nameSources) error {
+// options are the relog options of the job's log: --identity, and with
+// --names-lang's sources (srcs, nil: none) the log's names translated with
+// them and its own name table.
+func (j *job) options(digits, maxColumns int, srcs *nameSources) (relog.Options, error) {
 	opts := relog.Options{Digits: digits, MaxColumns: maxColumns, Identity: j.identity}
 	if srcs != nil {
 		nm, err := srcs.namer(logTables([]string{j.in}))
 		if err != nil {
-			return err
+			return opts, err
 		}
 		j.names, opts.Rename = nm, nm.rename
+	}
+	return opts, nil
+}
+
+// convertNamed is convertOne with --names-lang's sources (nil: none): the
+// log's names are translated with them and its own name table.
+func convertNamed(j *job, format outputFormat, digits, maxColumns int, srcs *nameSources) error {
+	opts, err := j.options(digits, maxColumns, srcs)
+	if err != nil {
+		return err
 	}
 	c, closeIn, events, err := openLogsCounting([]string{j.in}, opts, &stdinOnce{})
 	j.events = events

@@ -16,6 +16,7 @@
 //	perfcalc stats IN.blg [IN.blg ...] [-c PATH ...] [-cf FILE] [-b TIME] [-e TIME] [--valid] [--percentiles] [--json] [-o OUT] [--max-columns N] [--identity pdh|pid]
 //	perfcalc analyze LOG... [--thresholds FILE.xml]... [--set NAME=VALUE]... [--interval auto|SECONDS] [--pal-compat] [-f html|json|text] [-o OUT] [--fail-on warning|critical] [--identity pdh|pid]
 //	perfcalc convert INPUT... -o DIR [-f parquet|csv|tsv|json|openmetrics] [-j N] [--force] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
+//	perfcalc convert INPUT... -o DIR --partition machine,date [-j N] [--force] [--digits 20|17] [--max-columns N] [--identity pdh|pid]
 //	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json|bin] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR] [--identity pdh|pid]
 //	perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
 //	perfcalc names --compact CounterLang.xml [--lang LIST] [-o OUT]

@@ -13,8 +13,10 @@ How it runs: Spark's ``binaryFile`` source reads each log whole (one row:
 its path and bytes), and ``mapInArrow`` runs :func:`perfcalc.read_blg` on
 the executors' Python workers, which load the module once each and turn
 its records into Arrow batches without a Python object per value. The same
-code runs in ``local[N]`` and on a cluster; the package must be installed
-on the executors (the README says how to ship it).
+code runs in ``local[N]`` and on a cluster, where the executors need the
+package's dependencies and the package itself, installed or shipped as
+its wheel renamed .zip with ``SparkContext.addPyFile`` (the README's
+cluster section; make spark-cluster-test runs that recipe).
 
 # Schema
 
@@ -148,6 +150,10 @@ def read_blg(
     return files.mapInArrow(_converter(counters, every), schema())
 
 
+# The UTC date of time, independent of spark.sql.session.timeZone (a
+# day is 86,400,000,000 µs since 1970-01-01 UTC).
+_UTC_DATE = "date_from_unix_date(CAST(floor(unix_micros(time) / 86400000000) AS INT))"
+
 # The keyword arguments of read_blg that convert passes on.
 _READ_OPTIONS = ("every", "glob", "recursive")
 
@@ -164,9 +170,15 @@ def convert(
 ) -> list:
     """Converts the logs at ``paths`` to Parquet under ``out``, partitioned
     by ``partition_by`` (Hive-style folders, ``machine=HOST/``), in
-    perfcalc's long schema plus ``file``. Returns the logs that failed or
-    were damaged, as ``(file, error)`` pairs; their readable rows are
-    written. ``mode`` is Spark's save mode (``"overwrite"``, …)."""
+    perfcalc's long schema plus ``file``. ``"date"`` among ``partition_by``
+    is the UTC date of ``time`` (whatever the session's time zone), as
+    ``perfcalc convert --partition machine,date`` names its folders:
+    ``partition_by=("machine", "date")`` writes the same folders (Spark's
+    files are named ``part-…`` and leave the partition columns out: the
+    engines read both datasets alike). Returns the
+    logs that failed or were damaged, as ``(file, error)`` pairs; their
+    readable rows are written. ``mode`` is Spark's save mode
+    (``"overwrite"``, …)."""
     unknown = sorted(set(read_options) - set(_READ_OPTIONS))
     if unknown:
         raise TypeError(
@@ -176,9 +188,12 @@ def convert(
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
+    partition_by = tuple(partition_by)
     df = read_blg(spark, paths, counters, **read_options).persist(StorageLevel.MEMORY_AND_DISK)
     try:
         rows = df.filter(F.col("error").isNull()).drop("error")
+        if "date" in partition_by:
+            rows = rows.withColumn("date", F.expr(_UTC_DATE))
         rows.write.mode(mode).partitionBy(*partition_by).parquet(out)
         failed = df.filter(F.col("error").isNotNull()).select("file", "error").collect()
     finally:

@@ -1,0 +1,491 @@
+"""perfcalc.spark on a real Spark standalone cluster (make spark-cluster-test,
+run by python/test.sh --cluster, which sets up the environment first).
+
+What it does, in order (python/README.md's "On a cluster" is this recipe):
+
+1. The logs: the shared corpus' (../shared/corpus/blg, left out with a
+   note where absent; one of them is a CSV renamed .blg, which must fail
+   alone) and FLEET logs of tools/gencorpus/cmd/fleetlogs (small logs of
+   as many machines, half of them spanning midnight UTC).
+2. The nodes' Python: a virtual environment with perfcalc's dependencies
+   (wasmtime, pyarrow, numpy, pandas at the driver's versions) and without
+   perfcalc, as a cluster node has before the job ships the package.
+3. A standalone master and two workers on 127.0.0.1, started with the
+   pyspark package's own launcher (bin/spark-class …Master / …Worker; the
+   wheel has no sbin/start-master.sh), one core and 1 GiB each.
+4. The job: a session on spark://127.0.0.1:PORT whose executors run the
+   nodes' Python; perfcalc shipped as its wheel renamed .zip with
+   SparkContext.addPyFile (Spark puts .zip/.egg/.jar on the workers'
+   sys.path, not .whl); a task checks that the executors import perfcalc
+   from it; perfcalc.spark.convert(..., partition_by=("machine", "date"))
+   reads every log with read_blg and writes machine=…/date=… Parquet.
+5. The checks: every file's rows belong to its folder's machine and UTC
+   date; every value is native perfcalc relog -f json's (the same double,
+   or null), and every value of the JSON is in the dataset; the damaged
+   log is among the failures and has no row; Spark reads native
+   perfcalc convert --partition machine,date's dataset of the same logs
+   and gets the same rows per machine and date, and the same sums.
+6. The figures: logs/s and MB/s of the cluster's convert beside native
+   perfcalc convert -j 2 --partition machine,date on the same logs (and
+   local[2] with PERFCALC_CLUSTER_LOCAL=1), and each executor's peak
+   memory: its JVM's RSS and its Python workers' (read from /proc every
+   0.2 s), and Spark's own peakMemoryMetrics where the REST API has them.
+7. The cluster is stopped whatever happens (the process groups it runs in
+   are killed, SIGTERM then SIGKILL), and the run is bounded: an alarm
+   ends it after PERFCALC_CLUSTER_TIMEOUT seconds (default 240).
+
+Exit status 0 when every check passed (or the test was skipped, saying
+why), 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.metadata as md
+import json
+import math
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "blg")
+FLEET = int(os.environ.get("PERFCALC_CLUSTER_LOGS", "240"))
+TIMEOUT = int(os.environ.get("PERFCALC_CLUSTER_TIMEOUT", "240"))
+NATIVE = os.environ.get("PERFCALC_NATIVE", "")
+WHEEL = os.environ.get("PERFCALC_WHEEL", "")
+
+
+def say(msg: str) -> None:
+    print(f"spark-cluster-test: {msg}", flush=True)
+
+
+def skip(msg: str) -> None:
+    say(f"SKIPPED: {msg}")
+    sys.exit(0)
+
+
+class Failed(Exception):
+    pass
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# The processes this test started (each the leader of its own group).
+_started: list = []
+
+
+def start(args, log, env) -> subprocess.Popen:
+    p = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    _started.append(p)
+    return p
+
+
+def stop_all() -> None:
+    """Ends the groups of the processes this test started: SIGTERM, then
+    SIGKILL for what is left after 10 s."""
+    for p in reversed(_started):
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.time() + 10
+    for p in reversed(_started):
+        try:
+            p.wait(max(0.1, deadline - time.time()))
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # the executors and Python workers of the group too
+        except ProcessLookupError:
+            pass
+    _started.clear()
+
+
+def node_python(venv: str) -> str:
+    """The nodes' Python: a virtual environment with perfcalc's
+    dependencies at the driver's versions, without perfcalc (made once,
+    kept beside the driver's)."""
+    node = os.path.join(venv, "cluster-node")
+    py = os.path.join(node, "bin", "python")
+    deps = [f"{d}=={md.version(d)}" for d in ("wasmtime", "pyarrow", "numpy", "pandas")]
+    stamp = os.path.join(node, "deps.txt")
+    if not (os.path.exists(stamp) and open(stamp).read() == " ".join(deps)):
+        shutil.rmtree(node, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", node], check=True)
+        r = subprocess.run([py, "-m", "pip", "--disable-pip-version-check", "-q", "install", *deps], capture_output=True, text=True)
+        if r.returncode != 0:
+            shutil.rmtree(node, ignore_errors=True)
+            skip(f"pip could not install the nodes' environment ({' '.join(deps)}) from PyPI: {r.stderr.strip()[-300:]}")
+        with open(stamp, "w") as f:
+            f.write(" ".join(deps))
+    if subprocess.run([py, "-c", "import perfcalc"], capture_output=True).returncode == 0:
+        raise Failed(f"{py} imports perfcalc: the nodes' environment must not have it")
+    return py
+
+
+def get_json(url: str):
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.load(r)
+
+
+class MemoryWatch(threading.Thread):
+    """The peak RSS of each executor's JVM and of its Python workers (its
+    descendants), read from /proc every 0.2 s."""
+
+    def __init__(self, app_marker: str):
+        super().__init__(daemon=True)
+        self.marker = app_marker
+        self.peaks: dict = {}  # executor id → [jvm, python, total] MiB
+        self.halt = threading.Event()
+
+    @staticmethod
+    def _rss(pid: int) -> float:
+        try:
+            with open(f"/proc/{pid}/statm") as f:
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+    def run(self) -> None:
+        while not self.halt.wait(0.2):
+            children: dict = {}
+            executors = {}
+            for d in os.listdir("/proc"):
+                if not d.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{d}/stat") as f:
+                        ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                    children.setdefault(ppid, []).append(int(d))
+                    with open(f"/proc/{d}/cmdline", "rb") as f:
+                        cmd = f.read().split(b"\0")
+                except (OSError, IndexError, ValueError):
+                    continue
+                if b"org.apache.spark.executor.CoarseGrainedExecutorBackend" in cmd and self.marker.encode() in b" ".join(cmd):
+                    i = cmd.index(b"--executor-id")
+                    executors[cmd[i + 1].decode()] = int(d)
+            for eid, pid in executors.items():
+                jvm = self._rss(pid)
+                py, todo = 0.0, list(children.get(pid, []))
+                while todo:
+                    c = todo.pop()
+                    py += self._rss(c)
+                    todo.extend(children.get(c, []))
+                peak = self.peaks.setdefault(eid, [0.0, 0.0, 0.0])
+                peak[0], peak[1], peak[2] = max(peak[0], jvm), max(peak[1], py), max(peak[2], jvm + py)
+
+
+def native_values(log: str) -> tuple:
+    """relog -f json's cells of a log: (local time, path) → values."""
+    r = subprocess.run([NATIVE, "relog", log, "-f", "json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, r.stderr.strip()
+    cells: dict = {}
+    n = 0
+    for line in r.stdout.splitlines():
+        row = json.loads(line)
+        for k, v in row["values"].items():
+            i = k.rfind(" (duplicate ")
+            if i > 0:
+                k = k[:i]
+            cells.setdefault((row["time"], k), []).append(v)
+            n += v is not None
+    return (cells, n), None
+
+
+def check_dataset(out: str, logs: list) -> int:
+    """Checks Spark's dataset under out against the native command; returns
+    its rows."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    by_log: dict = {}
+    files = [f for f in glob.glob(os.path.join(out, "machine=*", "date=*", "*.parquet"))]
+    if not files:
+        raise Failed(f"no Parquet file under {out}/machine=*/date=*/")
+    for f in files:
+        rel = os.path.relpath(f, out).split(os.sep)
+        machine = urllib.parse.unquote(rel[0][len("machine=") :])
+        date = rel[1][len("date=") :]
+        t = pq.read_table(f)
+        if "machine" in t.column_names or "date" in t.column_names:
+            raise Failed(f"{f}: Spark's files should leave the partition columns out")
+        # Spark writes timestamps as INT96 by default (read as ns): µs first.
+        micros = pc.cast(pc.cast(t["time"], pa.timestamp("us", tz="UTC")), "int64")
+        days = pc.floor(pc.divide(pc.cast(micros, "float64"), 86_400_000_000.0)).to_pylist()
+        days = [int(d) for d in days]
+        for i, (file, path, lt, value, day) in enumerate(
+            zip(t["file"].to_pylist(), t["path"].to_pylist(), t["local_time"].to_pylist(), t["value"].to_pylist(), days)
+        ):
+            if not path.startswith("\\\\" + machine + "\\") or time.strftime("%Y-%m-%d", time.gmtime(day * 86400)) != date:
+                raise Failed(f"{f}: row {i} ({path} at day {day}) is not of machine {machine!r} and UTC date {date}")
+            by_log.setdefault(file, []).append((lt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{lt.microsecond // 1000:03d}", path, value))
+    rows = 0
+    for log in logs:
+        want, err = native_values(log)
+        uri = "file:" + log
+        have = by_log.pop(uri, [])
+        if want is None:
+            if have:
+                raise Failed(f"{log}: the native command fails ({err}) but the dataset has {len(have)} rows")
+            continue
+        cells, values = want
+        matched = 0
+        for lt, path, value in have:
+            cands = cells.get((lt, path), [])
+            for j, w in enumerate(cands):
+                if (w is None) == (value is None) and (w is None or (float(w) == value and not math.isnan(value))):
+                    matched += w is not None
+                    del cands[j]
+                    break
+            else:
+                raise Failed(f"{log}: {path} at {lt}: {value!r} is not relog -f json's ({cands})")
+        if matched != values:
+            raise Failed(f"{log}: {matched} of relog -f json's {values} values are in the dataset")
+        rows += len(have)
+    if by_log:
+        raise Failed(f"rows of files that are not the logs: {sorted(by_log)[:3]}")
+    return rows
+
+
+def convert_once(spark, dirs: list, out: str):
+    import perfcalc.spark
+
+    say(f"read_blg's DataFrame: {perfcalc.spark.read_blg(spark, dirs).rdd.getNumPartitions()} partitions")
+    t0 = time.perf_counter()
+    failed = perfcalc.spark.convert(spark, dirs, out, partition_by=("machine", "date"), mode="overwrite")
+    return time.perf_counter() - t0, failed
+
+
+def main() -> int:
+    if not NATIVE or not WHEEL:
+        raise Failed("run through python/test.sh --cluster (make spark-cluster-test): PERFCALC_NATIVE and PERFCALC_WHEEL are unset")
+    if shutil.which("java") is None:
+        skip("no java on PATH (Spark needs Java 17)")
+    try:
+        import pyspark
+    except ImportError:
+        skip("pyspark is not installed (pip could not install it from PyPI)")
+    spark_home = os.path.dirname(pyspark.__file__)
+    spark_class = os.path.join(spark_home, "bin", "spark-class")
+    venv = os.path.dirname(os.path.dirname(sys.executable))
+    began = time.perf_counter()
+
+    tmp = tempfile.mkdtemp(prefix="perfcalc-cluster-")
+    try:
+        return run(tmp, spark_home, spark_class, venv, began)
+    finally:
+        try:
+            from pyspark.sql import SparkSession
+
+            active = SparkSession.getActiveSession()
+            if active is not None:
+                active.stop()
+        except Exception as e:  # the cluster is stopped below all the same
+            say(f"note: stopping the session: {e}")
+        stop_all()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(tmp: str, spark_home: str, spark_class: str, venv: str, began: float) -> int:
+    # 1. The logs.
+    real = os.path.join(tmp, "logs", "real")
+    fleet = os.path.join(tmp, "logs", "fleet")
+    os.makedirs(real)
+    if os.path.isdir(CORPUS):
+        for f in glob.glob(os.path.join(CORPUS, "*.blg")):
+            shutil.copy(f, real)
+    else:
+        say(f"note: {CORPUS} is absent: the shared corpus' logs are left out")
+    subprocess.run(["go", "run", "./tools/gencorpus/cmd/fleetlogs", "-n", str(FLEET), "-o", fleet], cwd=ROOT, check=True)
+    dirs = [d for d in (real, fleet) if os.listdir(d)]
+    logs = sorted(glob.glob(os.path.join(real, "*.blg")) + glob.glob(os.path.join(fleet, "*.blg")))
+    size = sum(os.path.getsize(f) for f in logs)
+    say(f"{len(logs)} logs, {size / 1e6:.1f} MB")
+
+    # 2. The nodes' Python, and the package as the job ships it.
+    node = node_python(venv)
+    shipped = os.path.join(tmp, "perfcalc.zip")
+    shutil.copy(WHEEL, shipped)
+
+    # 3. The cluster.
+    env = dict(os.environ, SPARK_HOME=spark_home, SPARK_LOCAL_IP="127.0.0.1", SPARK_DAEMON_MEMORY="256m",
+               SPARK_LOG_DIR=os.path.join(tmp, "log"), SPARK_NO_DAEMONIZE="1")
+    mport, mweb = free_port(), free_port()
+    master_url = f"spark://127.0.0.1:{mport}"
+    logdir = os.path.join(tmp, "log")
+    os.makedirs(logdir)
+    t0 = time.perf_counter()
+    start([spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", str(mport), "--webui-port", str(mweb)],
+          open(os.path.join(logdir, "master.log"), "w"), env)
+    for i in (1, 2):
+        work = os.path.join(tmp, f"work{i}")
+        start([spark_class, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
+               "--webui-port", str(free_port()), "--work-dir", work, master_url],
+              open(os.path.join(logdir, f"worker{i}.log"), "w"), env)
+    alive = 0
+    while time.perf_counter() - t0 < 90:
+        try:
+            alive = sum(w["state"] == "ALIVE" for w in get_json(f"http://127.0.0.1:{mweb}/json/")["workers"])
+        except (OSError, ValueError, KeyError):
+            pass
+        if alive == 2:
+            break
+        if any(p.poll() is not None for p in _started):
+            break
+        time.sleep(0.5)
+    if alive != 2:
+        for name in sorted(os.listdir(logdir)):
+            say(f"--- {name}:\n" + open(os.path.join(logdir, name)).read()[-2000:])
+        raise Failed(f"the master has {alive} live workers after {time.perf_counter() - t0:.0f} s, want 2")
+    say(f"master {master_url} and 2 workers (1 core, 1 GiB each) up in {time.perf_counter() - t0:.1f} s")
+
+    # 4. The job.
+    from pyspark.sql import SparkSession
+
+    ui = free_port()
+    t0 = time.perf_counter()
+    # SparkContext takes the executors' Python from PYSPARK_PYTHON (the
+    # spark.pyspark.python setting is spark-submit's).
+    os.environ["PYSPARK_PYTHON"] = node
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    spark = (
+        SparkSession.builder.master(master_url)
+        .appName("perfcalc-cluster-test")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.memory", "512m")
+        .config("spark.executor.memory", "512m")
+        .config("spark.executor.cores", "1")
+        .config("spark.cores.max", "2")
+        .config("spark.pyspark.python", node)
+        .config("spark.pyspark.driver.python", sys.executable)
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.port", str(ui))
+        .config("spark.executor.processTreeMetrics.enabled", "true")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
+    sc = spark.sparkContext
+    sc.setLogLevel("ERROR")
+    sc.addPyFile(shipped)
+    app = sc.applicationId
+    watch = MemoryWatch(app)
+    watch.start()
+    say(f"session {app} in {time.perf_counter() - t0:.1f} s")
+
+    def where(_):
+        import perfcalc
+
+        yield perfcalc.__file__
+
+    origins = set(sc.parallelize(range(4), 4).mapPartitions(where).collect())
+    if not origins or not all("perfcalc.zip" in o for o in origins):
+        raise Failed(f"the executors import perfcalc from {origins}, not from the shipped perfcalc.zip")
+    say(f"the executors import perfcalc from the shipped zip ({sorted(origins)[0]})")
+
+    out = os.path.join(tmp, "out")
+    seconds, failed = convert_once(spark, dirs, out)
+    watch.halt.set()
+    watch.join()
+    cluster = (len(logs), size, seconds)
+    bad = [f for f, _ in failed]
+    if os.path.isdir(CORPUS) and bad != ["file:" + os.path.join(real, "PowerShell_CorruptBlg.blg")]:
+        raise Failed(f"the failures are {failed}, want the corrupt corpus log alone")
+    if not os.path.isdir(CORPUS) and bad:
+        raise Failed(f"failures: {failed}")
+    executors = []
+    try:
+        executors = [e for e in get_json(f"http://127.0.0.1:{ui}/api/v1/applications/{app}/executors") if e["id"] != "driver"]
+    except (OSError, ValueError):
+        pass
+
+    # 5. The checks.
+    rows = check_dataset(out, logs)
+    say(f"every value of {len(logs)} logs ({rows} rows) in {out}/machine=*/date=* is native relog -f json's")
+
+    native_out = os.path.join(tmp, "native")
+    t0 = time.perf_counter()
+    r = subprocess.run([NATIVE, "convert", *dirs, "-o", native_out, "-j", "2", "--partition", "machine,date"], capture_output=True, text=True)
+    native = (len(logs), size, time.perf_counter() - t0)
+    if r.returncode not in (0, 1) or "failed " + ("1" if os.path.isdir(CORPUS) else "0") not in r.stdout:
+        raise Failed(f"perfcalc convert --partition: status {r.returncode}\n{r.stdout}{r.stderr}")
+    q = "SELECT machine, CAST(date AS STRING) AS date, count(*) AS n, count(value) AS nv, sum(value) AS s FROM {} GROUP BY 1, 2 ORDER BY 1, 2"
+    spark.read.parquet(out).createOrReplaceTempView("from_spark")
+    spark.read.parquet(native_out).createOrReplaceTempView("from_native")
+    a = [tuple(x) for x in spark.sql(q.format("from_spark")).collect()]
+    b = [tuple(x) for x in spark.sql(q.format("from_native")).collect()]
+    if len(a) != len(b) or any(x[:4] != y[:4] or not math.isclose(x[4] or 0, y[4] or 0, rel_tol=1e-12) for x, y in zip(a, b)):
+        raise Failed(f"Spark reads other rows from perfcalc convert --partition's dataset: {a[:3]} vs {b[:3]}")
+    say(f"Spark reads perfcalc convert --partition machine,date's dataset alike: {len(a)} partitions, the same counts and sums")
+    spark.stop()
+
+    # 6. The figures.
+    def figure(name, fig):
+        n, b, s = fig
+        say(f"  {name:30s} {s:6.2f} s  {n / s:7.1f} logs/s  {b / 1e6 / s:6.2f} MB/s  ({s / native[2]:.1f}x native)")
+
+    say("throughput (read the logs, write the partitioned Parquet dataset):")
+    figure("native perfcalc convert -j 2", native)
+    figure("cluster, 2 workers x 1 core", cluster)
+    for eid, (jvm, py, total) in sorted(watch.peaks.items()):
+        say(f"  executor {eid}: peak RSS {total:.0f} MiB (JVM {jvm:.0f} MiB, Python workers {py:.0f} MiB)")
+    for e in executors:
+        m = e.get("peakMemoryMetrics") or {}
+        say(f"  executor {e['id']} (Spark's peakMemoryMetrics): JVM heap {m.get('JVMHeapMemory', 0) / 2**20:.0f} MiB,"
+            f" process tree JVM RSS {m.get('ProcessTreeJVMRSSMemory', 0) / 2**20:.0f} MiB,"
+            f" Python RSS {m.get('ProcessTreePythonRSSMemory', 0) / 2**20:.0f} MiB")
+    if os.environ.get("PERFCALC_CLUSTER_LOCAL") == "1":
+        stop_all()  # the cluster is done: local[2] gets the cores
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+        spark = (
+            SparkSession.builder.master("local[2]")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .getOrCreate()
+        )
+        spark.sparkContext.setLogLevel("ERROR")
+        spark.range(2).collect()
+        seconds, _ = convert_once(spark, dirs, os.path.join(tmp, "local"))
+        figure("local[2]", (len(logs), size, seconds))
+        spark.stop()
+    if len(watch.peaks) != 2:
+        raise Failed(f"{len(watch.peaks)} executors were seen, want 2 (one per worker)")
+    say(f"PASSED in {time.perf_counter() - began:.0f} s")
+    return 0
+
+
+def _alarm(signum, frame):
+    raise Failed(f"the test took more than {TIMEOUT} s")
+
+
+def _term(signum, frame):
+    raise SystemExit(f"spark-cluster-test: signal {signum}: stopping the cluster")
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGTERM, _term)
+    signal.alarm(TIMEOUT)
+    try:
+        sys.exit(main())
+    except Failed as e:
+        say(f"FAIL: {e}")
+        sys.exit(1)
