@@ -207,8 +207,8 @@ export interface RelogOptions {
   end?: Raw;
   /** Keep one sample in every (relog -t). */
   every?: number;
-  /** Return relog's text instead of rows. */
-  format?: "csv" | "tsv" | "json";
+  /** Return relog's text instead of rows; "bin": the selection as a .blg log (the bytes of perfcalc relog -f bin -o OUT.blg; digits and part do not apply). */
+  format?: "csv" | "tsv" | "json" | "bin";
   /** With format csv or tsv: the significant digits of values, 1 to 20 (%.<digits>g); 0 or absent: 20, as current Windows writes (17: Windows before about 2020). */
   digits?: number;
   /**
@@ -244,6 +244,16 @@ export interface RelogText {
   /** Why the log ends early (a damage after its start; the text holds the rows before it), or null. */
   damage: string | null;
   /** Events the log's first reading skipped (a damaged event header: perfcalc's note); 0 for none. */
+  skippedEvents: number;
+}
+
+/** relog's .blg log (format "bin") with details. */
+export interface RelogBin {
+  /** The .blg log: the bytes of perfcalc relog -f bin -o OUT.blg. */
+  bytes: Uint8Array;
+  /** Why the input ends early (a damage after its start; the log holds the samples before it), or null. */
+  damage: string | null;
+  /** Events the input's first reading skipped; 0 for none. */
   skippedEvents: number;
 }
 
@@ -356,8 +366,8 @@ export class PerfcalcError extends Error {
   kind: string;
   /** The index of the offending request, or the bytes a result needs. */
   detail: number;
-  /** relog with format and strict, on a log damaged after its start: the text of the rows before the damage. */
-  partial?: string;
+  /** relog with format and strict, on a log damaged after its start: the text of the rows before the damage (format "bin": the .blg log of the samples before it). */
+  partial?: string | Uint8Array;
   /** relog with format and strict, on a log damaged after its start: the events its first reading skipped. */
   skippedEvents?: number;
   /** analyze: the threshold file that an INHERITANCE names and that was not given (as it names it, resolved against the inheriting file's folder). */
@@ -386,7 +396,9 @@ export class Perfcalc {
   decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
   query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
   query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+  relog(bytes: BufferSource, opts: RelogOptions & { format: "bin"; details: true }): RelogBin;
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json"; details: true }): RelogText;
+  relog(bytes: BufferSource, opts: RelogOptions & { format: "bin" }): Uint8Array;
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
   relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
   /** What bytes are: "v1", "v2", "names", "blg" or null (the module's sniff, as the perfcalc command tells). */
@@ -482,7 +494,9 @@ export function computeBatchArrays(words: BigUint64Array, out?: { values?: Float
 export function decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
 export function query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
 export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+export function relog(bytes: BufferSource, opts: RelogOptions & { format: "bin"; details: true }): RelogBin;
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json"; details: true }): RelogText;
+export function relog(bytes: BufferSource, opts: RelogOptions & { format: "bin" }): Uint8Array;
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
 export function stats(bytes: BufferSource, opts?: StatsOptions): LogStatistics;
