@@ -417,7 +417,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"v1 options", func() int32 { return decodeV1(offs[0], lens[0], 0, 0, 1<<9, 0) }, abi.CodeArgument},
 		{"bad name table", func() int32 { return decodeNames(offs[0], 3, 0) }, abi.CodeMalformed},
 		{"not a log", func() int32 { return decodeBlg(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},
-		{"relog format", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 3) }, abi.CodeArgument},
+		{"relog format", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 4) }, abi.CodeArgument},
 		{"relog digits", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 21<<abi.DigitsShift) }, abi.CodeArgument},
 		{"relog reserved format bit", func() int32 { return relogText(offs[0], lens[0], 0, 0, 0, 0, 0, 1<<16) }, abi.CodeArgument},
 		{"stats of no log", func() int32 { return relogStats(offs[0], lens[0], 0, 0, 0, 0, 0, 0) }, abi.CodeMalformed},

@@ -201,6 +201,7 @@ export const QUERY_PATHS = 56; // region counter path patterns, UTF-8, one per l
 export const FORMAT_CSV = 0; // relog's CSV (PDH-CSV 4.0)
 export const FORMAT_TSV = 1; // relog's TSV
 export const FORMAT_JSON = 2; // JSON lines (shortest exact numbers: the digits do not apply)
+export const FORMAT_BIN = 3; // a .blg log of the selection's raw values (perfcalc relog -f bin; the digits do not apply, log_part neither)
 export const FORMAT_MASK = 0xFF;
 export const DIGITS_SHIFT = 8; // format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 export const MAX_DIGITS = 20; // the most digits relog_text prints

@@ -213,8 +213,8 @@ export interface RelogOptions {
   end?: Raw;
   /** Keep one sample in every (relog -t). */
   every?: number;
-  /** Return relog's text instead of rows. */
-  format?: "csv" | "tsv" | "json";
+  /** Return relog's text instead of rows; "bin": the selection as a .blg log (the bytes of perfcalc relog -f bin -o OUT.blg; digits and part do not apply). */
+  format?: "csv" | "tsv" | "json" | "bin";
   /** With format csv or tsv: the significant digits of values, 1 to 20 (%.<digits>g); 0 or absent: 20, as current Windows writes (17: Windows before about 2020). */
   digits?: number;
   /**
@@ -261,6 +261,16 @@ export interface RelogText {
   skippedEvents: number;
   /** With identity "pid": the identity breaks, the PDH instance names that named another process than in the sample before (where PDH computes across two processes). */
   identityBreaks?: number;
+}
+
+/** relog's .blg log (format "bin") with details. */
+export interface RelogBin {
+  /** The .blg log: the bytes of perfcalc relog -f bin -o OUT.blg. */
+  bytes: Uint8Array;
+  /** Why the input ends early (a damage after its start; the log holds the samples before it), or null. */
+  damage: string | null;
+  /** Events the input's first reading skipped; 0 for none. */
+  skippedEvents: number;
 }
 
 export interface RelogRows {
@@ -376,8 +386,8 @@ export class PerfcalcError extends Error {
   kind: string;
   /** The index of the offending request, or the bytes a result needs. */
   detail: number;
-  /** relog with format and strict, on a log damaged after its start: the text of the rows before the damage. */
-  partial?: string;
+  /** relog with format and strict, on a log damaged after its start: the text of the rows before the damage (format "bin": the .blg log of the samples before it). */
+  partial?: string | Uint8Array;
   /** relog with format and strict, on a log damaged after its start: the events its first reading skipped. */
   skippedEvents?: number;
   /** analyze: the threshold file that an INHERITANCE names and that was not given (as it names it, resolved against the inheriting file's folder). */
@@ -408,7 +418,9 @@ export class Perfcalc {
   decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
   query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
   query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+  relog(bytes: BufferSource, opts: RelogOptions & { format: "bin"; details: true }): RelogBin;
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json"; details: true }): RelogText;
+  relog(bytes: BufferSource, opts: RelogOptions & { format: "bin" }): Uint8Array;
   relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
   relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
   /** What bytes are: "v1", "v2", "names", "blg" or null (the module's sniff, as the perfcalc command tells). */
@@ -504,7 +516,9 @@ export function computeBatchArrays(words: BigUint64Array, out?: { values?: Float
 export function decode(bytes: BufferSource, opts?: DecodeOptions): Decoded;
 export function query(newer: BufferSource, opts: QueryOptions & { format: "csv" | "tsv" }): string;
 export function query(newer: BufferSource, opts?: QueryOptions): QueryValue[];
+export function relog(bytes: BufferSource, opts: RelogOptions & { format: "bin"; details: true }): RelogBin;
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json"; details: true }): RelogText;
+export function relog(bytes: BufferSource, opts: RelogOptions & { format: "bin" }): Uint8Array;
 export function relog(bytes: BufferSource, opts: RelogOptions & { format: "csv" | "tsv" | "json" }): string;
 export function relog(bytes: BufferSource, opts?: RelogOptions): RelogRows;
 export function stats(bytes: BufferSource, opts?: StatsOptions): LogStatistics;

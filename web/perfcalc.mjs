@@ -32,7 +32,7 @@ export class PerfcalcError extends Error {
 
 const KINDS = { v1: abi.KIND_V1, v2: abi.KIND_V2, names: abi.KIND_NAMES, blg: abi.KIND_BLG };
 const KIND_NAMES = Object.fromEntries(Object.entries(KINDS).map(([name, k]) => [k, name]));
-const FORMATS = { csv: abi.FORMAT_CSV, tsv: abi.FORMAT_TSV, json: abi.FORMAT_JSON };
+const FORMATS = { csv: abi.FORMAT_CSV, tsv: abi.FORMAT_TSV, json: abi.FORMAT_JSON, bin: abi.FORMAT_BIN };
 const FREQ_100NS = 10000000n;
 const U64_MAX = (1n << 64n) - 1n, I64_MIN = -(1n << 63n);
 
@@ -912,6 +912,54 @@ export class Perfcalc {
     }
   }
 
+  // _relogBin is relog with format "bin": relog_text's FORMAT_BIN, its
+  // pages as bytes, the header finished as perfcalc relog -f bin -o
+  // finishes a file (finishLog).
+  _relogBin(data, opts) {
+    if (opts.digits !== undefined && opts.digits !== 0) throw new RangeError("perfcalc: digits do not apply to format bin (raw values are written as read)");
+    if (opts.part !== undefined && opts.part !== null) throw new RangeError("perfcalc: part does not apply to format bin (the log is written whole)");
+    if (typeof this.exports.max_columns !== "function") throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm cannot write .blg logs (it is older than this package)");
+    const { parts, args, max, pats, id } = this._relogArgs(data, opts);
+    const [[d, dn], [p, pn]] = this._input(parts);
+    const log = this._columnsLimit(max, () => this._bytePages(() => this._call("relog_text", d, dn, p, pn, ...args, abi.FORMAT_BIN)), id);
+    const damage = this._errorText();
+    const skippedEvents = this.exports.last_detail() >>> 0;
+    finishLog(log, data);
+    if (pats.length && !damage) {
+      this._checkSelection(this._logExport("relog_columns", data, { counters: opts.counters, begin: opts.begin, end: opts.end, every: opts.every, maxColumns: opts.maxColumns }, false).records.length, null, pats, data, opts);
+    }
+    if (damage && opts.strict) {
+      const err = new PerfcalcError(abi.CODE_MALFORMED, damage);
+      err.partial = log;
+      err.skippedEvents = skippedEvents;
+      throw err;
+    }
+    return opts.details ? { bytes: log, damage: damage || null, skippedEvents } : log;
+  }
+
+  // _bytePages collects the bytes of a text export's pages (as _text, as
+  // bytes).
+  _bytePages(call) {
+    const chunks = [];
+    let n = 0;
+    for (let rc = call(); ;) {
+      if (rc < 0 && rc !== abi.CODE_SPACE) this._throw(rc);
+      const more = rc === abi.CODE_SPACE;
+      this._views();
+      const page = this._u8.slice(this.outPtr, this.outPtr + (more ? this.outCap : rc));
+      chunks.push(page);
+      n += page.length;
+      if (!more) break;
+      const cursor = this.exports.last_detail() >>> 0;
+      if (cursor === 0) throw new PerfcalcError(abi.CODE_PANIC, "perfcalc: a page without a cursor");
+      rc = this._call("decode_next", cursor);
+    }
+    const out = new Uint8Array(n);
+    let at = 0;
+    for (const c of chunks) { out.set(c, at); at += c.length; }
+    return out;
+  }
+
   // _inPart runs call, a call of decode_blg or relog_text, on the part of
   // the log (log_part; null: the whole log), and sets the whole log again.
   _inPart(part, call) {
@@ -1064,14 +1112,17 @@ export class Perfcalc {
 
   /**
    * Converts a .blg log as Windows' relog does. With opts.format "csv", "tsv"
-   * or "json" it returns relog's text; otherwise the columns and the rows.
+   * or "json" it returns relog's text; with "bin" the selection as a .blg
+   * log (a Uint8Array: the bytes of perfcalc relog -f bin -o OUT.blg);
+   * otherwise the columns and the rows.
    */
   relog(bytes, opts = {}) {
     checkOptions(opts, "relog", "relog");
     const data = toBytes(bytes, "bytes");
     if (opts.format !== undefined) {
       let f = FORMATS[String(opts.format).toLowerCase()];
-      if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv or json)`);
+      if (f === undefined) throw new RangeError(`perfcalc: unknown format ${opts.format} (want csv, tsv, json or bin)`);
+      if (f === abi.FORMAT_BIN) return this._relogBin(data, opts);
       f |= digitsBits(opts.digits);
       const { parts, args, max, pats, id } = this._relogArgs(data, opts);
       const [[d, dn], [p, pn]] = this._input(parts);
@@ -1308,6 +1359,18 @@ export function analyze(log, opts) { return instance().analyze(log, opts); }
 
 // digitsBits returns the digits option of relog_text's and query_text's
 // format (bits 8 to 15): 1 to 20, or 0 (absent) for the default, 20.
+// finishLog sets what a streamed .blg log (relog_text's FORMAT_BIN) leaves
+// 0 in its header and perfcalc relog -f bin -o sets when it closes the file
+// (ABI.md, relog_text): EndTime, the input log's, and BuffersWritten, the
+// log's length over its buffer size.
+function finishLog(log, input) {
+  if (log.length < 0x90 || input.length < 0x80) return;
+  const dv = new DataView(log.buffer, log.byteOffset, log.byteLength);
+  const size = dv.getUint32(0, true);
+  if (size > 0) dv.setUint32(0x8c, log.length / size, true);
+  log.set(input.subarray(0x78, 0x80), 0x78);
+}
+
 function digitsBits(digits = 0) {
   if (!Number.isInteger(digits) || digits < 0 || digits > abi.MAX_DIGITS) throw new RangeError(`perfcalc: digits ${digits} is not 1 to ${abi.MAX_DIGITS} (0: the default, 20)`);
   return digits << abi.DIGITS_SHIFT;

@@ -2,7 +2,7 @@
 
 import type {
   Decoded, DecodedBlg, DecodedNames, DecodedV1, DecodedV2, DecodeOptions, LogColumns, LogStatistics, ModuleSource, Options,
-  QueryOptions, QueryValue, RelogOptions, RelogRows, RelogText, Request, Result,
+  QueryOptions, QueryValue, RelogBin, RelogOptions, RelogRows, RelogText, Request, Result,
 } from "./perfcalc";
 import type { Analyzed, AnalyzeOptions } from "./perfcalc";
 
@@ -41,6 +41,8 @@ export class PerfcalcWorker {
   decode(bytes: Input, opts: DecodeOptions & Abortable & { kind: "blg" }): Promise<DecodedBlg>;
   decode(bytes: Input, opts?: DecodeOptions & Abortable): Promise<Decoded>;
   query(newer: Input, opts?: QueryOptions & Abortable): Promise<QueryValue[]>;
+  relog(bytes: Input, opts: RelogOptions & Abortable & { format: "bin"; details: true }): Promise<RelogBin>;
+  relog(bytes: Input, opts: RelogOptions & Abortable & { format: "bin" }): Promise<Uint8Array>;
   relog(bytes: Input, opts: RelogOptions & Abortable & { format: "csv" | "tsv" | "json"; details: true }): Promise<RelogText>;
   relog(bytes: Input, opts: RelogOptions & Abortable & { format: "csv" | "tsv" | "json" }): Promise<string>;
   relog(bytes: Input, opts?: RelogOptions & Abortable): Promise<RelogRows>;
@@ -77,6 +79,8 @@ export class PerfcalcPool {
   release(ref: PoolRef): void;
   terminate(): void;
   decode(bytes: Input | PoolRef, opts?: Omit<DecodeOptions, "part"> & Abortable): Promise<Decoded>;
+  relog(bytes: Input | PoolRef, opts: Omit<RelogOptions, "part"> & Abortable & { format: "bin"; details: true }): Promise<RelogBin>;
+  relog(bytes: Input | PoolRef, opts: Omit<RelogOptions, "part"> & Abortable & { format: "bin" }): Promise<Uint8Array>;
   relog(bytes: Input | PoolRef, opts: Omit<RelogOptions, "part"> & Abortable & { format: "csv" | "tsv" | "json"; details: true }): Promise<RelogText>;
   relog(bytes: Input | PoolRef, opts: Omit<RelogOptions, "part"> & Abortable & { format: "csv" | "tsv" | "json" }): Promise<string>;
   relog(bytes: Input | PoolRef, opts?: Omit<RelogOptions, "part"> & Abortable): Promise<RelogRows>;

@@ -407,6 +407,8 @@ export class PerfcalcPool {
    * (the parts' texts one after the other) or its columns and rows.
    */
   async relog(bytes, opts = {}) {
+    // A .blg log is written whole, by the first worker.
+    if (String(opts.format).toLowerCase() === "bin") return this.workers[0].relog(bytes instanceof PoolRef ? bytes.refs[0] : bytes, opts);
     if (opts.format === undefined) {
       const parts = await this._inParts("relog", bytes, opts);
       const out = parts[0];

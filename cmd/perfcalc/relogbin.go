@@ -1,291 +1,39 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
-	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
-	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 // writeBin writes relog's selection of the logs as a .blg log (-f bin):
-// the raw values of the counters and samples that -c, -cf, -b, -e and -t
-// keep, as they are in the logs, so that relog computes from the output
-// the values it computes from the logs. It returns the damage of an input
-// (the samples before it are written) apart from other errors.
-//
-// One raw-record log is rewritten entry by entry (rewriteEntries): its
-// header, log GUID and counter list entries, with the samples' sub-records
-// as they were, but for the instances -c leaves out; without a selection
-// the output has the log's bytes but for the fields that say when and by
-// what it was written (doc/FORMATS.md §5.1). Several logs, and logs of
-// whole objects (Vista), are written column by column (writeColumns).
+// relog.WriteBin of the opened logs, renamed by red (--redact) where it is
+// not nil. It returns the damage of an input (the samples before it are
+// written) apart from other errors.
 func writeBin(w io.Writer, logs *openedLogs, opts relog.Options, red *redactor) (damage, err error) {
-	// A log rewritten entry by entry keeps its entries' names: names
-	// translated (--names-lang) or instances named by process
-	// (--identity pid) are written column by column, as relog names them.
-	if len(logs.inputs) == 1 && opts.Rename == nil && opts.Identity == relog.IdentityPDH {
-		in := logs.inputs[0]
-		r, err := blg.NewReader(in.R, in.Size)
-		if err != nil {
-			return err, err
-		}
-		whole := false
-		for _, ci := range r.Counters() {
-			whole = whole || ci.Flags&0x10 != 0 || ci.Counter == "*"
-		}
-		if !whole {
-			return rewriteEntries(w, r, logs.c.Columns(), opts, red)
-		}
-	}
-	return writeColumns(w, logs, opts, red)
-}
-
-// keepSample is relog.Options' selection of samples: the samples whose
-// local time lies in [Begin, End], then one in Every of them.
-func keepSample(o *relog.Options, t int64, seen *int) bool {
-	if o.Begin != 0 && t < o.Begin || o.End != 0 && t > o.End {
-		return false
-	}
-	n := *seen
-	*seen = n + 1
-	return o.Every <= 1 || n%o.Every == 0
-}
-
-// instanceKey is a kept column of a wildcard entry: its entry and its
-// instance's parts.
-type instanceKey struct {
-	entry        int
-	parent, name string
-	index        int
-}
-
-// rewriteEntries writes the samples of one raw-record log that opts keep,
-// with the counter-list entries that have kept columns, and in a wildcard
-// entry's sub-records the kept instances. Where an entry loses an instance
-// in a sample, its instances are written under the names relog gives
-// them (name#1 for a name's second occurrence in the sample), so that the
-// output's columns are the kept ones.
-func rewriteEntries(w io.Writer, r *blg.Reader, cols []relog.Column, opts relog.Options, red *redactor) (damage, err error) {
-	infos := r.Counters()
-	kept := make([]bool, len(infos))
-	insts := map[instanceKey]bool{}
-	for i := range cols {
-		col := &cols[i]
-		kept[col.Entry] = true
-		if infos[col.Entry].Wildcard() {
-			insts[instanceKey{col.Entry, col.Parts.Parent, col.Parts.Instance, col.Parts.Index}] = true
-		}
-	}
-	cfg := blg.ConfigOf(r)
-	cfg.Counters = nil
-	newIndex := make([]int, len(infos))
-	for i := range infos {
-		newIndex[i] = -1
-		if kept[i] {
-			newIndex[i] = len(cfg.Counters)
-			cfg.Counters = append(cfg.Counters, infos[i])
-			if red != nil {
-				red.counter(&cfg.Counters[len(cfg.Counters)-1])
-			}
-		}
-	}
+	var ren relog.Renamer
 	if red != nil {
-		red.header(&cfg.Header)
+		ren = binRenamer{red}
 	}
-	bw, err := blg.NewWriter(w, cfg)
-	if err != nil {
-		return nil, err
-	}
-	var (
-		vals    []blg.Value
-		numbers []string // the instance names of one entry's values in this sample, numbered
-		met     = map[string]bool{}
-		seen    int
-	)
-	// No -c and no instance to hash: every sample as it was read.
-	all := len(opts.Counters) == 0 && (red == nil || len(red.objects) == 0)
-	for r.Next() {
-		s := r.Sample()
-		if !keepSample(&opts, s.TimeStamp, &seen) {
-			continue
-		}
-		if all {
-			// No -c: every entry and instance, the sample as it was read.
-			if err := bw.WriteSample(s.TimeStamp, s.Values); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		vals = vals[:0]
-		for i := 0; i < len(s.Values); {
-			entry := s.Values[i].Counter
-			end := i + 1
-			for end < len(s.Values) && s.Values[end].Counter == entry {
-				end++
-			}
-			group := s.Values[i:end]
-			i = end
-			if entry < 0 || entry >= len(infos) || !kept[entry] {
-				continue
-			}
-			if !infos[entry].Wildcard() {
-				vals = append(vals, group...)
-				for k := len(vals) - len(group); k < len(vals); k++ {
-					vals[k].Counter = newIndex[entry]
-				}
-				continue
-			}
-			numbers = numberInstances(numbers[:0], group, met)
-			every := true
-			for k := range group {
-				p, n, x := counterpath.SplitInstance(numbers[k])
-				every = every && insts[instanceKey{entry, p, n, x}]
-			}
-			for k := range group {
-				p, n, x := counterpath.SplitInstance(numbers[k])
-				if !insts[instanceKey{entry, p, n, x}] {
-					continue
-				}
-				v := group[k]
-				v.Counter = newIndex[entry]
-				if !every {
-					v.Instance = []byte(numbers[k]) // the name relog gave it
-				}
-				if red != nil && red.hashes(infos[entry].Object) {
-					v.Instance = []byte(red.fullInstance(infos[entry].Object, string(v.Instance)))
-				}
-				vals = append(vals, v)
-			}
-		}
-		if err := bw.WriteSample(s.TimeStamp, vals); err != nil {
-			return nil, err
-		}
-	}
-	if err := r.Err(); err != nil {
-		if cerr := bw.Close(r.Header().EndTime); cerr != nil {
-			return nil, cerr
-		}
-		return err, err
-	}
-	return nil, bw.Close(r.Header().EndTime)
+	return relog.WriteBin(w, relog.Bin{Inputs: logs.inputs, C: logs.c, Open: logs.open}, opts, ren)
 }
 
-// numberInstances appends the names relog gives the instances of one
-// wildcard entry's values in one sample: a name met a second time becomes
-// name#1, then name#2, … (relog's instance numbering). met is scratch
-// space.
-func numberInstances(dst []string, group []blg.Value, met map[string]bool) []string {
-	clear(met)
-	for _, v := range group {
-		name := string(v.Instance)
-		if met[name] {
-			base := name
-			for n := 1; met[name]; n++ {
-				name = base + "#" + strconv.Itoa(n)
-			}
-		}
-		met[name] = true
-		dst = append(dst, name)
-	}
-	return dst
-}
+// binRenamer is a redactor as relog.WriteBin's Renamer.
+type binRenamer struct{ r *redactor }
 
-// writeColumns writes relog's rows as a log of one counter-list entry per
-// column: a column of an instance is a wildcard entry (\\M\Object(*)\C)
-// whose sub-record holds that instance alone, or nothing where the row
-// lacks it; a column without an instance is a single counter, written as a
-// multi-instance sub-record without items where the row lacks it. Each
-// column's type, time base and scale are those of its first value, read
-// by a first pass over the rows (a column whose time base changes later is
-// refused). The header is the first log's.
-func writeColumns(w io.Writer, logs *openedLogs, opts relog.Options, red *redactor) (damage, err error) {
-	cols := logs.c.Columns()
-	counters := make([]engine.Counter, len(cols))
-	have := make([]bool, len(cols))
-	pre, err := logs.open(opts)
-	if err != nil {
-		return nil, err
-	}
-	for left := len(cols); left > 0 && pre.Next(); {
-		for i, cell := range pre.Row().Cells {
-			if cell.Present && !have[i] {
-				counters[i], have[i] = cell.Counter, true
-				left--
-			}
-		}
-	}
-	cfg := blg.WriterConfig{Header: *logs.c.Header()}
-	if r, err := blg.NewReader(logs.inputs[0].R, logs.inputs[0].Size); err == nil {
-		cfg.LogGUID = blg.ConfigOf(r).LogGUID
-	}
-	if red != nil {
-		red.header(&cfg.Header)
-	}
-	names := make([][]byte, len(cols))
-	for i := range cols {
-		p := &cols[i].Parts
-		if red != nil {
-			rp := red.path(*p)
-			p = &rp
-		}
-		ci := blg.CounterInfo{Type: cols[i].Type, TimeBase: counters[i].TimeBase, DefaultScale: counters[i].Scale, Object: p.Object, Counter: p.Counter}
-		if have[i] {
-			ci.Type = counters[i].Type
-		}
-		if p.Machine != "" {
-			ci.Machine = `\\` + p.Machine
-		}
-		if p.HasInstance {
-			ci.Flags, ci.Instance = 1, "*"
-			var b strings.Builder
-			if p.Parent != "" {
-				b.WriteString(p.Parent)
-				b.WriteByte('/')
-			}
-			b.WriteString(p.Instance)
-			if p.Index > 0 {
-				b.WriteByte('#')
-				b.WriteString(strconv.Itoa(p.Index))
-			}
-			names[i] = []byte(b.String())
-		}
-		cfg.Counters = append(cfg.Counters, ci)
-	}
-	bw, err := blg.NewWriter(w, cfg)
-	if err != nil {
-		return nil, err
-	}
-	c := logs.c
-	var vals []blg.Value
-	for c.Next() {
-		row := c.Row()
-		vals = vals[:0]
-		for i := range row.Cells {
-			cell := &row.Cells[i]
-			if !cell.Present {
-				continue
-			}
-			if cell.Counter != counters[i] {
-				return nil, fmt.Errorf("%s: its type, scale or time base changes in the sample of %s, which one counter-list entry cannot hold", cols[i].Path, string(logtext.AppendTime(nil, row.Time)))
-			}
-			vals = append(vals, blg.Value{Counter: i, Instance: names[i], Raw: cell.Raw})
-		}
-		if err := bw.WriteSample(row.Time, vals); err != nil {
-			return nil, err
-		}
-	}
-	end := c.Header().EndTime
-	if err := c.Err(); err != nil {
-		if cerr := bw.Close(end); cerr != nil {
-			return nil, cerr
-		}
-		return err, err
-	}
-	return nil, bw.Close(end)
-}
+// Header is redactor.header.
+func (b binRenamer) Header(h *blg.LogHeader) { b.r.header(h) }
+
+// Counter is redactor.counter.
+func (b binRenamer) Counter(c *blg.CounterInfo) { b.r.counter(c) }
+
+// Path is redactor.path.
+func (b binRenamer) Path(p counterpath.Path) counterpath.Path { return b.r.path(p) }
+
+// Instances reports whether --redact-instances names an object.
+func (b binRenamer) Instances() bool { return len(b.r.objects) > 0 }
+
+// Instance is redactor.fullInstance.
+func (b binRenamer) Instance(object, full string) string { return b.r.fullInstance(object, full) }

@@ -86,14 +86,14 @@ func NewWriter(w io.Writer, cfg WriterConfig) (*Writer, error) {
 		bs = 64 << 10
 	}
 	if bs < MinBufferSize || bs > MaxBufferSize || bs%1024 != 0 {
-		return nil, errors.New("blg: BufferSize " + itoa(int64(bs)) + " is not a 1 KiB multiple in 1 KiB..1 MiB")
+		return nil, writeError("BufferSize ", int64(bs), " is not a 1 KiB multiple in 1 KiB..1 MiB")
 	}
 	ptr := int(cfg.Header.PointerSize)
 	if ptr == 0 {
 		ptr = 8
 	}
 	if ptr != 4 && ptr != 8 {
-		return nil, errors.New("blg: PointerSize " + itoa(int64(ptr)) + " is neither 4 nor 8")
+		return nil, writeError("PointerSize ", int64(ptr), " is neither 4 nor 8")
 	}
 	cfg.Header.BufferSize, cfg.Header.PointerSize = uint32(bs), uint32(ptr)
 	wr := &Writer{w: w, cfg: cfg, bufSize: bs, ptr: ptr, buf: make([]byte, bs)}
@@ -236,10 +236,12 @@ func (w *Writer) put(ev []byte, ts int64) {
 // flush writes the buffer being filled and starts the next. next is the
 // size of the event that did not fit, or −1 when the log ends.
 func (w *Writer) flush(next int) error {
-	b := w.buf
-	for i := w.used; i < len(b); i++ {
-		b[i] = 0xFF
+	for i := w.used; i < len(w.buf); i++ {
+		w.buf[i] = 0xFF
 	}
+	// The fields through an array: one bounds check, not one per field
+	// (each costs the WebAssembly module tens of bytes).
+	b := (*[BufferHeaderSize]byte)(w.buf)
 	putU32(b[0x00:], uint32(w.bufSize))
 	putU32(b[0x04:], uint32(w.used)) // SavedOffset
 	putU32(b[0x30:], uint32(w.used)) // Offset
@@ -261,7 +263,7 @@ func (w *Writer) flush(next int) error {
 		putU16(b[0x34:], 1) // the header's buffer: BufferFlag 1,
 		putU16(b[0x36:], 4) // BufferType 4
 	}
-	if _, err := w.w.Write(b); err != nil {
+	if _, err := w.w.Write(w.buf); err != nil {
 		w.err = err
 		return err
 	}
@@ -283,12 +285,12 @@ func (w *Writer) record(typ uint8, ts int64, data []byte) error {
 		return w.err
 	}
 	if len(data) > MaxRecordSize {
-		return errors.New("blg: a record of " + itoa(int64(len(data))) + " bytes exceeds MaxRecordSize")
+		return writeError("a record of ", int64(len(data)), " bytes exceeds MaxRecordSize")
 	}
 	mp := maxPart(w.bufSize) &^ 7
 	count := max(1, (len(data)+mp-1)/mp)
 	if count > MaxRecordParts {
-		return errors.New("blg: a record of " + itoa(int64(len(data))) + " bytes needs more than MaxRecordParts events")
+		return writeError("a record of ", int64(len(data)), " bytes needs more than MaxRecordParts events")
 	}
 	for i := range count {
 		part := data[i*mp : min((i+1)*mp, len(data))]
@@ -298,8 +300,8 @@ func (w *Writer) record(typ uint8, ts int64, data []byte) error {
 				return err
 			}
 		}
-		ev := w.buf[w.used:]
-		clear(ev[:eventHeaderSize+partHeaderSize])
+		ev := (*[eventHeaderSize + partHeaderSize]byte)(w.buf[w.used:])
+		clear(ev[:])
 		putU16(ev[0:], uint16(size))
 		ev[2] = traceHeaderFull64
 		if w.ptr == 4 {
@@ -312,9 +314,10 @@ func (w *Writer) record(typ uint8, ts int64, data []byte) error {
 		copy(ev[48:64], w.cfg.LogGUID[:])
 		putU32(ev[64:], uint32(i+1))
 		putU32(ev[68:], uint32(count))
-		copy(ev[72:], part)
+		body := w.buf[w.used+len(ev):]
+		copy(body, part)
 		n := (size + 7) &^ 7
-		clear(ev[size:n])
+		clear(body[len(part) : n-len(ev)])
 		w.used += n
 		w.lastTime = ts
 	}
@@ -333,7 +336,7 @@ func (w *Writer) logHeaderEvent() ([]byte, error) {
 	ev[2], ev[3] = typ, 0xC0
 	putU64(ev[16:], uint64(h.StartTime)) // the system header's time stamp
 	putU32(ev[24:], 1)                   // KernelTime, as Windows 8 writes it
-	b := ev[systemHeaderSize:]
+	b := (*[logFileHeaderFixed32]byte)(ev[systemHeaderSize:])
 	putU32(b[0:], h.BufferSize)
 	putU32(b[4:], h.Version)
 	putU32(b[8:], h.ProviderVersion)
@@ -346,15 +349,16 @@ func (w *Writer) logHeaderEvent() ([]byte, error) {
 	putU32(b[48:], h.EventsLost)
 	putU32(b[52:], h.CPUSpeedMHz)
 	tz := 56 + 2*w.ptr
-	if err := putTimeZone(b[tz:tz+timeZoneSize], &h.TimeZone); err != nil {
+	if err := putTimeZone((*[timeZoneSize]byte)(b[tz:]), &h.TimeZone); err != nil {
 		return nil, err
 	}
 	t := (tz + timeZoneSize + 7) &^ 7
-	putU64(b[t:], uint64(h.BootTime))
-	putU64(b[t+8:], uint64(h.PerfFreq))
-	putU64(b[t+16:], uint64(h.StartTime))
-	putU32(b[t+24:], h.ReservedFlags)
-	putU32(b[t+28:], h.BuffersLost)
+	tail := (*[32]byte)(ev[systemHeaderSize+t:])
+	putU64(tail[0:], uint64(h.BootTime))
+	putU64(tail[8:], uint64(h.PerfFreq))
+	putU64(tail[16:], uint64(h.StartTime))
+	putU32(tail[24:], h.ReservedFlags)
+	putU32(tail[28:], h.BuffersLost)
 	ev = appendUTF16Z(ev, h.LoggerName, false)
 	ev = appendUTF16Z(ev, h.LogFileName, false)
 	if w.cfg.Header.MajorVersion() < 6 {
@@ -372,7 +376,7 @@ func (w *Writer) logHeaderEvent() ([]byte, error) {
 }
 
 // encodeTimeZone writes a TIME_ZONE_INFORMATION (172 bytes) into b.
-func putTimeZone(b []byte, tz *TimeZone) error {
+func putTimeZone(b *[timeZoneSize]byte, tz *TimeZone) error {
 	putU32(b[0:], uint32(tz.Bias))
 	for _, s := range [2]struct {
 		name string
@@ -400,8 +404,8 @@ func appendCounterList(dst []byte, cs []CounterInfo, legacy bool) ([]byte, error
 	for i := range cs {
 		c := &cs[i]
 		start := len(dst)
-		dst = append(dst, make([]byte, counterEntryHeaderSize)...)
-		h := dst[start:]
+		var h [counterEntryHeaderSize]byte
+		dst = append(dst, h[:]...)
 		putU32(h[4:], c.Flags)
 		putU32(h[8:], c.UserData)
 		putU32(h[12:], uint32(c.Type))
@@ -414,11 +418,12 @@ func appendCounterList(dst []byte, cs []CounterInfo, legacy bool) ([]byte, error
 			at       int
 			optional bool
 		}{{c.Machine, 28, false}, {c.Object, 32, false}, {c.Instance, 36, true}, {c.Parent, 40, true}, {c.Counter, 48, false}} {
+			at := (*[4]byte)(h[s.at:])
 			if s.optional && s.v == "" {
-				putU32(dst[start+s.at:], noString)
+				putU32(at[:], noString)
 				continue
 			}
-			putU32(dst[start+s.at:], uint32(len(dst)-strs))
+			putU32(at[:], uint32(len(dst)-strs))
 			dst = appendUTF16Z(dst, s.v, s.optional)
 		}
 		// Entries are padded to 8 bytes; the PDH of Windows 5.2 (the
@@ -427,9 +432,10 @@ func appendCounterList(dst []byte, cs []CounterInfo, legacy bool) ([]byte, error
 			dst = append(dst, 0)
 		}
 		if len(dst)-start > 1<<20 || len(dst) > MaxRecordSize {
-			return nil, errors.New("blg: counter list entry " + itoa(int64(i)) + " is too long")
+			return nil, writeError("counter list entry ", int64(i), " is too long")
 		}
-		putU32(dst[start:], uint32(len(dst)-start))
+		putU32(h[:], uint32(len(dst)-start))
+		copy(dst[start:], h[:])
 	}
 	return dst, nil
 }
@@ -450,7 +456,7 @@ func (w *Writer) appendSample(dst []byte, values []Value) ([]byte, error) {
 		vals := values[v:end]
 		v = end
 		if c.Flags&0x10 != 0 || c.Counter == "*" {
-			return dst, errors.New("blg: counter list entry " + itoa(int64(n)) + " is a whole object, which cannot be written")
+			return dst, writeError("counter list entry ", int64(n), " is a whole object, which cannot be written")
 		}
 		if len(vals) == 1 && vals[0].Instance == nil {
 			dst = appendRawCounter(dst, &vals[0].Raw)
@@ -462,10 +468,10 @@ func (w *Writer) appendSample(dst []byte, values []Value) ([]byte, error) {
 		}
 	}
 	if v < len(values) {
-		return dst, errors.New("blg: value " + itoa(int64(v)) + " names counter " + itoa(int64(values[v].Counter)) + ", beyond the counter list")
+		return dst, writeError("value ", int64(v), " names counter "+itoa(int64(values[v].Counter))+", beyond the counter list")
 	}
 	if len(dst) > MaxRecordSize {
-		return dst, errors.New("blg: a sample of " + itoa(int64(len(dst))) + " bytes exceeds MaxRecordSize")
+		return dst, writeError("a sample of ", int64(len(dst)), " bytes exceeds MaxRecordSize")
 	}
 	putU32(dst[4:], uint32(len(dst)))
 	return dst, nil
@@ -473,18 +479,16 @@ func (w *Writer) appendSample(dst []byte, values []Value) ([]byte, error) {
 
 // appendRawCounter encodes a PDH_RAW_COUNTER sub-record ("BL" 03 01).
 func appendRawCounter(dst []byte, r *engine.RawCounter) []byte {
-	p := len(dst)
-	dst = append(dst, make([]byte, recordHeaderSize+rawCounterSize)...)
-	b := dst[p:]
-	b[0], b[1], b[2], b[3] = 'B', 'L', recordVersion, kindRawCounter
-	putU32(b[4:], recordHeaderSize+rawCounterSize)
-	b = b[recordHeaderSize:]
+	var a [recordHeaderSize + rawCounterSize]byte
+	a[0], a[1], a[2], a[3] = 'B', 'L', recordVersion, kindRawCounter
+	putU32(a[4:], recordHeaderSize+rawCounterSize)
+	b := a[recordHeaderSize:]
 	putU32(b[0:], r.CStatus)
 	putU64(b[4:], uint64(r.TimeStamp))
 	putU64(b[16:], r.FirstValue)
 	putU64(b[24:], r.SecondValue)
 	putU32(b[32:], r.MultiCount)
-	return dst
+	return append(dst, a[:]...)
 }
 
 // appendMulti encodes a multi-instance sub-record ("BL" 03 02) of vals,
@@ -496,21 +500,22 @@ func (w *Writer) appendMulti(dst []byte, vals []Value, n int) ([]byte, error) {
 	b := dst[p:]
 	b[0], b[1], b[2], b[3] = 'B', 'L', recordVersion, kindMulti
 	body := p + recordHeaderSize
+	mh := (*[multiHeader]byte)(dst[body:])
 	if len(vals) > 0 {
-		putU32(dst[body+8:], vals[0].Raw.CStatus)
-		putU64(dst[body+16:], uint64(vals[0].Raw.TimeStamp))
+		putU32(mh[8:], vals[0].Raw.CStatus)
+		putU64(mh[16:], uint64(vals[0].Raw.TimeStamp))
 	}
-	putU32(dst[body+4:], uint32(len(vals)))
+	putU32(mh[4:], uint32(len(vals)))
 	room := 0
 	for i := range vals {
 		r := &vals[i].Raw
 		if vals[i].Instance == nil {
-			return dst, errors.New("blg: " + itoa(int64(len(vals))) + " values for counter list entry " + itoa(int64(n)) + ", one without an instance name")
+			return dst, writeError("", int64(len(vals)), " values for counter list entry "+itoa(int64(n))+", one without an instance name")
 		}
 		if r.CStatus != vals[0].Raw.CStatus || r.TimeStamp != vals[0].Raw.TimeStamp {
-			return dst, errors.New("blg: the instances of counter list entry " + itoa(int64(n)) + " differ in CStatus or time stamp, which a multi-instance record shares")
+			return dst, writeError("the instances of counter list entry ", int64(n), " differ in CStatus or time stamp, which a multi-instance record shares")
 		}
-		it := dst[body+multiHeader+i*multiItemSize:]
+		it := (*[multiItemSize]byte)(dst[body+multiHeader+i*multiItemSize:])
 		putU32(it[0:], uint32(len(dst)-body))
 		putU32(it[4:], r.MultiCount)
 		putU64(it[8:], r.FirstValue)
@@ -580,11 +585,20 @@ func writeSystemTime(b []byte, st *wintype.SystemTime) {
 	}
 }
 
-func putU16(b []byte, v uint16) { b[0], b[1] = byte(v), byte(v>>8) }
-func putU32(b []byte, v uint32) {
-	b[0], b[1], b[2], b[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+// putU16, putU32 and putU64 store little-endian integers (le: one store
+// each in the module).
+// writeError is a Writer's error: "blg: ", what, n and rest. (One
+// function for them all: each concatenation costs the WebAssembly module
+// hundreds of bytes.)
+//
+//go:noinline
+func writeError(what string, n int64, rest string) error {
+	return errors.New("blg: " + what + itoa(n) + rest)
 }
-func putU64(b []byte, v uint64) { putU32(b, uint32(v)); putU32(b[4:], uint32(v>>32)) }
+
+func putU16(b []byte, v uint16) { le.PutUint16(b, v) }
+func putU32(b []byte, v uint32) { le.PutUint32(b, v) }
+func putU64(b []byte, v uint64) { le.PutUint64(b, v) }
 
 // ConfigOf returns the configuration that rewrites the log r reads: its
 // header, its log GUID and its counter list (Close's end time is the

@@ -306,7 +306,7 @@ func TestRelogTextDigits(t *testing.T) {
 		want   error
 	}{
 		{FormatCSV, 0, nil}, {FormatCSV | 17<<DigitsShift, 0, nil}, {FormatTSV | 20<<DigitsShift, 17, nil},
-		{FormatJSON + 1, 0, ErrFormat}, {21 << DigitsShift, 0, ErrDigits}, {1 << 16, 0, ErrDigits},
+		{FormatBin + 1, 0, ErrFormat}, {FormatBin, 0, nil}, {21 << DigitsShift, 0, ErrDigits}, {1 << 16, 0, ErrDigits},
 		{FormatCSV, -1, ErrDigits}, {FormatCSV, 21, ErrDigits},
 	} {
 		var text bytes.Buffer

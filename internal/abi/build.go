@@ -470,7 +470,8 @@ func textDigits(format, last uint32, bad error) (int, error) {
 }
 
 // RelogText writes relog's text of the .blg log with the selection opts
-// in format (Format…, with the digits in its bits 8 to 15; relog_text):
+// in format (Format…, with the digits in its bits 8 to 15; relog_text),
+// or with FormatBin the selection as a .blg log (relog.WriteBin):
 // digits other than 0 replace opts.Digits. It returns the damage of a log
 // damaged after its start (the rows before it are written) apart from the
 // errors that refuse the log, and the events that the log's first reading
@@ -481,7 +482,7 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 	if opts.Every < 0 || opts.Every > MaxEvery {
 		return 0, 0, nil, ErrEvery
 	}
-	digits, err := textDigits(format, FormatJSON, ErrFormat)
+	digits, err := textDigits(format, FormatBin, ErrFormat)
 	if err != nil {
 		return 0, 0, nil, err
 	}
@@ -492,12 +493,35 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 		opts.Digits = digits
 	}
 	format &= FormatMask
+	if format == FormatBin {
+		opts.PartFrom, opts.PartTo = 0, 0 // the whole selection: a log is not written in parts
+	}
 	c, err := OpenLog(log, opts)
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	damage = c.Write(w, relog.Format(format))
-	return c.SkippedEvents(), c.IdentityBreaks(), damage, nil
+	if format == FormatBin {
+		damage, err := writeBin(w, log, c, opts)
+		return c.SkippedEvents(), c.IdentityBreaks(), damage, err
+	}
+	return c.SkippedEvents(), c.IdentityBreaks(), c.Write(w, relog.Format(format)), nil
+}
+
+// writeBin writes the selection opts of the .blg log, opened as c, as a
+// .blg log (relog.WriteBin): the damage of the log after the samples
+// written (the output is then a whole log of them), or the error that
+// stopped it.
+func writeBin(w io.Writer, log []byte, c *relog.Converter, opts relog.Options) (damage, err error) {
+	in := relog.Bin{
+		Inputs: []relog.Input{{R: bytes.NewReader(log), Size: int64(len(log))}},
+		C:      c,
+		Open:   func(o relog.Options) (*relog.Converter, error) { return OpenLog(log, o) },
+	}
+	damage, err = relog.WriteBin(w, in, opts, nil)
+	if damage != nil {
+		return damage, nil
+	}
+	return nil, err
 }
 
 // Query is what a query between two captures needs besides them: query.Config

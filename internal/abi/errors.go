@@ -28,8 +28,8 @@ var (
 	// ErrEvery refuses an every above MaxEvery.
 	ErrEvery error = &Error{Code: CodeArgument, Text: "perfcalc: every is above 2^30"}
 	// ErrFormat refuses a relog_text format other than FormatCSV,
-	// FormatTSV and FormatJSON.
-	ErrFormat error = &Error{Code: CodeArgument, Text: "perfcalc: relog_text: format is 0 (CSV), 1 (TSV) or 2 (JSON)"}
+	// FormatTSV, FormatJSON and FormatBin.
+	ErrFormat error = &Error{Code: CodeArgument, Text: "perfcalc: relog_text: format is 0 (CSV), 1 (TSV), 2 (JSON) or 3 (.blg)"}
 	// ErrQueryFormat refuses a query_text format other than FormatCSV and
 	// FormatTSV.
 	ErrQueryFormat error = &Error{Code: CodeArgument, Text: "perfcalc: query_text: format is 0 (CSV) or 1 (TSV)"}

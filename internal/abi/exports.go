@@ -34,7 +34,7 @@ var Exports = []Export{
 	{"decode_blg", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, reserved u32", "i32", "a `.blg` log, as relog computes it"},
 	{"query", "desc_off u32, options u32, reserved u32", "i32", "every counter between two V1 or V2 captures"},
 	{"relog_text", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, format u32", "i32",
-		"relog's CSV (0), TSV (1) or JSON lines (2) text of a `.blg` log"},
+		"relog's CSV (0), TSV (1) or JSON lines (2) text of a `.blg` log, or (3, added within version 2) the selection as a `.blg` log"},
 	{"sniff", "off u32, len u32", "i32",
 		"what the bytes are: the kind of their decode result (1 V1, 2 V2, 3 name table, 4 blg), or 0"},
 	{"relog_stats", "off u32, len u32, pat_off u32, pat_len u32, begin i64, end i64, every u32, flags u32", "i32",

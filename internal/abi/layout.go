@@ -244,6 +244,7 @@ const (
 	FormatCSV   = 0 // relog's CSV (PDH-CSV 4.0)
 	FormatTSV   = 1 // relog's TSV
 	FormatJSON  = 2 // JSON lines (shortest exact numbers: the digits do not apply)
+	FormatBin   = 3 // a .blg log of the selection's raw values (perfcalc relog -f bin; the digits do not apply, log_part neither)
 	FormatMask  = 0xFF
 	DigitsShift = 8  // format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 	MaxDigits   = 20 // the most digits relog_text prints

@@ -1077,6 +1077,33 @@ try {
     await shot("09-single-capture.png");
   });
 
+  // Issue 22: the selection saved as a .blg log, as perfcalc relog -f bin -o writes it.
+  if (existsSync(join(SHARED, "Tx_BasicPerfCounters.blg"))) {
+    await step("Save as .blg: the counters the search shows, byte for byte as perfcalc relog -f bin -o", async () => {
+      const file = join(SHARED, "Tx_BasicPerfCounters.blg");
+      assert.equal(await open(file), "loaded", await page.textContent("#message"));
+      // Nothing charted (a log opens with counters charted): the counters the search shows.
+      await page.click("#clear-selection");
+      await page.fill("#search", "physicaldisk queue");
+      await page.waitForFunction(() => document.getElementById("counter-count").dataset.shown === "3");
+      const paths = relogQ(file).paths.filter((p) => /physicaldisk/i.test(p) && /queue/i.test(p));
+      const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-blg")]);
+      assert.equal(dl.suggestedFilename(), "Tx_BasicPerfCounters.selection.blg");
+      const out = join(bin, "selection.blg");
+      native("relog", file, ...cflags(paths), "-f", "bin", "-o", out);
+      const have = readFileSync(await dl.path()), want = readFileSync(out);
+      const differ = [];
+      for (let i = 0; i < Math.min(have.length, want.length) && differ.length < 8; i++) if (have[i] !== want[i]) differ.push(`0x${i.toString(16)}`);
+      if (differ.length) writeFileSync(join(OUT, "selection.blg"), have);
+      assert.ok(want.length > 0x10000 && have.equals(want), `${have.length} bytes, native ${want.length}; they differ at ${differ.join(", ")} (the page's in ${OUT}selection.blg)`);
+      assert.match(await page.textContent("#export-status"), /perfcalc relog -f bin -c/);
+      await page.fill("#search", "");
+      note(`.blg: the search's ${paths.length} counters saved, identical to perfcalc relog -f bin -o (${want.length} bytes)`);
+    });
+  } else {
+    skip("Save as .blg", "the real .blg logs are absent");
+  }
+
   await step("no uncaught error in the page", async () => {
     assert.deepEqual(pageErrors.map(String), []);
   });

@@ -414,6 +414,9 @@ export function statsByColumn(records, paths) {
   return out;
 }
 
+/** The name of a saved .blg selection: the log's name with ".selection", e.g. Tx.selection.blg. */
+export const blgName = (file) => `${file.replace(/\.[^.]*$/, "")}.selection.blg`;
+
 /** The name of a saved CSV: the log's name with the digits, e.g. Tx.20digits.csv. */
 export const csvName = (file, digits) => `${file.replace(/\.[^.]*$/, "")}.${digits}digits.csv`;
 

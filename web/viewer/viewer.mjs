@@ -38,7 +38,7 @@ import { drawChart } from "./chart.mjs";
 import { AnalysisView } from "./analysisview.mjs";
 import { $, breakable, h } from "./dom.mjs";
 import { duration, exact, fileTimeMs, fmt, fmtBytes, fmtInt, fmtShort, isoMs, isoTime, relogTimeText, showTime, statusWords, typeName, unitFor, utcOffset } from "./format.mjs";
-import { CounterTree, MAX_SELECTED, Selection, alignSeries, classifyFiles, csvName, defaultSelection, hintFor, orderCaptures, parseIds, rangeOptions, samplesIn, statsByColumn } from "./model.mjs";
+import { CounterTree, MAX_SELECTED, Selection, alignSeries, blgName, classifyFiles, csvName, defaultSelection, hintFor, orderCaptures, parseIds, rangeOptions, samplesIn, statsByColumn } from "./model.mjs";
 import { VirtualTable } from "./table.mjs";
 import { TreeView } from "./tree.mjs";
 
@@ -346,6 +346,7 @@ function render() {
   const blg = view.kind === "blg";
   $("chart-section").hidden = !blg;
   $("clear-selection").hidden = !blg;
+  $("save-blg").hidden = !blg;
   $("export").hidden = false;
   $("export-status").hidden = true;
   $("v2-panel").hidden = !view.v2;
@@ -624,9 +625,7 @@ async function columnSeries(path) {
  */
 async function csv() {
   const v = view, digits = Number($("digits").value);
-  let items = v.selection.items;
-  if (items.length === 0 && $("search").value.trim() !== "") items = CounterTree.indexes(v.tree.match($("search").value).mask);
-  const paths = items.map((i) => v.tree.paths[i]);
+  const paths = shownPaths(v);
   const range = v.kind === "blg" ? v.range : null;
   const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => v.kind === "blg"
     ? work.call("csv", [v.ref, paths, digits, { ...rangeOptions(range), identity: v.identity }], { signal })
@@ -638,6 +637,39 @@ async function csv() {
   status.dataset.parts = String(r.parts ?? 1);
   status.hidden = false;
   return { text: r.text, name: csvName(v.file, digits) };
+}
+
+// shownPaths returns the paths of what is shown: the charted counters,
+// with none those the search shows, or none (all).
+function shownPaths(v) {
+  let items = v.selection.items;
+  if (items.length === 0 && $("search").value.trim() !== "") items = CounterTree.indexes(v.tree.match($("search").value).mask);
+  return items.map((i) => v.tree.paths[i]);
+}
+
+/**
+ * Saves what the CSV holds, of a log, as a .blg log: the same counters
+ * and zoomed range (relog -c, -b and -e), the raw values as read (perfcalc
+ * relog -f bin).
+ */
+async function saveBlg() {
+  try {
+    const v = view;
+    if (v?.kind !== "blg") return;
+    const paths = shownPaths(v), range = v.range;
+    const r = await job("Writing the .blg log…", (signal) => work.call("blg", [v.ref, paths, rangeOptions(range)], { signal }));
+    const status = $("export-status");
+    status.textContent = `.blg log of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${fmtBytes(r.log.byteLength)} (as perfcalc relog -f bin${paths.length ? " -c …" : ""}${range ? ` -b "${relogTimeText(range.from)}" -e "${relogTimeText(range.to)}"` : ""}).`;
+    status.hidden = false;
+    const url = URL.createObjectURL(new Blob([r.log], { type: "application/octet-stream" }));
+    const a = h("a", { href: url, download: blgName(v.file), hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (err) {
+    if (!isAbort(err)) showMessage("error", "Could not save the .blg log", err.message);
+  }
 }
 
 async function copyCsv() {
@@ -706,6 +738,7 @@ function wire() {
   $("zoom-reset").addEventListener("click", () => setZoom(null));
   $("copy-csv").addEventListener("click", copyCsv);
   $("save-csv").addEventListener("click", saveCsv);
+  $("save-blg").addEventListener("click", saveBlg);
   const reopen = (swap) => {
     if (!view?.source?.captures) return;
     newOpen();

@@ -48,6 +48,16 @@ await serve({
   },
 
   /**
+   * The selection as a .blg log (relog format "bin": the bytes of perfcalc
+   * relog -f bin -o OUT.blg -c … -b … -e …): these columns (all when none)
+   * of the samples in range, their raw values as read.
+   */
+  blg(pc, bytes, paths, range = {}) {
+    const log = pc.relog(bytes, { format: "bin", counters: paths, ...range });
+    return new Transfer({ log }, [log.buffer]);
+  },
+
+  /**
    * relog's CSV of the values between captures (query's options opts),
    * these counters (all when none), with digits significant digits: what
    * perfcalc values -f csv writes.

@@ -309,6 +309,7 @@ QUERY_FIELDS = (
 FORMAT_CSV = 0  # relog's CSV (PDH-CSV 4.0)
 FORMAT_TSV = 1  # relog's TSV
 FORMAT_JSON = 2  # JSON lines (shortest exact numbers: the digits do not apply)
+FORMAT_BIN = 3  # a .blg log of the selection's raw values (perfcalc relog -f bin; the digits do not apply, log_part neither)
 FORMAT_MASK = 0xFF
 DIGITS_SHIFT = 8  # format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 MAX_DIGITS = 20  # the most digits relog_text prints

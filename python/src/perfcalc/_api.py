@@ -351,10 +351,13 @@ def relog(
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     workers: int = 1,
     identity: str = "pdh",
-) -> str:
+) -> "str | bytes":
     """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
     ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
-    relog -f json``); the same text as ``perfcalc relog``. ``digits``: the
+    relog -f json``); the same text as ``perfcalc relog``. ``format="bin"``
+    returns the selection as a .blg log (bytes: those of ``perfcalc relog
+    -f bin -o OUT.blg``, raw values as read; ``digits`` and ``workers`` do
+    not apply). ``digits``: the
     significant digits of CSV and TSV values, 20 as current Windows writes
     them, 17 as Windows did before about 2020 (JSON numbers are always the
     shortest exact text). The other
@@ -375,9 +378,11 @@ def relog(
     _check_damaged(damaged)
     if not isinstance(workers, int) or not 1 <= workers <= 64:
         raise ArgumentError(f"perfcalc: workers={workers!r}: want 1 to 64")
+    if format == "bin":
+        return _relog_bin(source, counters, begin, end, every, damaged, max_columns, identity)
     fmt = _FORMATS.get(format)
     if fmt is None:
-        raise ArgumentError(f"perfcalc: format {format!r}: want csv, tsv or json")
+        raise ArgumentError(f"perfcalc: format {format!r}: want csv, tsv, json or bin")
     if not isinstance(digits, int) or not 1 <= digits <= _abi.MAX_DIGITS:
         raise ArgumentError(f"perfcalc: digits={digits!r}: want 1 to {_abi.MAX_DIGITS} (20 as current Windows, 17 as before about 2020)")
     fmt |= digits << _abi.DIGITS_SHIFT
@@ -418,6 +423,49 @@ def relog(
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
     return text
+
+
+def _relog_bin(source, counters, begin, end, every, damaged, max_columns, identity) -> bytes:
+    """relog with format="bin": relog_text's FORMAT_BIN, its header
+    finished as ``perfcalc relog -f bin -o`` finishes the file
+    (_finish_log)."""
+    data = _bytes(source)
+    pats, b, e, every = _log_args(data, counters, begin, end, every)
+    inst = instance()
+    if not inst.has("max_columns"):
+        raise Error("perfcalc: this perfcalc.wasm cannot write .blg logs (it is older than this package)")
+    _identity(inst, identity)
+    (off, n), (poff, plen) = inst.write_in([data, pats])
+    _max_columns(inst, max_columns)
+    try:
+        log = bytearray(_pages(inst, "relog_text", (off, n, poff, plen, b, e, every, _abi.FORMAT_BIN)))
+    except LimitError as err:
+        raise _columns_limit(err) from None
+    damage = inst.error_text()
+    skipped = inst.call("last_detail")
+    _finish_log(log, data)
+    if counters is not None and not damage:
+        (off, n), (poff, plen) = inst.write_in([data, pats])
+        _max_columns(inst, max_columns)
+        d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
+        _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    _note_skipped(skipped)
+    if damage and damaged == "raise":
+        raise DamagedError(damage, bytes(log), op="relog_text")
+    return bytes(log)
+
+
+def _finish_log(log: bytearray, data) -> None:
+    """Sets what a streamed .blg log leaves 0 in its header and ``perfcalc
+    relog -f bin -o`` sets when it closes the file (wasm/ABI.md, relog_text):
+    EndTime, the input log's, and BuffersWritten, the log's length over its
+    buffer size."""
+    if len(log) < 0x90 or len(data) < 0x80:
+        return
+    size = int.from_bytes(log[0:4], "little")
+    if size:
+        log[0x8C:0x90] = (len(log) // size).to_bytes(4, "little")
+    log[0x78:0x80] = bytes(data[0x78:0x80])
 
 
 # _MIN_PART_BYTES is the least part of a log that relog's workers read
@@ -696,6 +744,11 @@ def _no_value(counters, names, registration) -> InputError:
 
 
 def _text(inst: Instance, op: str, args) -> str:
+    """_pages' bytes as UTF-8 text."""
+    return _pages(inst, op, args).decode("utf-8")
+
+
+def _pages(inst: Instance, op: str, args) -> bytes:
     """Calls a text export (relog_text, query_text) and returns its text. A
     text longer than the output buffer comes in pages (CODE_SPACE: the whole
     buffer, and the cursor in last_detail), each resumed by decode_next
@@ -713,7 +766,7 @@ def _text(inst: Instance, op: str, args) -> str:
     if rc < 0:
         raise inst.error(op, rc)
     pages.append(bytes(inst.view(inst.call("out_ptr"), rc)))
-    return b"".join(pages).decode("utf-8")
+    return b"".join(pages)
 
 
 def _values_table(d) -> pa.Table:
