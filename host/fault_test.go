@@ -89,7 +89,7 @@ func TestHostilePointers(t *testing.T) {
 		{"blg patterns wrap", fnDecodeBlg, []uint64{0, 0, max, max, 0, 0, 0, 0}, CodeBounds},
 		{"blg every too large", fnDecodeBlg, []uint64{0, 0, 0, 0, 0, 0, 1<<30 + 1, 0}, CodeArgument},
 		{"query descriptor past the input", fnQuery, []uint64{in - abi.QuerySize + 1, 0, 0}, CodeBounds},
-		{"relog bad format", fnRelogText, []uint64{0, 0, 0, 0, 0, 0, 0, 3}, CodeArgument},
+		{"relog bad format", fnRelogText, []uint64{0, 0, 0, 0, 0, 0, 0, abi.FormatBin + 1}, CodeArgument},
 	} {
 		clear(inst.stack[:])
 		copy(inst.stack[:], tc.args)
