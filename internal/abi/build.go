@@ -500,11 +500,13 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 	if err != nil {
 		return 0, 0, nil, err
 	}
+	// The breaks are counted as the samples are written: read them after.
 	if format == FormatBin {
 		damage, err := writeBin(w, log, c, opts)
 		return c.SkippedEvents(), c.IdentityBreaks(), damage, err
 	}
-	return c.SkippedEvents(), c.IdentityBreaks(), c.Write(w, relog.Format(format)), nil
+	damage = c.Write(w, relog.Format(format))
+	return c.SkippedEvents(), c.IdentityBreaks(), damage, nil
 }
 
 // writeBin writes the selection opts of the .blg log, opened as c, as a
