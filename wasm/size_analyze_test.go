@@ -41,9 +41,14 @@ import (
 // +3,458 raw, +2,670 gzipped). The budgets leave about 4 KB raw and 2.5 KB
 // gzipped. (With every export, the superset, it would be about 350 KB
 // more.)
+//
+// Issue 21: the translation of names (names_load, names_unknown and the
+// analyze request's Rename; size_test.go says what it is made of), on the
+// module of 3,161,816 bytes (919,385 gzipped): +48,831 raw, +12,486
+// gzipped.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458
-	maxAnalyzeModuleGzipBytes = 921_000 + 2_670
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 48_831
+	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 12_486
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -162,7 +163,7 @@ func TestAppendCompactRoundTrip(t *testing.T) {
 		t.Fatalf("have %d entries, want %d", len(back), len(es))
 	}
 	for i := range es {
-		if back[i] != es[i] {
+		if !reflect.DeepEqual(back[i], es[i]) {
 			t.Errorf("have %+v, want %+v", back[i], es[i])
 		}
 	}

@@ -52,6 +52,10 @@ type Request struct {
 	Files   []ThresholdFile
 	Values  map[string]string
 	Options analysis.Options
+	// Rename, when not nil, returns the relog.Options.Rename of the logs
+	// of one machine (names in other languages: the module's names_load
+	// sources with the tables those logs embed); nil translates nothing.
+	Rename func(logs [][]byte) (func(object, counter string) (string, string), error)
 }
 
 // Run runs the analyses of a over the .blg logs (the module's analyze
@@ -100,7 +104,13 @@ func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) 
 		for k, i := range g {
 			in[k] = logs[i]
 		}
-		c, err := open(in, g)
+		var opts relog.Options
+		if a.Rename != nil {
+			if opts.Rename, err = a.Rename(in); err != nil {
+				return dst, nil, err
+			}
+		}
+		c, err := open(in, g, opts)
 		if err != nil {
 			return dst, nil, err
 		}
@@ -129,15 +139,15 @@ var ErrNoLog error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze
 
 // open opens one log, or several of one machine merged (idx: their
 // indexes among the logs given, for their names in errors: "log k").
-func open(logs [][]byte, idx []int) (*relog.Converter, error) {
+func open(logs [][]byte, idx []int, opts relog.Options) (*relog.Converter, error) {
 	if len(logs) == 1 {
-		return abi.OpenLog(logs[0], relog.Options{})
+		return abi.OpenLog(logs[0], opts)
 	}
 	in := make([]relog.Input, len(logs))
 	for i, l := range logs {
 		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + strconv.Itoa(idx[i]+1)}
 	}
-	return relog.Merge(in, relog.Options{})
+	return relog.Merge(in, opts)
 }
 
 // MissingFile returns the name of the threshold file that an INHERITANCE

@@ -429,6 +429,8 @@ EXPORTS = {
     "max_columns": ("n u32", ""),
     "log_part": ("from u32, to u32", ""),
     "analyze": ("log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32"),
+    "names_load": ("name_off u32, name_len u32, off u32, len u32", "i32"),
+    "names_unknown": ("", "i32"),
 }
 
 # The exports of the analyze module, perfcalc-analyze.wasm (analyze and the
@@ -448,4 +450,6 @@ ANALYZE_MODULE_EXPORTS = frozenset({
     "last_detail",
     "decode_next",
     "analyze",
+    "names_load",
+    "names_unknown",
 })
