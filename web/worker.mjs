@@ -422,7 +422,10 @@ export class PerfcalcPool {
       err.skippedEvents = skippedEvents;
       throw err;
     }
-    return details ? { text, damage, skippedEvents } : text;
+    if (!details) return text;
+    const out = { text, damage, skippedEvents };
+    if (parts[0].namesUnknown !== undefined) out.namesUnknown = parts[0].namesUnknown; // every part names the same columns
+    return out;
   }
 
   // The methods that read the whole log, on the first worker.

@@ -14,7 +14,7 @@ from typing import Iterable, Union
 import numpy as np
 import pyarrow as pa
 
-from . import _abi
+from . import _abi, _names
 from ._compute import options_bits, type_name
 from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, blg_table
 from ._module import Instance, instance
@@ -195,6 +195,7 @@ def read_blg(
     every: int = 0,
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
+    translate=None,
 ) -> pa.Table:
     """Reads a perfmon binary log (.blg) as relog computes it, into a
     ``pyarrow.Table`` of perfcalc's long schema (:data:`perfcalc.SCHEMA`,
@@ -233,11 +234,20 @@ def read_blg(
     (``perfcalc: no counter of the log matches \\Nope(*)\\*``); a pattern
     among others that matches nothing, or a time range that keeps no
     sample, is no error.
+
+    ``translate``: translate object and counter names to English, as
+    ``perfcalc --names-lang en --names-file``, from compact forms
+    (doc/FORMATS.md §3.4: what ``perfcalc names --compact CounterLang.xml``
+    writes; bytes, text, a path, a ``(name, form)`` pair, or a list of
+    these in order of precedence): the module translates, and ``counters``
+    then match the English names. Names no source knows are kept and
+    listed in a :class:`perfcalc.NamesNotTranslatedWarning` and in the
+    schema metadata ``perfcalc.names_unknown`` (one per line).
     """
-    return _read_blg(source, counters, begin, end, every, damaged, max_columns, True)
+    return _read_blg(source, counters, begin, end, every, damaged, max_columns, True, translate)
 
 
-def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool) -> pa.Table:
+def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, translate=None) -> pa.Table:
     """read_blg; check_selection False returns an empty table where
     counters select nothing (Spark's reader: a log of many without the
     counter is no error)."""
@@ -245,20 +255,22 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    try:
-        d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
-    except LimitError as err:
-        if _COLUMNS_ERROR.match(err.message):
-            raise _columns_limit(err) from None
-        err.message += _LIMIT_HINT
-        err.args = (err.message,)
-        raise
-    if check_selection:
-        _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    with _names.translated(inst, _names.sources(translate)) as unknown:
+        (off, n), (poff, plen) = inst.write_in([data, pats])
+        _max_columns(inst, max_columns)
+        try:
+            d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
+        except LimitError as err:
+            if _COLUMNS_ERROR.match(err.message):
+                raise _columns_limit(err) from None
+            err.message += _LIMIT_HINT
+            err.args = (err.message,)
+            raise
+        if check_selection:
+            _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     table = blg_table(d)
-    meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode()}
+    _names.note_unknown(unknown)
+    meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode(), **_names.metadata(unknown)}
     if d.damage:
         meta[b"perfcalc.damage"] = d.damage.encode()
     skipped = int(d.header["local"])
@@ -283,6 +295,7 @@ def relog(
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     workers: int = 1,
+    translate=None,
 ) -> str:
     """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
     ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
@@ -299,7 +312,10 @@ def relog(
     the module without the GIL): every instance reads the whole log's
     columns and then the rows of its part (the module's ``log_part``), and
     the parts' texts, one after the other, are the text of one instance,
-    byte for byte. Each instance holds the whole log in its memory."""
+    byte for byte. Each instance holds the whole log in its memory.
+
+    ``translate``: as read_blg's (the names not translated in a
+    NamesNotTranslatedWarning)."""
     _check_damaged(damaged)
     if not isinstance(workers, int) or not 1 <= workers <= 64:
         raise ArgumentError(f"perfcalc: workers={workers!r}: want 1 to 64")
@@ -311,14 +327,15 @@ def relog(
     fmt |= digits << _abi.DIGITS_SHIFT
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
+    srcs = _names.sources(translate)
     parts = _log_parts(len(data), workers)
     if len(parts) == 1:
-        text, damage, skipped = _relog_part(data, pats, b, e, every, fmt, max_columns, None)
+        text, damage, skipped, unknown = _relog_part(data, pats, b, e, every, fmt, max_columns, None, srcs)
     else:
         with _futures.ThreadPoolExecutor(len(parts)) as pool:
-            done = list(pool.map(lambda part: _relog_part(data, pats, b, e, every, fmt, max_columns, part), parts))
-        texts, damage, skipped = [], "", done[0][2]
-        for t, d, _ in done:
+            done = list(pool.map(lambda part: _relog_part(data, pats, b, e, every, fmt, max_columns, part, srcs), parts))
+        texts, damage, skipped, unknown = [], "", done[0][2], done[0][3]  # every part names the same columns
+        for t, d, _, _ in done:
             texts.append(t)
             if d:
                 damage = d  # the log's rows end at its damage: the parts after it add nothing
@@ -326,17 +343,19 @@ def relog(
         text = "".join(texts)
     inst = instance()
     if counters is not None and not damage:
-        # No column selected: a CSV or TSV header of the first field alone,
-        # JSON lines of no value; without a sample (no line), relog_columns says.
-        if format != "json":
-            if _HEADER_ALONE.match(text):
-                _check_selection(inst, 0, damage, counters, data, b, e, max_columns)
-        elif text == "" or _NO_VALUES.match(text):
-            (off, n), (poff, plen) = inst.write_in([data, pats])
-            _max_columns(inst, max_columns)
-            d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
-            _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+        with _names.translated(inst, srcs):
+            # No column selected: a CSV or TSV header of the first field alone,
+            # JSON lines of no value; without a sample (no line), relog_columns says.
+            if format != "json":
+                if _HEADER_ALONE.match(text):
+                    _check_selection(inst, 0, damage, counters, data, b, e, max_columns)
+            elif text == "" or _NO_VALUES.match(text):
+                (off, n), (poff, plen) = inst.write_in([data, pats])
+                _max_columns(inst, max_columns)
+                d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
+                _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     _note_skipped(skipped)
+    _names.note_unknown(unknown)
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
     return text
@@ -363,27 +382,30 @@ def _log_parts(size: int, workers: int) -> list:
     return list(zip(bounds[:-1], bounds[1:]))
 
 
-def _relog_part(data, pats, b, e, every, fmt, max_columns, part):
+def _relog_part(data, pats, b, e, every, fmt, max_columns, part, srcs=()):
     """relog_text of the log (of one part of it: log_part) on the calling
-    thread's instance: its text, its damage ("" for none) and the events
-    the log's first reading skipped."""
+    thread's instance, translated from the sources srcs: its text, its
+    damage ("" for none), the events the log's first reading skipped, and
+    the names not translated (None without sources)."""
     inst = instance()
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    if part is not None:
-        if not inst.has("log_part"):
-            raise Error("perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)")
-        inst.call("log_part", *part)
-    try:
-        text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
-    except LimitError as err:
-        raise _columns_limit(err) from None
-    finally:
+    with _names.translated(inst, srcs) as unknown:
+        (off, n), (poff, plen) = inst.write_in([data, pats])
+        _max_columns(inst, max_columns)
         if part is not None:
-            inst.call("log_part", 0, 0)
-    damage = inst.error_text()
-    # After the text's last page, last_detail is the events the log's first reading skipped.
-    return text, damage, inst.call("last_detail")
+            if not inst.has("log_part"):
+                raise Error("perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)")
+            inst.call("log_part", *part)
+        try:
+            text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
+        except LimitError as err:
+            raise _columns_limit(err) from None
+        finally:
+            if part is not None:
+                inst.call("log_part", 0, 0)
+        damage = inst.error_text()
+        # After the text's last page, last_detail is the events the log's first reading skipped.
+        skipped = inst.call("last_detail")
+    return text, damage, skipped, unknown
 
 
 # The first line of relog's CSV or TSV text without a column, and of its
@@ -420,6 +442,7 @@ def stats(
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     percentiles: bool = False,
+    translate=None,
 ) -> pa.Table:
     """The statistics of every counter of a .blg log, as ``perfcalc stats``
     (PDH's PdhComputeCounterStatistics): path, counter_type, count (valid
@@ -430,22 +453,24 @@ def stats(
     percentiles, as ``perfcalc stats --percentiles``: p90, p95 and p99 of
     the valid values (nearest rank, each one of the values; numpy's
     method="inverted_cdf"; null when count is 0), every valid value kept
-    until the end (8 bytes each). Arguments, skipped events and
-    max_columns as read_blg's."""
+    until the end (8 bytes each). Arguments, skipped events, max_columns
+    and translate as read_blg's."""
     _check_damaged(damaged)
     if not isinstance(percentiles, bool):
         raise TypeError(f"perfcalc: percentiles is {type(percentiles).__name__}, not a bool")
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     inst = instance()
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    try:
-        flags = _abi.STATS_PERCENTILES if percentiles else 0
-        d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, flags), STAT)
-    except LimitError as err:
-        raise _columns_limit(err) from None
-    _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    with _names.translated(inst, _names.sources(translate)) as unknown:
+        (off, n), (poff, plen) = inst.write_in([data, pats])
+        _max_columns(inst, max_columns)
+        try:
+            flags = _abi.STATS_PERCENTILES if percentiles else 0
+            d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, flags), STAT)
+        except LimitError as err:
+            raise _columns_limit(err) from None
+        _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    _names.note_unknown(unknown)
     s = d.records
     paths = d.paths()
     pct = None
@@ -474,8 +499,11 @@ def stats(
         schema = pa.schema(list(_STATS_SCHEMA) + _PERCENTILE_FIELDS)
     table = pa.Table.from_arrays(arrays, schema=schema)
     skipped = int(d.header["local"])
+    meta = _names.metadata(unknown)
     if skipped:
-        table = table.replace_schema_metadata({b"perfcalc.skipped_events": str(skipped).encode()})
+        meta[b"perfcalc.skipped_events"] = str(skipped).encode()
+    if meta:
+        table = table.replace_schema_metadata(meta)
     _note_skipped(skipped)
     if d.damage and damaged == "raise":
         raise DamagedError(d.damage, table, op="relog_stats")
