@@ -87,3 +87,49 @@ func TestNamesLoad(t *testing.T) {
 		t.Errorf("a name outside the buffer: rc %d, want CodeBounds", rc)
 	}
 }
+
+// FuzzNamesLoad feeds arbitrary sources to names_load, then translates the
+// Tx log's columns with what it kept: no panic (CodePanic), a refused
+// source leaves none, an accepted one counts as one, and names_unknown
+// lists lines that name an object or a counter.
+func FuzzNamesLoad(f *testing.F) {
+	f.Add([]byte("perfcalc-names 1\no\txx\tProzessor\tProcessor\nc\txx\tProzessor\tZeit\t% Processor Time\n"))
+	f.Add([]byte("perfcalc-names 1\r\nn\t007\tA\tPhysicalDisk\n# x\n\nc\tfr\tP\tA\tb\nc\tfr\tP\tB\tb\n"))
+	f.Add([]byte("perfcalc-names 1\no\txx\t\xff\tb\n"))
+	f.Add([]byte{})
+	log, err := os.ReadFile(corpus.Shared(f, "blg", "Tx_BasicPerfCounters.blg"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer namesLoad(0, 0, 0, 0)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		namesLoad(0, 0, 0, 0)
+		copy(inBuf[:], "fuzz")
+		n := uint32(copy(inBuf[8:], data))
+		rc := namesLoad(0, 4, 8, n)
+		switch {
+		case rc == abi.CodePanic:
+			t.Fatalf("names_load panicked: %s", errBuf[:errLen])
+		case n == 0 && rc != 0, n > 0 && rc != 1 && rc >= 0:
+			t.Fatalf("names_load: %d sources of one", rc)
+		case rc < 0 && nameTab != nil:
+			t.Fatal("a refused source left a table")
+		}
+		m := uint32(copy(inBuf[:], log))
+		if c := relogColumns(0, m, 0, 0, 0, 0, 0, 0); c < 0 {
+			t.Fatalf("relog_columns: %d (%s)", c, errBuf[:errLen])
+		}
+		u := namesUnknown()
+		if u < 0 {
+			t.Fatalf("names_unknown: %d (%s)", u, errBuf[:errLen])
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(string(outBuf[:u]), "\n"), "\n") {
+			if l != "" && !strings.HasPrefix(l, "object ") && !strings.HasPrefix(l, "counter ") {
+				t.Fatalf("names_unknown: the line %q", l)
+			}
+		}
+	})
+}
