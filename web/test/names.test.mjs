@@ -103,6 +103,37 @@ test("a pool reads the German PAL log in parts with translate: the command's CSV
   }
 });
 
+// FakeDOMParser reads what CounterLang.xml holds (elements, attributes,
+// the five entities and character references), for compactFromCounterLang
+// in Node, which has no DOMParser (a browser's reads the same).
+class FakeDOMParser {
+  parseFromString(xml) {
+    const ent = (v) => v.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (_, e) => e[0] === "#"
+      ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }[e]);
+    const root = { children: [] }, stack = [root];
+    for (const m of xml.replace(/<\?[^>]*\?>|<!--[\s\S]*?-->/g, "").matchAll(/<(\/?)([\w:]+)((?:\s+[\w:]+\s*=\s*"[^"]*")*)\s*(\/?)>/g)) {
+      if (m[1]) { stack.pop(); continue; }
+      const el = { nodeName: m[2], children: [], attributes: [...m[3].matchAll(/([\w:]+)\s*=\s*"([^"]*)"/g)].map((a) => ({ name: a[1], value: ent(a[2]) })) };
+      stack[stack.length - 1].children.push(el);
+      if (!m[4]) stack.push(el);
+    }
+    return { documentElement: root.children[0], getElementsByTagName: () => [] };
+  }
+}
+
+test("compactFromCounterLang (a DOMParser's reading) writes what perfcalc names --compact writes", { skip }, () => {
+  const xml = readFileSync(COUNTERLANG, "utf8");
+  globalThis.DOMParser = FakeDOMParser;
+  try {
+    assert.equal(compactFromCounterLang(xml, ["deDE"]), runNative("perfcalc", ["names", "--compact", COUNTERLANG, "--lang", "deDE"]));
+    assert.equal(compactFromCounterLang(xml), runNative("perfcalc", ["names", "--compact", COUNTERLANG]));
+    assert.throws(() => compactFromCounterLang("<Other/>"), /not PAL's CounterLang/);
+  } finally {
+    delete globalThis.DOMParser;
+  }
+});
+
 test("translate: a malformed compact form, an old module, and no DOMParser", async () => {
   const pc = await loadModule();
   const log = CORPUS === null ? null : readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg"));

@@ -29,8 +29,8 @@ export function viewerWorker(pool) {
     query: (ref, opts) => first.query(own(ref), own(opts)),
     call(method, args = [], opts = {}) {
       if (method === "series" && args[0] instanceof PoolRef) {
-        const [ref, paths] = args;
-        return pool.inParts((w, r, part) => w.call("series", [r, paths, part], opts), ref).then(joinSeries);
+        const [ref, paths, , translate] = args;
+        return pool.inParts((w, r, part) => w.call("series", [r, paths, part, translate], opts), ref).then(joinSeries);
       }
       return first.call(method, args.map(own), opts);
     },

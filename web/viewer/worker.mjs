@@ -22,8 +22,8 @@ await serve({
    * one part of the log when part ([from, to], byte offsets) is given
    * (the page's pool reads the parts at once: pool.mjs).
    */
-  series(pc, bytes, paths, part) {
-    const d = pc.decode(bytes, { kind: "blg", counters: paths, part });
+  series(pc, bytes, paths, part, translate) {
+    const d = pc.decode(bytes, { kind: "blg", counters: paths, part, translate });
     const series = paths.map((p) => {
       const s = seriesOf(d.records, p);
       s.text = seriesTexts(s); // the chart's exact texts, written here rather than on the page's thread
@@ -35,13 +35,14 @@ await serve({
   /**
    * relog's CSV of these columns (all when none), with digits significant
    * digits, of the samples in range (begin and end FILETIMEs, model's
-   * rangeOptions: relog -b and -e; none for all).
+   * rangeOptions: relog -b and -e; none for all), translated (the
+   * translate option) when translate is given.
    */
-  csv(pc, bytes, paths, digits, range = {}) {
-    const text = pc.relog(bytes, { format: "csv", counters: paths, digits, ...range });
+  csv(pc, bytes, paths, digits, range = {}, translate = undefined) {
+    const text = pc.relog(bytes, { format: "csv", counters: paths, digits, ...range, translate });
     // What the patterns selected: more than asked when a name has a
     // wildcard, or differs only in case, from another's.
-    const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths }).columns.length - paths.length;
+    const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths, translate }).columns.length - paths.length;
     return { text, extra };
   },
 
