@@ -88,7 +88,7 @@ import (
 // form's reader, translate.Builder, Table and Namer, and Options.Rename),
 // allowed up to 40 KB raw, on the module of 2,651,458 bytes (776,762
 // gzipped): +48,867 raw, +10,727 gzipped, over that allowance by 7.9 KB
-// (the lead decides; what it is made of: wasm/main.go's # Size). In
+// (the lead decides; what was avoided: wasm/main.go's # Size). In
 // unstripped builds (function bodies by name) it is 30.5 KB of code and
 // about 18.5 KB of data (the function table and type descriptors that the
 // code brings, ~0.6 of the code here as in the rest of the module): the
