@@ -77,7 +77,7 @@
 //   - no runtime.ReadMemStats: the mallocs export that counts a call's
 //     allocations for the hosts' tests is in the debug build only
 //     (debug.go; 13.7 KB);
-//   - the translation of names (names.go, 48.9 KB; size_test.go): no
+//   - the translation of names (names.go, 47.4 KB; size_test.go): no
 //     sync.Mutex in translate.Namer (6 KB), no string(rune(x)) (it links
 //     runtime.intstring and encoderune: 1.7 KB), no equality functions
 //     for structs that are never compared (a `_ [0]func()` field: 3 KB),

@@ -85,13 +85,13 @@ type Name struct {
 
 // Ambiguity is a localized name that one source maps to two English names.
 type Ambiguity struct {
-	_       [0]func() // not comparable: no equality function in the module
-	Kind    Kind
-	Source  int
-	Lang    string
-	Object  string // the English object of a counter
-	Local   string
-	English [2]string // the first two English names met
+	_              [0]func() // not comparable: no equality function in the module
+	Kind           Kind
+	Source         int
+	Lang           string
+	Object         string // the English object of a counter
+	Local          string
+	English, Other string // the first two English names met
 }
 
 // target is what a localized name translates to.
@@ -105,13 +105,16 @@ type target struct {
 // Builder collects translations from sources. The zero value is ready to
 // use.
 type Builder struct {
-	sources  []string
-	english  map[string]bool    // scope keys of English names
-	objects  map[string]*target // fold(local object)
-	counters map[string]*target // fold(English object) \x00 fold(local counter)
-	names    map[string]*target // fold(local name): name tables, and counters of any object
-	amb      []Ambiguity
-	key      []byte
+	sources []string
+	english map[string]bool // scope keys of English names
+	// targets maps the keys of localized names (appendKey) to their
+	// translations: tag 'O' an object (fold(local object)), 'C' a counter
+	// of an object (fold(English object) \x00 fold(local counter)), 'N' a
+	// name-table name or a counter of any object (fold(local name)). One
+	// map, not three: the module's size.
+	targets map[string]*target
+	amb     []Ambiguity
+	key     []byte
 }
 
 // Source registers a source by the name reports give it (a file name, "the
@@ -125,9 +128,7 @@ func (b *Builder) Source(name string) int {
 func (b *Builder) init() {
 	if b.english == nil {
 		b.english = map[string]bool{}
-		b.objects = map[string]*target{}
-		b.counters = map[string]*target{}
-		b.names = map[string]*target{}
+		b.targets = map[string]*target{}
 	}
 }
 
@@ -150,15 +151,15 @@ func (b *Builder) Add(src int, e Entry) {
 		b.markEnglish('n', "", e.English)
 	}
 	if e.Kind == Counter {
-		b.put(b.counters, e.Object, src, e, true)
+		b.put('C', e.Object, src, e, true)
 	} else {
-		b.put(b.objects, "", src, e, true)
+		b.put('O', "", src, e, true)
 	}
 	if e.Kind != Object {
 		// The fallback for a counter whose object is not known: its
 		// ambiguities (one localized name, two objects' English
 		// counters) are marked, not reported.
-		b.put(b.names, "", src, e, false)
+		b.put('N', "", src, e, false)
 	}
 }
 
@@ -185,11 +186,13 @@ func (b *Builder) markEnglish(tag byte, object, name string) {
 	b.english[string(b.key)] = true
 }
 
-// put adds e's translation of its local name in object's scope to m;
+// put adds e's translation of its local name in a scope (appendKey's tag
+// and object) to the targets;
 // where the same source gave the key another English name, the key
 // becomes ambiguous, and report lists it.
-func (b *Builder) put(m map[string]*target, object string, src int, e Entry, report bool) {
-	b.key = appendKey(b.key[:0], 0, object, e.Local)
+func (b *Builder) put(tag byte, object string, src int, e Entry, report bool) {
+	m := b.targets
+	b.key = appendKey(b.key[:0], tag, object, e.Local)
 	t, ok := m[string(b.key)]
 	if !ok {
 		m[string(b.key)] = &target{english: e.English, source: src}
@@ -209,7 +212,7 @@ func (b *Builder) put(m map[string]*target, object string, src int, e Entry, rep
 	if !report {
 		return
 	}
-	b.amb = append(b.amb, Ambiguity{Kind: e.Kind, Source: src, Lang: e.Lang, Object: e.Object, Local: e.Local, English: [2]string{t.english, e.English}})
+	b.amb = append(b.amb, Ambiguity{Kind: e.Kind, Source: src, Lang: e.Lang, Object: e.Object, Local: e.Local, English: t.english, Other: e.English})
 }
 
 // AddTables adds the pairs of two name tables of one machine: en is the
@@ -270,18 +273,16 @@ func IsEnglish(t *nametable.Table) bool {
 // them); a Table whose Builder is not used again does not change.
 func (b *Builder) Table() *Table {
 	b.init()
-	return &Table{sources: b.sources, english: b.english, objects: b.objects, counters: b.counters, names: b.names, amb: b.amb}
+	return &Table{sources: b.sources, english: b.english, targets: b.targets, amb: b.amb}
 }
 
 // Table translates localized names to English. It is immutable and safe
 // for concurrent use.
 type Table struct {
-	sources  []string
-	english  map[string]bool
-	objects  map[string]*target
-	counters map[string]*target
-	names    map[string]*target
-	amb      []Ambiguity
+	sources []string
+	english map[string]bool
+	targets map[string]*target
+	amb     []Ambiguity
 }
 
 // Source returns the name of the source of rank i ("" when out of range).
@@ -301,14 +302,15 @@ func (t *Table) Ambiguities() []Ambiguity { return t.amb }
 
 // Len returns the number of localized object, counter and name-table
 // names the table translates (ambiguous ones included).
-func (t *Table) Len() int { return len(t.objects) + len(t.counters) + len(t.names) }
+func (t *Table) Len() int { return len(t.targets) }
 
-// find returns m's target of name in object's scope (appendKey), or nil.
+// find returns the target of name in a scope (appendKey's tag and
+// object), or nil.
 //
 //go:noinline
-func find(m map[string]*target, object, name string) *target {
+func (t *Table) find(tag byte, object, name string) *target {
 	var buf [128]byte
-	return m[string(appendKey(buf[:0], 0, object, name))]
+	return t.targets[string(appendKey(buf[:0], tag, object, name))]
 }
 
 // isEnglish reports whether name is English in a scope (appendKey's tag
@@ -325,7 +327,7 @@ func (t *Table) Object(name string) Name {
 	if t.isEnglish('o', "", name) {
 		return Name{Text: name, Status: English, Source: -1}
 	}
-	return pick(name, find(t.objects, "", name), find(t.names, "", name))
+	return pick(name, t.find('O', "", name), t.find('N', "", name))
 }
 
 // Counter translates the name of a counter of the object whose English
@@ -334,7 +336,7 @@ func (t *Table) Counter(object, name string) Name {
 	if t.isEnglish('c', object, name) || t.isEnglish('n', "", name) {
 		return Name{Text: name, Status: English, Source: -1}
 	}
-	return pick(name, find(t.counters, object, name), find(t.names, "", name))
+	return pick(name, t.find('C', object, name), t.find('N', "", name))
 }
 
 // pick returns the translation of the source of lower rank, the scoped one

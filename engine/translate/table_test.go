@@ -72,7 +72,7 @@ func TestPath(t *testing.T) {
 		t.Error("a path without its leading backslash: no error")
 	}
 	amb := tab.Ambiguities()
-	if len(amb) != 1 || amb[0].Local != "Seitenfehler/s" || amb[0].English != [2]string{"Page Faults/sec", "Page Reads/sec"} || amb[0].Object != "Process" {
+	if len(amb) != 1 || amb[0].Local != "Seitenfehler/s" || amb[0].English != "Page Faults/sec" || amb[0].Other != "Page Reads/sec" || amb[0].Object != "Process" {
 		t.Errorf("have the ambiguities %+v", amb)
 	}
 }
