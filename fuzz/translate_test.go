@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine/translate"
@@ -42,7 +43,7 @@ func FuzzCompactNames(f *testing.F) {
 		}
 		i := 0
 		if err := translate.ParseCompact(again, func(e translate.Entry) error {
-			if i >= len(es) || e != es[i] {
+			if i >= len(es) || !reflect.DeepEqual(e, es[i]) {
 				t.Fatalf("entry %d reads back as %+v", i, e)
 			}
 			i++

@@ -64,7 +64,7 @@ func analyzeJob() int32 {
 	if err != nil {
 		return fail(abi.CodeOf(err), err)
 	}
-	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}}
+	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}, Rename: renamer}
 	if flags&abi.AnalyzePID != 0 {
 		a.Identity = relog.IdentityPID
 	}

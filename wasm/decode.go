@@ -136,7 +136,8 @@ func names() int32 {
 // logInput reads the arguments of decode_blg, relog_text, relog_stats and
 // relog_columns: the log at inOff (n bytes), counter path patterns (UTF-8,
 // one per line) at patOff (patLen bytes), the local time range [begin,
-// end] (FILETIMEs, 0 = open) and every; and max_columns' limit.
+// end] (FILETIMEs, 0 = open) and every; max_columns' limit; and the
+// translation of names_load's sources (names.go).
 func logInput(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) ([]byte, relog.Options, int32) {
 	opts := relog.Options{Begin: begin, End: end, Every: int(every), MaxColumns: int(maxColumns), Identity: relog.Identity(identityMode)}
 	if usePart {
@@ -146,8 +147,15 @@ func logInput(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) (
 	if code != 0 {
 		return nil, opts, code
 	}
-	opts.Counters, code = patterns(patOff, patLen)
-	return data, opts, code
+	if opts.Counters, code = patterns(patOff, patLen); code != 0 {
+		return data, opts, code
+	}
+	rename, err := renamer([][]byte{data}) // names_load's sources, if any
+	if err != nil {
+		return data, opts, fail(abi.CodeOf(err), err)
+	}
+	opts.Rename = rename
+	return data, opts, 0
 }
 
 // patterns reads counter path patterns at off (n bytes): abi.ParsePatterns.

@@ -76,7 +76,13 @@
 //     //go:noinline: inlined at hundreds of call sites they cost ~45 KB.
 //   - no runtime.ReadMemStats: the mallocs export that counts a call's
 //     allocations for the hosts' tests is in the debug build only
-//     (debug.go; 13.7 KB).
+//     (debug.go; 13.7 KB);
+//   - the translation of names (names.go, 47.4 KB; size_test.go): no
+//     sync.Mutex in translate.Namer (6 KB), no string(rune(x)) (it links
+//     runtime.intstring and encoderune: 1.7 KB), no equality functions
+//     for structs that are never compared (a `_ [0]func()` field: 3 KB),
+//     and neither name tables nor the table a log embeds
+//     (translate.Build: ~25 KB), which the command reads.
 //
 // wasm-opt -Oz (binaryen 108) would take another 4 % off the raw size but
 // only 0.4 % off the gzipped size; the build does not use it.

@@ -47,9 +47,14 @@ import (
 // module (relog's pairing, as in perfcalc.wasm, and analyze's flag
 // AnalyzePID): +38,504 raw (3,163,242 -> 3,201,746; 930,938 gzipped); the
 // budgets grew by what exceeded them, +36,288 raw and +7,268 gzipped.
+//
+// Issue 21: the translation of names (names_load, names_unknown and the
+// analyze request's Rename; size_test.go says what it is made of), on the
+// module of 3,161,816 bytes (919,385 gzipped): +47,364 raw, +12,778
+// gzipped.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288
-	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364
+	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.

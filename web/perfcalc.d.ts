@@ -138,12 +138,15 @@ export interface DecodeOptions {
   part?: [number, number];
   /** blg: as for relog. */
   identity?: "pdh" | "pid";
+  translate?: TranslateSources;
 }
 
 export interface DecodedV1 { kind: "v1"; machine: string; records: DecodedRecord[]; }
 export interface DecodedV2 { kind: "v2"; counterSet: string; records: DecodedRecord[]; }
 export interface DecodedNames { kind: "names"; names: { index: number; text: string }[]; }
 export interface DecodedBlg {
+  /** With translate: the names not translated, sorted ("object X", "counter Y (of Z)"), as perfcalc --names-lang lists them. */
+  namesUnknown?: string[];
   kind: "blg";
   timeZone: string;
   /** Minutes, UTC = local + bias. */
@@ -203,7 +206,20 @@ export interface QueryValue {
   date: Date;
 }
 
+/**
+ * Translation sources (perfcalc --names-lang en --names-file): compact forms
+ * (doc/FORMATS.md §3.4, what `perfcalc names --compact CounterLang.xml`
+ * writes; names.mjs's compactFromCounterLang in a browser), as text, bytes,
+ * or {name, data} (the name the names not translated give a source), in
+ * order of precedence. The module translates object and counter names to
+ * English, and counters patterns match the English names.
+ */
+export type TranslateSource = string | BufferSource | { name: string; data: string | BufferSource };
+export type TranslateSources = TranslateSource | TranslateSource[];
+
 export interface RelogOptions {
+  /** Translate names to English (see TranslateSources); the result's namesUnknown lists the names not translated (text: with details). */
+  translate?: TranslateSources;
   /** Counter path patterns (relog -c), with wildcards. */
   counters?: string | string[];
   /** Local FILETIMEs bounding the samples kept (relog -b, -e), both included. begin 0 or
@@ -254,6 +270,8 @@ export interface RelogOptions {
 
 /** relog's text with details: what perfcalc relog writes, and what it says on standard error. */
 export interface RelogText {
+  /** With translate: the names not translated, sorted ("object X", "counter Y (of Z)"), as perfcalc --names-lang lists them. */
+  namesUnknown?: string[];
   text: string;
   /** Why the log ends early (a damage after its start; the text holds the rows before it), or null. */
   damage: string | null;
@@ -274,6 +292,8 @@ export interface RelogBin {
 }
 
 export interface RelogRows {
+  /** With translate: the names not translated, sorted ("object X", "counter Y (of Z)"), as perfcalc --names-lang lists them. */
+  namesUnknown?: string[];
   timeZone: string;
   bias: number;
   /** Column paths, in relog's order. */
@@ -333,6 +353,8 @@ export interface StatsOptions extends Omit<RelogOptions, "format" | "strict" | "
 }
 
 export interface LogStatistics {
+  /** With translate: the names not translated, sorted ("object X", "counter Y (of Z)"), as perfcalc --names-lang lists them. */
+  namesUnknown?: string[];
   timeZone: string;
   /** Minutes, UTC = local + bias. */
   bias: number;
@@ -363,6 +385,8 @@ export interface LogColumn {
 
 /** The columns of a .blg log and its kept samples, without a value computed. */
 export interface LogColumns {
+  /** With translate: the names not translated, sorted ("object X", "counter Y (of Z)"), as perfcalc --names-lang lists them. */
+  namesUnknown?: string[];
   timeZone: string;
   /** Minutes, UTC = local + bias. */
   bias: number;
@@ -535,6 +559,8 @@ export interface ThresholdFile {
 
 /** The options of perfcalc analyze. */
 export interface AnalyzeOptions {
+  /** Translate names to English before the analyses (see TranslateSources), as perfcalc analyze --names-lang en. */
+  translate?: TranslateSources;
   /** Threshold files whose analyses run, in order, joined; none: perfcalc's own default analyses. */
   thresholds?: ThresholdFile | ThresholdFile[];
   /** Threshold files there only for the INHERITANCE of others (matched by name, ASCII case and folders ignored). */
@@ -551,6 +577,8 @@ export interface AnalyzeOptions {
 
 /** What analyze returns. */
 export interface Analyzed {
+  /** With translate: the names not translated, sorted ("object X", "counter Y (of Z)"), as perfcalc --names-lang lists them. */
+  namesUnknown?: string[];
   /** The report: JSON.parse(json); its schema is perfcalc analyze -f json's (top-level alerts, slices, analyses, unsupported, parameters; for logs of several machines, alerts and machines: a report per machine). */
   report: { alerts: Array<Record<string, unknown>>; [key: string]: unknown };
   /** The report's JSON text, byte for byte perfcalc analyze -f json's. */

@@ -154,13 +154,13 @@ function typeName(x) { return x === null ? "null" : Array.isArray(x) ? "an array
 // The options each function takes (checkOptions).
 const SELECT = ["counters", "begin", "end", "every", "maxColumns"];
 const KNOWN = {
-  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT, "part", "identity"],
-  relog: [...SELECT, "format", "digits", "strict", "details", "part", "identity"],
-  stats: [...SELECT, "percentiles", "identity"],
-  columns: [...SELECT, "identity"],
+  decode: ["kind", "names", "regInfo", "strings", "ids", "options", ...SELECT, "part", "identity", "translate"],
+  relog: [...SELECT, "format", "digits", "strict", "details", "part", "identity", "translate"],
+  stats: [...SELECT, "percentiles", "identity", "translate"],
+  columns: [...SELECT, "identity", "translate"],
   query: ["older", "names", "regInfo", "strings", "ids", "counterSet", "counters", "options", "format", "digits", "identity"],
   computeBatch: ["options"],
-  analyze: ["thresholds", "include", "set", "interval", "palCompat", "identity"],
+  analyze: ["thresholds", "include", "set", "interval", "palCompat", "identity", "translate"],
   load: ["stdout", "stderr", "analyzeModule"],
   request: ["type", "old", "new", "timebase", "timeBase", "scale", "options"],
   sample: ["first", "second", "multiCount", "cstatus", "FirstValue", "SecondValue", "MultiCount", "CStatus"],
@@ -767,7 +767,8 @@ export class Perfcalc {
    */
   decode(bytes, opts = {}) {
     checkOptions(opts, "decode", "decode");
-    const out = this._decode(bytes, opts);
+    const [out, unknown] = this._translated(opts.translate, () => this._decode(bytes, opts));
+    if (unknown !== null) out.namesUnknown = unknown;
     return out.records ? withJSON(out, recordsAsText) : out;
   }
 
@@ -974,6 +975,41 @@ export class Perfcalc {
     }
   }
 
+  // _translated runs call, a call of log exports, with the translation
+  // sources srcs (opts.translate: compact forms, doc/FORMATS.md §3.4, as
+  // strings, bytes or {name, data}, in order of precedence) loaded into
+  // the module (names_load), and drops them afterwards. It returns call's
+  // result and the names not translated (names_unknown), or null for them
+  // without sources.
+  _translated(srcs, call) {
+    if (srcs === undefined || srcs === null) return [call(), null];
+    if (typeof this.exports.names_load !== "function") {
+      throw new PerfcalcError(abi.CODE_UNSUPPORTED, "perfcalc: this perfcalc.wasm lacks names_load (it is older than this package)");
+    }
+    const list = Array.isArray(srcs) ? srcs : [srcs];
+    if (list.length === 0) throw new TypeError("perfcalc: translate is an empty array: give compact forms (perfcalc names --compact)");
+    const enc = new TextEncoder();
+    this._call("names_load", 0, 0, 0, 0);
+    try {
+      list.forEach((s, i) => {
+        const named = s !== null && typeof s === "object" && !ArrayBuffer.isView(s) && !(s instanceof ArrayBuffer);
+        const data = named ? s.data : s;
+        const bytes = typeof data === "string" ? enc.encode(data) : toBytes(data, `translate[${i}]`);
+        const [[no, nl], [d, dn]] = this._input([enc.encode(named && s.name ? String(s.name) : `translate[${i}]`), bytes]);
+        const rc = this._call("names_load", no, nl, d, dn);
+        if (rc < 0) this._throw(rc);
+      });
+      const value = call();
+      const rc = this._call("names_unknown");
+      if (rc < 0) this._throw(rc);
+      this._views();
+      const text = new TextDecoder().decode(this._u8.subarray(this.outPtr, this.outPtr + rc));
+      return [value, text === "" ? [] : text.slice(0, -1).split("\n")];
+    } finally {
+      this._call("names_load", 0, 0, 0, 0);
+    }
+  }
+
   _relogArgs(data, opts) {
     const pats = patterns(opts.counters);
     const patBytes = pats.length ? new TextEncoder().encode(pats.join("\n")) : null;
@@ -1069,7 +1105,7 @@ export class Perfcalc {
     checkOptions(opts, "stats", "stats");
     const { percentiles, ...sel } = opts ?? {};
     if (percentiles !== undefined && typeof percentiles !== "boolean") throw new TypeError(`perfcalc: percentiles is ${typeName(percentiles)}, not a boolean`);
-    const res = this._logExport("relog_stats", bytes, sel, true, percentiles ? abi.STATS_PERCENTILES : 0);
+    const [res, unknown] = this._translated(opts.translate, () => this._logExport("relog_stats", bytes, sel, true, percentiles ? abi.STATS_PERCENTILES : 0));
     const h = res.head;
     let stats = res.records;
     if (percentiles) {
@@ -1085,6 +1121,7 @@ export class Perfcalc {
     }
     const out = { timeZone: h.info, bias: h.bias, rows: h.rows, damage: h.damage, skippedEvents: Number(h.local), stats };
     if (identityOf(sel.identity) === abi.IDENTITY_PID) out.identityBreaks = res.breaks;
+    if (unknown !== null) out.namesUnknown = unknown;
     return out;
   }
 
@@ -1100,14 +1137,16 @@ export class Perfcalc {
    */
   columns(bytes, opts = {}) {
     checkOptions(opts, "columns", "columns");
-    const res = this._logExport("relog_columns", bytes, opts);
+    const [res, unknown] = this._translated(opts.translate, () => this._logExport("relog_columns", bytes, opts));
     // Every record holds the kept samples' first and last time stamps (first, second).
     const h = res.head, r0 = res.records[0];
     const range = h.rows > 0 && r0 ? [BigInt.asIntN(64, r0.first), BigInt.asIntN(64, r0.second)] : [null, null];
-    return withJSON({
+    const out = {
       timeZone: h.info, bias: h.bias, samples: h.rows, damage: h.damage, skippedEvents: Number(h.local), begin: range[0], end: range[1],
       columns: res.records.map(({ path, parts, type, aux, column }) => ({ path, parts, type, entry: aux, column })),
-    });
+    };
+    if (unknown !== null) out.namesUnknown = unknown;
+    return withJSON(out);
   }
 
   /**
@@ -1118,6 +1157,15 @@ export class Perfcalc {
    */
   relog(bytes, opts = {}) {
     checkOptions(opts, "relog", "relog");
+    const [out, unknown] = this._translated(opts.translate, () => this._relog(bytes, opts));
+    if (unknown === null) return out;
+    if (typeof out === "string") return out; // the names not translated: opts.details
+    out.namesUnknown = unknown;
+    return out;
+  }
+
+  // _relog is relog within _translated.
+  _relog(bytes, opts) {
     const data = toBytes(bytes, "bytes");
     if (opts.format !== undefined) {
       let f = FORMATS[String(opts.format).toLowerCase()];
@@ -1304,6 +1352,13 @@ Object.assign(Perfcalc.prototype, {
 // analyzeIn runs analyze (see Perfcalc.analyze) on pc, an instance of a
 // module with the analyze export.
 function analyzeIn(pc, log, opts) {
+  const [out, unknown] = pc._translated(opts.translate, () => analyzeRun(pc, log, opts));
+  if (unknown !== null) out.namesUnknown = unknown;
+  return out;
+}
+
+// analyzeRun is analyzeIn within the translation of opts.translate.
+function analyzeRun(pc, log, opts) {
   const logs = Array.isArray(log) ? log.map((l, i) => toBytes(l, `log[${i}]`)) : [toBytes(log, "log")];
   const run = thresholdFiles(opts.thresholds, "thresholds"), include = thresholdFiles(opts.include, "include");
   const interval = analyzeInterval(opts.interval);

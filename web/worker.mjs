@@ -432,6 +432,7 @@ export class PerfcalcPool {
     if (!details) return text;
     const out = { text, damage, skippedEvents };
     if (parts[0].identityBreaks !== undefined) out.identityBreaks = parts[0].identityBreaks; // pid: one part
+    if (parts[0].namesUnknown !== undefined) out.namesUnknown = parts[0].namesUnknown; // every part names the same columns
     return out;
   }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -73,21 +74,14 @@ func (n *namesFlags) inputs() []namedInput {
 // namesLimit bounds a --names-file: CounterLang.xml is 1.6 MB.
 var namesLimit = inputLimit{64 << 20, "a --names-file"}
 
-// namer translates the names of one run and remembers what it did.
+// namer translates the names of one run (translate.Namer, which the
+// module uses too) and keeps the notes on the sources left out.
 type namer struct {
+	*translate.Namer
+	mu  sync.Mutex // around Rename: translate.Namer is not safe for concurrent use
 	tab *translate.Table
-	mu  sync.Mutex
-	// seen holds every object and counter met: key kind\x00object\x00name.
-	seen map[string]seenName
 	// notes say which sources were left out, and why.
 	notes []string
-}
-
-type seenName struct {
-	kind   translate.Kind
-	object string // a counter's object, as translated
-	local  string
-	name   translate.Name
 }
 
 // embeddedTable is a name table a log or capture holds, and what holds it.
@@ -182,61 +176,29 @@ func (n *namesFlags) build(embedded []embeddedTable, stdin *stdinOnce) (*namer, 
 	return s.namer(embedded)
 }
 
-// namer builds the translation table of the sources: the name-table
-// pairs first (each localized table with the first English one, embedded
-// tables before files), then CounterLang.xml and compact forms in the
-// order given.
+// namer builds the translation table of the sources (translate.Build):
+// the name-table pairs first (each localized table with the first English
+// one, embedded tables before files), then CounterLang.xml and compact
+// forms in the order given.
 func (s *nameSources) namer(embedded []embeddedTable) (*namer, error) {
-	type table struct {
-		t    *nametable.Table
-		from string
+	var srcs []translate.Source
+	for _, e := range embedded {
+		srcs = append(srcs, translate.Source{Name: e.from, Data: e.data, Embedded: true})
 	}
-	var english, local []table
-	var notes []string
-	for i, e := range append(embedded[:len(embedded):len(embedded)], s.tables...) {
-		t, err := nametable.Parse(e.data)
-		if err != nil && i < len(embedded) {
-			// A damaged table in the input: relog leaves it too.
-			notes = append(notes, e.from+" is not used: "+err.Error())
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", e.from, err)
-		}
-		if translate.IsEnglish(t) {
-			english = append(english, table{t, e.from})
-		} else {
-			local = append(local, table{t, e.from})
-		}
-	}
-	var b translate.Builder
-	for _, e := range english {
-		// Its names are English: kept, and not listed as unknown.
-		b.AddEnglish(b.Source(e.from), e.t)
-	}
-	if len(local) > 0 && len(english) == 0 {
-		for _, l := range local {
-			notes = append(notes, l.from+" is a name table in another language than English and is not used: give the same machine's English \"Counter 009\" table with --names-file")
-		}
-	} else {
-		for _, l := range local {
-			src := b.Source(l.from + " with " + english[0].from)
-			b.AddTables(src, english[0].t, l.t, "")
-		}
+	for _, e := range s.tables {
+		srcs = append(srcs, translate.Source{Name: e.from, Data: e.data})
 	}
 	for i, o := range s.others {
-		src := b.Source(o.from)
-		if s.xml[i] != nil {
-			for _, e := range s.xml[i] {
-				b.Add(src, e)
-			}
-			continue
-		}
-		if err := b.AddCompact(src, o.data); err != nil {
-			return nil, fmt.Errorf("--names-file %s: %w", o.from, err)
-		}
+		srcs = append(srcs, translate.Source{Name: o.from, Data: o.data, Entries: s.xml[i]})
 	}
-	tab := b.Table()
+	tab, notes, err := translate.Build(srcs)
+	if err != nil {
+		var se *translate.SourceError
+		if errors.As(err, &se) && !se.Table {
+			return nil, fmt.Errorf("--names-file %s: %w", se.Source, se.Err)
+		}
+		return nil, err
+	}
 	if tab.Sources() == 0 {
 		msg := "--names-lang: no translation source: give --names-file (CounterLang.xml, a compact form, or name tables)"
 		if len(notes) > 0 {
@@ -244,27 +206,14 @@ func (s *nameSources) namer(embedded []embeddedTable) (*namer, error) {
 		}
 		return nil, &usageError{msg}
 	}
-	return &namer{tab: tab, seen: map[string]seenName{}, notes: notes}, nil
+	return &namer{Namer: translate.NewNamer(tab), tab: tab, notes: notes}, nil
 }
 
 // rename translates an object and a counter (relog.Options.Rename).
 func (nm *namer) rename(object, counter string) (string, string) {
-	o := nm.tab.Object(object)
-	c := nm.tab.Counter(o.Text, counter)
 	nm.mu.Lock()
-	nm.note(translate.Object, "", object, o)
-	if counter != "*" {
-		nm.note(translate.Counter, o.Text, counter, c)
-	}
-	nm.mu.Unlock()
-	return o.Text, c.Text
-}
-
-func (nm *namer) note(kind translate.Kind, object, local string, n translate.Name) {
-	k := string(kind) + "\x00" + object + "\x00" + local
-	if _, ok := nm.seen[k]; !ok {
-		nm.seen[k] = seenName{kind, object, local, n}
-	}
+	defer nm.mu.Unlock()
+	return nm.Rename(object, counter)
 }
 
 // values translates the paths of a capture's values in place and keeps
@@ -295,29 +244,13 @@ func matchAny(pats []counterpath.Path, p counterpath.Path) bool {
 	return false
 }
 
-// unknown returns the names met that were not translated, sorted:
-// "object Foo", "counter Bar (of Processor)", with " (ambiguous)" where a
-// source maps the name to two English names.
+// unknown returns the names met that were not translated, sorted
+// (translate.Namer.Unknown).
 func (nm *namer) unknown() []string {
 	if nm == nil {
 		return nil
 	}
-	var out []string
-	for _, s := range nm.seen {
-		if s.name.Status != translate.Unknown && s.name.Status != translate.Ambiguous {
-			continue
-		}
-		t := s.kind.String() + " " + s.local
-		if s.kind == translate.Counter {
-			t += " (of " + s.object + ")"
-		}
-		if s.name.Status == translate.Ambiguous {
-			t += " (ambiguous in " + nm.tab.Source(s.name.Source) + ")"
-		}
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
+	return nm.Unknown()
 }
 
 // finish writes to stderr the names not translated and, with
@@ -332,16 +265,22 @@ func (nm *namer) finish(stderr io.Writer, cmd string, report bool) {
 	if report {
 		var lines []string
 		counts := map[translate.Status]int{}
-		for _, s := range nm.seen {
-			counts[s.name.Status]++
-			if s.name.Status != translate.Translated {
+		seen := map[string]bool{}
+		for _, s := range nm.Met() {
+			k := string(rune(s.Kind)) + "\x00" + s.Object + "\x00" + s.Local
+			if seen[k] {
+				continue // met more than once
+			}
+			seen[k] = true
+			counts[s.Name.Status]++
+			if s.Name.Status != translate.Translated {
 				continue
 			}
-			t := s.kind.String() + " " + strconv.Quote(s.local) + " -> " + strconv.Quote(s.name.Text)
-			if s.kind == translate.Counter {
-				t += " (of " + strconv.Quote(s.object) + ")"
+			t := s.Kind.String() + " " + strconv.Quote(s.Local) + " -> " + strconv.Quote(s.Name.Text)
+			if s.Kind == translate.Counter {
+				t += " (of " + strconv.Quote(s.Object) + ")"
 			}
-			lines = append(lines, t+" from "+nm.tab.Source(s.name.Source))
+			lines = append(lines, t+" from "+nm.tab.Source(s.Name.Source))
 		}
 		sort.Strings(lines)
 		for _, l := range lines {

@@ -35,13 +35,14 @@ var pathParsers = map[string][]*regexp.Regexp{
 // perfcalc formatted (those carry their parts: relog.Column.Parts,
 // query.Value.Parts, the module's records).
 var parsesUserInput = map[string]string{
-	"cmd/perfcalc/flags.go":   "-c patterns and counter files (-cf)",
-	"internal/abi/build.go":   "the hosts' counter path patterns (ParsePatterns)",
-	"collect/pdh.go":          "the paths a user asks PDH for, and PDH's own full paths (PDH_COUNTER_INFO_W)",
-	"collect/pdhbuf.go":       "the paths a user asks PDH for (their instance wildcard)",
-	"web/viewer/dom.mjs":      "a line-break opportunity after each backslash of a path shown (no part is read)",
-	"analysis/palxml/load.go": "the counter paths of PAL's threshold files (DATASOURCE, and the regular-expression paths counterpath cannot read)",
-	"analysis/defaults.go":    "the default analyses' counter paths, written as text in their table",
+	"cmd/perfcalc/flags.go":     "-c patterns and counter files (-cf)",
+	"internal/abi/build.go":     "the hosts' counter path patterns (ParsePatterns)",
+	"collect/pdh.go":            "the paths a user asks PDH for, and PDH's own full paths (PDH_COUNTER_INFO_W)",
+	"collect/pdhbuf.go":         "the paths a user asks PDH for (their instance wildcard)",
+	"web/viewer/dom.mjs":        "a line-break opportunity after each backslash of a path shown (no part is read)",
+	"analysis/palxml/load.go":   "the counter paths of PAL's threshold files (DATASOURCE, and the regular-expression paths counterpath cannot read)",
+	"analysis/defaults.go":      "the default analyses' counter paths, written as text in their table",
+	"engine/translate/table.go": "Table.Path: a path a user gives, to translate (perfcalc's columns carry their parts: relog.Options.Rename)",
 }
 
 // TestNoOtherPathParser: no Go, Python or JavaScript source outside this

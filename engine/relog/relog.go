@@ -65,9 +65,8 @@ type Options struct {
 	// Rename, when not nil, renames every column's object and counter
 	// (package translate's Table: localized names to English): Column.Path
 	// and Column.Parts hold the names it returns, and Counters match them.
-	// Machines and instances keep their names. The WebAssembly module
-	// leaves it out (its size budget; it has no names export) and ignores
-	// it.
+	// Machines and instances keep their names. (The module sets it from
+	// its names_load sources: wasm/ABI.md.)
 	Rename func(object, counter string) (string, string)
 
 	part bool // a log of Merge: New opens it, Merge reads it
@@ -474,7 +473,7 @@ func (c *Converter) match(e *entry, ci, ii int32) bool {
 // instance part only for objects with instances).
 func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 	info := e.info
-	renamed := renames && c.opts.Rename != nil
+	renamed := c.opts.Rename != nil
 	if renamed {
 		// The entry's path with the renamed object and counter.
 		r := blg.CounterInfo{Machine: info.Machine, Object: info.Object, Instance: info.Instance, Parent: info.Parent, InstanceIndex: info.InstanceIndex, Counter: info.Counter}
@@ -505,7 +504,7 @@ func (c *Converter) appendPath(dst []byte, e *entry, ci, ii int32) []byte {
 // entry e, its object and counter renamed by Options.Rename.
 func (c *Converter) parts(e *entry, ci, ii int32) counterpath.Path {
 	p := e.parts(ci, ii)
-	if renames && c.opts.Rename != nil { // not in the module: see Options.Rename
+	if c.opts.Rename != nil {
 		p.Object, p.Counter = c.opts.Rename(p.Object, p.Counter)
 	}
 	return p

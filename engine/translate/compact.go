@@ -82,6 +82,8 @@ func ParseCompact(data []byte, fn func(Entry) error) error {
 }
 
 // AddCompact adds every entry of the compact form data from source src.
+//
+//go:noinline
 func (b *Builder) AddCompact(src int, data []byte) error {
 	return ParseCompact(data, func(e Entry) error {
 		b.Add(src, e)
@@ -89,73 +91,75 @@ func (b *Builder) AddCompact(src int, data []byte) error {
 	})
 }
 
+//go:noinline
 func lineError(line, off int, field, msg string, err error) error {
 	return &engine.FormatError{Format: "translate", Record: "line", Index: line, Offset: int64(off), Field: field, Detail: msg, Err: err}
 }
 
+// fieldNames name the fields after the kind, for errors: of o and n
+// lines, and of c lines.
+var fieldNames = [2][4]string{{"lang", "English", "local"}, {"lang", "object", "English", "local"}}
+
 // parseLine reads one entry's line; it returns the name of the field at
 // fault and what is wrong, or "".
 func parseLine(text []byte) (Entry, string, string) {
-	var f [5][]byte
+	var f [5]string
 	n := 0
-	for start := 0; ; {
-		i := bytes.IndexByte(text[start:], '\t')
+	for {
 		if n == len(f) {
 			return Entry{}, "", "has more than 5 fields"
 		}
+		i := bytes.IndexByte(text, '\t')
 		if i < 0 {
-			f[n] = text[start:]
+			f[n] = string(text)
 			n++
 			break
 		}
-		f[n] = text[start : start+i]
+		f[n] = string(text[:i])
 		n++
-		start += i + 1
+		text = text[i+1:]
 	}
-	if len(f[0]) != 1 {
-		return Entry{}, "kind", "is not o, c or n"
-	}
-	e := Entry{Kind: Kind(f[0][0])}
-	want := 4
-	switch e.Kind {
-	case Object, Any:
-	case Counter:
-		want = 5
+	e := Entry{Kind: Counter}
+	want, names := 5, fieldNames[1]
+	switch f[0] {
+	case "c":
+	case "o", "n":
+		e.Kind, want, names = Kind(f[0][0]), 4, fieldNames[0]
 	default:
 		return Entry{}, "kind", "is not o, c or n"
 	}
 	if n != want {
-		return Entry{}, "", "has " + strconv.Itoa(n) + " fields; a " + e.Kind.String() + " line has " + strconv.Itoa(want)
+		return Entry{}, "", "has " + itoa(n) + " fields; a " + e.Kind.String() + " line has " + itoa(want)
 	}
-	names := [...]string{"lang", "object", "English", "local"}
-	fields := f[1:n]
-	if e.Kind != Counter {
-		names = [...]string{"lang", "English", "local", ""}
-	}
-	for i, v := range fields {
-		if msg := checkField(v); msg != "" {
-			return Entry{}, names[i], msg
+	for i := 1; i < n; i++ {
+		if msg := checkField(f[i]); msg != "" {
+			return Entry{}, names[i-1], msg
 		}
 	}
-	e.Lang = string(fields[0])
+	e.Lang, e.English, e.Local = f[1], f[n-2], f[n-1]
 	if e.Kind == Counter {
-		e.Object, fields = string(fields[1]), fields[1:]
+		e.Object = f[2]
 	}
-	e.English, e.Local = string(fields[1]), string(fields[2])
 	return e, "", ""
 }
 
-func checkField(v []byte) string {
+// itoa is strconv.Itoa, not inlined (each inlined call costs the module
+// hundreds of bytes).
+//
+//go:noinline
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func checkField(v string) string {
 	switch {
 	case len(v) == 0:
 		return "is empty"
 	case len(v) > counterpath.MaxLength:
-		return "is longer than " + strconv.Itoa(counterpath.MaxLength) + " bytes"
-	case !utf8.Valid(v):
+		return "is longer than " + itoa(counterpath.MaxLength) + " bytes"
+	case !utf8.ValidString(v):
 		return "is not valid UTF-8"
 	}
-	for _, c := range v {
-		if c < 0x20 || c == 0x7F {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c == 0x7F {
 			return "holds a control character"
 		}
 	}

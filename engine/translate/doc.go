@@ -23,6 +23,13 @@
 // object's English name), then among the name-table pairs and the counters
 // of every object.
 //
+// Build builds a Table from the sources of perfcalc --names-lang (name
+// tables, the compact form, entries read from CounterLang.xml elsewhere)
+// in the command's order of precedence; a Namer renames a run's columns
+// (relog.Options.Rename) and lists the names not translated (Unknown).
+// The WebAssembly module reads the compact form with AddCompact and
+// translates with the same Table and Namer (wasm/ABI.md, "Names").
+//
 // # Security
 //
 // The compact form is untrusted input: AddCompact checks every line's

@@ -29,11 +29,12 @@ func (k Kind) String() string {
 	case Any:
 		return "name"
 	}
-	return "kind " + string(rune(k))
+	return "kind ?" // not string(rune(k)): it links runtime.intstring into the module
 }
 
 // Entry is one translation: the English name of a localized one.
 type Entry struct {
+	_    [0]func() // not comparable: no equality function in the module
 	Kind Kind
 	// Lang is the language of Local as its source names it ("deDE" in
 	// CounterLang.xml, "007" for a "Counter 007" table); informative only.
@@ -76,23 +77,26 @@ func (s Status) String() string {
 
 // Name is one name's translation.
 type Name struct {
-	Text   string // the English name, or the name as given
+	_      [0]func() // not comparable: no equality function in the module
+	Text   string    // the English name, or the name as given
 	Status Status
 	Source int // the rank of the source that translated it (Table.Source), or −1
 }
 
 // Ambiguity is a localized name that one source maps to two English names.
 type Ambiguity struct {
-	Kind    Kind
-	Source  int
-	Lang    string
-	Object  string // the English object of a counter
-	Local   string
-	English [2]string // the first two English names met
+	_              [0]func() // not comparable: no equality function in the module
+	Kind           Kind
+	Source         int
+	Lang           string
+	Object         string // the English object of a counter
+	Local          string
+	English, Other string // the first two English names met
 }
 
 // target is what a localized name translates to.
 type target struct {
+	_         [0]func() // not comparable: no equality function in the module
 	english   string
 	source    int
 	ambiguous bool
@@ -101,13 +105,16 @@ type target struct {
 // Builder collects translations from sources. The zero value is ready to
 // use.
 type Builder struct {
-	sources  []string
-	english  map[string]bool    // scope keys of English names
-	objects  map[string]*target // fold(local object)
-	counters map[string]*target // fold(English object) \x00 fold(local counter)
-	names    map[string]*target // fold(local name): name tables, and counters of any object
-	amb      []Ambiguity
-	key      []byte
+	sources []string
+	english map[string]bool // scope keys of English names
+	// targets maps the keys of localized names (appendKey) to their
+	// translations: tag 'O' an object (fold(local object)), 'C' a counter
+	// of an object (fold(English object) \x00 fold(local counter)), 'N' a
+	// name-table name or a counter of any object (fold(local name)). One
+	// map, not three: the module's size.
+	targets map[string]*target
+	amb     []Ambiguity
+	key     []byte
 }
 
 // Source registers a source by the name reports give it (a file name, "the
@@ -117,12 +124,11 @@ func (b *Builder) Source(name string) int {
 	return len(b.sources) - 1
 }
 
+//go:noinline
 func (b *Builder) init() {
 	if b.english == nil {
 		b.english = map[string]bool{}
-		b.objects = map[string]*target{}
-		b.counters = map[string]*target{}
-		b.names = map[string]*target{}
+		b.targets = map[string]*target{}
 	}
 }
 
@@ -133,31 +139,34 @@ func (b *Builder) Add(src int, e Entry) {
 		return
 	}
 	b.init()
-	switch e.Kind {
-	case Object:
-		b.english[string(b.keyOf('o', "", e.English))] = true
-		b.put(b.objects, b.keyOf(0, "", e.Local), src, e, true)
-	case Counter:
-		b.english[string(b.keyOf('c', e.Object, e.English))] = true
-		b.english[string(b.keyOf('n', "", e.English))] = true
-		b.put(b.counters, b.keyOf(0, e.Object, e.Local), src, e, true)
+	// The English name is English in its scopes: an object's ('o'), a
+	// counter's in its object ('c') and in any object ('n'); a name-table
+	// name is both an object's and a counter's.
+	if e.Kind != Counter {
+		b.markEnglish('o', "", e.English)
+	} else {
+		b.markEnglish('c', e.Object, e.English)
+	}
+	if e.Kind != Object {
+		b.markEnglish('n', "", e.English)
+	}
+	if e.Kind == Counter {
+		b.put('C', e.Object, src, e, true)
+	} else {
+		b.put('O', "", src, e, true)
+	}
+	if e.Kind != Object {
 		// The fallback for a counter whose object is not known: its
 		// ambiguities (one localized name, two objects' English
 		// counters) are marked, not reported.
-		b.put(b.names, b.keyOf(0, "", e.Local), src, e, false)
-	case Any:
-		b.english[string(b.keyOf('o', "", e.English))] = true
-		b.english[string(b.keyOf('n', "", e.English))] = true
-		b.put(b.objects, b.keyOf(0, "", e.Local), src, e, true)
-		b.put(b.names, b.keyOf(0, "", e.Local), src, e, false)
+		b.put('N', "", src, e, false)
 	}
 }
 
-// keyOf returns the key of a name in a scope: a tag byte (0: none), the
-// folded object and a NUL when object is not empty, then the folded name.
-// The result is valid until the next call.
-func (b *Builder) keyOf(tag byte, object, name string) []byte {
-	k := b.key[:0]
+// appendKey appends the key of a name in a scope: a tag byte (0: none),
+// the folded object and a NUL when object is not empty, then the folded
+// name.
+func appendKey(k []byte, tag byte, object, name string) []byte {
 	if tag != 0 {
 		k = append(k, tag, 0)
 	}
@@ -165,17 +174,28 @@ func (b *Builder) keyOf(tag byte, object, name string) []byte {
 		k = fold.Append(k, object)
 		k = append(k, 0)
 	}
-	k = fold.Append(k, name)
-	b.key = k
-	return k
+	return fold.Append(k, name)
 }
 
-// put adds a translation of key to m; where the same source gave key
-// another English name, the key becomes ambiguous, and report lists it.
-func (b *Builder) put(m map[string]*target, key []byte, src int, e Entry, report bool) {
-	t, ok := m[string(key)]
+// markEnglish marks name as English in a scope (appendKey's tag and
+// object).
+//
+//go:noinline
+func (b *Builder) markEnglish(tag byte, object, name string) {
+	b.key = appendKey(b.key[:0], tag, object, name)
+	b.english[string(b.key)] = true
+}
+
+// put adds e's translation of its local name in a scope (appendKey's tag
+// and object) to the targets;
+// where the same source gave the key another English name, the key
+// becomes ambiguous, and report lists it.
+func (b *Builder) put(tag byte, object string, src int, e Entry, report bool) {
+	m := b.targets
+	b.key = appendKey(b.key[:0], tag, object, e.Local)
+	t, ok := m[string(b.key)]
 	if !ok {
-		m[string(key)] = &target{english: e.English, source: src}
+		m[string(b.key)] = &target{english: e.English, source: src}
 		return
 	}
 	if src < t.source {
@@ -192,7 +212,7 @@ func (b *Builder) put(m map[string]*target, key []byte, src int, e Entry, report
 	if !report {
 		return
 	}
-	b.amb = append(b.amb, Ambiguity{Kind: e.Kind, Source: src, Lang: e.Lang, Object: e.Object, Local: e.Local, English: [2]string{t.english, e.English}})
+	b.amb = append(b.amb, Ambiguity{Kind: e.Kind, Source: src, Lang: e.Lang, Object: e.Object, Local: e.Local, English: t.english, Other: e.English})
 }
 
 // AddTables adds the pairs of two name tables of one machine: en is the
@@ -231,8 +251,8 @@ func (b *Builder) AddEnglish(src int, en *nametable.Table) int {
 			continue
 		}
 		eb = t.AppendUTF8(eb[:0])
-		b.english[string(b.keyOf('o', "", string(eb)))] = true
-		b.english[string(b.keyOf('n', "", string(eb)))] = true
+		b.markEnglish('o', "", string(eb))
+		b.markEnglish('n', "", string(eb))
 		n++
 	}
 	return n
@@ -247,24 +267,22 @@ func IsEnglish(t *nametable.Table) bool {
 	return ok1 && ok2 && p.EqualFold("Processor") && c.EqualFold("% Processor Time")
 }
 
-// Table returns the translations added so far. The Builder may be used
-// again afterwards, and the Table does not change.
+// Table returns the translations added so far. The Table shares the
+// Builder's maps: translations added afterwards change it too (the module
+// adds each source of names_load so, and uses the Table only between
+// them); a Table whose Builder is not used again does not change.
 func (b *Builder) Table() *Table {
 	b.init()
-	t := &Table{sources: b.sources, english: b.english, objects: b.objects, counters: b.counters, names: b.names, amb: b.amb}
-	*b = Builder{}
-	return t
+	return &Table{sources: b.sources, english: b.english, targets: b.targets, amb: b.amb}
 }
 
 // Table translates localized names to English. It is immutable and safe
 // for concurrent use.
 type Table struct {
-	sources  []string
-	english  map[string]bool
-	objects  map[string]*target
-	counters map[string]*target
-	names    map[string]*target
-	amb      []Ambiguity
+	sources []string
+	english map[string]bool
+	targets map[string]*target
+	amb     []Ambiguity
 }
 
 // Source returns the name of the source of rank i ("" when out of range).
@@ -284,39 +302,47 @@ func (t *Table) Ambiguities() []Ambiguity { return t.amb }
 
 // Len returns the number of localized object, counter and name-table
 // names the table translates (ambiguous ones included).
-func (t *Table) Len() int { return len(t.objects) + len(t.counters) + len(t.names) }
+func (t *Table) Len() int { return len(t.targets) }
 
-func key(tag byte, object, name string) string {
-	var k []byte
-	if tag != 0 {
-		k = append(k, tag, 0)
-	}
-	if object != "" {
-		k = fold.Append(k, object)
-		k = append(k, 0)
-	}
-	return string(fold.Append(k, name))
+// find returns the target of name in a scope (appendKey's tag and
+// object), or nil.
+//
+//go:noinline
+func (t *Table) find(tag byte, object, name string) *target {
+	var buf [128]byte
+	return t.targets[string(appendKey(buf[:0], tag, object, name))]
+}
+
+// isEnglish reports whether name is English in a scope (appendKey's tag
+// and object).
+//
+//go:noinline
+func (t *Table) isEnglish(tag byte, object, name string) bool {
+	var buf [128]byte
+	return t.english[string(appendKey(buf[:0], tag, object, name))]
 }
 
 // Object translates an object name.
 func (t *Table) Object(name string) Name {
-	if t.english[key('o', "", name)] {
+	if t.isEnglish('o', "", name) {
 		return Name{Text: name, Status: English, Source: -1}
 	}
-	return pick(name, t.objects[key(0, "", name)], t.names[key(0, "", name)])
+	return pick(name, t.find('O', "", name), t.find('N', "", name))
 }
 
 // Counter translates the name of a counter of the object whose English
 // name is object (as Object returned it).
 func (t *Table) Counter(object, name string) Name {
-	if t.english[key('c', object, name)] || t.english[key('n', "", name)] {
+	if t.isEnglish('c', object, name) || t.isEnglish('n', "", name) {
 		return Name{Text: name, Status: English, Source: -1}
 	}
-	return pick(name, t.counters[key(0, object, name)], t.names[key(0, "", name)])
+	return pick(name, t.find('C', object, name), t.find('N', "", name))
 }
 
 // pick returns the translation of the source of lower rank, the scoped one
 // (a) where both have the same rank.
+//
+//go:noinline
 func pick(name string, a, b *target) Name {
 	if a == nil || b != nil && b.source < a.source {
 		a = b

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -71,7 +72,7 @@ func TestPath(t *testing.T) {
 		t.Error("a path without its leading backslash: no error")
 	}
 	amb := tab.Ambiguities()
-	if len(amb) != 1 || amb[0].Local != "Seitenfehler/s" || amb[0].English != [2]string{"Page Faults/sec", "Page Reads/sec"} || amb[0].Object != "Process" {
+	if len(amb) != 1 || amb[0].Local != "Seitenfehler/s" || amb[0].English != "Page Faults/sec" || amb[0].Other != "Page Reads/sec" || amb[0].Object != "Process" {
 		t.Errorf("have the ambiguities %+v", amb)
 	}
 }
@@ -162,7 +163,7 @@ func TestAppendCompactRoundTrip(t *testing.T) {
 		t.Fatalf("have %d entries, want %d", len(back), len(es))
 	}
 	for i := range es {
-		if back[i] != es[i] {
+		if !reflect.DeepEqual(back[i], es[i]) {
 			t.Errorf("have %+v, want %+v", back[i], es[i])
 		}
 	}

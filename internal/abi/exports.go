@@ -55,6 +55,11 @@ var Exports = []Export{
 		"the identity breaks that the last of those calls met with `IdentityPID` (after its result's last page): the PDH instance names that named another process or thread than in the sample before, where PDH's pairing computes across two processes; 0 with `IdentityPDH`"},
 	{"analyze", "log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32",
 		"`perfcalc analyze -f json`'s report of a `.blg` log: PAL threshold files or perfcalc's own analyses, as JSON text (see analyze)"},
+	// Names in any language (issue 21; both modules).
+	{"names_load", "name_off u32, name_len u32, off u32, len u32", "i32",
+		"adds a translation source, the compact form (doc/FORMATS.md §3.4) at `off` of the input buffer, named by the UTF-8 text at `name_off`: from then on the log exports (and `analyze`) translate object and counter names to English and match counter patterns against the English names, as `perfcalc --names-lang en --names-file`; returns the number of sources, or an error (a malformed source drops every source); `len` 0 drops every source (added within version 2: see Names)"},
+	{"names_unknown", "", "i32",
+		"writes into the output buffer the names the last log export met and did not translate, one per line, sorted, as `perfcalc --names-lang` lists them; returns the bytes written (added within version 2)"},
 }
 
 // AnalyzeModuleExports are the exports of the analyze module,
@@ -66,6 +71,7 @@ var Exports = []Export{
 var AnalyzeModuleExports = []string{
 	"abi_version", "in_ptr", "in_cap", "out_ptr", "out_cap", "in_reserve", "out_reserve",
 	"err_ptr", "err_len", "last_status", "last_detail", "decode_next", "analyze",
+	"names_load", "names_unknown",
 }
 
 // InAnalyzeModule reports whether the export name is in the analyze module

@@ -3,6 +3,7 @@ package counterlang
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestReadSmall(t *testing.T) {
 		t.Fatalf("have %d entries %v, want %d", len(es), es, len(want))
 	}
 	for i := range want {
-		if es[i] != want[i] {
+		if !reflect.DeepEqual(es[i], want[i]) {
 			t.Errorf("entry %d: have %+v, want %+v", i, es[i], want[i])
 		}
 	}
@@ -66,7 +67,7 @@ func TestReadSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range want {
-		if back[i] != want[i] {
+		if !reflect.DeepEqual(back[i], want[i]) {
 			t.Errorf("compact entry %d: have %+v, want %+v", i, back[i], want[i])
 		}
 	}

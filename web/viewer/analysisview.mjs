@@ -256,7 +256,7 @@ export class AnalysisView {
     this.setState("running");
     $("analysis-results").hidden = true;
     try {
-      const r = await this.ctx.job(`Analysing ${v.file} with ${what}…`, (signal) => this.ctx.worker().analyze(v.bgRef, { ...opts, identity: v.identity, signal }));
+      const r = await this.ctx.job(`Analysing ${v.file} with ${what}…`, (signal) => this.ctx.worker().analyze(v.bgRef, { ...opts, identity: v.identity, translate: v.translate, signal }));
       if (g !== this.ctx.gen() || this.ctx.view() !== v) return;
       this.json = r.json;
       this.show(r.report, what, opts);

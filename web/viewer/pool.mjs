@@ -34,19 +34,19 @@ export function viewerWorker(pool) {
       // By process ID (identity "pid"), one worker reads the whole log:
       // a part would start without the processes of the sample before it.
       if (method === "series" && args[0] instanceof PoolRef && args[3] !== "pid") {
-        const [ref, paths] = args;
-        return pool.inParts((w, r, part) => w.call("series", [r, paths, part], opts), ref).then((ps) => ({ ...joinSeries(ps), parts: ps.length }));
+        const [ref, paths, , identity, translate] = args;
+        return pool.inParts((w, r, part) => w.call("series", [r, paths, part, identity, translate], opts), ref).then((ps) => ({ ...joinSeries(ps), parts: ps.length }));
       }
       if (method === "csv" && args[0] instanceof PoolRef) {
         // The worker script's csv, its text read in parts: relog's CSV of
         // these columns (all when none) with digits, of the samples in
         // range; extra, the columns the patterns select beyond those asked.
-        const [ref, paths, digits, range = {}] = args;
+        const [ref, paths, digits, range = {}, translate] = args;
         const { signal } = opts;
         const parts = pool._parts(ref.byteLength).length;
         return Promise.all([
-          pool.relog(ref, { format: "csv", counters: paths, digits, ...range, signal }),
-          paths.length === 0 ? null : first.columns(ref.refs[0], { counters: paths, signal }),
+          pool.relog(ref, { format: "csv", counters: paths, digits, ...range, translate, signal }),
+          paths.length === 0 ? null : first.columns(ref.refs[0], { counters: paths, identity: range.identity, translate, signal }),
         ]).then(([text, cols]) => ({ text, extra: cols === null ? 0 : cols.columns.length - paths.length, parts }));
       }
       return first.call(method, args.map(own), opts);

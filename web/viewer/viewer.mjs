@@ -32,6 +32,7 @@
 //   analysis    see analysisview.mjs
 
 import { ANALYZE_MODULE, moduleURLs } from "../perfcalc.mjs";
+import { compactFromCounterLang } from "../names.mjs";
 import { createPool, createWorker } from "../worker.mjs";
 import { viewerWorker } from "./pool.mjs";
 import { drawChart } from "./chart.mjs";
@@ -54,6 +55,14 @@ let jobSeq = 0;
 let abort = new AbortController(); // aborts every call of the open
 let tree = null, table = null;
 let analysis = null; // the Analysis view
+let names = null; // the compact form of the names file loaded (English names), or null
+
+// translation returns the translate option of a log's calls: the names
+// file's compact form while "English names" is checked (the module
+// translates, as perfcalc --names-lang en), else nothing.
+function translation() {
+  return names !== null && $("english-names").checked ? { name: names.file, data: names.text } : undefined;
+}
 
 // ---------------------------------------------------------------- state, progress and messages
 
@@ -182,13 +191,14 @@ async function openLog(f) {
   // The pairing of instances chosen where the log is opened (--identity).
   const identity = $("identity").value === "pid" ? "pid" : "pdh";
   const ref = work.keep(f.file), bgRef = background.keep(f.file);
-  const cols = await job("Listing the log's counters…", (signal) => work.columns(ref, { signal, identity }));
+  const translate = translation();
+  const cols = await job("Listing the log's counters…", (signal) => work.columns(ref, { signal, identity, translate }));
   if (g !== gen) return;
   if (cols.samples === 0) throw new Error(cols.damage ? `The log holds no sample before its damage: ${cols.damage}` : "The log holds no sample.");
   const paths = cols.columns.map((c) => c.path);
   const t = new CounterTree(paths, cols.columns.map((c) => c.parts));
   view = {
-    kind: "blg", source: { open: "blg" }, file: f.name, size: f.file.size, ref, bgRef, cols, tree: t,
+    kind: "blg", source: { open: "blg" }, file: f.name, size: f.file.size, ref, bgRef, cols, tree: t, opened: f, translate,
     selection: new Selection(defaultSelection(paths)), stats: null, series: new Map(), damage: cols.damage,
     range: null, statsSeq: 0, identity, blob: f.file,
   };
@@ -198,6 +208,7 @@ async function openLog(f) {
   app.dataset.stats = "pending";
   render();
   if (cols.damage) showDamage(cols.damage);
+  if (cols.namesUnknown?.length) showMessage("info", `${fmtInt(cols.namesUnknown.length)} names not translated (kept as they are)`, cols.namesUnknown.join("; "), "The names file does not know them (perfcalc --names-lang lists the same).");
   loadSeries();
   loadStats();
 }
@@ -230,7 +241,7 @@ async function loadStats() {
       // with the figures that are not PDH's: the valid values' mean, the
       // invalid samples and the percentiles (perfcalc stats --valid
       // --percentiles).
-      const st = await background.stats(v.bgRef, { ...rangeOptions(v.range), signal, percentiles: true, identity: v.identity });
+      const st = await background.stats(v.bgRef, { ...rangeOptions(v.range), signal, percentiles: true, identity: v.identity, translate: v.translate });
       if (g !== gen || seq !== v.statsSeq) return;
       if (st.identityBreaks !== undefined && !v.range) showBreaks(st.identityBreaks);
       // By column: a range's statistics cover the columns of its samples only.
@@ -255,7 +266,7 @@ function loadSeries() {
     if (g !== gen) return;
     const missing = v.selection.items.filter((i) => !v.series.has(i));
     if (missing.length > 0) {
-      const r = await work.call("series", [v.ref, missing.map((i) => v.tree.paths[i]), undefined, v.identity], { signal: abort.signal });
+      const r = await work.call("series", [v.ref, missing.map((i) => v.tree.paths[i]), undefined, v.identity, v.translate], { signal: abort.signal });
       if (g !== gen) return;
       app.dataset.seriesParts = String(r.parts ?? 1);
       missing.forEach((i, k) => v.series.set(i, r.series[k]));
@@ -610,7 +621,7 @@ async function columnSeries(path) {
   const v = view, i = v?.tree.paths.indexOf(path) ?? -1;
   if (i < 0) return null;
   if (!v.series.has(i)) {
-    const r = await job("Decoding the alert's counter…", (signal) => work.call("series", [v.ref, [path]], { signal }));
+    const r = await job("Decoding the alert's counter…", (signal) => work.call("series", [v.ref, [path], undefined, v.translate], { signal }));
     v.series.set(i, r.series[0]);
   }
   return v.series.get(i);
@@ -628,7 +639,7 @@ async function csv() {
   const paths = shownPaths(v);
   const range = v.kind === "blg" ? v.range : null;
   const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => v.kind === "blg"
-    ? work.call("csv", [v.ref, paths, digits, { ...rangeOptions(range), identity: v.identity }], { signal })
+    ? work.call("csv", [v.ref, paths, digits, { ...rangeOptions(range), identity: v.identity }, v.translate], { signal })
     : work.call("valuesCsv", [v.query.newer, v.query.opts, paths, digits], { signal }));
   const command = v.kind === "blg" ? `perfcalc relog -f csv${v.identity === "pid" ? " --identity pid" : ""}` : "perfcalc values -f csv";
   const status = $("export-status");
@@ -735,6 +746,23 @@ function wire() {
   $("cancel").addEventListener("click", cancel);
   $("clear-selection").addEventListener("click", () => { if (view?.kind === "blg") { view.selection.clear(); afterSelection(); } });
   $("normalize").addEventListener("change", () => { if (view?.kind === "blg") renderChart(); });
+  // English names: the log opened again with the names file's translation.
+  const reopenLog = () => { if (view?.kind === "blg") { const f = view.opened; newOpen(); clearMessage(); job(`Opening ${f.name}…`, () => openLog(f)).catch((err) => fail(`Could not open ${f.name}`, err, hintFor(err, "blg"))); } };
+  $("english-names").addEventListener("change", reopenLog);
+  $("names-file").addEventListener("change", async () => {
+    const file = $("names-file").files[0];
+    if (!file) return;
+    try {
+      const text = await file.text();
+      names = { file: file.name, text: text.startsWith("perfcalc-names 1") ? text : compactFromCounterLang(text) };
+      $("english-names").disabled = false;
+      $("english-names").checked = true;
+      $("names-source").textContent = `(from ${file.name};`;
+      reopenLog();
+    } catch (err) {
+      fail(`Could not read the names file ${file.name}`, err, "Give PAL's CounterLang.xml or the compact form that perfcalc names --compact writes.");
+    }
+  });
   $("zoom-reset").addEventListener("click", () => setZoom(null));
   $("copy-csv").addEventListener("click", copyCsv);
   $("save-csv").addEventListener("click", saveCsv);

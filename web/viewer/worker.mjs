@@ -23,8 +23,8 @@ await serve({
    * (the page's pool reads the parts at once: pool.mjs); identity "pid"
    * pairs processes by ID (perfcalc --identity pid).
    */
-  series(pc, bytes, paths, part, identity) {
-    const d = pc.decode(bytes, { kind: "blg", counters: paths, part, identity });
+  series(pc, bytes, paths, part, identity, translate) {
+    const d = pc.decode(bytes, { kind: "blg", counters: paths, part, identity, translate });
     const series = paths.map((p) => {
       const s = seriesOf(d.records, p);
       s.text = seriesTexts(s); // the chart's exact texts, written here rather than on the page's thread
@@ -37,13 +37,14 @@ await serve({
    * relog's CSV of these columns (all when none), with digits significant
    * digits, of the samples in range (begin and end FILETIMEs, model's
    * rangeOptions: relog -b and -e; none for all; and its identity, as
-   * relog --identity).
+   * relog --identity), translated (the translate option) when translate
+   * is given.
    */
-  csv(pc, bytes, paths, digits, range = {}) {
-    const text = pc.relog(bytes, { format: "csv", counters: paths, digits, ...range });
+  csv(pc, bytes, paths, digits, range = {}, translate = undefined) {
+    const text = pc.relog(bytes, { format: "csv", counters: paths, digits, ...range, translate });
     // What the patterns selected: more than asked when a name has a
     // wildcard, or differs only in case, from another's.
-    const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths, identity: range.identity }).columns.length - paths.length;
+    const extra = paths.length === 0 ? 0 : pc.columns(bytes, { counters: paths, identity: range.identity, translate }).columns.length - paths.length;
     return { text, extra };
   },
 

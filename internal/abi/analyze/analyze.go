@@ -56,6 +56,10 @@ type Request struct {
 	// perfcalc analyze --identity pid; the report then says so, with its
 	// identity breaks).
 	Identity relog.Identity
+	// Rename, when not nil, returns the relog.Options.Rename of the logs
+	// of one machine (names in other languages: the module's names_load
+	// sources with the tables those logs embed); nil translates nothing.
+	Rename func(logs [][]byte) (func(object, counter string) (string, string), error)
 }
 
 // Run runs the analyses of a over the .blg logs (the module's analyze
@@ -104,7 +108,13 @@ func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) 
 		for k, i := range g {
 			in[k] = logs[i]
 		}
-		c, err := open(in, g, a.Identity)
+		opts := relog.Options{Identity: a.Identity}
+		if a.Rename != nil {
+			if opts.Rename, err = a.Rename(in); err != nil {
+				return dst, nil, err
+			}
+		}
+		c, err := open(in, g, opts)
 		if err != nil {
 			return dst, nil, err
 		}
@@ -135,17 +145,16 @@ func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) 
 var ErrNoLog error = &abi.Error{Code: abi.CodeArgument, Text: "perfcalc: analyze: no log"}
 
 // open opens one log, or several of one machine merged (idx: their
-// indexes among the logs given, for their names in errors: "log k"), with
-// the pairing id.
-func open(logs [][]byte, idx []int, id relog.Identity) (*relog.Converter, error) {
+// indexes among the logs given, for their names in errors: "log k").
+func open(logs [][]byte, idx []int, opts relog.Options) (*relog.Converter, error) {
 	if len(logs) == 1 {
-		return abi.OpenLog(logs[0], relog.Options{Identity: id})
+		return abi.OpenLog(logs[0], opts)
 	}
 	in := make([]relog.Input, len(logs))
 	for i, l := range logs {
 		in[i] = relog.Input{R: bytes.NewReader(l), Size: int64(len(l)), Name: "log " + strconv.Itoa(idx[i]+1)}
 	}
-	return relog.Merge(in, relog.Options{Identity: id})
+	return relog.Merge(in, opts)
 }
 
 // MissingFile returns the name of the threshold file that an INHERITANCE

@@ -32,7 +32,7 @@ from ._analyze import ALERTS_SCHEMA, STATISTICS_SCHEMA, Report, analyze
 from ._api import VALUES_SCHEMA, read_blg, relog, stats, values, values_text
 from ._compute import COUNTER_TYPES, STATUS_NAMES, Result, compute, compute_batch, counter_type, parse_options, type_name
 from ._long import SCHEMA
-from ._names import Translator, parse_compact
+from ._names import NamesNotTranslatedWarning
 from .errors import (
     AbsentError,
     ArgumentError,
@@ -76,8 +76,7 @@ __all__ = [
     "values",
     "values_text",
     # names in any language (issue 21)
-    "Translator",
-    "parse_compact",
+    "NamesNotTranslatedWarning",
     "Error",
     "AbsentError",
     "ArgumentError",

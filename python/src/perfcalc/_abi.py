@@ -440,6 +440,8 @@ EXPORTS = {
     "identity": ("mode u32", "i32"),
     "identity_breaks": ("", "u64"),
     "analyze": ("log_off u32, log_len u32, files_off u32, files_count u32, set_off u32, set_len u32, interval i64, flags u32", "i32"),
+    "names_load": ("name_off u32, name_len u32, off u32, len u32", "i32"),
+    "names_unknown": ("", "i32"),
 }
 
 # The exports of the analyze module, perfcalc-analyze.wasm (analyze and the
@@ -459,4 +461,6 @@ ANALYZE_MODULE_EXPORTS = frozenset({
     "last_detail",
     "decode_next",
     "analyze",
+    "names_load",
+    "names_unknown",
 })

@@ -13,7 +13,7 @@ from typing import Iterable, Mapping, Union
 import numpy as np
 import pyarrow as pa
 
-from . import _abi
+from . import _abi, _names
 from ._api import Source, _bytes, _identity_mode, _text
 from ._module import analyze_instance
 from .errors import ArgumentError, Error, InputError
@@ -93,12 +93,15 @@ class Report:
     - ``alerts`` and ``statistics``: pyarrow Tables (:data:`ALERTS_SCHEMA`,
       :data:`STATISTICS_SCHEMA`), every machine's rows;
     - ``damage``: why a log ends early (the report covers the samples
-      before it), or None.
+      before it), or None;
+    - ``names_unknown``: with ``translate``, the names not translated (of
+      the last machine's logs), else None.
     """
 
-    def __init__(self, text: str, damage: str | None):
+    def __init__(self, text: str, damage: str | None, names_unknown: list | None = None):
         self.json = text
         self.damage = damage
+        self.names_unknown = names_unknown
         self._report = None
 
     @property
@@ -215,6 +218,7 @@ def analyze(
     interval: int | None = None,
     pal_compat: bool = False,
     identity: str = "pdh",
+    translate=None,
 ) -> Report:
     """Runs perfcalc analyze over a .blg log (a path, bytes or a binary
     file), or a list of logs grouped by machine as the command groups them
@@ -239,6 +243,9 @@ def analyze(
     raises an :class:`InputError` whose ``missing_file`` is its name, as
     the INHERITANCE names it (resolved against the inheriting file's
     folder).
+
+    ``translate``: translate names to English before the analyses, as
+    ``perfcalc analyze --names-lang en`` (read_blg's ``translate``).
     """
     logs = [_bytes(x) for x in source] if isinstance(source, list) else [_bytes(source)]
     run, inc = _files(thresholds, "thresholds"), _files(include, "include")
@@ -251,8 +258,11 @@ def analyze(
     if _identity_mode(identity) == _abi.IDENTITY_PID:
         flags |= _abi.ANALYZE_PID
     inst = analyze_instance()
-    text, _ = _run(inst, logs, run, list(inc), values, interval, flags)
-    return Report(text, inst.error_text() or None)
+    with _names.translated(inst, _names.sources(translate)) as unknown:
+        text, _ = _run(inst, logs, run, list(inc), values, interval, flags)
+        damage = inst.error_text() or None
+    _names.note_unknown(unknown)
+    return Report(text, damage, unknown)
 
 
 def _missing(inst, e: Error) -> str | None:

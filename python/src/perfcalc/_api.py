@@ -14,7 +14,7 @@ from typing import Iterable, Union
 import numpy as np
 import pyarrow as pa
 
-from . import _abi
+from . import _abi, _names
 from ._compute import options_bits, type_name
 from ._long import _TICKS_PER_MINUTE, SCHEMA, _dict_column, _micros, _pid_column, blg_table
 from ._module import Instance, instance
@@ -246,6 +246,7 @@ def read_blg(
     damaged: str = "raise",
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     identity: str = "pdh",
+    translate=None,
 ) -> pa.Table:
     """Reads a perfmon binary log (.blg) as relog computes it, into a
     ``pyarrow.Table`` of perfcalc's long schema (:data:`perfcalc.SCHEMA`,
@@ -294,11 +295,20 @@ def read_blg(
     ``perfcalc.identity_breaks`` holds the identity breaks (PDH instance
     names that changed process), and breaks give an
     :class:`perfcalc.IdentityBreaksWarning`, as perfcalc notes them.
+
+    ``translate``: translate object and counter names to English, as
+    ``perfcalc --names-lang en --names-file``, from compact forms
+    (doc/FORMATS.md §3.4: what ``perfcalc names --compact CounterLang.xml``
+    writes; bytes, text, a path, a ``(name, form)`` pair, or a list of
+    these in order of precedence): the module translates, and ``counters``
+    then match the English names. Names no source knows are kept and
+    listed in a :class:`perfcalc.NamesNotTranslatedWarning` and in the
+    schema metadata ``perfcalc.names_unknown`` (one per line).
     """
-    return _read_blg(source, counters, begin, end, every, damaged, max_columns, True, identity)
+    return _read_blg(source, counters, begin, end, every, damaged, max_columns, True, identity, translate)
 
 
-def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, identity: str = "pdh") -> pa.Table:
+def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, identity: str = "pdh", translate=None) -> pa.Table:
     """read_blg; check_selection False returns an empty table where
     counters select nothing (Spark's reader: a log of many without the
     counter is no error)."""
@@ -307,22 +317,24 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     mode = _identity_mode(identity)
     inst = instance()
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    _identity(inst, identity)
-    try:
-        d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
-    except LimitError as err:
-        if _COLUMNS_ERROR.match(err.message):
-            raise _columns_limit(err) from None
-        err.message += _LIMIT_HINT
-        err.args = (err.message,)
-        raise
-    breaks = _breaks(inst, mode)
-    if check_selection:
-        _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    with _names.translated(inst, _names.sources(translate)) as unknown:
+        (off, n), (poff, plen) = inst.write_in([data, pats])
+        _max_columns(inst, max_columns)
+        _identity(inst, identity)
+        try:
+            d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
+        except LimitError as err:
+            if _COLUMNS_ERROR.match(err.message):
+                raise _columns_limit(err) from None
+            err.message += _LIMIT_HINT
+            err.args = (err.message,)
+            raise
+        breaks = _breaks(inst, mode)
+        if check_selection:
+            _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     table = blg_table(d)
-    meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode()}
+    _names.note_unknown(unknown)
+    meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode(), **_names.metadata(unknown)}
     if d.damage:
         meta[b"perfcalc.damage"] = d.damage.encode()
     skipped = int(d.header["local"])
@@ -351,6 +363,7 @@ def relog(
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     workers: int = 1,
     identity: str = "pdh",
+    translate=None,
 ) -> "str | bytes":
     """relog's text of a .blg log: ``format`` ``"csv"`` (PDH-CSV 4.0, as
     ``relog -f csv``), ``"tsv"`` or ``"json"`` (JSON lines, as ``perfcalc
@@ -374,12 +387,14 @@ def relog(
 
     ``identity`` as read_blg's (``"pid"``: ``perfcalc relog --identity
     pid``'s text; its breaks give an IdentityBreaksWarning); in pid mode
-    the log is read in one piece, whatever ``workers``."""
+    the log is read in one piece, whatever ``workers``.
+    ``translate``: as read_blg's (the names not translated in a
+    NamesNotTranslatedWarning)."""
     _check_damaged(damaged)
     if not isinstance(workers, int) or not 1 <= workers <= 64:
         raise ArgumentError(f"perfcalc: workers={workers!r}: want 1 to 64")
     if format == "bin":
-        return _relog_bin(source, counters, begin, end, every, damaged, max_columns, identity)
+        return _relog_bin(source, counters, begin, end, every, damaged, max_columns, identity, translate)
     fmt = _FORMATS.get(format)
     if fmt is None:
         raise ArgumentError(f"perfcalc: format {format!r}: want csv, tsv, json or bin")
@@ -391,15 +406,16 @@ def relog(
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     # pid mode reads the log in one piece: a part would start without the
     # processes of the sample before it.
+    srcs = _names.sources(translate)
     parts = _log_parts(len(data), workers if mode == _abi.IDENTITY_PDH else 1)
     breaks = None
     if len(parts) == 1:
-        text, damage, skipped, breaks = _relog_part(data, pats, b, e, every, fmt, max_columns, None, identity)
+        text, damage, skipped, breaks, unknown = _relog_part(data, pats, b, e, every, fmt, max_columns, None, identity, srcs)
     else:
         with _futures.ThreadPoolExecutor(len(parts)) as pool:
-            done = list(pool.map(lambda part: _relog_part(data, pats, b, e, every, fmt, max_columns, part, identity), parts))
-        texts, damage, skipped = [], "", done[0][2]
-        for t, d, _, _ in done:
+            done = list(pool.map(lambda part: _relog_part(data, pats, b, e, every, fmt, max_columns, part, identity, srcs), parts))
+        texts, damage, skipped, unknown = [], "", done[0][2], done[0][4]  # every part names the same columns
+        for t, d, *_ in done:
             texts.append(t)
             if d:
                 damage = d  # the log's rows end at its damage: the parts after it add nothing
@@ -408,24 +424,26 @@ def relog(
     inst = instance()
     _identity(inst, identity)
     if counters is not None and not damage:
-        # No column selected: a CSV or TSV header of the first field alone,
-        # JSON lines of no value; without a sample (no line), relog_columns says.
-        if format != "json":
-            if _HEADER_ALONE.match(text):
-                _check_selection(inst, 0, damage, counters, data, b, e, max_columns)
-        elif text == "" or _NO_VALUES.match(text):
-            (off, n), (poff, plen) = inst.write_in([data, pats])
-            _max_columns(inst, max_columns)
-            d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
-            _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+        with _names.translated(inst, srcs):
+            # No column selected: a CSV or TSV header of the first field alone,
+            # JSON lines of no value; without a sample (no line), relog_columns says.
+            if format != "json":
+                if _HEADER_ALONE.match(text):
+                    _check_selection(inst, 0, damage, counters, data, b, e, max_columns)
+            elif text == "" or _NO_VALUES.match(text):
+                (off, n), (poff, plen) = inst.write_in([data, pats])
+                _max_columns(inst, max_columns)
+                d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
+                _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     _note_skipped(skipped)
     _note_breaks(breaks)
+    _names.note_unknown(unknown)
     if damage and damaged == "raise":
         raise DamagedError(damage, text, op="relog_text")
     return text
 
 
-def _relog_bin(source, counters, begin, end, every, damaged, max_columns, identity) -> bytes:
+def _relog_bin(source, counters, begin, end, every, damaged, max_columns, identity, translate) -> bytes:
     """relog with format="bin": relog_text's FORMAT_BIN, its header
     finished as ``perfcalc relog -f bin -o`` finishes the file
     (_finish_log)."""
@@ -435,21 +453,23 @@ def _relog_bin(source, counters, begin, end, every, damaged, max_columns, identi
     if not inst.has("max_columns"):
         raise Error("perfcalc: this perfcalc.wasm cannot write .blg logs (it is older than this package)")
     _identity(inst, identity)
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    try:
-        log = bytearray(_pages(inst, "relog_text", (off, n, poff, plen, b, e, every, _abi.FORMAT_BIN)))
-    except LimitError as err:
-        raise _columns_limit(err) from None
-    damage = inst.error_text()
-    skipped = inst.call("last_detail")
-    _finish_log(log, data)
-    if counters is not None and not damage:
+    with _names.translated(inst, _names.sources(translate)) as unknown:
         (off, n), (poff, plen) = inst.write_in([data, pats])
         _max_columns(inst, max_columns)
-        d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
-        _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+        try:
+            log = bytearray(_pages(inst, "relog_text", (off, n, poff, plen, b, e, every, _abi.FORMAT_BIN)))
+        except LimitError as err:
+            raise _columns_limit(err) from None
+        damage = inst.error_text()
+        skipped = inst.call("last_detail")
+        _finish_log(log, data)
+        if counters is not None and not damage:
+            (off, n), (poff, plen) = inst.write_in([data, pats])
+            _max_columns(inst, max_columns)
+            d = decode(inst, "relog_columns", (off, n, poff, plen, b, e, every, 0), RECORD)
+            _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
     _note_skipped(skipped)
+    _names.note_unknown(unknown)
     if damage and damaged == "raise":
         raise DamagedError(damage, bytes(log), op="relog_text")
     return bytes(log)
@@ -489,29 +509,33 @@ def _log_parts(size: int, workers: int) -> list:
     return list(zip(bounds[:-1], bounds[1:]))
 
 
-def _relog_part(data, pats, b, e, every, fmt, max_columns, part, identity="pdh"):
+def _relog_part(data, pats, b, e, every, fmt, max_columns, part, identity="pdh", srcs=()):
     """relog_text of the log (of one part of it: log_part) on the calling
-    thread's instance: its text, its damage ("" for none), the events
-    the log's first reading skipped and its identity breaks (None in pdh
-    mode)."""
+    thread's instance, translated from the sources srcs: its text, its
+    damage ("" for none), the events the log's first reading skipped, its
+    identity breaks (None in pdh mode) and the names not translated (None
+    without sources)."""
     inst = instance()
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    mode = _identity(inst, identity)
-    if part is not None:
-        if not inst.has("log_part"):
-            raise Error("perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)")
-        inst.call("log_part", *part)
-    try:
-        text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
-    except LimitError as err:
-        raise _columns_limit(err) from None
-    finally:
+    with _names.translated(inst, srcs) as unknown:
+        (off, n), (poff, plen) = inst.write_in([data, pats])
+        _max_columns(inst, max_columns)
+        mode = _identity(inst, identity)
         if part is not None:
-            inst.call("log_part", 0, 0)
-    damage = inst.error_text()
-    # After the text's last page, last_detail is the events the log's first reading skipped.
-    return text, damage, inst.call("last_detail"), _breaks(inst, mode)
+            if not inst.has("log_part"):
+                raise Error("perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)")
+            inst.call("log_part", *part)
+        try:
+            text = _text(inst, "relog_text", (off, n, poff, plen, b, e, every, fmt))
+        except LimitError as err:
+            raise _columns_limit(err) from None
+        finally:
+            if part is not None:
+                inst.call("log_part", 0, 0)
+        damage = inst.error_text()
+        # After the text's last page, last_detail is the events the log's first reading skipped.
+        skipped = inst.call("last_detail")
+        breaks = _breaks(inst, mode)
+    return text, damage, skipped, breaks, unknown
 
 
 # The first line of relog's CSV or TSV text without a column, and of its
@@ -549,6 +573,7 @@ def stats(
     max_columns: int = _abi.DEFAULT_MAX_COLUMNS,
     percentiles: bool = False,
     identity: str = "pdh",
+    translate=None,
 ) -> pa.Table:
     """The statistics of every counter of a .blg log, as ``perfcalc stats``
     (PDH's PdhComputeCounterStatistics): path, counter_type, count (valid
@@ -562,7 +587,7 @@ def stats(
     until the end (8 bytes each). Arguments, skipped events, max_columns
     and identity as read_blg's (``"pid"``: a reused PID's process is a
     series of its own, and the schema metadata
-    ``perfcalc.identity_breaks`` holds the breaks)."""
+    ``perfcalc.identity_breaks`` holds the breaks), and translate as read_blg's."""
     _check_damaged(damaged)
     if not isinstance(percentiles, bool):
         raise TypeError(f"perfcalc: percentiles is {type(percentiles).__name__}, not a bool")
@@ -570,16 +595,18 @@ def stats(
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     mode = _identity_mode(identity)
     inst = instance()
-    (off, n), (poff, plen) = inst.write_in([data, pats])
-    _max_columns(inst, max_columns)
-    _identity(inst, identity)
-    try:
-        flags = _abi.STATS_PERCENTILES if percentiles else 0
-        d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, flags), STAT)
-    except LimitError as err:
-        raise _columns_limit(err) from None
-    breaks = _breaks(inst, mode)
-    _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    with _names.translated(inst, _names.sources(translate)) as unknown:
+        (off, n), (poff, plen) = inst.write_in([data, pats])
+        _max_columns(inst, max_columns)
+        _identity(inst, identity)
+        try:
+            flags = _abi.STATS_PERCENTILES if percentiles else 0
+            d = decode(inst, "relog_stats", (off, n, poff, plen, b, e, every, flags), STAT)
+        except LimitError as err:
+            raise _columns_limit(err) from None
+        breaks = _breaks(inst, mode)
+        _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
+    _names.note_unknown(unknown)
     s = d.records
     paths = d.paths()
     pct = None
@@ -608,7 +635,7 @@ def stats(
         schema = pa.schema(list(_STATS_SCHEMA) + _PERCENTILE_FIELDS)
     table = pa.Table.from_arrays(arrays, schema=schema)
     skipped = int(d.header["local"])
-    meta = {}
+    meta = _names.metadata(unknown)
     if skipped:
         meta[b"perfcalc.skipped_events"] = str(skipped).encode()
     if breaks is not None:
