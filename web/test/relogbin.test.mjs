@@ -72,3 +72,16 @@ test("a pool's relog format bin is the whole log's, by one worker", { skip: CORP
     p.terminate();
   }
 });
+
+test("relog format bin by process ID equals perfcalc relog -f bin --identity pid", { skip: CORPUS === null && "no ../shared/corpus" }, async () => {
+  const pc = await loadModule();
+  const file = join(CORPUS, "blg", "PAL_SamplePerfmonLog.blg");
+  const bytes = readFileSync(file);
+  const sel = "\\Process(rundll32*)\\% Processor Time";
+  const have = pc.relog(bytes, { format: "bin", counters: sel, identity: "pid" });
+  assert.deepEqual(Buffer.from(have), nativeBin(file, ["-c", sel, "--identity", "pid"]));
+  // Written column by column with relog's names: the processes' name:pid.
+  const text = pc.relog(have, { format: "csv" });
+  assert.match(text.split("\n")[0], /rundll32:580/);
+  assert.equal(text, pc.relog(bytes, { format: "csv", counters: sel, identity: "pid" }));
+});
