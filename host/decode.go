@@ -72,14 +72,48 @@ func (e *Engine) decodeLog(f int, log []byte, sel relog.Options) (*Decoded, erro
 	}, nil, partOf(f, sel))
 }
 
-// partOf returns the part of the log (relog.Options.PartFrom, PartTo) that
-// the export f reads: sel's for decode_blg and relog_text, none for the
-// others (which read the whole log).
-func partOf(f int, sel relog.Options) [2]int64 {
-	if f != fnDecodeBlg && f != fnRelogText {
-		return [2]int64{}
+// logMode is how a log export reads a log: the part of it (log_part; 0, 0:
+// the whole log) and the pairing of instances (identity).
+type logMode struct {
+	part     [2]int64
+	identity uint32
+}
+
+// partOf returns how the export f reads a log with sel: the part of the
+// log (relog.Options.PartFrom, PartTo) for decode_blg and relog_text, none
+// for the others (which read the whole log); sel.Identity for every log
+// export.
+func partOf(f int, sel relog.Options) logMode {
+	m := logMode{identity: abi.IdentityPDH}
+	if sel.Identity == relog.IdentityPID {
+		m.identity = abi.IdentityPID
 	}
-	return [2]int64{sel.PartFrom, sel.PartTo}
+	if f == fnDecodeBlg || f == fnRelogText {
+		m.part = [2]int64{sel.PartFrom, sel.PartTo}
+	}
+	return m
+}
+
+// setMode sets the instance's part (setPart) and pairing (the identity
+// export, when not the one set already: an *Error with CodeUnsupported
+// for a module without it, where IdentityPID is asked).
+func (inst *instance) setMode(e *Engine, m logMode) error {
+	if err := inst.setPart(e, m.part); err != nil || m.identity == inst.identity {
+		return err
+	}
+	if inst.fn[fnIdentity] == nil {
+		return &Error{Op: "identity", Code: CodeUnsupported, Text: "perfcalc host: this perfcalc.wasm lacks identity (it pairs instances by name only)"}
+	}
+	clear(inst.stack[:])
+	inst.stack[0] = uint64(m.identity)
+	if err := e.call(inst, fnIdentity); err != nil {
+		return err
+	}
+	if rc := int32(uint32(inst.stack[0])); rc != 0 {
+		return inst.guestError(e, "identity", rc)
+	}
+	inst.identity = m.identity
+	return nil
 }
 
 // setPart makes the instance's decode_blg and relog_text read part of a log
@@ -233,18 +267,19 @@ func (e *Engine) letGo(inst *instance, cursor *uint32, err *error) {
 // left (a log damaged after the rows written) is an *Error (Code 0)
 // returned with the text.
 func (e *Engine) text(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region)) (text []byte, err error) {
-	return e.textPart(f, parts, fill, args, [2]int64{})
+	return e.textPart(f, parts, fill, args, logMode{})
 }
 
-// textPart is text, the instance's log_part set to part first.
-func (e *Engine) textPart(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region), part [2]int64) (text []byte, err error) {
+// textPart is text, the instance's log_part and identity set to part's
+// first.
+func (e *Engine) textPart(f int, parts [][]byte, fill func([]byte, []region), args func(s []uint64, at []region), part logMode) (text []byte, err error) {
 	op := exports[f]
 	inst, err := e.get()
 	if err != nil {
 		return nil, err
 	}
 	defer e.put(inst)
-	if err := inst.setPart(e, part); err != nil {
+	if err := inst.setMode(e, part); err != nil {
 		return nil, err
 	}
 	at, err := inst.place(e, parts, fill)
@@ -333,16 +368,14 @@ func (inst *instance) reserve(e *Engine, f int, n uint32) error {
 	return nil
 }
 
-// selection turns relog.Options into the patterns and every of the ABI.
-// The Engine does not set the module's identity export yet: it refuses
-// sel.Identity other than relog.IdentityPDH (CodeUnsupported) rather than
-// pair by name in silence; Native honours it.
+// selection turns relog.Options into the patterns and every of the ABI
+// (sel.Identity goes to the identity export: partOf).
 func selection(sel relog.Options) ([]byte, uint64, error) {
 	if sel.Every < 0 || sel.Every > abi.MaxEvery {
 		return nil, 0, &Error{Op: "relog", Code: CodeArgument, Text: abi.ErrEvery.Error()}
 	}
-	if sel.Identity != relog.IdentityPDH {
-		return nil, 0, &Error{Op: "relog", Code: CodeUnsupported, Text: "perfcalc host: the module engine pairs instances by name: Identity pid needs Native (or the module's identity export)"}
+	if sel.Identity != relog.IdentityPDH && sel.Identity != relog.IdentityPID {
+		return nil, 0, &Error{Op: "relog", Code: CodeArgument, Text: "perfcalc host: unknown Identity " + sel.Identity.String()}
 	}
 	return abi.AppendPatterns(nil, sel.Counters), uint64(sel.Every), nil
 }
@@ -393,17 +426,18 @@ func (inst *instance) place(e *Engine, parts [][]byte, fill func(last []byte, at
 // decodes the input once, whatever the pages. When the output buffer cannot
 // hold the next record (a page without records), it is made to hold it.
 func (e *Engine) decode(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region)) (d *Decoded, err error) {
-	return e.decodePart(f, parts, args, fill, [2]int64{})
+	return e.decodePart(f, parts, args, fill, logMode{})
 }
 
-// decodePart is decode, the instance's log_part set to part first.
-func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region), part [2]int64) (d *Decoded, err error) {
+// decodePart is decode, the instance's log_part and identity set to
+// part's first.
+func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []region, first uint32), fill func([]byte, []region), part logMode) (d *Decoded, err error) {
 	inst, err := e.get()
 	if err != nil {
 		return nil, err
 	}
 	defer e.put(inst)
-	if err := inst.setPart(e, part); err != nil {
+	if err := inst.setMode(e, part); err != nil {
 		return nil, err
 	}
 	at, err := inst.place(e, parts, fill)

@@ -58,6 +58,7 @@ const (
 	fnDecodeNext
 	fnAnalyze
 	fnLogPart
+	fnIdentity
 	numFn
 )
 
@@ -88,13 +89,14 @@ var exports = [numFn]string{
 	fnDecodeNext:   "decode_next",
 	fnAnalyze:      "analyze",
 	fnLogPart:      "log_part",
+	fnIdentity:     "identity",
 }
 
 // optional are the exports that perfcalc.wasm may lack (they came later
 // within ABI version 1, and analyze is in the analyze module only; a module
 // of version 2 has the first ones): a call that needs a missing one
 // returns an *Error with CodeUnsupported.
-var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true, fnLogPart: true}
+var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true, fnLogPart: true, fnIdentity: true}
 
 // required reports whether a module must have the export i: the analyze
 // module (analyzeOnly) every one of abi.AnalyzeModuleExports (its Engine
@@ -297,6 +299,9 @@ type instance struct {
 	// part is the part of a log that the instance's decode_blg and
 	// relog_text read (log_part; 0, 0: the whole log).
 	part [2]int64
+	// identity is the pairing that the instance's log exports use (the
+	// identity export; abi.IdentityPDH until set).
+	identity uint32
 	// ctx is the context of the current Engine call: the Engine's, or one
 	// with the call's deadline, which cancel releases.
 	ctx    context.Context
