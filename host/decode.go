@@ -471,6 +471,13 @@ func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []re
 			if h.Flags&abi.FlagDamaged != 0 {
 				rd.d.Damage = &Error{Op: op, Text: inst.errorText(e)}
 			}
+			if inst.identity != abi.IdentityPDH && inst.fn[fnIdentityBreaks] != nil {
+				clear(inst.stack[:])
+				if err := e.call(inst, fnIdentityBreaks); err != nil {
+					return nil, err
+				}
+				rd.d.Breaks = int64(inst.stack[0])
+			}
 			return &rd.d, nil
 		}
 		if Code(rc) != CodeSpace || h.Cursor == 0 {

@@ -713,7 +713,8 @@ func TestRecordLargerThanOutputBuffer(t *testing.T) {
 
 // TestIdentityModule: relog.Options.Identity pid reaches the module's
 // identity export: DecodeBlg, RelogStats, RelogText and RelogTextParts of
-// the Engine pair Process and Thread instances by process, as Native does,
+// the Engine pair Process and Thread instances by process, as Native does
+// (the same records, statistics, text and Breaks: 1 and 11),
 // on the PAL sample log and its variant with svchost#2 exiting mid-log;
 // after a pid call the instance pairs by name again for a pdh call (the
 // CSV of pdh mode is Native's), and pid mode names other columns than pdh
@@ -733,9 +734,10 @@ func TestIdentityModule(t *testing.T) {
 	defer e.Close(context.Background())
 	var native host.Native
 	for _, tc := range []struct {
-		name string
-		log  []byte
-	}{{"pal", pal}, {"exit", exit}} {
+		name   string
+		log    []byte
+		breaks int64
+	}{{"pal", pal, 1}, {"exit", exit, 11}} {
 		pid := relog.Options{Identity: relog.IdentityPID}
 		have, herr := e.DecodeBlg(tc.log, pid)
 		want, werr := native.DecodeBlg(tc.log, pid)
@@ -743,6 +745,9 @@ func TestIdentityModule(t *testing.T) {
 			t.Fatalf("%s: DecodeBlg: %v, native %v", tc.name, herr, werr)
 		}
 		sameDecoded(t, tc.name+" DecodeBlg pid", have, want)
+		if have.Breaks != tc.breaks || want.Breaks != tc.breaks {
+			t.Fatalf("%s: DecodeBlg pid: %d breaks, native %d, want %d", tc.name, have.Breaks, want.Breaks, tc.breaks)
+		}
 		named := 0
 		for _, r := range have.Records {
 			if strings.Contains(r.Path, `\Process(svchost:`) {
@@ -757,7 +762,10 @@ func TestIdentityModule(t *testing.T) {
 		if herr != nil || werr != nil {
 			t.Fatalf("%s: RelogStats: %v, native %v", tc.name, herr, werr)
 		}
-		sameDecoded(t, tc.name+" RelogStats pid", have, want)
+		sameStats(t, tc.name+" RelogStats pid", tc.log, pid, have, want)
+		if have.Breaks != tc.breaks || want.Breaks != tc.breaks {
+			t.Fatalf("%s: RelogStats pid: %d breaks, native %d, want %d", tc.name, have.Breaks, want.Breaks, tc.breaks)
+		}
 		wtext, werr := native.RelogText(tc.log, pid, relog.CSV)
 		for _, n := range []int{0, 4} {
 			var htext []byte
