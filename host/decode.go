@@ -75,20 +75,31 @@ func (e *Engine) decodeLog(f int, log []byte, sel relog.Options, flags uint32) (
 
 // scope is what an instance's log exports read besides their arguments:
 // the part of the log (log_part) and, when log, the most columns
-// (max_columns).
+// (max_columns) and the pairing of instances (identity).
 type scope struct {
 	part       [2]int64
 	maxColumns uint32
+	identity   uint32
 	log        bool
 }
 
 // noScope is the scope of the calls that read no log: the whole log, and
-// max_columns left as it is.
+// max_columns and identity left as they are.
 var noScope = scope{}
 
-// scopeOf returns the scope of the log export f with the selection sel.
+// scopeOf returns the scope of the log export f with the selection sel:
+// the part of the log (relog.Options.PartFrom, PartTo) for decode_blg and
+// relog_text, none for the others (which read the whole log); sel's
+// MaxColumns and Identity for every log export.
 func scopeOf(f int, sel relog.Options) scope {
-	return scope{part: partOf(f, sel), maxColumns: moduleMaxColumns(sel.MaxColumns), log: true}
+	s := scope{maxColumns: moduleMaxColumns(sel.MaxColumns), identity: abi.IdentityPDH, log: true}
+	if sel.Identity == relog.IdentityPID {
+		s.identity = abi.IdentityPID
+	}
+	if f == fnDecodeBlg || f == fnRelogText {
+		s.part = [2]int64{sel.PartFrom, sel.PartTo}
+	}
+	return s
 }
 
 // moduleMaxColumns returns max_columns' argument for
@@ -114,10 +125,13 @@ func nativeOptions(sel relog.Options) relog.Options {
 }
 
 // setScope sets the instance's log part and, for a log export, its most
-// columns (setPart, setMaxColumns).
+// columns and its pairing (setPart, setMaxColumns, setIdentity).
 func (inst *instance) setScope(e *Engine, s scope) error {
 	if s.log {
 		if err := inst.setMaxColumns(e, s.maxColumns); err != nil {
+			return err
+		}
+		if err := inst.setIdentity(e, s.identity); err != nil {
 			return err
 		}
 	}
@@ -144,14 +158,26 @@ func (inst *instance) setMaxColumns(e *Engine, n uint32) error {
 	return nil
 }
 
-// partOf returns the part of the log (relog.Options.PartFrom, PartTo) that
-// the export f reads: sel's for decode_blg and relog_text, none for the
-// others (which read the whole log).
-func partOf(f int, sel relog.Options) [2]int64 {
-	if f != fnDecodeBlg && f != fnRelogText {
-		return [2]int64{}
+// setIdentity sets the instance's pairing of instances (the identity
+// export), when not the one set already: an *Error with CodeUnsupported
+// for a module without it, where IdentityPID is asked.
+func (inst *instance) setIdentity(e *Engine, id uint32) error {
+	if id == inst.identity {
+		return nil
 	}
-	return [2]int64{sel.PartFrom, sel.PartTo}
+	if inst.fn[fnIdentity] == nil {
+		return &Error{Op: "identity", Code: CodeUnsupported, Text: "perfcalc host: this perfcalc.wasm lacks identity (it pairs instances by name only)"}
+	}
+	clear(inst.stack[:])
+	inst.stack[0] = uint64(id)
+	if err := e.call(inst, fnIdentity); err != nil {
+		return err
+	}
+	if rc := int32(uint32(inst.stack[0])); rc != 0 {
+		return inst.guestError(e, "identity", rc)
+	}
+	inst.identity = id
+	return nil
 }
 
 // setPart makes the instance's decode_blg and relog_text read part of a log
@@ -426,16 +452,14 @@ func (inst *instance) reserve(e *Engine, f int, n uint32) error {
 	return nil
 }
 
-// selection turns relog.Options into the patterns and every of the ABI.
-// The Engine does not set the module's identity export yet: it refuses
-// sel.Identity other than relog.IdentityPDH (CodeUnsupported) rather than
-// pair by name in silence; Native honours it.
+// selection turns relog.Options into the patterns and every of the ABI
+// (sel.Identity goes to the identity export: scopeOf).
 func selection(sel relog.Options) ([]byte, uint64, error) {
 	if sel.Every < 0 || sel.Every > abi.MaxEvery {
 		return nil, 0, &Error{Op: "relog", Code: CodeArgument, Text: abi.ErrEvery.Error()}
 	}
-	if sel.Identity != relog.IdentityPDH {
-		return nil, 0, &Error{Op: "relog", Code: CodeUnsupported, Text: "perfcalc host: the module engine pairs instances by name: Identity pid needs Native (or the module's identity export)"}
+	if sel.Identity != relog.IdentityPDH && sel.Identity != relog.IdentityPID {
+		return nil, 0, &Error{Op: "relog", Code: CodeArgument, Text: "perfcalc host: unknown Identity " + sel.Identity.String()}
 	}
 	return abi.AppendPatterns(nil, sel.Counters), uint64(sel.Every), nil
 }
@@ -530,6 +554,13 @@ func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []re
 		if h.Flags&abi.FlagMore == 0 {
 			if h.Flags&abi.FlagDamaged != 0 {
 				rd.d.Damage = &Error{Op: op, Text: inst.errorText(e)}
+			}
+			if inst.identity != abi.IdentityPDH && inst.fn[fnIdentityBreaks] != nil {
+				clear(inst.stack[:])
+				if err := e.call(inst, fnIdentityBreaks); err != nil {
+					return nil, err
+				}
+				rd.d.Breaks = int64(inst.stack[0])
 			}
 			return &rd.d, nil
 		}

@@ -40,7 +40,9 @@
 // (the module's log_part, wasm/ABI.md "Parts"), for the cores of the
 // machine: their results are DecodeBlg's and RelogText's, record for
 // record and byte for byte. Each instance reads the whole log's columns
-// first, and holds the whole log in its memory.
+// first, and holds the whole log in its memory. With relog.Options.Identity
+// pid (the module's identity export, set per call: pairing by process, as
+// perfcalc --identity pid) they read the log in one piece.
 //
 // relog.Options.MaxColumns reaches the module (max_columns) in every call
 // over a log: a log of more columns is refused with CodeLimit before its

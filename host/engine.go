@@ -59,44 +59,48 @@ const (
 	fnAnalyze
 	fnLogPart
 	fnMaxColumns
+	fnIdentity
+	fnIdentityBreaks
 	numFn
 )
 
 // exports names the exports, by index into instance.fn; their signatures
 // are abi.Exports'.
 var exports = [numFn]string{
-	fnABIVersion:   "abi_version",
-	fnInPtr:        "in_ptr",
-	fnInCap:        "in_cap",
-	fnOutPtr:       "out_ptr",
-	fnOutCap:       "out_cap",
-	fnErrPtr:       "err_ptr",
-	fnErrLen:       "err_len",
-	fnLastStatus:   "last_status",
-	fnLastDetail:   "last_detail",
-	fnCompute:      "compute",
-	fnComputeBatch: "compute_batch",
-	fnDecodeV1:     "decode_v1",
-	fnDecodeV2:     "decode_v2",
-	fnDecodeNames:  "decode_names",
-	fnDecodeBlg:    "decode_blg",
-	fnQuery:        "query",
-	fnRelogText:    "relog_text",
-	fnInReserve:    "in_reserve",
-	fnOutReserve:   "out_reserve",
-	fnRelogStats:   "relog_stats",
-	fnQueryText:    "query_text",
-	fnDecodeNext:   "decode_next",
-	fnAnalyze:      "analyze",
-	fnLogPart:      "log_part",
-	fnMaxColumns:   "max_columns",
+	fnABIVersion:     "abi_version",
+	fnInPtr:          "in_ptr",
+	fnInCap:          "in_cap",
+	fnOutPtr:         "out_ptr",
+	fnOutCap:         "out_cap",
+	fnErrPtr:         "err_ptr",
+	fnErrLen:         "err_len",
+	fnLastStatus:     "last_status",
+	fnLastDetail:     "last_detail",
+	fnCompute:        "compute",
+	fnComputeBatch:   "compute_batch",
+	fnDecodeV1:       "decode_v1",
+	fnDecodeV2:       "decode_v2",
+	fnDecodeNames:    "decode_names",
+	fnDecodeBlg:      "decode_blg",
+	fnQuery:          "query",
+	fnRelogText:      "relog_text",
+	fnInReserve:      "in_reserve",
+	fnOutReserve:     "out_reserve",
+	fnRelogStats:     "relog_stats",
+	fnQueryText:      "query_text",
+	fnDecodeNext:     "decode_next",
+	fnAnalyze:        "analyze",
+	fnLogPart:        "log_part",
+	fnMaxColumns:     "max_columns",
+	fnIdentity:       "identity",
+	fnIdentityBreaks: "identity_breaks",
 }
 
 // optional are the exports that perfcalc.wasm may lack (they came later
 // within ABI version 1, and analyze is in the analyze module only; a module
 // of version 2 has the first ones): a call that needs a missing one
 // returns an *Error with CodeUnsupported.
-var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true, fnLogPart: true, fnMaxColumns: true}
+var optional = [numFn]bool{fnRelogStats: true, fnQueryText: true, fnAnalyze: true, fnLogPart: true, fnMaxColumns: true, fnIdentity: true, fnIdentityBreaks: true}
 
 // required reports whether a module must have the export i: the analyze
 // module (analyzeOnly) every one of abi.AnalyzeModuleExports (its Engine
@@ -303,6 +307,9 @@ type instance struct {
 	// exports accept (max_columns; abi.DefaultMaxColumns until set, 0: no
 	// limit).
 	maxColumns uint32
+	// identity is the pairing that the instance's log exports use (the
+	// identity export; abi.IdentityPDH until set).
+	identity uint32
 	// ctx is the context of the current Engine call: the Engine's, or one
 	// with the call's deadline, which cancel releases.
 	ctx    context.Context

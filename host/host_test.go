@@ -20,6 +20,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
 	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/tools/blgedit"
 	"github.com/perfcalc/perfcalc/tools/corpus"
 	"github.com/perfcalc/perfcalc/tools/encode"
 	"github.com/perfcalc/perfcalc/tools/gencorpus"
@@ -710,17 +711,78 @@ func TestRecordLargerThanOutputBuffer(t *testing.T) {
 	sameDecoded(t, "a 5 MB name", have, want)
 }
 
-// TestIdentityRefused: the Engine does not pair by process (the module's
-// identity export is not set by it): relog.Options.Identity pid is refused
-// with CodeUnsupported by its log calls rather than ignored.
-func TestIdentityRefused(t *testing.T) {
-	sel := relog.Options{Identity: relog.IdentityPID}
-	_, err1 := shared.DecodeBlg([]byte("not a log"), sel)
-	_, err2 := shared.RelogText([]byte("not a log"), sel, relog.CSV)
-	for _, err := range []error{err1, err2} {
-		var he *host.Error
-		if !errors.As(err, &he) || he.Code != host.CodeUnsupported || !strings.Contains(he.Text, "Identity pid") {
-			t.Errorf("Identity pid: %v, want CodeUnsupported", err)
+// TestIdentityModule: relog.Options.Identity pid reaches the module's
+// identity export: DecodeBlg, RelogStats, RelogText and RelogTextParts of
+// the Engine pair Process and Thread instances by process, as Native does
+// (the same records, statistics, text and Breaks: 1 and 11),
+// on the PAL sample log and its variant with svchost#2 exiting mid-log;
+// after a pid call the instance pairs by name again for a pdh call (the
+// CSV of pdh mode is Native's), and pid mode names other columns than pdh
+// (name:pid). Before, the Engine refused Identity pid (CodeUnsupported).
+func TestIdentityModule(t *testing.T) {
+	pal := readFile(t, filepath.Join(corpus.Shared(t, "blg"), "PAL_SamplePerfmonLog.blg"))
+	exit, changed, err := blgedit.ExitInstance(pal, "Process", "svchost#2", 5)
+	if err != nil || changed != 6 {
+		t.Fatalf("ExitInstance: %d samples changed, %v", changed, err)
+	}
+	// One instance in the pool, so that the pdh calls after the pid ones
+	// meet the instance whose identity was set.
+	e, err := host.New(context.Background(), host.NewConfig().WithCompilationCacheDir(cacheDir).WithPoolSize(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(context.Background())
+	var native host.Native
+	for _, tc := range []struct {
+		name   string
+		log    []byte
+		breaks int64
+	}{{"pal", pal, 1}, {"exit", exit, 11}} {
+		pid := relog.Options{Identity: relog.IdentityPID}
+		have, herr := e.DecodeBlg(tc.log, pid)
+		want, werr := native.DecodeBlg(tc.log, pid)
+		if herr != nil || werr != nil {
+			t.Fatalf("%s: DecodeBlg: %v, native %v", tc.name, herr, werr)
+		}
+		sameDecoded(t, tc.name+" DecodeBlg pid", have, want)
+		if have.Breaks != tc.breaks || want.Breaks != tc.breaks {
+			t.Fatalf("%s: DecodeBlg pid: %d breaks, native %d, want %d", tc.name, have.Breaks, want.Breaks, tc.breaks)
+		}
+		named := 0
+		for _, r := range have.Records {
+			if strings.Contains(r.Path, `\Process(svchost:`) {
+				named++
+			}
+		}
+		if named == 0 {
+			t.Fatalf("%s: no column named svchost:pid in pid mode", tc.name)
+		}
+		have, herr = e.RelogStats(tc.log, pid)
+		want, werr = native.RelogStats(tc.log, pid)
+		if herr != nil || werr != nil {
+			t.Fatalf("%s: RelogStats: %v, native %v", tc.name, herr, werr)
+		}
+		sameStats(t, tc.name+" RelogStats pid", tc.log, pid, have, want)
+		if have.Breaks != tc.breaks || want.Breaks != tc.breaks {
+			t.Fatalf("%s: RelogStats pid: %d breaks, native %d, want %d", tc.name, have.Breaks, want.Breaks, tc.breaks)
+		}
+		wtext, werr := native.RelogText(tc.log, pid, relog.CSV)
+		for _, n := range []int{0, 4} {
+			var htext []byte
+			if n == 0 {
+				htext, herr = e.RelogText(tc.log, pid, relog.CSV)
+			} else {
+				htext, herr = e.RelogTextParts(tc.log, pid, relog.CSV, n)
+			}
+			if herr != nil || werr != nil || !bytes.Equal(htext, wtext) {
+				t.Fatalf("%s: RelogText pid (parts %d): %d bytes (%v), native %d (%v)", tc.name, n, len(htext), herr, len(wtext), werr)
+			}
+		}
+		// pdh again on the same instance: by name, Native's CSV.
+		htext, herr := e.RelogText(tc.log, relog.Options{}, relog.CSV)
+		ptext, perr := native.RelogText(tc.log, relog.Options{}, relog.CSV)
+		if herr != nil || perr != nil || !bytes.Equal(htext, ptext) || bytes.Equal(ptext, wtext) {
+			t.Fatalf("%s: RelogText pdh after pid: %d bytes (%v), native %d (%v); pid's %d", tc.name, len(htext), herr, len(ptext), perr, len(wtext))
 		}
 	}
 }

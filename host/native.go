@@ -45,7 +45,7 @@ func build(op string, run func(b *abi.Builder) error) (*Decoded, error) {
 	if _, bad := rd.page(b.W.Bytes()); bad != "" {
 		return nil, errors.New("perfcalc host: " + op + ": " + bad) // a bug: the builders and the reader disagree
 	}
-	rd.d.Damage = b.Damage
+	rd.d.Damage, rd.d.Breaks = b.Damage, b.Breaks
 	return &rd.d, nil
 }
 

@@ -99,6 +99,11 @@ type Decoded struct {
 	Info string
 	// Bias is the log's time-zone bias in minutes (UTC = local + bias).
 	Bias int32
+	// Breaks is, for a .blg log read with relog.Options.Identity pid
+	// (DecodeBlg, RelogStats), its identity breaks, as
+	// relog.Converter.IdentityBreaks (the module's identity_breaks); 0
+	// otherwise.
+	Breaks int64
 	// Damage is, for a .blg log damaged after the records returned, why
 	// (with an Engine an *Error whose Code is 0; with Native the native
 	// error): the records before it are valid.

@@ -86,6 +86,42 @@ func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, 
 	return true, nil
 }
 
+// reuse is a process that a Run numbered after the first of its name:pid
+// (a reused PID): its key (ID Process and Creating Process ID: a process
+// has one name) and its number (1 for the second process of that
+// name:pid, …).
+type reuse struct {
+	key idKey
+	n   int
+}
+
+// recall numbers, for Config.PID, the processes of capture c (its object
+// identified) that the last Run numbered (q.reused): the older capture's
+// process met as the newer one in the Run before keeps its name:pid#n.
+func (q *Query) recall(c *capture, object string) {
+	if len(q.reused) == 0 || strings.EqualFold(object, "Thread") {
+		return
+	}
+	for i := range c.pids {
+		for _, r := range q.reused {
+			if r.key == c.pids[i] && i < len(c.insts) {
+				c.insts[i].occurrence = r.n
+			}
+		}
+	}
+}
+
+// remember keeps, for the next Run, the newer capture's processes that
+// this Run numbered, in q.nextReused (q.reused until then: the Run's
+// other objects recall it).
+func (q *Query) remember(c *capture) {
+	for i := range c.pids {
+		if i < len(c.insts) && c.insts[i].occurrence > 0 {
+			q.nextReused = append(q.nextReused, reuse{c.pids[i], c.insts[i].occurrence})
+		}
+	}
+}
+
 // note records a sentence of IdentityNotes once.
 func (q *Query) note(s string) {
 	for _, n := range q.notes {
@@ -112,11 +148,15 @@ func (q *Query) countBreaks() {
 }
 
 // unpairReused makes an instance whose older partner was another process
-// of the same PID (another Creating Process ID) new.
+// of the same name:pid (another Creating Process ID) new, and numbers it
+// after that one: the second process of a name:pid is name:pid#1, the
+// third #2, … (PDH's numbering of duplicate names), each a series of its
+// own.
 func (q *Query) unpairReused() {
 	for i, j := range q.pair[:len(q.newKeys)] {
 		if j >= 0 && q.nw.pids[i].hasAux && q.old.pids[j].hasAux && q.nw.pids[i].aux != q.old.pids[j].aux {
 			q.pair[i] = -1
+			q.nw.insts[i].occurrence = q.old.insts[j].occurrence + 1
 		}
 	}
 }

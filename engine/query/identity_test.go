@@ -13,6 +13,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/tools/blgedit"
 	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // palProcess returns the real Process blocks of the PAL sample log (one
@@ -180,4 +181,110 @@ func utf16le(s string) []byte {
 		b = append(b, s[i], 0)
 	}
 	return b
+}
+
+// reusedBlob is a capture of Process instances chrome with % Processor
+// Time, ID Process and Creating Process ID: each proc is {pid, creator,
+// time}.
+func reusedBlob(t *testing.T, sec int64, procs [][3]uint64) []byte {
+	t.Helper()
+	cs := []encode.V1Counter{
+		{CounterNameTitleIndex: 6, CounterType: engine.Timer100ns, CounterSize: 8},
+		{CounterNameTitleIndex: 784, CounterType: engine.CounterRawcount, CounterSize: 4},
+		{CounterNameTitleIndex: 1410, CounterType: engine.CounterRawcount, CounterSize: 4},
+	}
+	encode.V1Layout(cs)
+	var insts []encode.V1Instance
+	for _, p := range procs {
+		insts = append(insts, encode.V1Instance{Name: "chrome", UniqueID: -1, Values: []uint64{p[2], p[0], p[1]}})
+	}
+	data, err := encode.EncodeV1(&encode.V1Blob{
+		SystemName: "HOST", PerfTime: sec * 1000, PerfFreq: 1000, PerfTime100nSec: sec * 10_000_000,
+		Objects: []encode.V1Object{{ObjectNameTitleIndex: 230, NumInstances: int32(len(insts)), Counters: cs, Instances: insts}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestIdentityPIDReused: a reused PID (PID 10 with another Creating
+// Process ID) is a new series, chrome:10#1 (the second process of that
+// name:pid, as PDH numbers duplicates), with no value; the Query
+// remembers it in the Runs after (watch), and the first process's name
+// stays chrome:10.
+func TestIdentityPIDReused(t *testing.T) {
+	data, err := encode.EncodeNameTable(&encode.NameTable{Pairs: []encode.NameTablePair{
+		{Index: 1, Text: "1847"}, {Index: 6, Text: "% Processor Time"}, {Index: 230, Text: "Process"},
+		{Index: 784, Text: "ID Process"}, {Index: 1410, Text: "Creating Process ID"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := nametable.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := [][]byte{
+		reusedBlob(t, 10, [][3]uint64{{10, 1, 0}, {20, 1, 0}}),
+		reusedBlob(t, 11, [][3]uint64{{10, 1, 1_000_000}, {20, 1, 2_000_000}}),
+		reusedBlob(t, 12, [][3]uint64{{10, 7, 50}, {20, 1, 4_000_000}}),
+		reusedBlob(t, 13, [][3]uint64{{10, 7, 3_000_050}, {20, 1, 6_000_000}}),
+	}
+	q := query.New(query.Config{Names: names, PID: true})
+	want := []map[string]float64{
+		{"chrome:10": 10, "chrome:20": 20},
+		{"chrome:10#1": -1, "chrome:20": 20}, // -1: no older value
+		{"chrome:10#1": 30, "chrome:20": 20},
+	}
+	for r := range want {
+		vals, err := q.Run(nil, caps[r], caps[r+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]float64{}
+		for _, v := range vals {
+			if v.Parts.Counter != "% Processor Time" {
+				continue
+			}
+			inst := v.Parts.Instance
+			if v.Parts.Index > 0 {
+				inst += "#" + strconv.Itoa(v.Parts.Index)
+			}
+			switch {
+			case !v.HasOld && v.Status == engine.NewData:
+				got[inst] = -1
+			case v.Status == engine.Valid:
+				got[inst] = math.Round(v.Value)
+			default:
+				t.Fatalf("run %d: %s %v", r, v.Path, v.Status)
+			}
+		}
+		if len(got) != len(want[r]) {
+			t.Fatalf("run %d: %v, want %v", r, got, want[r])
+		}
+		for k, w := range want[r] {
+			if g, ok := got[k]; !ok || g != w {
+				t.Fatalf("run %d: %v, want %v", r, got, want[r])
+			}
+		}
+	}
+	// A fresh Query meeting the two processes in one Run tells them apart
+	// too: the older is chrome:10, the newer chrome:10#1.
+	vals, err := query.New(query.Config{Names: names, PID: true}).Run(nil, caps[1], caps[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	met := 0
+	for _, v := range vals {
+		if v.Parts.Instance == "chrome:10" {
+			met++
+			if v.Parts.Index != 1 || v.HasOld {
+				t.Fatalf("%s: index %d, has old %v; want chrome:10#1, new", v.Path, v.Parts.Index, v.HasOld)
+			}
+		}
+	}
+	if met != 3 {
+		t.Fatalf("%d values of chrome:10, want 3", met)
+	}
 }

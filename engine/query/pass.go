@@ -137,13 +137,14 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 					return dst, err
 				}
 				q.countBreaks()
+				q.recall(old, object)
+			}
+			if byID {
+				q.recall(nw, object)
 			}
 		}
 		insts := nw.insts
 		ni := len(insts)
-		if sel && len(q.cfg.Paths) > 0 {
-			q.selectInstances(insts, hasInst)
-		}
 		// Pair the instances by full name.
 		q.keys = q.keys[:0]
 		q.newKeys = q.appendKeys(q.newKeys[:0], insts)
@@ -163,6 +164,12 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			for i := range q.pair {
 				q.pair[i] = -1
 			}
+		}
+		if byID {
+			q.remember(nw)
+		}
+		if sel && len(q.cfg.Paths) > 0 {
+			q.selectInstances(insts, hasInst) // after unpairReused's numbers
 		}
 
 		for i := range ni {
@@ -204,6 +211,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			}
 		}
 	}
+	q.reused, q.nextReused = q.nextReused, q.reused[:0]
 	return dst, nil
 }
 

@@ -170,6 +170,9 @@ type Query struct {
 	unnamed int
 	breaks  int      // Config.PID: the last Run's identity breaks
 	notes   []string // Config.PID: the objects paired by name
+	// Config.PID: the processes the last Run numbered (recall), and
+	// those this Run numbers (remember).
+	reused, nextReused []reuse
 }
 
 // span is a key in Query.keys, with the position of its instance.
@@ -198,6 +201,7 @@ func New(cfg Config) *Query {
 func (q *Query) Run(dst []Value, older, newer []byte) ([]Value, error) {
 	q.pathBuf = q.pathBuf[:0]
 	q.unnamed, q.breaks = 0, 0
+	q.nextReused = q.nextReused[:0]
 	v2 := !perfdata.IsV1(newer)
 	switch {
 	case !v2 && older != nil && !perfdata.IsV1(older):

@@ -146,6 +146,18 @@ type idGroup struct {
 	// (countBreaks walks it: the module links no map iteration).
 	cur, prev map[string]idKey
 	names     []string
+	// reused maps a process's name:pid to the Creating Process ID of its
+	// last process and that process's number: 0 for the first, whose name
+	// is name:pid, 1 for the second, name:pid#1 (PDH numbers duplicate
+	// names so), a series of its own, ….
+	reused map[string]reuse
+}
+
+// reuse is, for a name:pid, the creator of its last process and that
+// process's number (0 for the first).
+type reuse struct {
+	aux uint64
+	n   int
 }
 
 // start starts a sample of the group: the previous sample's keys become
@@ -175,14 +187,8 @@ type identity struct {
 	breaks     int64
 	occ        map[string]int // per sample: occurrences of (entry, name)
 	raw        bool           // some raw-record entries are paired by ID
-	// The key of the instance fill is called for, and whether its aux is
-	// a Creating Process ID (fill compares it with the column's last, to
-	// tell a reused PID).
-	key     idKey
-	creator bool
-	col     []colAux // per column: the aux of the process of its last value
-	name    []byte
-	ids     []idKey // whole objects: per instance of the block
+	name       []byte
+	ids        []idKey // whole objects: per instance of the block
 }
 
 // setupIdentity prepares IdentityPID for the log's counter list: the
@@ -249,7 +255,7 @@ func (id *identity) group(k idKind, machine, object string) int {
 		}
 	}
 	id.groups = append(id.groups, idGroup{kind: k, machine: machine, object: object, pidEntry: -1, auxEntry: -1,
-		cur: map[string]idKey{}, prev: map[string]idKey{}})
+		cur: map[string]idKey{}, prev: map[string]idKey{}, reused: map[string]reuse{}})
 	return len(id.groups) - 1
 }
 
@@ -272,9 +278,9 @@ func (id *identity) reset() {
 	for g := range id.groups {
 		clear(id.groups[g].cur)
 		clear(id.groups[g].prev)
+		clear(id.groups[g].reused)
 		id.groups[g].names = id.groups[g].names[:0]
 	}
-	clear(id.col)
 	id.breaks = 0
 }
 
@@ -319,7 +325,8 @@ func contains(list []string, s string) bool {
 //
 // For several logs (Merge), each log's instances are named by ID, and the
 // breaks and notes are those of all the logs; a reused PID (the same
-// name:pid, another Creating Process ID) is not told in a merge.
+// name:pid, another Creating Process ID) is told within each log (its
+// name:pid#1 is a series of that log).
 func (c *Converter) IdentityBreaks() int64 {
 	if m, ok := c.merge.(*merger); ok {
 		n := int64(0)
@@ -400,25 +407,29 @@ func (id *identity) rawName(ei int, inst []byte) (name []byte, ok bool) {
 	pdh := id.numbered(ei, inst)
 	k, found := gr.cur[pdh]
 	if !found {
-		id.key, id.creator = idKey{}, false
 		return append(id.name[:0], pdh...), false
 	}
-	id.key, id.creator = k, gr.kind == kindProcess && k.hasAux
 	parent, own := "", string(inst)
 	if gr.kind == kindThread {
 		if i := strings.IndexByte(own, '/'); i >= 0 {
 			parent, own = own[:i], own[i+1:]
 		}
 	}
-	return id.appendName(id.name[:0], gr.kind, parent, own, k), true
+	return id.appendName(id.name[:0], gr, parent, own, k), true
 }
 
-// appendName appends the IdentityPID name of an instance: name:pid for a
-// process (_Total as is), process:pid/tid for a thread.
-func (id *identity) appendName(dst []byte, k idKind, parent, own string, key idKey) []byte {
+// appendName appends the IdentityPID name of an instance of group gr:
+// name:pid for a process (_Total as is), process:pid/tid for a thread. A
+// process whose name:pid an earlier process of the group had (a reused
+// PID: another Creating Process ID than the last one's) is name:pid#1,
+// then #2, … (PDH's numbering of duplicate names: #1 is the second): a
+// series of its own.
+func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key idKey) []byte {
+	k := gr.kind
 	if k == kindThread {
 		own = parent
 	}
+	start := len(dst)
 	dst = append(dst, own...)
 	if own == "_Total" && k != kindThread {
 		return dst
@@ -430,29 +441,22 @@ func (id *identity) appendName(dst []byte, k idKind, parent, own string, key idK
 		dst = append(dst, ":/"[i])
 		dst = strconv.AppendUint(dst, x, 10)
 	}
+	if k != kindProcess {
+		return dst
+	}
+	r, ok := gr.reused[string(dst[start:])]
+	if !ok || key.hasAux && r.aux != key.aux {
+		if ok {
+			r.n++
+		}
+		r.aux = key.aux
+		gr.reused[string(dst[start:])] = r
+	}
+	if r.n > 0 {
+		dst = append(dst, '#')
+		dst = strconv.AppendInt(dst, int64(r.n), 10)
+	}
 	return dst
-}
-
-// colAux is the aux of the process of a column's last value.
-type colAux struct {
-	aux uint64
-	has bool
-}
-
-// check makes, in fill, a value of a reused PID (another Creating Process
-// ID than the column's last value) a first sample.
-func (id *identity) check(col int32, in *engine.Input) {
-	if !id.creator {
-		return
-	}
-	if len(id.col) <= int(col) {
-		id.col = append(id.col, make([]colAux, max(int(col)+1, 2*len(id.col))-len(id.col))...)
-	}
-	ca := &id.col[col]
-	if in.HasOld && ca.has && ca.aux != id.key.aux {
-		in.HasOld = false
-	}
-	ca.aux, ca.has = id.key.aux, true
 }
 
 // wholeIDs finds the ID counters of a whole object's block in IdentityPID
@@ -513,7 +517,6 @@ func (id *identity) wholeGroup(k idKind, e *entry) *idGroup {
 // endBlock ends the block of a whole-object group: the second reading
 // counts its breaks.
 func (id *identity) endBlock(gr *idGroup, first bool) {
-	id.creator = false
 	if !first {
 		id.countBreaks(gr)
 	}

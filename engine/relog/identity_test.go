@@ -252,9 +252,14 @@ func TestIdentityRawRecords(t *testing.T) {
 		value   float64
 	}
 	for inst, rows := range map[string][]want{
-		"chrome:10": {{true, engine.NewData, 0}, {true, engine.Valid, 10}, {true, engine.Valid, 10}, {true, engine.NewData, 0}},
-		"chrome:20": {{true, engine.NewData, 0}, {true, engine.Valid, 20}, {}, {}},
-		"chrome:30": {{true, engine.NewData, 0}, {true, engine.Valid, 30}, {true, engine.Valid, 30}, {true, engine.Valid, 30}},
+		// PID 10 reused at sample 3 (another Creating Process ID): a new
+		// series, chrome:10#1 (the second process of that name:pid, as
+		// PDH numbers duplicates), whose first sample has no value (issue 21:
+		// a new process is a new series; it was chrome:10's NewData).
+		"chrome:10":   {{true, engine.NewData, 0}, {true, engine.Valid, 10}, {true, engine.Valid, 10}, {}},
+		"chrome:10#1": {{}, {}, {}, {true, engine.NewData, 0}},
+		"chrome:20":   {{true, engine.NewData, 0}, {true, engine.Valid, 20}, {}, {}},
+		"chrome:30":   {{true, engine.NewData, 0}, {true, engine.Valid, 30}, {true, engine.Valid, 30}, {true, engine.Valid, 30}},
 	} {
 		cells := cpu(inst)
 		if len(cells) != len(rows) {
@@ -267,8 +272,8 @@ func TestIdentityRawRecords(t *testing.T) {
 			}
 		}
 	}
-	if len(pid) != 9 {
-		t.Errorf("%d columns, want 9 (3 processes, 3 counters)", len(pid))
+	if len(pid) != 12 {
+		t.Errorf("%d columns, want 12 (4 processes, 3 counters)", len(pid))
 	}
 	if got := c.IdentityBreaks(); got != 2 {
 		t.Errorf("breaks %d, want 2 (chrome#1 from 20 to 30, chrome's PID 10 reused)", got)
@@ -347,5 +352,40 @@ func TestIdentityWholeFallback(t *testing.T) {
 	want := `Process (\\ZACH-PC): no ID Process counter in the log; its instances are paired by name (pdh)`
 	if notes := c.IdentityNotes(); a != b || len(notes) != 1 || notes[0] != want {
 		t.Fatalf("notes %q (want %q), same CSV as pdh mode %v", notes, want, a == b)
+	}
+}
+
+// TestIdentityReusedStats: a reused PID (chrome's PID 10 with another
+// Creating Process ID at sample 3) is a series of its own in Statistics
+// as in the rows: chrome:10's mean is its own process's (10 %, from its
+// first sample to its last), and chrome:10#1 has one sample, no value.
+func TestIdentityReusedStats(t *testing.T) {
+	c := open(t, processLog(true), Options{Identity: IdentityPID})
+	st, err := c.Statistics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for i, col := range c.Columns() {
+		if strings.HasPrefix(col.Path, `\\HOST\Process(chrome:10`) && strings.HasSuffix(col.Path, `\% Processor Time`) {
+			got[col.Path] = i
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("chrome:10 series %v, want chrome:10 and chrome:10#1", got)
+	}
+	first, ok1 := got[`\\HOST\Process(chrome:10)\% Processor Time`]
+	second, ok2 := got[`\\HOST\Process(chrome:10#1)\% Processor Time`]
+	if !ok1 || !ok2 {
+		t.Fatalf("chrome:10 series %v", got)
+	}
+	if s := st[first]; s.Count != 2 || math.Abs(s.Mean-10) > 1e-9 {
+		t.Errorf("chrome:10: count %d mean %v, want 2 and 10", s.Count, s.Mean)
+	}
+	if s := st[second]; s.Count != 0 {
+		t.Errorf("chrome:10#1: count %d, want 0 (its first sample)", s.Count)
+	}
+	if c.IdentityBreaks() != 2 {
+		t.Errorf("breaks %d, want 2", c.IdentityBreaks())
 	}
 }

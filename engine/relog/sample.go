@@ -58,12 +58,7 @@ func (c *Converter) visit(s *blg.Sample, first bool, out *batchRow) (direct bool
 				name, _ := id.rawName(v.Counter, v.Instance)
 				ii = c.instance(e, name, first, false)
 			case e.info.Wildcard():
-				if id != nil {
-					id.creator = false
-				}
 				ii = c.instance(e, v.Instance, first, true)
-			case id != nil:
-				id.creator = false
 			}
 			switch {
 			case ii < 0:
@@ -125,7 +120,6 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 	kind := kindNone
 	id := c.id
 	if id != nil {
-		id.creator = false
 		byID, err := c.wholeIDs(e, &obj, defs)
 		if err != nil {
 			return err
@@ -146,8 +140,7 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 			key := id.ids[k]
 			id.name = names[k].AppendTo(id.name[:0])
 			gr.set(string(id.name), key)
-			name = id.appendName(name, kind, names[k].Parent, names[k].Name, key)
-			id.key, id.creator = key, kind == kindProcess && key.hasAux
+			name = id.appendName(name, gr, names[k].Parent, names[k].Name, key)
 		case k < len(names):
 			name = names[k].AppendTo(name)
 		}
@@ -283,9 +276,6 @@ func (c *Converter) fill(e *entry, ci, ii int32, in *engine.Input) int32 {
 	}
 	c.scratch.gen[col] = c.scratch.g
 	in.HasOld = c.kept > 0 && c.last[col] == int32(c.kept-1)
-	if c.id != nil {
-		c.id.check(col, in)
-	}
 	if in.HasOld {
 		in.Old = c.prev[col]
 	}

@@ -1115,6 +1115,46 @@ try {
     // The files opened are never fetched: they are read in the page.
     assert.ok(!requests.some((r) => /\.(blg|bin|multisz)$/.test(r)), requests.join("\n"));
   });
+
+  // Issue 21: processes paired by process ID (perfcalc --identity pid) on
+  // the PAL log with svchost#2 exiting mid-log (go run ./tools/wasmref
+  // exitlog): the break count and the CSV are the native command's.
+  await step("Processes by process ID: the PAL exit variant's identity breaks and relog --identity pid's CSV, byte for byte", async () => {
+    const pal = join(SHARED, "PAL_SamplePerfmonLog.blg");
+    if (!existsSync(pal)) return skip("identity pid", `no ${pal}`);
+    const { spawnSync } = await import("node:child_process");
+    const exitLog = join(bin, "PAL_exit.blg");
+    execFileSync("go", ["run", "./tools/wasmref", "exitlog", pal, exitLog], { cwd: ROOT, stdio: "inherit" });
+    const run = spawnSync(perfcalc, ["relog", exitLog, "--identity", "pid", "-f", "csv"], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 });
+    assert.equal(run.status, 0, run.stderr);
+    const breaks = Number(/identity: (\d+) identity break/.exec(run.stderr)?.[1]);
+    assert.ok(breaks > 0, run.stderr);
+    await page.selectOption("#identity", "pid");
+    try {
+      assert.equal(await open([exitLog]), "loaded", await page.textContent("#message"));
+      assert.equal(await attr("identity"), "pid");
+      await page.waitForFunction(() => document.getElementById("app").dataset.identityBreaks !== undefined, null, { timeout: 60000 });
+      assert.equal(Number(await attr("identity-breaks")), breaks);
+      assert.match(await page.textContent("#message"), new RegExp(`${breaks} identity breaks`));
+      // The page names processes name:pid, as the command.
+      const paths = await page.$$eval("#tree li[data-path]", (lis) => lis.map((li) => li.dataset.path));
+      assert.ok(paths.some((p) => /\\Process\(svchost:\d+\)\\/.test(p)), "a svchost:pid counter in the tree");
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(OUT, "21-identity-pid-breaks.png"), fullPage: true });
+      // Every counter (none charted, no search): relog --identity pid -f csv.
+      await page.click("#clear-selection");
+      await page.fill("#search", "");
+      await page.selectOption("#digits", "20");
+      const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-csv")]);
+      const have = readFileSync(await dl.path(), "utf8");
+      assert.equal(have.length, run.stdout.length, "the CSV's length");
+      assert.ok(have === run.stdout, "the CSV differs from perfcalc relog --identity pid -f csv");
+      assert.match(await page.textContent("#export-status"), /--identity pid/);
+      note(`identity pid: ${breaks} identity breaks as perfcalc's note; CSV of every counter (${have.length} bytes) identical to perfcalc relog --identity pid -f csv`);
+    } finally {
+      await page.selectOption("#identity", "pdh");
+    }
+  });
 } finally {
   await context.close();
   await server.close();
