@@ -92,13 +92,22 @@ func (f *StatisticsFold) Add(s RawCounter) (v float64, valid bool) {
 func (f *StatisticsFold) AddRaw(s *RawCounter) (v float64, valid bool) {
 	two := f.c.Type.Samples() == 2
 	if !two || f.n > 0 {
-		var r Result
+		// The input field by field (a RawCounter assigned whole is a
+		// memory.copy in WebAssembly), in scratchInput in the module
+		// (foldScratch).
+		var local Input
+		in := &local
 		if foldScratch {
-			r = f.compute(&scratchInput, s, two)
-		} else {
-			var in Input
-			r = f.compute(&in, s, two)
+			in = &scratchInput
 		}
+		in.Counter, in.HasOld = f.c, two
+		setRaw(&in.New, s)
+		if two {
+			f.prev.old(&in.Old)
+		} else {
+			in.Old.CStatus, in.Old.TimeStamp, in.Old.FirstValue, in.Old.SecondValue, in.Old.MultiCount = 0, 0, 0, 0, 0
+		}
+		r := Compute(in, f.opts)
 		f.add(r)
 		v, valid = r.Value, r.Status == Valid
 	}
@@ -117,20 +126,6 @@ func (f *StatisticsFold) AddRaw(s *RawCounter) (v float64, valid bool) {
 		f.last.set(s)
 	}
 	return v, valid
-}
-
-// compute computes the value that the sample s completes, in the input
-// in, which it fills field by field (a RawCounter assigned whole is a
-// memory.copy in WebAssembly; see foldScratch).
-func (f *StatisticsFold) compute(in *Input, s *RawCounter, two bool) Result {
-	in.Counter, in.HasOld = f.c, two
-	setRaw(&in.New, s)
-	if two {
-		f.prev.old(&in.Old)
-	} else {
-		in.Old.CStatus, in.Old.TimeStamp, in.Old.FirstValue, in.Old.SecondValue, in.Old.MultiCount = 0, 0, 0, 0, 0
-	}
-	return Compute(in, f.opts)
 }
 
 // setRaw sets *d to *s field by field: Go's WebAssembly code copies a
