@@ -16,7 +16,7 @@ BENCHTIME ?= 300ms
 
 
 .PHONY: deps-check
-.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare bench-growth web-bench bench-format format-check fuzz fuzz-long check build corpus generate wasm wasm-check wasm-pgo wasm-test web-test serve e2e windows-check wine-smoke
+.PHONY: external-test staticcheck all run test bench bench-compute bench-walk bench-compare bench-growth web-bench bench-format format-check fuzz fuzz-long check build corpus generate wasm wasm-check wasm-test web-test serve e2e windows-check wine-smoke
 .PHONY: python-test python-bench
 
 PORT ?= 8080
@@ -29,10 +29,6 @@ PORT ?= 8080
 WASM      := wasm/module/perfcalc.wasm
 WASMANALYZE := wasm/module/perfcalc-analyze.wasm
 WASMFLAGS := -buildmode=c-shared -trimpath -ldflags="-s -w -buildid=" -buildvcs=false
-# perfcalc.wasm is built with profile-guided optimisation from the profile
-# of its own code (wasm-pgo below; doc/PERFORMANCE.md §3, "The module's
-# profiles"); the analyze module without.
-WASMPGO   := wasm/perfcalc.pgo
 
 all: test
 
@@ -184,39 +180,17 @@ generate:
 # checks that the installed ones have the same bytes), and the JS package's
 # load() reads them here in a clone.
 wasm:
-	GOOS=wasip1 GOARCH=wasm $(GO) build -pgo=$(WASMPGO) $(WASMFLAGS) -o $(WASM) ./wasm
-	GOOS=wasip1 GOARCH=wasm $(GO) build -pgo=off -tags perfcalcanalyze $(WASMFLAGS) -o $(WASMANALYZE) ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASMFLAGS) -o $(WASM) ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build -tags perfcalcanalyze $(WASMFLAGS) -o $(WASMANALYZE) ./wasm
 
 wasm-check:
-	@set -e; for m in "$(WASM)::$(WASMPGO)" "$(WASMANALYZE):perfcalcanalyze:off"; do \
-		file=$${m%%:*}; rest=$${m#*:}; tags=$${rest%%:*}; pgo=$${rest#*:}; \
+	@set -e; for m in "$(WASM):" "$(WASMANALYZE):perfcalcanalyze"; do \
+		file=$${m%%:*}; tags=$${m#*:}; \
 		fresh=$$(mktemp $${TMPDIR:-/tmp}/perfcalc.wasm.XXXXXX); \
-		GOOS=wasip1 GOARCH=wasm $(GO) build -pgo=$$pgo -tags "$$tags" $(WASMFLAGS) -o $$fresh ./wasm || { rm -f $$fresh; exit 1; }; \
+		GOOS=wasip1 GOARCH=wasm $(GO) build -tags "$$tags" $(WASMFLAGS) -o $$fresh ./wasm || { rm -f $$fresh; exit 1; }; \
 		same=0; cmp -s $$file $$fresh || same=$$?; rm -f $$fresh; \
 		[ $$same = 0 ] || { echo "$$file differs from a fresh build of ./wasm (tags \"$$tags\"): run make wasm and commit it"; exit 1; }; \
 	done
-
-# The profile perfcalc.wasm is built with (WASMPGO): the module's own code
-# profiled natively. A copy of the tree in a temporary folder has the
-# engine's WebAssembly files (*_wasm.go, their build lines "wasm" and
-# "!wasm") built natively under the tag wasmprof; host's
-# BenchmarkModuleSpeed then runs host.Native's relog CSV, decode and
-# statistics of the 42 MB log (the Tx capture of ../shared repeated 160
-# times) on one core with a CPU profile, kept for the module's packages
-# (engine and internal/abi). About a minute. Run it when the module's hot
-# code has moved, then make wasm.
-wasm-pgo:
-	@set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; mkdir $$d/perfcalc; \
-	git ls-files -z -- . ':!web' ':!python' ':!testdata' | tar --null -T - -cf - | tar -xf - -C $$d/perfcalc; \
-	cp $(WASM) $(WASMANALYZE) $$d/perfcalc/wasm/module/; \
-	ln -s $(abspath ../shared) $$d/shared; \
-	cd $$d/perfcalc; \
-	for f in $$(grep -rlE '^//go:build !?wasm$$' engine); do \
-		sed -i 's#^//go:build wasm$$#//go:build wasm || wasmprof#; s#^//go:build !wasm$$#//go:build !wasm \&\& !wasmprof#' $$f; \
-		case $$f in *_wasm.go) mv $$f $${f%_wasm.go}_wasmprof.go;; esac; \
-	done; \
-	$(GO) test -tags wasmprof -run '^$$' -bench 'ModuleSpeed/work=(relog-csv|decode|stats)/side=native' -benchtime 6x -cpuprofile $$d/cpu.pprof -o $$d/host.test ./host; \
-	$(GO) tool pprof -proto -focus='perfcalc/(engine|internal/abi)' -ignore='host\.\(\*reader\)|abi\.ReadParts' $$d/host.test $$d/cpu.pprof > $(CURDIR)/$(WASMPGO)
 
 # The modules' own Go tests, run as wasip1 in wazero (tools/wasip1exec,
 # built into a temporary folder), on the debug build (-tags perfcalcdebug:

@@ -13,12 +13,8 @@
 //
 // Build it reproducibly with
 //
-//	GOOS=wasip1 GOARCH=wasm go build -pgo=wasm/perfcalc.pgo -buildmode=c-shared -trimpath \
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath \
 //		-ldflags="-s -w -buildid=" -buildvcs=false -o wasm/module/perfcalc.wasm ./wasm
-//
-// (make wasm; perfcalc.pgo is the profile of the module's own code that
-// make wasm-pgo writes, for profile-guided optimisation; the analyze module
-// is built without it).
 //
 // The same package built with the tag perfcalcanalyze is the second
 // module, perfcalc-analyze.wasm (make wasm builds both): the analyze export
