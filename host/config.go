@@ -183,8 +183,8 @@ const DefaultIdleMemory = 256 << 20
 //     after the 42 MB log's relog CSV or statistics, the kept instance has
 //     56 MiB of linear memory and the process 46 MB more resident than
 //     before the call (a fresh instance idle); with a budget of 0, 6 MB
-//     less (the instance is closed). A process that reads large logs and then idles keeps up
-//     to n bytes more than with n = 0.
+//     less (the instance is closed). A process that reads large logs and
+//     then idles keeps up to n bytes more than with n = 0.
 //   - A kept instance's memory still holds the last call's input: the
 //     calls of one Engine share instances, as they do for small inputs.
 func (c Config) WithIdleMemory(n int64) Config {
