@@ -79,6 +79,34 @@ func TestLargeInstanceKept(t *testing.T) {
 	if len(small.idle) != 0 || small.largeIdle != 0 {
 		t.Fatalf("over the budget: %d idle instances, %d bytes counted, want none", len(small.idle), small.largeIdle)
 	}
+
+	// Two instances, a budget for one and a half: the first large one is
+	// kept, the second (while the first is idle) closed after its call.
+	two, err := New(t.Context(), NewConfig().WithCompilationCacheDir(faultCache).WithPoolSize(2).WithIdleMemory(int64(size)*3/2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer two.Close(t.Context())
+	a, err := two.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := two.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	two.put(a)
+	if _, err := two.DecodeNames(input); err != nil {
+		t.Fatal(err)
+	}
+	two.put(b) // idle: a (large), then b, which the next call takes
+	if _, err := two.DecodeNames(input); err != nil {
+		t.Fatal(err)
+	}
+	if len(two.idle) != 1 || two.idle[0] != a || two.largeIdle != int64(a.mem.Size()) || two.Instances() != 2 {
+		t.Fatalf("two large instances, a budget for one: %d idle (the first kept: %v), %d bytes counted, %d instances",
+			len(two.idle), len(two.idle) > 0 && two.idle[0] == a, two.largeIdle, two.Instances())
+	}
 }
 
 // TestMappedMemory: the mapped linear memory grows in place up to its
