@@ -82,13 +82,32 @@ func (f *StatisticsFold) Samples() int { return f.n }
 // sample completes and whether that value is Valid (and so counted): a
 // host that keeps the Valid values (for percentiles) appends it.
 func (f *StatisticsFold) Add(s RawCounter) (v float64, valid bool) {
+	return f.AddRaw(&s)
+}
+
+// AddRaw is Add with the sample passed by its address: the same result,
+// without copying the sample (WebAssembly copies a RawCounter with a call
+// out of the module's code, memory.copy, at every copy). The fold keeps
+// no reference to s.
+func (f *StatisticsFold) AddRaw(s *RawCounter) (v float64, valid bool) {
 	two := f.c.Type.Samples() == 2
 	if !two || f.n > 0 {
-		in := Input{Counter: f.c, HasOld: two, New: s}
-		if two {
-			in.Old = f.prev.raw()
+		// The input field by field (a RawCounter assigned whole is a
+		// memory.copy in WebAssembly), in scratchInput in the module
+		// (foldScratch).
+		var local Input
+		in := &local
+		if foldScratch {
+			in = &scratchInput
 		}
-		r := Compute(&in, f.opts)
+		in.Counter, in.HasOld = f.c, two
+		setRaw(&in.New, s)
+		if two {
+			f.prev.old(&in.Old)
+		} else {
+			in.Old.CStatus, in.Old.TimeStamp, in.Old.FirstValue, in.Old.SecondValue, in.Old.MultiCount = 0, 0, 0, 0, 0
+		}
+		r := Compute(in, f.opts)
 		f.add(r)
 		v, valid = r.Value, r.Status == Valid
 	}
@@ -96,17 +115,24 @@ func (f *StatisticsFold) Add(s RawCounter) (v float64, valid bool) {
 	if s.CStatus>>1 != 0 {
 		f.invalid++
 	}
-	f.prev = toFold(&s)
+	f.prev.set(s)
 	if s.CStatus>>1 == 0 {
 		if f.good == 0 {
-			f.first = f.prev
+			f.first.set(s)
 			f.good = 1
 		} else {
 			f.good = 2
 		}
-		f.last = f.prev
+		f.last.set(s)
 	}
 	return v, valid
+}
+
+// setRaw sets *d to *s field by field: Go's WebAssembly code copies a
+// struct of more than 16 bytes assigned whole with memory.copy, which
+// wazero runs as a call to the host's memmove.
+func setRaw(d, s *RawCounter) {
+	d.CStatus, d.TimeStamp, d.FirstValue, d.SecondValue, d.MultiCount = s.CStatus, s.TimeStamp, s.FirstValue, s.SecondValue, s.MultiCount
 }
 
 // add takes in one value of the series.

@@ -15,11 +15,16 @@ type Config struct {
 	memoryPages   uint32
 	timeout       time.Duration
 	poolSize      int
+	// idleBytes is WithIdleMemory's budget; idleSet tells a budget of 0
+	// from the default.
+	idleBytes int64
+	idleSet   bool
 }
 
 // NewConfig returns the default configuration: the embedded module, no
 // compilation cache, wazero's memory limit (4 GiB), no per-call deadline,
-// and a pool of GOMAXPROCS instances.
+// a pool of GOMAXPROCS instances, and DefaultIdleMemory for the large ones
+// it keeps idle.
 func NewConfig() Config { return Config{} }
 
 // WithModule returns a copy of c that loads the module in wasm (the bytes of
@@ -116,15 +121,18 @@ func (c Config) WithCallTimeout(d time.Duration) Config {
 //     the pages the module writes make resident, and that grows in place;
 //     elsewhere it is wazero's Go slice, which copies itself as it grows.
 //   - An instance whose memory a call grew beyond 32 MiB (an input or a
-//     result of more than about 12 MB) is closed after that call, its
-//     memory returned to the system, instead of going back to the pool;
-//     the next call that needs it pays for a new one.
+//     result of more than about 12 MB) goes back to the pool only within
+//     the budget of WithIdleMemory (by default DefaultIdleMemory); beyond
+//     it, it is closed after that call, its memory returned to the system,
+//     and the next call that needs it pays for a new one.
 //   - Measured resident memory per idle pooled instance (Linux, a pool of 8
 //     under a 64 MiB limit, TestPooledInstanceMemory): 2.5 MB fresh,
 //     3.7 MB after a 1 MB input, 18 MB after a 12 MB input; at most about
-//     36 MB (32 MiB of memory and the instance's own). Before the mapping
-//     and the 32 MiB rule: 19, 19 and 30 MB, and 1.1 GB of RSS for 8
-//     instances that had each decoded a 10 MB log.
+//     36 MB (32 MiB of memory and the instance's own). Measured again
+//     with the memory advised to huge pages (Linux's transparent huge
+//     pages on): 6.8, 11.4 and 25.1 MB. Before the mapping and the 32 MiB
+//     rule: 19, 19 and 30 MB, and 1.1 GB of RSS for 8 instances that had
+//     each decoded a 10 MB log.
 //   - Creating an instance takes 130 to 200 ms here (see New), paid by the
 //     first call that needs it and by the call after a fault.
 func (c Config) WithPoolSize(n int) Config {
@@ -137,4 +145,56 @@ func (c Config) pool() int {
 		return c.poolSize
 	}
 	return max(runtime.GOMAXPROCS(0), 1)
+}
+
+// DefaultIdleMemory is WithIdleMemory's default budget, 256 MiB: a call
+// leaves an instance about 14 MiB more linear memory than its input (56
+// MiB after the 42 MB log's relog or statistics, whose outputs are read in
+// pages), so the pool keeps an instance per core of a two-core machine for
+// logs of up to about 100 MB, or one for a log of up to about 240 MB; the
+// instance of a larger log (by the same rule about 415 MiB for a 420 MB
+// log) is closed after its call, as before. Idle memory stays bounded by
+// this budget plus WithPoolSize × 32 MiB.
+const DefaultIdleMemory = 256 << 20
+
+// WithIdleMemory returns a copy of c whose pool keeps at most n bytes of
+// linear memory idle in large instances: those that a call grew beyond 32
+// MiB (an input or a result of more than about 12 MB). Such an instance
+// goes back to the pool when the large idle instances' memory, its own
+// included, stays within n; otherwise it is closed after its call, its
+// memory returned to the system. Smaller instances always go back to the
+// pool (at most WithPoolSize × 32 MiB). n = 0 keeps no large instance;
+// the default is DefaultIdleMemory.
+//
+// # Notes
+//
+//   - A kept instance serves the next large input without a new instance
+//     and without faulting its memory in again: its input buffer already
+//     holds a log as large (the module keeps a buffer that is large
+//     enough, and the host asks for a larger one only), and the Go heap
+//     inside it has grown. Measured on the 42 MB log, one core, CPU time
+//     per call (BenchmarkModuleSpeed, side=module against side=fresh,
+//     whose budget is 0): relog's CSV and the statistics 1.07 to 1.10×
+//     faster, decode_blg 1.07×; doc/PERFORMANCE.md §3 "The module's
+//     profiles".
+//   - The memory stays resident while the instance is idle: a linear
+//     memory never shrinks, and the module's heap and buffers hold the
+//     last input's pages. Measured (TestLargeIdleInstanceMemory, Linux):
+//     after the 42 MB log's relog CSV or statistics, the kept instance has
+//     56 MiB of linear memory and the process 46 MB more resident than
+//     before the call (a fresh instance idle); with a budget of 0, 6 MB
+//     less (the instance is closed). A process that reads large logs and
+//     then idles keeps up to n bytes more than with n = 0.
+//   - A kept instance's memory still holds the last call's input: the
+//     calls of one Engine share instances, as they do for small inputs.
+func (c Config) WithIdleMemory(n int64) Config {
+	c.idleBytes, c.idleSet = max(n, 0), true
+	return c
+}
+
+func (c Config) idleMemory() int64 {
+	if c.idleSet {
+		return c.idleBytes
+	}
+	return DefaultIdleMemory
 }

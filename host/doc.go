@@ -33,7 +33,11 @@
 // Config.WithCompilationCacheDir). Each call runs on one instance of it, a
 // single-threaded Go runtime with its own linear memory, taken from a pool
 // that grows up to Config.WithPoolSize instances as concurrent calls need
-// them; an Engine is safe for concurrent use. Close releases everything.
+// them; an Engine is safe for concurrent use. An instance that a large
+// input grew beyond 32 MiB of memory goes back to the pool, for the next
+// large input to reuse, while the idle large instances' memory fits
+// Config.WithIdleMemory (DefaultIdleMemory, 256 MiB), and is closed after
+// its call otherwise. Close releases everything.
 //
 // DecodeBlgParts and RelogTextParts read one large .blg log with several
 // instances at once, one part of the log each on a goroutine of its own

@@ -139,6 +139,11 @@ type Engine struct {
 	once    sync.Once
 	err     error // Close's result
 
+	// largeIdle is the linear memory of the idle instances larger than
+	// idleMemoryLimit (each one's instance.large), which
+	// Config.WithIdleMemory bounds; under mu.
+	largeIdle int64
+
 	// analyzeOnly is set on the Engine of the analyze module, which
 	// Analyze creates; analyzer is that Engine, created on the first
 	// Analyze (or its error), once.
@@ -297,6 +302,9 @@ type instance struct {
 	outCap uint32
 	errPtr uint32
 	stderr *capped
+	// large is the instance's memory while it is idle in the pool and
+	// larger than idleMemoryLimit (counted in Engine.largeIdle), else 0.
+	large int64
 	// fault is set when the instance failed; it is then closed and
 	// dropped instead of going back to the pool.
 	fault bool
@@ -405,6 +413,8 @@ func (e *Engine) get() (*instance, error) {
 	if n := len(e.idle); n > 0 {
 		inst = e.idle[n-1]
 		e.idle = e.idle[:n-1]
+		e.largeIdle -= inst.large
+		inst.large = 0
 	}
 	e.mu.Unlock()
 	if inst == nil {
@@ -423,23 +433,42 @@ func (e *Engine) get() (*instance, error) {
 }
 
 // idleMemoryLimit is the largest linear memory an instance may keep in the
-// pool: one that a large input grew beyond it is closed after its call
-// (its pages return to the system) and replaced when a call needs it.
+// pool whatever Config.WithIdleMemory allows: a pool of n such instances
+// keeps at most n × 32 MiB idle. An instance that a large input grew beyond
+// it is a large one: it goes back to the pool only while the large idle
+// instances' memory stays within Config.WithIdleMemory's budget, and is
+// otherwise closed after its call (its pages return to the system) and
+// replaced when a call needs it.
 const idleMemoryLimit = 32 << 20
 
 // put returns an instance after a call, or discards it after a fault or
-// when its memory grew beyond idleMemoryLimit.
+// when its memory grew beyond idleMemoryLimit and the budget of large idle
+// instances (Config.WithIdleMemory) cannot hold it.
 func (e *Engine) put(inst *instance) {
 	if inst.cancel != nil {
 		inst.cancel()
 		inst.cancel = nil
 	}
-	if inst.fault || e.closed.Load() || inst.mem.Size() > idleMemoryLimit {
-		inst.close(e.ctx)
-	} else {
+	keep := !inst.fault && !e.closed.Load()
+	if keep {
 		e.mu.Lock()
-		e.idle = append(e.idle, inst)
+		size := int64(inst.mem.Size())
+		switch {
+		case size <= idleMemoryLimit:
+			inst.large = 0
+		case e.largeIdle+size <= e.cfg.idleMemory():
+			inst.large = size
+			e.largeIdle += size
+		default:
+			keep = false
+		}
+		if keep {
+			e.idle = append(e.idle, inst)
+		}
 		e.mu.Unlock()
+	}
+	if !keep {
+		inst.close(e.ctx)
 	}
 	<-e.slots
 }

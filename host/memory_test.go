@@ -13,13 +13,15 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/tools/corpus"
+	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
-// TestLargeInstanceRetired: an instance whose memory a large input grew
-// beyond idleMemoryLimit is closed after its call instead of going back to
-// the pool, and the next call gets a new one that computes as well.
+// TestLargeInstanceRetired: without a budget for large idle instances
+// (WithIdleMemory(0)), an instance whose memory a large input grew beyond
+// idleMemoryLimit is closed after its call instead of going back to the
+// pool, and the next call gets a new one that computes as well.
 func TestLargeInstanceRetired(t *testing.T) {
-	e := faultEngine(t, NewConfig())
+	e := faultEngine(t, NewConfig().WithIdleMemory(0))
 	// A name table of zeros is an empty table: the module copies it in and
 	// reads it at once.
 	if _, err := e.DecodeNames(make([]byte, 1<<20)); err != nil {
@@ -36,6 +38,74 @@ func TestLargeInstanceRetired(t *testing.T) {
 	}
 	if n := healthy(t, e); n != 2 {
 		t.Errorf("have %d instances, want 2", n)
+	}
+}
+
+// TestLargeInstanceKept: within WithIdleMemory's budget (the default), an
+// instance that a large input grew beyond idleMemoryLimit goes back to the
+// pool, and the next large input reuses it and its memory: no new
+// instance, no growth (the module keeps its large input buffer, the host
+// does not ask for a smaller one). One that does not fit the budget is
+// closed, and the budget is given back when a kept one is taken.
+func TestLargeInstanceKept(t *testing.T) {
+	e := faultEngine(t, NewConfig())
+	input := make([]byte, 24<<20)
+	if _, err := e.DecodeNames(input); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.idle) != 1 || e.idle[0].mem.Size() <= idleMemoryLimit || e.largeIdle != int64(e.idle[0].mem.Size()) {
+		t.Fatalf("after a large input: %d idle instances, %d bytes counted, want the large one kept and counted", len(e.idle), e.largeIdle)
+	}
+	size := e.idle[0].mem.Size()
+	for range 3 {
+		if _, err := e.DecodeNames(input); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(e.idle) != 1 || e.idle[0].mem.Size() != size || e.Instances() != 1 {
+		t.Fatalf("after three more: %d idle, memory %d bytes (was %d), %d instances; want the same instance and memory",
+			len(e.idle), e.idle[0].mem.Size(), size, e.Instances())
+	}
+	// A small call takes it (and gives the budget back), and returns it.
+	if n := healthy(t, e); n != 1 || e.largeIdle != int64(size) {
+		t.Errorf("after a small call: %d instances, %d bytes counted, want 1 and %d", n, e.largeIdle, size)
+	}
+
+	// A budget smaller than the instance: closed after its call.
+	small := faultEngine(t, NewConfig().WithIdleMemory(int64(size)-1))
+	if _, err := small.DecodeNames(input); err != nil {
+		t.Fatal(err)
+	}
+	if len(small.idle) != 0 || small.largeIdle != 0 {
+		t.Fatalf("over the budget: %d idle instances, %d bytes counted, want none", len(small.idle), small.largeIdle)
+	}
+
+	// Two instances, a budget for one and a half: the first large one is
+	// kept, the second (while the first is idle) closed after its call.
+	two, err := New(t.Context(), NewConfig().WithCompilationCacheDir(faultCache).WithPoolSize(2).WithIdleMemory(int64(size)*3/2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer two.Close(t.Context())
+	a, err := two.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := two.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	two.put(a)
+	if _, err := two.DecodeNames(input); err != nil {
+		t.Fatal(err)
+	}
+	two.put(b) // idle: a (large), then b, which the next call takes
+	if _, err := two.DecodeNames(input); err != nil {
+		t.Fatal(err)
+	}
+	if len(two.idle) != 1 || two.idle[0] != a || two.largeIdle != int64(a.mem.Size()) || two.Instances() != 2 {
+		t.Fatalf("two large instances, a budget for one: %d idle (the first kept: %v), %d bytes counted, %d instances",
+			len(two.idle), len(two.idle) > 0 && two.idle[0] == a, two.largeIdle, two.Instances())
 	}
 }
 
@@ -106,6 +176,65 @@ func TestPooledInstanceMemory(t *testing.T) {
 	}
 	for _, inst := range held {
 		e.put(inst)
+	}
+}
+
+// TestLargeIdleInstanceMemory measures the resident memory that a large
+// instance keeps idle in the pool (Linux): the 42 MB log (the real Tx log
+// repeated 160 times) converted to CSV and its statistics taken, on an
+// Engine with the default budget (DefaultIdleMemory: the instance is kept)
+// and on one with WithIdleMemory(0) (closed after each call). The figures
+// are in Config.WithIdleMemory's notes and doc/PERFORMANCE.md; the test
+// fails when a kept instance's resident memory exceeds its linear memory
+// by more than 16 MiB, or when an instance closed after its call leaves
+// more than 32 MiB resident.
+func TestLargeIdleInstanceMemory(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" {
+		t.Skip("a measurement on Linux")
+	}
+	tx, err := os.ReadFile(filepath.Join(corpus.Shared(t, "blg"), "Tx_BasicPerfCounters.blg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := gencorpus.NewRepeatedLog(tx, 160)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := l.Bytes()
+	for _, c := range []struct {
+		name   string
+		budget int64
+	}{{"default budget", DefaultIdleMemory}, {"budget 0", 0}} {
+		e := faultEngine(t, NewConfig().WithIdleMemory(c.budget))
+		debug.FreeOSMemory()
+		base := rss(t)
+		for _, work := range []string{"relog CSV", "relog_stats"} {
+			var err error
+			if work == "relog CSV" {
+				_, err = e.RelogText(log, relog.Options{}, relog.CSV)
+			} else {
+				_, err = e.RelogStats(log, relog.Options{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			debug.FreeOSMemory()
+			more := rss(t) - base
+			kept := int64(0)
+			if len(e.idle) == 1 {
+				kept = int64(e.idle[0].mem.Size())
+			}
+			t.Logf("%s, after %s of the %d MB log: %.1f MB more resident; %d idle, %.1f MiB of linear memory kept",
+				c.name, work, len(log)/1e6, float64(more)/1e6, len(e.idle), float64(kept)/(1<<20))
+			switch {
+			case c.budget > 0 && kept == 0:
+				t.Errorf("%s: the instance was not kept", c.name)
+			case c.budget > 0 && more > kept+16<<20:
+				t.Errorf("%s: %d bytes more resident, its linear memory %d", c.name, more, kept)
+			case c.budget == 0 && (kept != 0 || more > 32<<20):
+				t.Errorf("%s: %d bytes more resident, %d kept; want the instance closed", c.name, more, kept)
+			}
+		}
 	}
 }
 

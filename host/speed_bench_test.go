@@ -30,7 +30,10 @@ type speedSide struct {
 // its statistics (relog_stats). side=native is package host's Native, on
 // one core (GOMAXPROCS 1: relog's sequential paths, as the module's), and
 // side=module this package's module through wazero, the log copied into its
-// memory on every call as a host does; when PERFCALC_BASE_WASM names
+// memory on every call as a host does, on the instance that the call before
+// left in the pool (Config.WithIdleMemory's default), and side=fresh the
+// same on a new instance per call (WithIdleMemory(0): its memory faulted
+// in as the log is copied); when PERFCALC_BASE_WASM names
 // another module (an earlier build), side=base runs it too. Every side's
 // output is compared with the native one's before it is measured.
 //
@@ -56,6 +59,7 @@ func BenchmarkModuleSpeed(b *testing.B) {
 		return speedSide{name, func(l []byte) ([]byte, error) { return e.RelogText(l, relog.Options{}, relog.CSV) }, e.DecodeBlg, e.RelogStats}
 	}
 	sides = append(sides, engine("module", newEngine(b, host.NewConfig().WithPoolSize(1))))
+	sides = append(sides, engine("fresh", newEngine(b, host.NewConfig().WithPoolSize(1).WithIdleMemory(0))))
 	if p := os.Getenv("PERFCALC_BASE_WASM"); p != "" {
 		sides = append(sides, engine("base", newEngine(b, host.NewConfig().WithModule(readFile(b, p)).WithPoolSize(1))))
 	} else {

@@ -145,7 +145,7 @@ func (c *Converter) fold(folds []engine.StatisticsFold, gaps []int32, only []*en
 				if g > 0 {
 					raw = &noInstanceRaw
 				}
-				if v, ok := f.Add(*raw); ok && values != nil {
+				if v, ok := f.AddRaw(raw); ok && values != nil {
 					values[i] = append(values[i], v)
 				}
 			}
