@@ -52,8 +52,12 @@ import (
 // analyze request's Rename; size_test.go says what it is made of), on the
 // module of 3,161,816 bytes (919,385 gzipped): +47,364 raw, +12,778
 // gzipped.
+//
+// The branches of 2026-11-26 merged (identity, names, the .blg writer's
+// longer error text, statistics' copies): 3,249,618 raw, 940,969 gzipped,
+// 508 raw over the sum of the entries above; the budget grew by as much.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508
 	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778
 )
 
