@@ -59,7 +59,6 @@ type Writer struct {
 	index    int   // index of buf among the log's buffers
 	lastTime int64 // local time stamp of the last event in buf
 	rec      []byte
-	units    []byte
 	clock    *Clock
 	err      error
 	closed   bool
