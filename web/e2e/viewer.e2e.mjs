@@ -1155,6 +1155,61 @@ try {
       await page.selectOption("#identity", "pdh");
     }
   });
+
+  // Issue 21: a German log read in English (perfcalc --names-lang en) with
+  // the compact form of PAL's CounterLang.xml loaded beside the file
+  // picker: the tree's names, the CSV and the .blg saved are the command's.
+  await step("English names: a German log with CounterLang's compact form; tree, CSV and .blg as perfcalc relog --names-lang en, byte for byte", async () => {
+    const pal = join(SHARED, "PAL_SamplePerfmonLog.blg");
+    const counterLang = join(ROOT, "..", "shared", "pal", "CounterLang.xml");
+    if (!existsSync(pal) || !existsSync(counterLang)) return skip("English names", `no ${pal} or ${counterLang}`);
+    const { spawnSync } = await import("node:child_process");
+    const german = join(bin, "PAL_deDE.blg");
+    execFileSync("go", ["run", "./tools/blgrename/cmd/localize", "-counterlang", counterLang, "-lang", "deDE", pal, german], { cwd: ROOT, stdio: "inherit" });
+    const compact = join(bin, "deDE.names");
+    writeFileSync(compact, native("names", "--compact", counterLang, "--lang", "deDE"));
+    const flags = ["--names-lang", "en", "--names-file", compact];
+    const run = spawnSync(perfcalc, ["relog", german, ...flags, "-f", "csv"], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout.split("\r\n")[0], /\\Processor\(_Total\)\\% Processor Time/, "the command translates");
+    assert.equal(await open([german]), "loaded", await page.textContent("#message"));
+    // The tree's counters that a search shows (the search expands them).
+    const found = async (q) => {
+      await page.fill("#search", q);
+      // Until the tree shows a path the search finds (the selection stays shown besides).
+      await page.waitForFunction((words) => [...document.querySelectorAll("#tree li[data-path]")].some((li) => words.every((w) => li.dataset.path.toLowerCase().includes(w))), q.split(" "), { timeout: 10000 });
+      const paths = await page.$$eval("#tree li[data-path]", (lis) => lis.map((li) => li.dataset.path));
+      await page.fill("#search", "");
+      return paths;
+    };
+    let paths = await found("prozessorzeit");
+    assert.ok(paths.some((p) => p.includes("\\Prozessor(_Total)\\Prozessorzeit (%)")), `the German log's own names first: ${paths.slice(0, 3)}`);
+    try {
+      await page.evaluate(() => { document.getElementById("app").dataset.state = "test-opening"; });
+      await page.setInputFiles("#names-file", [compact]);
+      assert.equal(await waitState(["loaded", "error"]), "loaded", await page.textContent("#message"));
+      assert.equal(await page.isChecked("#english-names"), true);
+      paths = await found("processor time");
+      assert.ok(paths.some((p) => p.includes("\\Processor(_Total)\\% Processor Time")), `English names in the tree: ${paths.slice(0, 3)}`);
+      await page.waitForTimeout(300);
+      await shot("21-english-names.png");
+      await page.click("#clear-selection");
+      await page.fill("#search", "");
+      await page.selectOption("#digits", "20");
+      const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#save-csv")]);
+      const have = readFileSync(await dl.path(), "utf8");
+      assert.ok(have === run.stdout, `the CSV (${have.length} bytes) differs from perfcalc relog --names-lang en -f csv (${run.stdout.length})`);
+      assert.match(await page.textContent("#export-status"), /--names-lang en/);
+      // The .blg saved: relog -f bin with the same flags, byte for byte.
+      const out = join(bin, "de-en.blg");
+      native("relog", german, ...flags, "-f", "bin", "-o", out);
+      const [dlb] = await Promise.all([page.waitForEvent("download"), page.click("#save-blg")]);
+      assert.ok(readFileSync(await dlb.path()).equals(readFileSync(out)), "the .blg differs from perfcalc relog --names-lang en -f bin");
+      note(`English names: CSV of every counter (${have.length} bytes) and the .blg saved identical to perfcalc relog --names-lang en`);
+    } finally {
+      await page.uncheck("#english-names");
+    }
+  });
 } finally {
   await context.close();
   await server.close();

@@ -208,7 +208,7 @@ async function openLog(f) {
   app.dataset.stats = "pending";
   render();
   if (cols.damage) showDamage(cols.damage);
-  if (cols.namesUnknown?.length) showMessage("info", `${fmtInt(cols.namesUnknown.length)} names not translated (kept as they are)`, cols.namesUnknown.join("; "), "The names file does not know them (perfcalc --names-lang lists the same).");
+  if (cols.namesUnknown?.length) showMessage("info", `${fmtInt(cols.namesUnknown.length)} name${cols.namesUnknown.length > 1 ? "s" : ""} not translated (kept as ${cols.namesUnknown.length > 1 ? "they are" : "it is"})`, cols.namesUnknown.join("; "), "The names file does not know them (perfcalc --names-lang lists the same).");
   loadSeries();
   loadStats();
 }
@@ -621,7 +621,7 @@ async function columnSeries(path) {
   const v = view, i = v?.tree.paths.indexOf(path) ?? -1;
   if (i < 0) return null;
   if (!v.series.has(i)) {
-    const r = await job("Decoding the alert's counter…", (signal) => work.call("series", [v.ref, [path], undefined, v.translate], { signal }));
+    const r = await job("Decoding the alert's counter…", (signal) => work.call("series", [v.ref, [path], undefined, v.identity, v.translate], { signal }));
     v.series.set(i, r.series[0]);
   }
   return v.series.get(i);
@@ -641,7 +641,7 @@ async function csv() {
   const r = await job(`Writing relog's CSV (${digits} digits)…`, (signal) => v.kind === "blg"
     ? work.call("csv", [v.ref, paths, digits, { ...rangeOptions(range), identity: v.identity }, v.translate], { signal })
     : work.call("valuesCsv", [v.query.newer, v.query.opts, paths, digits], { signal }));
-  const command = v.kind === "blg" ? `perfcalc relog -f csv${v.identity === "pid" ? " --identity pid" : ""}` : "perfcalc values -f csv";
+  const command = v.kind === "blg" ? `perfcalc relog -f csv${logFlags(v)}` : "perfcalc values -f csv";
   const status = $("export-status");
   status.textContent = `relog CSV of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${digits} significant digits (as ${command} --digits ${digits}${paths.length ? " -c …" : ""}${range ? ` -b "${relogTimeText(range.from)}" -e "${relogTimeText(range.to)}"` : ""})` +
     (r.extra > 0 ? `; it also holds ${r.extra} counter${r.extra > 1 ? "s" : ""} whose paths the selected ones' match (a wildcard or a case difference in a name)` : "") + ".";
@@ -659,6 +659,14 @@ function shownPaths(v) {
 }
 
 /**
+ * logFlags returns the perfcalc flags of how a log view reads its log:
+ * --identity pid, and --names-lang en with its names file.
+ */
+function logFlags(v) {
+  return `${v.identity === "pid" ? " --identity pid" : ""}${v.translate ? ` --names-lang en --names-file ${v.translate.name}` : ""}`;
+}
+
+/**
  * Saves what the CSV holds, of a log, as a .blg log: the same counters
  * and zoomed range (relog -c, -b and -e), the raw values as read (perfcalc
  * relog -f bin).
@@ -668,9 +676,9 @@ async function saveBlg() {
     const v = view;
     if (v?.kind !== "blg") return;
     const paths = shownPaths(v), range = v.range;
-    const r = await job("Writing the .blg log…", (signal) => work.call("blg", [v.ref, paths, rangeOptions(range)], { signal }));
+    const r = await job("Writing the .blg log…", (signal) => work.call("blg", [v.ref, paths, { ...rangeOptions(range), identity: v.identity }, v.translate], { signal }));
     const status = $("export-status");
-    status.textContent = `.blg log of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${fmtBytes(r.log.byteLength)} (as perfcalc relog -f bin${paths.length ? " -c …" : ""}${range ? ` -b "${relogTimeText(range.from)}" -e "${relogTimeText(range.to)}"` : ""}).`;
+    status.textContent = `.blg log of ${paths.length ? `${fmtInt(paths.length)} counter${paths.length > 1 ? "s" : ""}` : "every counter"}, ${fmtBytes(r.log.byteLength)} (as perfcalc relog -f bin${logFlags(v)}${paths.length ? " -c …" : ""}${range ? ` -b "${relogTimeText(range.from)}" -e "${relogTimeText(range.to)}"` : ""}).`;
     status.hidden = false;
     const url = URL.createObjectURL(new Blob([r.log], { type: "application/octet-stream" }));
     const a = h("a", { href: url, download: blgName(v.file), hidden: true });

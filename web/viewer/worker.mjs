@@ -51,10 +51,11 @@ await serve({
   /**
    * The selection as a .blg log (relog format "bin": the bytes of perfcalc
    * relog -f bin -o OUT.blg -c … -b … -e …): these columns (all when none)
-   * of the samples in range, their raw values as read.
+   * of the samples in range (and its identity, as relog --identity), their
+   * raw values as read, translated when translate is given.
    */
-  blg(pc, bytes, paths, range = {}) {
-    const log = pc.relog(bytes, { format: "bin", counters: paths, ...range });
+  blg(pc, bytes, paths, range = {}, translate = undefined) {
+    const log = pc.relog(bytes, { format: "bin", counters: paths, ...range, translate });
     return new Transfer({ log }, [log.buffer]);
   },
 
