@@ -116,10 +116,10 @@ trap - EXIT
 
 cd "$root/python"
 if [ "$mode" = --cluster ]; then
-	# Bounded twice: the test's own alarm (PERFCALC_CLUSTER_TIMEOUT, 240 s)
+	# Bounded twice: the test's own alarm (PERFCALC_CLUSTER_TIMEOUT, 420 s)
 	# stops the cluster and fails; timeout ends it 60 s later if that did
 	# not work.
-	exec timeout -k 10 $((${PERFCALC_CLUSTER_TIMEOUT:-240} + 60)) "$venv/bin/python" cluster_test.py
+	exec timeout -k 10 $((${PERFCALC_CLUSTER_TIMEOUT:-420} + 60)) "$venv/bin/python" cluster_test.py
 fi
 if [ "$mode" = --bench ]; then
 	exec "$venv/bin/python" bench/bench.py "${@:2}"
