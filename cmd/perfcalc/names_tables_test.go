@@ -28,7 +28,9 @@ func notTranslated(stderr string) string {
 // with that compact form to the CSV that --names-file counter-009
 // --names-file counter-007 gives, which is the English log's byte for
 // byte, with the same names not translated; so does the Tx log (whose
-// embedded table is none) by both routes. One table alone, two German ones,
+// embedded table is none) by both routes. The German log given to
+// --compact in place of its embedded table gives the same translation; the
+// Tx log, which embeds none, is refused. One table alone, two German ones,
 // and CounterLang.xml beside a table are refused.
 func TestNamesCompactTables(t *testing.T) {
 	xml, es := counterLang(t)
@@ -101,6 +103,21 @@ func TestNamesCompactTables(t *testing.T) {
 		}
 		if a, b := notTranslated(cstderr), notTranslated(tstderr); a != b {
 			t.Errorf("%s: names not translated: compact %q, tables %q", name, a, b)
+		}
+		// The log in place of its embedded table.
+		code, fromLog, stderr := runCmd(t, "", "names", "--compact", lpath, "--compact", enPath)
+		if name != "PAL_SamplePerfmonLog.blg" {
+			if code == 0 || !strings.Contains(stderr, "not CounterLang.xml nor a name table: a log without an embedded name table") {
+				t.Errorf("%s has no table: exit %d, %s", name, code, stderr)
+			}
+			continue
+		}
+		if code != 0 || fromLog != strings.ReplaceAll(compact, "\nn\t007\t", "\nn\tlocal\t") {
+			t.Fatalf("names --compact of the log: exit %d, %s %.200q", code, stderr, fromLog)
+		}
+		lc := writeFile(t, "log.names", []byte(fromLog))
+		if _, have, _ := runCmd(t, "", "relog", lpath, "--names-lang", "en", "--names-file", lc); have != want {
+			t.Errorf("%s: the compact form of its embedded table does not give the English CSV", name)
 		}
 	}
 

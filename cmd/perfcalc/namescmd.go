@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/perfcalc/perfcalc/collect"
+	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/translate"
 	"github.com/perfcalc/perfcalc/internal/counterlang"
@@ -32,7 +34,9 @@ told by its contents, and one or more in other languages: the files --save
 writes, or a registry export's REG_MULTI_SZ bytes) writes their pairs (the
 texts of one index) as the compact form's n lines: the JS and Python
 packages and the WebAssembly module, which read only the compact form,
-then translate as --names-file given the tables does.
+then translate as --names-file given the tables does. A Vista-era .blg
+log given to --compact stands for the name table it embeds (its machine's
+language), to pair with an English table.
 
 --save (Windows) writes this machine's name tables into DIR: the English
 "Counter 009" (counter-009.multisz) and the table of the system's language
@@ -77,7 +81,10 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := &stdinOnce{r: stdin}
 	var datas [][]byte
 	for _, c := range compact {
-		data, err := readInput(c, "--compact", in, namesLimit)
+		data, err := logTable(c)
+		if data == nil && err == nil {
+			data, err = readInput(c, "--compact", in, namesLimit)
+		}
 		if err != nil {
 			return failCommand(stderr, "names", err)
 		}
@@ -135,6 +142,32 @@ func runNames(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return err
 	})
 	return finishOutput(stderr, "names", nil, note, err)
+}
+
+// logTable returns the name table that the .blg log name embeds, or nil
+// when name is not a .blg log (standard input is not looked at); a log
+// without one is an error.
+func logTable(name string) ([]byte, error) {
+	if name == "" || name == stdinName {
+		return nil, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil // reading it reports it
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil
+	}
+	r, err := blg.NewReader(f, fi.Size())
+	if err != nil {
+		return nil, nil
+	}
+	if t := r.NameTable(); t != nil {
+		return t, nil
+	}
+	return nil, fmt.Errorf("%s: not CounterLang.xml nor a name table: a log without an embedded name table (Vista-era .blg logs of Windows embed one; give the machine's tables: perfcalc names --save)", name)
 }
 
 // tableLang matches the language in a table's file name as names --save
