@@ -11,13 +11,14 @@ import (
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/translate"
 	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/internal/counterlang"
 	"github.com/perfcalc/perfcalc/tools/blgrename"
 	"github.com/perfcalc/perfcalc/tools/corpus"
 	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
 // TestNamesLoadTables: the compact form that perfcalc names --compact
-// makes of a machine's pair of name tables (translate.AppendTablesCompact:
+// makes of a machine's pair of name tables (counterlang.TablesCompact:
 // the PAL log's English table and a "local" one that names every index
 // "Lokal <English>") translates, through names_load, the PAL log rewritten
 // with the local names (its records and embedded table) back to the
@@ -54,7 +55,7 @@ func TestNamesLoadTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compact, lines, skipped := translate.AppendTablesCompact([]byte(translate.CompactHeader+"\n"), en, lt, "local")
+	compact, lines, skipped := counterlang.TablesCompact([]byte(translate.CompactHeader+"\n"), en, lt, "local")
 	if lines < 100 || skipped != 0 {
 		t.Fatalf("%d lines, %d skipped", lines, skipped)
 	}

@@ -20,7 +20,7 @@ import (
 
 var namesUsage = `Usage:
   perfcalc names --compact CounterLang.xml [--lang LIST] [-o OUT]
-  perfcalc names --compact counter-009.multisz --compact counter-007.multisz [-o OUT]
+  perfcalc names --compact TABLE|LOG.blg --compact TABLE... [-o OUT]
   perfcalc names --save DIR
 
 Writes PAL's CounterLang.xml (the names of 146 objects and 2,259 counters in
@@ -175,7 +175,7 @@ func logTable(name string) ([]byte, error) {
 var tableLang = regexp.MustCompile(`(?i)counter[ _-]?([0-9a-f]{3}|local)`)
 
 // tablesCompact writes name tables of one machine in the compact form
-// (translate.AppendTablesCompact): the English table, told by its contents,
+// (counterlang.TablesCompact): the English table, told by its contents,
 // with each of the others. The lang field is the language that a file's
 // name gives (007 of counter-007.multisz), else "local".
 func tablesCompact(names []string, datas [][]byte, stderr io.Writer) ([]byte, int, error) {
@@ -211,7 +211,7 @@ func tablesCompact(names []string, datas [][]byte, stderr io.Writer) ([]byte, in
 	skipped := 0
 	for i, l := range locals {
 		var lines, sk int
-		b, lines, sk = translate.AppendTablesCompact(b, en, l, langs[i])
+		b, lines, sk = counterlang.TablesCompact(b, en, l, langs[i])
 		skipped += sk
 		if lines == 0 {
 			fmt.Fprintf(stderr, "perfcalc names: note: %s gives no translation\n", names[i])

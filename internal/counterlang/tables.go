@@ -1,19 +1,25 @@
-package translate
+package counterlang
 
-import "github.com/perfcalc/perfcalc/engine/nametable"
+import (
+	"unicode/utf8"
 
-// AppendTablesCompact appends to dst, as lines of the compact form ("n"
+	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/translate"
+)
+
+// TablesCompact appends to dst, as lines of the compact form ("n"
 // lines, lang in their lang field), the translations that a pair of name
 // tables of one machine gives (en the English "Counter 009", local a table
 // in another language): Build of the compact form and Build of the two
-// tables translate every name alike. The pairs are AddTables' (the texts
-// of one index); an English name that no pair gives (its index not in local) is written as a
+// tables translate every name alike. The pairs are translate.Builder.AddTables' (the
+// texts of one index); an English name that no pair gives (its index not in local) is written as a
 // line whose local name is the English one, so that it is English there
-// too (AddEnglish). Lines that would repeat one already written are left
+// too (translate.Builder.AddEnglish). Lines that would repeat one already written are left
 // out, and so are names the compact form cannot hold (a control
 // character, longer than its limit); skipped counts those. The header line
 // is not written.
-func AppendTablesCompact(dst []byte, en, local *nametable.Table, lang string) (out []byte, lines, skipped int) {
+func TablesCompact(dst []byte, en, local *nametable.Table, lang string) (out []byte, lines, skipped int) {
 	seen := map[string]bool{}
 	paired := map[string]bool{} // English names a line marks as English
 	var eb, lb []byte
@@ -22,13 +28,13 @@ func AppendTablesCompact(dst []byte, en, local *nametable.Table, lang string) (o
 			return
 		}
 		paired[english] = true
-		if checkField(english) != "" || checkField(loc) != "" {
+		if !fieldOK(english) || !fieldOK(loc) {
 			skipped++
 			return
 		}
-		e := Entry{Kind: Any, Lang: lang, English: english, Local: loc}
+		e := translate.Entry{Kind: translate.Any, Lang: lang, English: english, Local: loc}
 		n := len(dst)
-		dst = AppendCompact(dst, e)
+		dst = translate.AppendCompact(dst, e)
 		if seen[string(dst[n:])] {
 			dst = dst[:n]
 			return
@@ -59,4 +65,11 @@ func AppendTablesCompact(dst []byte, en, local *nametable.Table, lang string) (o
 		}
 	}
 	return dst, lines, skipped
+}
+
+// fieldOK reports whether the compact form holds s as a field: valid
+// UTF-8 without control characters, at most counterpath.MaxLength bytes
+// (translate.ParseCompact's rule; s is not empty).
+func fieldOK(s string) bool {
+	return len(s) <= counterpath.MaxLength && utf8.ValidString(s) && !bad(s)
 }

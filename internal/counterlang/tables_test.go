@@ -1,10 +1,11 @@
-package translate
+package counterlang
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/engine/translate"
 	"github.com/perfcalc/perfcalc/tools/encode"
 )
 
@@ -22,14 +23,14 @@ func tableBytes(t *testing.T, pairs ...any) []byte {
 	return b
 }
 
-// TestAppendTablesCompact: the compact form of a pair of name tables
+// TestTablesCompact: the compact form of a pair of name tables
 // translates every name (English, localized, unknown; as an object and as
 // a counter) as Build of the two tables does, Status included: an English
 // name whose index the local table lacks ("Only English") stays English,
 // not unknown; one localized name of two indexes ("Seiten/s") is
 // ambiguous in both; a pair with a control character is skipped and
 // counted (the only difference); a repeated pair is written once.
-func TestAppendTablesCompact(t *testing.T) {
+func TestTablesCompact(t *testing.T) {
 	enB := tableBytes(t, 1, "1847", 2, "System", 4, "Memory", 6, "% Processor Time", 238, "Processor",
 		1380, "Available Bytes", 4452, "Only English", 40, "Pages/sec", 42, "Page Reads/sec", 50, "Cache", 52, "Cache", 60, "Bad\x01")
 	deB := tableBytes(t, 1, "1847", 2, "System", 4, "Speicher", 6, "Prozessorzeit (%)", 238, "Prozessor",
@@ -42,7 +43,7 @@ func TestAppendTablesCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, lines, skipped := AppendTablesCompact([]byte(CompactHeader+"\n"), en, de, "007")
+	c, lines, skipped := TablesCompact([]byte(translate.CompactHeader+"\n"), en, de, "007")
 	if skipped != 1 { // Bad\x01's pair
 		t.Errorf("skipped %d, want 1", skipped)
 	}
@@ -52,11 +53,11 @@ func TestAppendTablesCompact(t *testing.T) {
 	if !strings.Contains(string(c), "n\t007\tOnly English\tOnly English\n") {
 		t.Errorf("no line for the English name only English has: %q", c)
 	}
-	viaTables, _, err := Build([]Source{{Name: "009", Data: enB}, {Name: "007", Data: deB}})
+	viaTables, _, err := translate.Build([]translate.Source{{Name: "009", Data: enB}, {Name: "007", Data: deB}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	viaCompact, _, err := Build([]Source{{Name: "compact", Data: c}})
+	viaCompact, _, err := translate.Build([]translate.Source{{Name: "compact", Data: c}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,10 +83,10 @@ func TestAppendTablesCompact(t *testing.T) {
 			}
 		}
 	}
-	if s := viaCompact.Object("Only English").Status; s != English {
+	if s := viaCompact.Object("Only English").Status; s != translate.English {
 		t.Errorf("Only English: %v, want English", s)
 	}
-	if s := viaCompact.Counter("Memory", "Seiten/s").Status; s != Ambiguous {
+	if s := viaCompact.Counter("Memory", "Seiten/s").Status; s != translate.Ambiguous {
 		t.Errorf("Seiten/s: %v, want Ambiguous", s)
 	}
 	if len(viaTables.Ambiguities()) != len(viaCompact.Ambiguities()) {
