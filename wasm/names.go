@@ -29,8 +29,8 @@ var (
 // the number of sources; n = 0 drops them all (returns 0). A malformed
 // source is refused (CodeMalformed, its line and byte offset in err_ptr)
 // and drops every source. (The module reads neither name tables nor
-// CounterLang.xml: perfcalc names --compact turns CounterLang.xml into the
-// compact form; the table a Vista-era log embeds is not used.)
+// CounterLang.xml: perfcalc names --compact turns them into the compact
+// form; a Vista-era log's table is not used: ABI.md "Names" says why.)
 //
 //go:wasmexport names_load
 func namesLoad(nameOff, nameLen, off, n uint32) (rc int32) {

@@ -20,6 +20,7 @@
 //	perfcalc watch [PATH ...] [-c PATH ...] [-cf FILE] [-si INTERVAL] [-sc N] [-f csv|tsv|json|bin] [-o FILE] [--source registry|v2|pdh] [--log] [--digits 20|17] [--options LIST] [--save DIR] [--identity pdh|pid]
 //	perfcalc watch -q [OBJECT] | -qx [OBJECT]  [--source registry|v2|pdh]
 //	perfcalc names --compact CounterLang.xml [--lang LIST] [-o OUT]
+//	perfcalc names --compact TABLE|LOG.blg --compact TABLE... [-o OUT]
 //	perfcalc names --save DIR
 //	perfcalc version [--json]
 //

@@ -2,7 +2,10 @@
 // performance-object and counter names in 17 locales, into the entries of
 // package translate's compact form. It uses encoding/xml, which the
 // engine and the module cannot afford: the command links it, the module
-// takes the compact form it writes.
+// takes the compact form it writes. TablesCompact writes a machine's
+// pair of name tables in the compact form too (perfcalc names --compact
+// of tables), here rather than in package translate so that the module,
+// which links translate, does not grow.
 //
 // CounterLang.xml is <CounterLang> holding <CounterObject> elements whose
 // attributes are the object's name per locale (enUS="Processor"
