@@ -362,35 +362,31 @@ func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
 	return convertNamed(j, format, digits, maxColumns, nil)
 }
 
-// options are the relog options of the job's log: --identity, and with
-// --names-lang's sources (srcs, nil: none) the log's names translated with
-// them and its own name table.
-func (j *job) options(digits, maxColumns int, srcs *nameSources) (relog.Options, error) {
+// open opens the job's log (--identity; with --names-lang's sources srcs,
+// nil: none, its names translated with them and its own name table) and
+// reads it once for its columns. An error of the log itself is returned
+// without its file's name: the summary names it already.
+func (j *job) open(digits, maxColumns int, srcs *nameSources) (c *relog.Converter, closeIn func(), err error) {
 	opts := relog.Options{Digits: digits, MaxColumns: maxColumns, Identity: j.identity}
 	if srcs != nil {
 		nm, err := srcs.namer(logTables([]string{j.in}))
 		if err != nil {
-			return opts, err
+			return nil, nil, err
 		}
 		j.names, opts.Rename = nm, nm.rename
 	}
-	return opts, nil
+	c, closeIn, j.events, err = openLogsCounting([]string{j.in}, opts, &stdinOnce{})
+	if fe := (*fileError)(nil); errors.As(err, &fe) && fe.name == j.in {
+		return nil, nil, fe.err
+	}
+	return c, closeIn, err
 }
 
 // convertNamed is convertOne with --names-lang's sources (nil: none): the
 // log's names are translated with them and its own name table.
 func convertNamed(j *job, format outputFormat, digits, maxColumns int, srcs *nameSources) error {
-	opts, err := j.options(digits, maxColumns, srcs)
+	c, closeIn, err := j.open(digits, maxColumns, srcs)
 	if err != nil {
-		return err
-	}
-	c, closeIn, events, err := openLogsCounting([]string{j.in}, opts, &stdinOnce{})
-	j.events = events
-	if err != nil {
-		// openLogs names the file; the summary names it already.
-		if fe := (*fileError)(nil); errors.As(err, &fe) && fe.name == j.in {
-			return fe.err
-		}
 		return err
 	}
 	defer closeIn()

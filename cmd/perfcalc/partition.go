@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -167,16 +166,8 @@ func (r *chanRows) Err() error               { return nil }
 // outputs of an earlier run that this one did not write are removed. A
 // damaged log writes nothing.
 func convertPartitioned(j *job, outDir string, keys []string, digits, maxColumns int, srcs *nameSources) (err error) {
-	opts, err := j.options(digits, maxColumns, srcs)
+	c, closeIn, err := j.open(digits, maxColumns, srcs)
 	if err != nil {
-		return err
-	}
-	c, closeIn, events, err := openLogsCounting([]string{j.in}, opts, &stdinOnce{})
-	j.events = events
-	if err != nil {
-		if fe := (*fileError)(nil); errors.As(err, &fe) && fe.name == j.in {
-			return fe.err
-		}
 		return err
 	}
 	defer closeIn()
