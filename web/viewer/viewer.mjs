@@ -765,7 +765,7 @@ function wire() {
       names = { file: file.name, text: text.startsWith("perfcalc-names 1") ? text : compactFromCounterLang(text) };
       $("english-names").disabled = false;
       $("english-names").checked = true;
-      $("names-source").textContent = `(from ${file.name};`;
+      $("names-source").textContent = `(from ${file.name}:`;
       reopenLog();
     } catch (err) {
       fail(`Could not read the names file ${file.name}`, err, "Give PAL's CounterLang.xml or the compact form that perfcalc names --compact writes.");
