@@ -289,4 +289,4 @@ def convert(
 
 
 # analyze (issue 24): the alerts of many logs as one DataFrame.
-from .spark_analyze import alerts_schema, analyze  # noqa: E402
+from .spark_analyze import alerts_schema, analyze, fleet  # noqa: E402
