@@ -66,7 +66,7 @@ def pytest_terminal_summary(terminalreporter):
 
 
 #: Copies of the Tx log's body in the log over the module's limit for one
-#: call: 460 copies are 2,200,372 values (2,097,152 at most per call) in
+#: call: 460 copies are 2,200,030 values (2,097,152 at most per call) in
 #: 120 MB.
 OVER_LIMIT_COPIES = 460
 
