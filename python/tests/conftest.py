@@ -63,3 +63,41 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("perfcalc figures")
         for label, text in FIGURES:
             terminalreporter.write_line(f"{label}: {text}")
+
+
+#: Copies of the Tx log's body in the log over the module's limit for one
+#: call: 460 copies are 2,200,030 values (2,097,152 at most per call) in
+#: 120 MB.
+OVER_LIMIT_COPIES = 460
+
+
+@pytest.fixture(scope="session")
+def over_limit_log(tmp_path_factory) -> Path:
+    """The real Tx log's body repeated OVER_LIMIT_COPIES times
+    (tools/gencorpus/cmd/repeatlog, built with go): more values than
+    read_blg takes in one call."""
+    need_corpus()
+    if shutil.which("go") is None:
+        pytest.skip("the log over the limit is written by tools/gencorpus/cmd/repeatlog: no go on this machine")
+    out = tmp_path_factory.mktemp("overlimit") / f"tx{OVER_LIMIT_COPIES}.blg"
+    subprocess.run(
+        ["go", "run", "./tools/gencorpus/cmd/repeatlog", "-n", str(OVER_LIMIT_COPIES), "-o", str(out), str(CORPUS / "blg" / "Tx_BasicPerfCounters.blg")],
+        cwd=ROOT,
+        check=True,
+    )
+    return out
+
+
+def native_long(native: str, log) -> tuple:
+    """The native relog -f json of log as columns in read_blg's row order
+    (sample by sample, the columns in order): times (local, ISO with
+    milliseconds), paths and values (NaN for null)."""
+    import numpy as np
+
+    times, paths, values = [], [], []
+    for row in json_lines(run_native(native, "relog", log, "-f", "json").stdout):
+        for path, v in row["values"].items():
+            times.append(row["time"])
+            paths.append(path)
+            values.append(float("nan") if v is None else float(v))
+    return times, paths, np.array(values, dtype=np.float64)

@@ -195,6 +195,33 @@ def test_spark_alerts(spark, tmp_path):
             assert (have[0]["analysis"], have[0]["path"], have[0]["max"]) == tuple(want.slice(0, 1).to_pylist()[0][k] for k in ("analysis", "path", "max"))
 
 
+def test_spark_fleet_summary(spark, native, tmp_path):
+    """perfcalc.spark.fleet over the alerts of three logs of three
+    machines: per machine with alerts, the critical and warning counts and
+    the critical slices' UTC starts of perfcalc analyze -f text's Fleet
+    lines (its first five, and how many more)."""
+    import re
+
+    need_corpus()
+    names = ["PAL_SamplePerfmonLog.blg", "Tx_BasicPerfCounters.blg", "PowerShell_BadCounterSamples.blg"]
+    for n in names:
+        (tmp_path / n).write_bytes((CORPUS / "blg" / n).read_bytes())
+    text = run_native(native, "analyze", *[tmp_path / n for n in names], "-f", "text").stdout.decode()
+    fleet = text[text.index("\nFleet: 3 machines\n") :].splitlines()[2:]
+    want = {}
+    for line in fleet:
+        m = re.match(r"^  (\S+)\s+(\d+) critical\s+(\d+) warning(?:  critical at (.*?))?(?: \(\+(\d+) more\))?$", line)
+        assert m, line
+        want[m[1]] = (int(m[2]), int(m[3]), m[4].split(", ") if m[4] else [], int(m[5] or 0))
+    assert any(c for c, _, _, _ in want.values()), "the corpus should give a machine critical alerts"
+    rows = perfcalc.spark.fleet(perfcalc.spark.analyze(spark, str(tmp_path))).collect()
+    have = {}
+    for r in rows:
+        at = [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in r["critical_at"]]
+        have[r["machine"]] = (r["critical"], r["warning"], at[:5], max(0, len(at) - 5))
+    assert have == {m: w for m, w in want.items() if w[0] or w[1]}
+
+
 def test_merged_logs(native, tmp_path):
     """A list of logs of one machine: merged as perfcalc analyze merges them."""
     need_corpus()

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import FIGURES, corpus_logs, json_lines, need_corpus, run_native
+from conftest import FIGURES, corpus_logs, json_lines, native_long, need_corpus, run_native
 
 COPIES = 240  # copies of the readable corpus logs, besides the originals
 
@@ -148,6 +148,63 @@ def test_spark_convert_writes_partitioned_parquet(spark, logs, tmp_path):
     want = sum(perfcalc.read_blg(l).num_rows for l in originals if "Corrupt" not in l.name)
     assert table.num_rows == want
     assert Counter(table["machine"].to_pylist())["GEORGIS3"] == perfcalc.read_blg(d / "Tx_BasicPerfCounters.blg").num_rows
+
+
+def test_spark_reads_a_log_over_the_module_limit_whole(spark, over_limit_log, native):
+    """A log of 2,200,030 values (2,097,152 at most per call of the module)
+    is read whole, in parts inside the reader: the native JSON's values,
+    valid values, smallest and largest value, no error row (the values
+    one by one: test_spark_parts.py, without Spark)."""
+    import numpy as np
+
+    import perfcalc
+    import perfcalc.spark
+    from pyspark.sql import functions as F
+
+    _, _, values = native_long(native, over_limit_log)
+    assert len(values) > perfcalc._abi.MAX_RECORDS
+    t0 = time.perf_counter()
+    r = (
+        perfcalc.spark.read_blg(spark, str(over_limit_log))
+        .agg(
+            F.count("*").alias("rows"),
+            F.count("value").alias("valid"),
+            F.count("error").alias("errors"),
+            F.min("value").alias("min"),
+            F.max("value").alias("max"),
+        )
+        .collect()[0]
+    )
+    secs = time.perf_counter() - t0
+    size = over_limit_log.stat().st_size
+    FIGURES.append(("Spark local[2] read_blg, one log over the limit", f"{r['rows']} rows, {size / 1e6:.0f} MB in {secs:.1f} s: {size / 1e6 / secs:.1f} MB/s"))
+    assert r["errors"] == 0
+    assert r["rows"] == len(values)
+    assert r["valid"] == int((~np.isnan(values)).sum())
+    assert bits(r["min"]) == bits(float(np.nanmin(values))) and bits(r["max"]) == bits(float(np.nanmax(values)))
+
+
+def test_spark_log_over_the_read_limit_is_an_error_row_unread(spark, logs):
+    """A log over binaryFile's maxLength (set to 420,000 bytes here; 1 GiB,
+    the module's input, otherwise) is not read: one error row, not Spark's
+    failure of the job; the logs under it are read."""
+    import perfcalc.spark
+    from pyspark.sql import functions as F
+
+    d, _ = logs
+    big = d / "PAL_SamplePerfmonLog.blg"  # 458,752 bytes
+    small = d / "Tx_BasicPerfCounters.blg"  # 393,216 bytes
+    assert small.stat().st_size <= 420_000 < big.stat().st_size
+    spark.conf.set("spark.sql.sources.binaryFile.maxLength", "420000")
+    try:
+        assert perfcalc.spark.read_limit(spark) == 420_000
+        rows = perfcalc.spark.read_blg(spark, [str(big), str(small)]).groupBy("file").agg(F.count("*").alias("n"), F.first("error", ignorenulls=True).alias("error")).collect()
+    finally:
+        spark.conf.unset("spark.sql.sources.binaryFile.maxLength")
+    got = {r["file"].rsplit("/", 1)[1]: (r["n"], r["error"]) for r in rows}
+    assert got[big.name][0] == 1 and "458,752 bytes (not read)" in got[big.name][1]
+    assert got[small.name][0] > 1 and got[small.name][1] is None
+    assert perfcalc.spark.read_limit(spark) == 1 << 30
 
 
 def test_readme_spark_example_runs(spark, logs, tmp_path, monkeypatch, capsys):

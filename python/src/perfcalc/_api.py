@@ -308,10 +308,12 @@ def read_blg(
     return _read_blg(source, counters, begin, end, every, damaged, max_columns, True, identity, translate)
 
 
-def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, identity: str = "pdh", translate=None) -> pa.Table:
+def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, identity: str = "pdh", translate=None, part=None) -> pa.Table:
     """read_blg; check_selection False returns an empty table where
     counters select nothing (Spark's reader: a log of many without the
-    counter is no error)."""
+    counter is no error); part (from, to) reads the rows of one part of
+    the log (the module's log_part; the Spark reader's split of a log
+    over MAX_RECORDS values)."""
     _check_damaged(damaged)
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
@@ -321,6 +323,10 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
         (off, n), (poff, plen) = inst.write_in([data, pats])
         _max_columns(inst, max_columns)
         _identity(inst, identity)
+        if part is not None:
+            if not inst.has("log_part"):
+                raise Error("perfcalc: this perfcalc.wasm lacks log_part (it is older than this package)")
+            inst.call("log_part", *part)
         try:
             d = decode(inst, "decode_blg", (off, n, poff, plen, b, e, every, 0), RECORD)
         except LimitError as err:
@@ -329,6 +335,9 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
             err.message += _LIMIT_HINT
             err.args = (err.message,)
             raise
+        finally:
+            if part is not None:
+                inst.call("log_part", 0, 0)
         breaks = _breaks(inst, mode)
         if check_selection:
             _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)

@@ -35,11 +35,17 @@ rows before the damage and such a row. Every other row has ``error`` null.
 
 # Limits
 
-``binaryFile`` reads each file whole into one row: a log is at most
-``spark.sql.sources.binaryFile.maxLength`` bytes (2 GiB at most, Spark's
-limit), and an executor holds a few logs and their tables at once (the
-module's input and output buffers grow to about three times the largest
-log it reads).
+``binaryFile`` reads each file whole into one row, and the module takes
+at most 1 GiB of input: a log over 1 GiB (or over
+``spark.sql.sources.binaryFile.maxLength`` where the session sets it
+lower; :func:`read_limit`) is not read at all, by Spark or the module, and
+gives one error row saying so (``perfcalc convert`` reads larger logs).
+A log of more values than one call of the module takes (2,097,152) is read
+in parts inside the reader (:func:`read_parts`, the module's ``log_part``):
+its rows are the whole log's, in order. An executor holds a few logs and
+their tables at once (the module's input and output buffers grow to about
+three times the largest log it reads, a part's table at most 2,097,152
+rows).
 """
 
 from __future__ import annotations
@@ -96,8 +102,8 @@ def _error_row(file: str, message: str) -> pa.Table:
 
 
 def _converter(counters, every: int):
-    """The mapInArrow function: each input row (path, content) → its
-    rows. It runs on the executors."""
+    """The mapInArrow function: each input row (path, content, length) →
+    its rows. It runs on the executors."""
 
     def convert(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import perfcalc
@@ -105,24 +111,71 @@ def _converter(counters, every: int):
         for batch in batches:
             paths = batch.column("path")
             contents = batch.column("content")
+            lengths = batch.column("length") if "length" in batch.schema.names else None
             for i in range(batch.num_rows):
                 file = paths[i].as_py()
                 data = contents[i].as_buffer()
-                out = []
-                try:
-                    # A log without the counters gives no row (not an error row, as read_blg raises).
-                    log = memoryview(data) if data is not None else b""
-                    table = perfcalc._api._read_blg(log, counters, None, None, every, "raise", perfcalc._abi.DEFAULT_MAX_COLUMNS, False)
-                    out.append(to_spark_arrow(table, file))
-                except perfcalc.DamagedError as e:
-                    out.append(to_spark_arrow(e.partial, file))
-                    out.append(_error_row(file, e.message))
-                except perfcalc.Error as e:
-                    out.append(_error_row(file, e.message))
-                for t in out:
+                size = lengths[i].as_py() if lengths is not None else None
+                if data is None and size:
+                    # Not read: read_blg's scan of the logs over read_limit leaves content out.
+                    yield from _error_row(file, _too_large(file, size)).to_batches()
+                    continue
+                # A log without the counters gives no row (not an error row, as read_blg raises).
+                log = memoryview(data) if data is not None else b""
+                for table, error in read_parts(log, counters, every):
+                    t = to_spark_arrow(table, file) if table is not None else _error_row(file, error)
                     yield from t.to_batches(max_chunksize=BATCH_ROWS)
 
     return convert
+
+
+def split_part(part, size: int):
+    """The two halves of the part ``(from, to)`` (``to`` 0: the end) of a
+    log of ``size`` bytes, cut at a 64 KiB bound (the log's buffers are
+    64 KiB or a divisor of it), or None where no 64 KiB bound lies between
+    the part's start and the middle (a part of less than two blocks)."""
+    lo, hi = part
+    end = hi or size
+    mid = (lo + (end - lo) // 2) & ~0xFFFF
+    if mid <= lo or mid >= end:
+        return None
+    return (lo, mid), (mid, hi)
+
+
+def read_parts(log, counters=None, every: int = 0):
+    """The rows of the log (bytes) as :func:`perfcalc.read_blg` reads it,
+    in pieces of at most MAX_RECORDS (2,097,152) values each: yields
+    ``(table, None)`` pairs in the log's order, then ``(None, error)`` where
+    the log cannot be read or is damaged (after the rows before the
+    damage). A log whose values exceed the module's limit for one call is
+    read in parts (the module's ``log_part``), halved at 64 KiB bounds
+    until each part's values fit: the parts' rows put together are the
+    whole log's, row for row (a part reads the whole log once for its
+    columns, so each halving costs one more reading of the log). Only
+    a sample whose 64 KiB block alone holds more values stays refused."""
+    import perfcalc
+
+    size = len(log)
+    todo = [None]  # None: the whole log, in one call
+    while todo:
+        part = todo.pop(0)
+        try:
+            table = perfcalc._api._read_blg(log, counters, None, None, every, "raise", perfcalc._abi.DEFAULT_MAX_COLUMNS, False, part=part)
+        except perfcalc.DamagedError as e:
+            yield e.partial, None
+            yield None, e.message
+            return
+        except perfcalc.LimitError as e:
+            halves = split_part(part or (0, 0), size) if e.message.endswith(perfcalc._api._LIMIT_HINT) else None
+            if halves is None:
+                yield None, e.message
+                return
+            todo[:0] = halves
+            continue
+        except perfcalc.Error as e:
+            yield None, e.message
+            return
+        yield table, None
 
 
 def read_blg(
@@ -146,8 +199,44 @@ def read_blg(
         reader = reader.option("pathGlobFilter", glob)
     if recursive:
         reader = reader.option("recursiveFileLookup", "true")
-    files = reader.load(list(paths)).select("path", "content")
-    return files.mapInArrow(_converter(counters, every), schema())
+    from pyspark.sql import functions as F
+
+    files = reader.load(list(paths))
+    # Two scans of the one listing: binaryFile applies the length filters
+    # before it reads a file, and the second scan leaves content out, so a
+    # log over the limit is never read (nor refused by binaryFile's
+    # maxLength) and gives its error row. The second scan is one task
+    # (coalesce(1)): as many tasks as the first cost 2.6-4.8 s instead of
+    # 1.7-3.5 s for the 244 logs of the cluster test in local[2].
+    limit = read_limit(spark)
+    small = files.filter(F.col("length") <= limit).select("path", "content", "length")
+    large = files.filter(F.col("length") > limit).select("path", F.lit(None).cast("binary").alias("content"), "length").coalesce(1)
+    return small.unionByName(large).mapInArrow(_converter(counters, every), schema())
+
+
+def read_limit(spark) -> int:
+    """The largest log :func:`read_blg` reads, in bytes: the module's
+    input buffer (1 GiB), or binaryFile's
+    ``spark.sql.sources.binaryFile.maxLength`` where the session sets it
+    lower."""
+    from . import _abi
+
+    limit = _abi.MAX_RESERVE
+    conf = spark.conf.get("spark.sql.sources.binaryFile.maxLength", None)
+    if conf:
+        limit = min(limit, int(conf))
+    return limit
+
+
+def _too_large(file: str, size: int) -> str:
+    """The error of a log over read_limit, not read."""
+    from . import _abi
+
+    return (
+        f"perfcalc: {file}: {size:,} bytes (not read); perfcalc.spark.read_blg reads at most"
+        f" {_abi.MAX_RESERVE:,} bytes (1 GiB, the module's input) or spark.sql.sources.binaryFile.maxLength"
+        " (convert a larger log with perfcalc convert)"
+    )
 
 
 # The UTC date of time, independent of spark.sql.session.timeZone (a
@@ -202,4 +291,4 @@ def convert(
 
 
 # analyze (issue 24): the alerts of many logs as one DataFrame.
-from .spark_analyze import alerts_schema, analyze  # noqa: E402
+from .spark_analyze import alerts_schema, analyze, fleet  # noqa: E402

@@ -138,4 +138,32 @@ def analyze(
     return files.mapInArrow(_analyzer(run_pairs, inc_pairs, dict(set or {}), interval, pal_compat), alerts_schema())
 
 
-__all__ = ["alerts_schema", "analyze"]
+def fleet(alerts):
+    """The fleet summary of ``perfcalc analyze`` (its text format's
+    ``Fleet:`` lines) computed on the cluster from :func:`analyze`'s
+    DataFrame: one row per machine with alerts, ``machine``, ``critical``
+    and ``warning`` (its alerts of each condition) and ``critical_at`` (the
+    UTC starts of the slices of its critical alerts, in time order; the
+    command prints the first five), ordered by machine.
+
+    Where it differs from the command: :func:`analyze` analyses each log on
+    its own, so a machine of several logs sums its logs' alerts (the
+    command merges them, as relog does, and analyses the merged samples);
+    a machine without any alert has no row (the command lists it with 0
+    and 0); rows with an ``error`` are left out."""
+    from pyspark.sql import functions as F
+
+    rows = alerts.filter(F.col("error").isNull())
+    crit = F.col("condition") == "Critical"
+    return (
+        rows.groupBy("machine")
+        .agg(
+            F.sum(F.when(crit, 1).otherwise(0)).cast("int").alias("critical"),
+            F.sum(F.when(F.col("condition") == "Warning", 1).otherwise(0)).cast("int").alias("warning"),
+            F.array_sort(F.array_distinct(F.collect_list(F.when(crit, F.col("start"))))).alias("critical_at"),
+        )
+        .orderBy("machine")
+    )
+
+
+__all__ = ["alerts_schema", "analyze", "fleet"]
