@@ -12,6 +12,12 @@ from pathlib import Path
 
 import pytest
 
+# Spark's local JVM (test_spark.py, test_analyze.py: the first session of
+# the process starts it) with 2 GiB of heap: the log over the module's
+# limit (121 MB, one binaryFile row) ran the default 1 GiB out of heap in
+# CI's run, beside the other Spark tests' data.
+os.environ.setdefault("PYSPARK_SUBMIT_ARGS", "--driver-memory 2g pyspark-shell")
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
 TESTDATA = ROOT / "testdata" / "corpus"
