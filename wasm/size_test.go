@@ -153,9 +153,13 @@ import (
 // than apart). The budgets grew by as much. In all the module grew from
 // 2,651,050 to 2,838,551 bytes (+7.1 %) and 776,781 to 826,389 gzipped
 // for them.
+//
+// relog.ColumnEntry, the counter-list entry of a column written column by
+// column, one function for WriteBin and perfcalc watch -f bin (its code
+// was written twice, inlined in WriteBin): +494 raw, +664 gzipped.
 const (
-	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 14_772 + 4_231 + 1_186 + 471 + 50_913 + 3_519 + 408 + 47_434 + 82_924 + 242
-	maxModuleGzipBytes = 760_000 + 1_173 + 10_155 + 5_636 + 1_490 + 484 + 200 + 10_670 + 980 + 10_384 + 21_574 + 3_643
+	maxModuleBytes     = 2_600_000 + 3_496 + 684 + 28_271 + 14_772 + 4_231 + 1_186 + 471 + 50_913 + 3_519 + 408 + 47_434 + 82_924 + 242 + 494
+	maxModuleGzipBytes = 760_000 + 1_173 + 10_155 + 5_636 + 1_490 + 484 + 200 + 10_670 + 980 + 10_384 + 21_574 + 3_643 + 664
 )
 
 func TestModuleSize(t *testing.T) {

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/perfcalc/perfcalc/collect"
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
 // watchBufferSize is the buffer size of the logs that watch -f bin
@@ -66,24 +66,9 @@ func (tw *watchWriter) binRow(s *collect.Sample) error {
 			if v == nil {
 				return errors.New("-f bin: " + tw.columns[c] + " is missing from the first sample")
 			}
-			p := &v.Parts
-			ci := blg.CounterInfo{Type: v.Type, TimeBase: cellTB[c], DefaultScale: v.Scale, Object: p.Object, Counter: p.Counter}
-			if p.Machine != "" {
-				ci.Machine = `\\` + p.Machine
-			}
-			if p.HasInstance {
-				ci.Flags, ci.Instance = 1, "*"
-				var n []byte
-				if p.Parent != "" {
-					n = append(append(n, p.Parent...), '/')
-				}
-				n = append(n, p.Instance...)
-				if p.Index > 0 {
-					n = strconv.AppendInt(append(n, '#'), int64(p.Index), 10)
-				}
-				b.names[c] = n
-			}
 			b.counters[c] = engine.Counter{Type: v.Type, Scale: v.Scale, TimeBase: cellTB[c]}
+			ci, name := relog.ColumnEntry(&v.Parts, b.counters[c])
+			b.names[c] = name
 			cfg.Counters = append(cfg.Counters, ci)
 		}
 		w, err := blg.NewWriter(b.out, cfg)

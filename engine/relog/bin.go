@@ -71,6 +71,31 @@ func WriteBin(w io.Writer, in Bin, opts Options, ren Renamer) (damage, err error
 	return writeColumns(w, in, opts, ren)
 }
 
+// ColumnEntry returns the counter-list entry that writes a column of the
+// path p with counter c column by column (WriteBin, perfcalc watch -f
+// bin): a wildcard entry where p has an instance, and the instance name
+// its multi-instance records carry (parent/instance#index; nil without an
+// instance).
+func ColumnEntry(p *counterpath.Path, c engine.Counter) (blg.CounterInfo, []byte) {
+	ci := blg.CounterInfo{Type: c.Type, TimeBase: c.TimeBase, DefaultScale: c.Scale, Object: p.Object, Counter: p.Counter}
+	if p.Machine != "" {
+		ci.Machine = `\\` + p.Machine
+	}
+	if !p.HasInstance {
+		return ci, nil
+	}
+	ci.Flags, ci.Instance = 1, "*"
+	var name []byte
+	if p.Parent != "" {
+		name = append(append(name, p.Parent...), '/')
+	}
+	name = append(name, p.Instance...)
+	if p.Index > 0 {
+		name = strconv.AppendInt(append(name, '#'), int64(p.Index), 10)
+	}
+	return ci, name
+}
+
 // keepSample is Options' selection of samples: the samples whose local
 // time lies in [Begin, End], then one in Every of them.
 func keepSample(o *Options, t int64, seen *int) bool {
@@ -260,25 +285,12 @@ func writeColumns(w io.Writer, in Bin, opts Options, ren Renamer) (damage, err e
 			rp := ren.Path(*p)
 			p = &rp
 		}
-		ci := blg.CounterInfo{Type: cols[i].Type, TimeBase: counters[i].TimeBase, DefaultScale: counters[i].Scale, Object: p.Object, Counter: p.Counter}
-		if have[i] {
-			ci.Type = counters[i].Type
+		counter := counters[i]
+		if !have[i] {
+			counter.Type = cols[i].Type
 		}
-		if p.Machine != "" {
-			ci.Machine = `\\` + p.Machine
-		}
-		if p.HasInstance {
-			ci.Flags, ci.Instance = 1, "*"
-			var b []byte
-			if p.Parent != "" {
-				b = append(append(b, p.Parent...), '/')
-			}
-			b = append(b, p.Instance...)
-			if p.Index > 0 {
-				b = strconv.AppendInt(append(b, '#'), int64(p.Index), 10)
-			}
-			names[i] = b
-		}
+		ci, name := ColumnEntry(p, counter)
+		names[i] = name
 		cfg.Counters = append(cfg.Counters, ci)
 	}
 	bw, err := blg.NewWriter(w, cfg)
