@@ -9,8 +9,6 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
-	"github.com/perfcalc/perfcalc/tools/corpus"
-	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
 // BenchmarkParts measures a log read in parts by several instances at once
@@ -25,17 +23,7 @@ import (
 //
 //	go test -run '^$' -bench Parts -benchtime 2x -count 3 ./host | benchstat -col /side -
 func BenchmarkParts(b *testing.B) {
-	var log []byte
-	if p := os.Getenv("PERFCALC_BENCH_LOG"); p != "" {
-		log = readFile(b, p)
-	} else {
-		tx := readFile(b, corpus.Shared(b, "blg", "Tx_BasicPerfCounters.blg"))
-		l, err := gencorpus.NewRepeatedLog(tx, 160)
-		if err != nil {
-			b.Fatal(err)
-		}
-		log = l.Bytes()
-	}
+	log := benchLog(b)
 	counter := `\Processor(_Total)\% Processor Time`
 	if c := os.Getenv("PERFCALC_BENCH_COUNTER"); c != "" {
 		counter = c

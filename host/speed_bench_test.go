@@ -42,17 +42,7 @@ type speedSide struct {
 // Read cpu-ns/op (the benchmark thread's CPU time, the module runs on it)
 // on a busy machine.
 func BenchmarkModuleSpeed(b *testing.B) {
-	var log []byte
-	if p := os.Getenv("PERFCALC_BENCH_LOG"); p != "" {
-		log = readFile(b, p)
-	} else {
-		tx := readFile(b, corpus.Shared(b, "blg", "Tx_BasicPerfCounters.blg"))
-		l, err := gencorpus.NewRepeatedLog(tx, 160)
-		if err != nil {
-			b.Fatal(err)
-		}
-		log = l.Bytes()
-	}
+	log := benchLog(b)
 	native := host.Native{}
 	sides := []speedSide{{"native", func(l []byte) ([]byte, error) { return native.RelogText(l, relog.Options{}, relog.CSV) }, native.DecodeBlg, native.RelogStats}}
 	engine := func(name string, e *host.Engine) speedSide {
@@ -140,4 +130,18 @@ func BenchmarkModuleSpeed(b *testing.B) {
 			})
 		})
 	}
+}
+
+// benchLog is the benchmarks' log: PERFCALC_BENCH_LOG's file, or the Tx
+// log repeated 160 times (42 MB).
+func benchLog(b *testing.B) []byte {
+	if p := os.Getenv("PERFCALC_BENCH_LOG"); p != "" {
+		return readFile(b, p)
+	}
+	tx := readFile(b, corpus.Shared(b, "blg", "Tx_BasicPerfCounters.blg"))
+	l, err := gencorpus.NewRepeatedLog(tx, 160)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return l.Bytes()
 }
