@@ -221,6 +221,17 @@ func (b *Builder) put(tag byte, object string, src int, e Entry, report bool) {
 // one table has are skipped. It returns the number of pairs added.
 func (b *Builder) AddTables(src int, en, local *nametable.Table, lang string) int {
 	n := 0
+	TablePairs(en, local, func(english, loc string) {
+		b.Add(src, Entry{Kind: Any, Lang: lang, English: english, Local: loc})
+		n++
+	})
+	return n
+}
+
+// TablePairs calls pair with the English and local texts of every index
+// that both name tables have, in local's order; index 1's number ("1" →
+// "<Base Index>") is not a name and is skipped.
+func TablePairs(en, local *nametable.Table, pair func(english, local string)) {
 	var eb, lb []byte
 	for i := 0; i < local.Len(); i++ {
 		idx, lt := local.Pair(i)
@@ -230,12 +241,10 @@ func (b *Builder) AddTables(src int, en, local *nametable.Table, lang string) in
 		}
 		eb, lb = et.AppendUTF8(eb[:0]), lt.AppendUTF8(lb[:0])
 		if idx == 1 && len(lb) > 0 && lb[0] >= '0' && lb[0] <= '9' {
-			continue // "1" → "<Base Index>": a number, not a name
+			continue
 		}
-		b.Add(src, Entry{Kind: Any, Lang: lang, English: string(eb), Local: string(lb)})
-		n++
+		pair(string(eb), string(lb))
 	}
-	return n
 }
 
 // AddEnglish marks every name of an English name table as English (kept

@@ -22,7 +22,7 @@ import (
 func TablesCompact(dst []byte, en, local *nametable.Table, lang string) (out []byte, lines, skipped int) {
 	seen := map[string]bool{}
 	paired := map[string]bool{} // English names a line marks as English
-	var eb, lb []byte
+	var eb []byte
 	add := func(english, loc string) {
 		if english == "" || loc == "" {
 			return
@@ -42,18 +42,7 @@ func TablesCompact(dst []byte, en, local *nametable.Table, lang string) (out []b
 		seen[string(dst[n:])] = true
 		lines++
 	}
-	for i := 0; i < local.Len(); i++ {
-		idx, lt := local.Pair(i)
-		et, ok := en.Lookup(idx)
-		if !ok {
-			continue
-		}
-		eb, lb = et.AppendUTF8(eb[:0]), lt.AppendUTF8(lb[:0])
-		if idx == 1 && len(lb) > 0 && lb[0] >= '0' && lb[0] <= '9' {
-			continue // as AddTables: a number, not a name
-		}
-		add(string(eb), string(lb))
-	}
+	translate.TablePairs(en, local, add)
 	for i := 0; i < en.Len(); i++ {
 		idx, et := en.Pair(i)
 		if idx == 1 {
