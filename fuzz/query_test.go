@@ -237,7 +237,7 @@ func TestQueryMutations(t *testing.T) {
 		sel := uint8(r.IntN(8))
 		start := time.Now()
 		checkQuery(t, reg, paths, o, n, sel)
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > 10*time.Second { // milliseconds each; a hang never ends
 			t.Fatalf("mutation %d took %v", i, d)
 		}
 	}

@@ -246,8 +246,9 @@ func BenchmarkV2Query700KB(b *testing.B) {
 }
 
 // TestV2QueryBig checks that a query of every counter of two ~700 KB
-// samples takes well under a second (Fill per value took about 20 s) and
-// allocates nothing once the Query has run.
+// samples takes well under a second (Fill per value took about 20 s; the
+// bound, 8 s, tells the two apart under heavy load) and allocates nothing
+// once the Query has run.
 func TestV2QueryBig(t *testing.T) {
 	reg, older, newer := v2Big(t)
 	q := query.New(query.Config{RegInfo: reg})
@@ -256,7 +257,7 @@ func TestV2QueryBig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 8*time.Second {
 		t.Errorf("%d values: %v", len(vals), d)
 	}
 	if len(vals) != 2000*16 {
