@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pyarrow as pa
@@ -16,7 +17,7 @@ import pytest
 
 import perfcalc
 from perfcalc import _module
-from conftest import CORPUS, ROOT, corpus_logs, need_corpus, run_native
+from conftest import CORPUS, FIGURES, ROOT, corpus_logs, need_corpus, run_native
 
 PAL = ROOT.parent / "shared" / "pal"
 LOGS = ["Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShell_BadCounterSamples.blg"]
@@ -284,7 +285,12 @@ def test_spark_machines_fleet(spark, native, tmp_path):
         logs, groups = sorted(logs + [str(tmp_path / "Tx-a.blg"), str(tmp_path / "Tx-b.blg")]), groups + [{"Tx-a.blg", "Tx-b.blg"}]
     machines = perfcalc.spark.analyze_machines(spark, str(tmp_path)).cache()
     assert [f.name for f in machines.schema.fields] == [f.name for f in perfcalc.spark.machines_schema().fields]
+    t0 = time.perf_counter()
     rows = machines.collect()
+    t1 = time.perf_counter()
+    run_native(native, "analyze", *logs, "-f", "json", check=False)
+    t2 = time.perf_counter()
+    FIGURES.append(("Spark local[2] analyze_machines", f"{len(logs)} logs, {len(groups)} machines in {t1 - t0:.1f} s (native perfcalc analyze {t2 - t1:.2f} s)"))
     n = fleetcheck.check(rows, native, logs, groups)
     assert n > 0 and any(r["machine"] and r["critical"] == 0 and r["warning"] == 0 for r in rows)
     summary = perfcalc.spark.fleet(machines).collect()
