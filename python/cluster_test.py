@@ -24,7 +24,11 @@ What it does, in order (python/README.md's "On a cluster" is this recipe):
    or null), and every value of the JSON is in the dataset; the damaged
    log is among the failures and has no row; Spark reads native
    perfcalc convert --partition machine,date's dataset of the same logs
-   and gets the same rows per machine and date, and the same sums.
+   and gets the same rows per machine and date, and the same sums; then
+   perfcalc.spark.analyze_machines over a few FLEET logs (several of one
+   machine, one machine without alerts, a file that is not a log) gives
+   native perfcalc analyze's reports and fleet summary
+   (check_fleet_analysis, tests/fleetcheck.py).
 6. The figures: logs/s and MB/s of the cluster's convert beside native
    perfcalc convert -j 2 --partition machine,date on the same logs (and
    local[2] with PERFCALC_CLUSTER_LOCAL=1), and each executor's peak
@@ -435,6 +439,7 @@ def run(tmp: str, spark_home: str, spark_class: str, venv: str, began: float) ->
     if len(a) != len(b) or any(x[:4] != y[:4] or not math.isclose(x[4] or 0, y[4] or 0, rel_tol=1e-12) for x, y in zip(a, b)):
         raise Failed(f"Spark reads other rows from perfcalc convert --partition's dataset: {a[:3]} vs {b[:3]}")
     say(f"Spark reads perfcalc convert --partition machine,date's dataset alike: {len(a)} partitions, the same counts and sums")
+    check_fleet_analysis(spark, tmp)
     spark.stop()
 
     # 6. The figures.
@@ -480,6 +485,30 @@ def _alarm(signum, frame):
 
 def _term(signum, frame):
     raise SystemExit(f"spark-cluster-test: signal {signum}: stopping the cluster")
+
+
+def check_fleet_analysis(spark, tmp: str) -> None:
+    """Analysis at fleet scale on the cluster (issue 23, item 4): the
+    executors group a few FLEET logs by machine and analyse each machine's
+    logs together (perfcalc.spark.analyze_machines); every machine's row,
+    its alerts and its fleet summary must be native perfcalc analyze's
+    (tests/fleetcheck.py: one machine's log cut in two, another's copied,
+    a machine without alerts, a file that is not a log). A few seconds."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests"))
+    import fleetcheck
+    import perfcalc.spark
+
+    d = os.path.join(tmp, "logs", "analyze")
+    logs, groups = fleetcheck.fleet_logs(NATIVE, ROOT, d)
+    t0 = time.perf_counter()
+    rows = perfcalc.spark.analyze_machines(spark, d).collect()
+    seconds = time.perf_counter() - t0
+    try:
+        n = fleetcheck.check(rows, NATIVE, logs, groups)
+    except AssertionError as e:
+        raise Failed(f"perfcalc.spark.analyze_machines on the cluster: {e}") from None
+    say(f"perfcalc.spark.analyze_machines: {len(logs)} logs, {len(groups)} machines, {n} alerts and the fleet summary"
+        f" as native perfcalc analyze's, in {seconds:.1f} s")
 
 
 if __name__ == "__main__":

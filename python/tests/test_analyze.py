@@ -9,13 +9,15 @@ import json
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 import perfcalc
 from perfcalc import _module
-from conftest import CORPUS, ROOT, corpus_logs, need_corpus, run_native
+from conftest import CORPUS, FIGURES, ROOT, corpus_logs, need_corpus, run_native
 
 PAL = ROOT.parent / "shared" / "pal"
 LOGS = ["Tx_BasicPerfCounters.blg", "PAL_SamplePerfmonLog.blg", "PowerShell_BadCounterSamples.blg"]
@@ -183,7 +185,8 @@ def test_spark_alerts(spark, tmp_path):
     rows = df.collect()
     by_file = {}
     for r in rows:
-        by_file.setdefault(Path(r["file"].replace("file:", "")).name, []).append(r)
+        assert len(r["files"]) == 1, r["files"]  # the corpus logs are of four machines
+        by_file.setdefault(Path(r["files"][0].replace("file:", "")).name, []).append(r)
     assert any(r["error"] for r in by_file["not-a-log.blg"])
     for l in corpus_logs():
         if "Corrupt" in l.name:
@@ -220,6 +223,90 @@ def test_spark_fleet_summary(spark, native, tmp_path):
         at = [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in r["critical_at"]]
         have[r["machine"]] = (r["critical"], r["warning"], at[:5], max(0, len(at) - 5))
     assert have == {m: w for m, w in want.items() if w[0] or w[1]}
+
+
+def test_fleet_functions_without_spark(native, tmp_path):
+    """perfcalc.spark's fleet analysis without Spark: its first pass (each
+    log's machine, as the command groups logs, or its error) and its
+    grouped function (a machine's logs analysed together, in path order),
+    run here on Arrow tables grouped by hand, give the rows that match
+    perfcalc analyze's reports and fleet summary; the key is the first
+    column's machine in lower case."""
+    import collections
+
+    import fleetcheck
+    from perfcalc import spark_analyze as sa
+
+    logs, groups = fleetcheck.fleet_logs(native, str(ROOT), str(tmp_path))
+    files = pa.table({"path": ["file:" + l for l in reversed(logs)], "content": [Path(l).read_bytes() for l in reversed(logs)]})
+    keyed = pa.Table.from_batches(list(sa._keyer(files.to_batches(max_chunksize=3))))
+    keys = dict(zip(keyed.column("path").to_pylist(), keyed.column("key").to_pylist()))
+    assert keys["file:" + str(tmp_path / "FLEET-000.blg")] == "fleet:000"
+    assert keys["file:" + str(tmp_path / "FLEET-001-a.blg")] == keys["file:" + str(tmp_path / "FLEET-001-b.blg")] == "fleet-001"
+    assert keys["file:" + str(tmp_path / "broken.blg")] is None
+    assert keyed.column("content").null_count == 1  # the log not read is not carried on
+    by_key = collections.defaultdict(list)
+    for r in keyed.to_pylist():
+        by_key[r["key"]].append(r)
+    run = sa._grouped([], [], {}, None, False, "pdh")
+
+    class Row(dict):
+        def asDict(self):
+            return dict(self)
+
+    rows = []
+    for part in by_key.values():
+        for r in run(pa.Table.from_pylist(part, schema=sa._KEYED)).to_pylist():
+            r["alerts"] = [Row(a) for a in r["alerts"] or []]
+            rows.append(r)
+    assert [r["files"] for r in rows if r["machine"] == "FLEET-001"] == [["file:" + str(tmp_path / n) for n in ("FLEET-001-a.blg", "FLEET-001-b.blg")]]
+    assert fleetcheck.check(rows, native, logs, groups) > 0
+    # The check fails where the rows are not the command's.
+    rows[[r["machine"] for r in rows].index("FLEET-002")]["alerts"].pop()
+    with pytest.raises(AssertionError, match=r"FLEET-002: \d+ alerts, want \d+"):
+        fleetcheck.check(rows, native, logs, groups)
+
+
+def test_spark_machines_fleet(spark, native, tmp_path):
+    """perfcalc.spark.analyze_machines groups logs by machine as perfcalc
+    analyze does: over FLEET logs (one machine's log cut in two, another's
+    copied, one machine without alerts, a file that is not a log) and the
+    Tx log cut in two, each machine's row holds the logs analysed together
+    and every alert of the command's JSON report of them; fleet gives the
+    command's "Fleet:" lines, machines without alerts with 0 and 0; the
+    log not read has its row, with the command's error; alerts_of (and
+    analyze) give every alert and that error as rows."""
+    import fleetcheck
+
+    logs, groups = fleetcheck.fleet_logs(native, str(ROOT), str(tmp_path))
+    tx = CORPUS / "blg" / "Tx_BasicPerfCounters.blg"
+    if tx.is_file():
+        fleetcheck.split(native, str(tx), str(tmp_path / "Tx-a.blg"), str(tmp_path / "Tx-b.blg"))
+        logs, groups = sorted(logs + [str(tmp_path / "Tx-a.blg"), str(tmp_path / "Tx-b.blg")]), groups + [{"Tx-a.blg", "Tx-b.blg"}]
+    machines = perfcalc.spark.analyze_machines(spark, str(tmp_path)).cache()
+    assert [f.name for f in machines.schema.fields] == [f.name for f in perfcalc.spark.machines_schema().fields]
+    t0 = time.perf_counter()
+    rows = machines.collect()
+    t1 = time.perf_counter()
+    run_native(native, "analyze", *logs, "-f", "json", check=False)
+    t2 = time.perf_counter()
+    FIGURES.append(("Spark local[2] analyze_machines", f"{len(logs)} logs, {len(groups)} machines in {t1 - t0:.1f} s (native perfcalc analyze {t2 - t1:.2f} s)"))
+    n = fleetcheck.check(rows, native, logs, groups)
+    assert n > 0 and any(r["machine"] and r["critical"] == 0 and r["warning"] == 0 for r in rows)
+    summary = perfcalc.spark.fleet(machines).collect()
+    assert [r["machine"] for r in summary] == sorted(r["machine"] for r in rows if r["machine"] is not None)
+    for r in summary:
+        m = next(x for x in rows if x["machine"] == r["machine"])
+        assert (r["critical"], r["warning"], r["critical_at"]) == (m["critical"], m["warning"], m["critical_at"])
+    alerts = perfcalc.spark.alerts_of(machines)
+    assert [f.name for f in alerts.schema.fields] == [f.name for f in perfcalc.spark.alerts_schema().fields]
+    got = alerts.collect()
+    errors = [r for r in got if r["error"] is not None]
+    assert len(got) - len(errors) == n
+    assert [(r["files"], r["error"]) for r in errors] == [(r["files"], r["error"]) for r in rows if r["error"] is not None]
+    assert all(r["machine"] is None for r in errors)
+    assert perfcalc.spark.analyze(spark, str(tmp_path)).count() == len(got)
+    machines.unpersist()
 
 
 def test_merged_logs(native, tmp_path):

@@ -13,8 +13,11 @@ perfcalc's WebAssembly module (embedded) run by wasmtime.
 - :mod:`perfcalc.spark` reads many logs with Spark.
 - :func:`analyze` runs perfcalc analyze (PAL threshold files or perfcalc's
   own analyses) in the module: its report as JSON text and its alerts and
-  statistics as Arrow tables; :func:`perfcalc.spark.analyze` gives the
-  alerts of many logs as one DataFrame.
+  statistics as Arrow tables; :func:`perfcalc.spark.analyze_machines`
+  analyses many logs on Spark's executors, grouped by machine as the
+  command groups them (a row per machine; :func:`perfcalc.spark.fleet` the
+  command's fleet summary, :func:`perfcalc.spark.analyze` the alerts as
+  one DataFrame).
 
 Every value is bit-identical to the native ``perfcalc`` command's. Errors
 are :class:`Error` subclasses carrying the module's code and text. The

@@ -339,3 +339,38 @@ def _call(inst, logs: list, run, inc, values: bytes, interval: int, flags: int) 
     (so, sn), (to, _) = regions[0], regions[-1]
     flags |= _abi.ANALYZE_LOGS
     return _text(inst, "analyze", (to, nl, to + nl, len(files), so, sn, interval, flags))
+
+
+def _lower(s: str) -> str:
+    """s in lower case rune by rune, as Go's strings.ToLower (Python's
+    lower maps a few characters to two; those stay)."""
+    out = []
+    for c in s:
+        low = c.lower()
+        out.append(low if len(low) == 1 else c)
+    return "".join(out)
+
+
+def _machine_key(data) -> str:
+    """The machine that the .blg log data is grouped by in perfcalc analyze
+    (analysis.LogMachine): its first column's machine, in lower case; ""
+    for a log of no column or of counters without a machine. The log is
+    read once for its columns (relog_columns, as relog -q lists them; no
+    value computed), with max_columns' default and identity by name, as the
+    command opens it to group it; a log that cannot be opened raises the
+    module's Error."""
+    from ._api import _max_columns
+    from ._module import instance
+    from ._records import RECORD, decode
+
+    inst = instance()
+    (off, n), = inst.write_in([data])
+    _max_columns(inst, _abi.DEFAULT_MAX_COLUMNS)
+    if inst.has("identity"):
+        inst.call("identity", _abi.IDENTITY_PDH)
+    d = decode(inst, "relog_columns", (off, n, 0, 0, 0, 0, 0, 0), RECORD)
+    for p in d.pages:
+        if len(p.records):
+            r = p.records[0]
+            return _lower(p.parts(int(r["path_off"]) + int(r["path_len"]))[0])
+    return ""

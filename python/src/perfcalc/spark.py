@@ -291,4 +291,4 @@ def convert(
 
 
 # analyze (issue 24): the alerts of many logs as one DataFrame.
-from .spark_analyze import alerts_schema, analyze, fleet  # noqa: E402
+from .spark_analyze import alerts_of, alerts_schema, analyze, analyze_machines, fleet, machines_schema  # noqa: E402
