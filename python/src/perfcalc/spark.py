@@ -334,8 +334,43 @@ def convert(
     files, rows = _scan(spark, paths, read_options.get("glob", "*.blg"), read_options.get("recursive", False))
     refused = _same_names(files.inputFiles(), root)
     every = read_options.get("every", 0)
-    done = rows.mapInArrow(_writer(out, partition_by, counters, every, refused), _WRITE_DDL).collect()
+    # Fewer, larger tasks while the logs are split among them (Spark reads
+    # the setting when the job runs): Spark counts 4 MiB for opening each
+    # file, 32 small logs a task; 64 KiB puts as many logs in a task as
+    # their bytes allow. Each task costs more than opening a log: 3 tasks
+    # instead of 9 for the cluster test's 244 small logs took convert in
+    # local[2] from 2.5-4.6 s to 1.8-3.3 s.
+    key = "spark.sql.files.openCostInBytes"
+    before = spark.conf.get(key, None)
+    lower = before is None or _bytes_setting(before) > _OPEN_COST
+    if lower:
+        spark.conf.set(key, str(_OPEN_COST))
+    try:
+        done = rows.mapInArrow(_writer(out, partition_by, counters, every, refused), _WRITE_DDL).collect()
+    finally:
+        if lower:
+            if before is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, before)
     return sorted((r["file"], r["error"]) for r in done if r["error"] is not None)
+
+
+# The cost of opening a log that convert gives Spark while it splits the
+# logs among tasks (spark.sql.files.openCostInBytes, 4 MiB by default).
+_OPEN_COST = 64 << 10
+
+
+def _bytes_setting(v: str) -> int:
+    """A Spark size setting ("4194304", "4m", "4MB") in bytes."""
+    v = v.strip().lower().rstrip("b")
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    try:
+        if v and v[-1] in units:
+            return int(float(v[:-1]) * units[v[-1]])
+        return int(v)
+    except ValueError:
+        return 1 << 62
 
 
 def _same_names(inputs, root: str) -> dict:
