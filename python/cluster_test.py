@@ -310,6 +310,30 @@ def native_convert(dirs: list, out: str, failures: int) -> float:
     return best
 
 
+def job_profile(ui: int, app: str) -> str:
+    """Where the application's last job spent its time, from Spark's REST
+    API: its wall time and, per stage, its tasks and their summed run time
+    on the executors (the rest of convert's time is the driver's)."""
+    import datetime
+
+    def when(t):
+        return datetime.datetime.strptime(t.replace("GMT", "+0000"), "%Y-%m-%dT%H:%M:%S.%f%z")
+
+    try:
+        base = f"http://127.0.0.1:{ui}/api/v1/applications/{app}"
+        job = max(get_json(f"{base}/jobs"), key=lambda j: j["jobId"])
+        parts = [f"{(when(job['completionTime']) - when(job['submissionTime'])).total_seconds():.2f} s"]
+        for sid in sorted(job["stageIds"]):
+            for st in get_json(f"{base}/stages/{sid}"):
+                if st.get("status") != "COMPLETE":
+                    continue
+                parts.append(f"stage {sid}: {st['numTasks']} tasks, run {st['executorRunTime'] / 1000:.2f} s"
+                             f" (deserialize {st['executorDeserializeTime'] / 1000:.2f} s, GC {st['jvmGcTime'] / 1000:.2f} s)")
+        return "; ".join(parts)
+    except (OSError, ValueError, KeyError) as e:
+        return f"not known ({e})"
+
+
 def convert_once(spark, dirs: list, out: str):
     import perfcalc.spark
 
@@ -455,6 +479,7 @@ def run(tmp: str, spark_home: str, spark_class: str, venv: str, began: float) ->
     cold = (len(logs), size, seconds)
     seconds, failed = convert_once(spark, dirs, out)
     cluster = (len(logs), size, seconds)
+    say(f"the second run's job: {job_profile(ui, app)}")
     large = None
     if LARGE:
         # Fewer, larger logs: LARGE fleet logs of 20,000 samples (4.5 MB each).

@@ -194,8 +194,15 @@ def test_spark_convert_modes_and_reruns_as_native(spark, native, logs, tmp_path)
     assert perfcalc.spark.convert(spark, str(logs), str(want), partition_by=("machine",), mode="append")
     native_convert(native, out, logs, "--partition", "machine", "--force")
     assert_same_dataset(want, out)
-    # overwrite: this run's files alone.
-    assert perfcalc.spark.convert(spark, few[:1], str(out), partition_by=("date", "machine"), mode="overwrite") == []
+    # overwrite: this run's files alone; convert's open cost per file is the session's again after it.
+    key, other = "spark.sql.files.openCostInBytes", "spark.sql.files.minPartitionNum"
+    assert spark.conf.get(key, None) is None and spark.conf.get(other, None) is None
+    spark.conf.set(key, "8m")
+    try:
+        assert perfcalc.spark.convert(spark, few[:1], str(out), partition_by=("date", "machine"), mode="overwrite") == []
+        assert spark.conf.get(key) == "8m" and spark.conf.get(other, None) is None
+    finally:
+        spark.conf.unset(key)
     assert listing(out) == ["_perfcalc/Tx_BasicPerfCounters.parts", "date=2013-02-20/machine=GEORGIS3/Tx_BasicPerfCounters.parquet"]
 
 

@@ -18,6 +18,10 @@ package's dependencies and the package itself, installed or shipped as
 its wheel renamed .zip with ``SparkContext.addPyFile`` (the README's
 cluster section; make spark-cluster-test runs that recipe).
 
+:func:`convert` writes the dataset of ``perfcalc convert --partition``
+file for file: each executor writes the logs it read with pyarrow
+(:func:`write_log`), and the driver collects one row per log.
+
 # Schema
 
 :func:`schema`: ``file`` (the log's path as Spark names it, ``file:/…``),
@@ -334,43 +338,32 @@ def convert(
     files, rows = _scan(spark, paths, read_options.get("glob", "*.blg"), read_options.get("recursive", False))
     refused = _same_names(files.inputFiles(), root)
     every = read_options.get("every", 0)
-    # Fewer, larger tasks while the logs are split among them (Spark reads
-    # the setting when the job runs): Spark counts 4 MiB for opening each
-    # file, 32 small logs a task; 64 KiB puts as many logs in a task as
-    # their bytes allow. Each task costs more than opening a log: 3 tasks
-    # instead of 9 for the cluster test's 244 small logs took convert in
-    # local[2] from 2.5-4.6 s to 1.8-3.3 s.
-    key = "spark.sql.files.openCostInBytes"
-    before = spark.conf.get(key, None)
-    lower = before is None or _bytes_setting(before) > _OPEN_COST
-    if lower:
-        spark.conf.set(key, str(_OPEN_COST))
+    # The logs split among tasks as their work asks (Spark reads these
+    # settings when the job runs, and they are the session's again after
+    # it; a setting the session gives is kept): about twice as many tasks
+    # as the cores (spark.sql.files.minPartitionNum), and 64 KiB counted
+    # for opening a log (spark.sql.files.openCostInBytes, 4 MiB by default,
+    # put 32 small logs in a task whatever the cores). Each task costs more
+    # than opening a log: 3 tasks instead of 9 for the cluster test's 244
+    # small logs took convert in local[2] from 2.5-4.6 s to 1.8-3.3 s.
+    settings = {
+        "spark.sql.files.openCostInBytes": str(_OPEN_COST),
+        "spark.sql.files.minPartitionNum": str(2 * spark.sparkContext.defaultParallelism),
+    }
+    changed = [k for k in settings if spark.conf.get(k, None) is None]
+    for k in changed:
+        spark.conf.set(k, settings[k])
     try:
         done = rows.mapInArrow(_writer(out, partition_by, counters, every, refused), _WRITE_DDL).collect()
     finally:
-        if lower:
-            if before is None:
-                spark.conf.unset(key)
-            else:
-                spark.conf.set(key, before)
+        for k in changed:
+            spark.conf.unset(k)
     return sorted((r["file"], r["error"]) for r in done if r["error"] is not None)
 
 
 # The cost of opening a log that convert gives Spark while it splits the
 # logs among tasks (spark.sql.files.openCostInBytes, 4 MiB by default).
 _OPEN_COST = 64 << 10
-
-
-def _bytes_setting(v: str) -> int:
-    """A Spark size setting ("4194304", "4m", "4MB") in bytes."""
-    v = v.strip().lower().rstrip("b")
-    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-    try:
-        if v and v[-1] in units:
-            return int(float(v[:-1]) * units[v[-1]])
-        return int(v)
-    except ValueError:
-        return 1 << 62
 
 
 def _same_names(inputs, root: str) -> dict:
@@ -493,7 +486,6 @@ def _partitions(table: pa.Table, keys, base: str):
     if n == 0:
         return []
     key = np.zeros(n, np.int64)
-    names = {}
     machine = date = None
     if "machine" in keys:
         m = table["machine"].combine_chunks()
@@ -525,7 +517,6 @@ def _partitions(table: pa.Table, keys, base: str):
         for col in keys:
             dirs.append(f"machine={machine[k // span]}" if col == "machine" else f"date={date(k % span)}")
         rel = "/".join(dirs) + f"/{base}.parquet"
-        names[rel] = True
         rows = table if len(uniq) == 1 else table.take(np.flatnonzero(inverse == u))
         out.append((rel, rows))
     return out
