@@ -423,7 +423,7 @@ _HIVE_DEFAULT = "__HIVE_DEFAULT_PARTITION__"
 # control characters and DEL.
 _HIVE_SPECIAL = frozenset('"#%\'*/:=?\\{[]^')
 
-# Native's Parquet: zstd at its fastest level, row groups of 128 Ki rows,
+# Native's Parquet: zstd at its fastest level, row groups of 128 Ki rows, a page index,
 # and its key-value metadata (internal/parquetlog).
 _ROW_GROUP = 128 << 10
 _PARQUET_META = {b"perfcalc.schema": b"long/1"}
@@ -546,7 +546,7 @@ class _PartFile:
         try:
             self.writer = pq.ParquetWriter(
                 self.stream, _columns.SCHEMA, compression="zstd", compression_level=1, use_dictionary=_DICT_COLUMNS,
-                store_schema=False, data_page_version="1.0",
+                store_schema=False, data_page_version="1.0", write_page_index=True,
             )
             if hasattr(self.writer, "add_key_value_metadata"):  # pyarrow 15 and later
                 self.writer.add_key_value_metadata(_PARQUET_META)
