@@ -308,12 +308,13 @@ def read_blg(
     return _read_blg(source, counters, begin, end, every, damaged, max_columns, True, identity, translate)
 
 
-def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, identity: str = "pdh", translate=None, part=None) -> pa.Table:
+def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_selection: bool, identity: str = "pdh", translate=None, part=None, column: bool = False) -> pa.Table:
     """read_blg; check_selection False returns an empty table where
     counters select nothing (Spark's reader: a log of many without the
     counter is no error); part (from, to) reads the rows of one part of
     the log (the module's log_part; the Spark reader's split of a log
-    over MAX_RECORDS values)."""
+    over MAX_RECORDS values); column adds each row's column of the log
+    as ``_column`` (_long.blg_table)."""
     _check_damaged(damaged)
     data = _bytes(source)
     pats, b, e, every = _log_args(data, counters, begin, end, every)
@@ -341,7 +342,7 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
         breaks = _breaks(inst, mode)
         if check_selection:
             _check_selection(inst, int(d.header["columns"]), d.damage, counters, data, b, e, max_columns)
-    table = blg_table(d)
+    table = blg_table(d, column)
     _names.note_unknown(unknown)
     meta = {b"perfcalc.time_zone": d.info.encode(), b"perfcalc.bias": str(int(d.header["bias"])).encode(), **_names.metadata(unknown)}
     if d.damage:

@@ -44,8 +44,10 @@ def _micros(filetime: np.ndarray) -> np.ndarray:
     return (filetime.astype(np.int64) - _UNIX_EPOCH) // 10  # floor, as longform.UnixMicros
 
 
-def blg_table(d: Decoded) -> pa.Table:
-    """The long table of a decode_blg result."""
+def blg_table(d: Decoded, column: bool = False) -> pa.Table:
+    """The long table of a decode_blg result; column adds ``_column``
+    (int32), each row's column of the log (relog's column order: the
+    order of perfcalc's Parquet rows within a row group)."""
     recs = d.records
     ncols = int(d.header["columns"])
     paths = d.paths_by("column")
@@ -95,6 +97,8 @@ def blg_table(d: Decoded) -> pa.Table:
         pa.array(recs["multi"], pa.uint32()),
         _pid_column(obj, instance, parent, col),
     ]
+    if column:
+        return pa.Table.from_arrays([*arrays, pa.array(col.astype(np.int32), pa.int32())], schema=SCHEMA.append(pa.field("_column", pa.int32(), nullable=False)))
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
 

@@ -18,6 +18,10 @@ package's dependencies and the package itself, installed or shipped as
 its wheel renamed .zip with ``SparkContext.addPyFile`` (the README's
 cluster section; make spark-cluster-test runs that recipe).
 
+:func:`convert` writes the dataset of ``perfcalc convert --partition``
+file for file: each executor writes the logs it read with pyarrow
+(:func:`write_log`), and the driver collects one row per log.
+
 # Schema
 
 :func:`schema`: ``file`` (the log's path as Spark names it, ``file:/…``),
@@ -142,7 +146,7 @@ def split_part(part, size: int):
     return (lo, mid), (mid, hi)
 
 
-def read_parts(log, counters=None, every: int = 0):
+def read_parts(log, counters=None, every: int = 0, column: bool = False):
     """The rows of the log (bytes) as :func:`perfcalc.read_blg` reads it,
     in pieces of at most MAX_RECORDS (2,097,152) values each: yields
     ``(table, None)`` pairs in the log's order, then ``(None, error)`` where
@@ -152,7 +156,8 @@ def read_parts(log, counters=None, every: int = 0):
     until each part's values fit: the parts' rows put together are the
     whole log's, row for row (a part reads the whole log once for its
     columns, so each halving costs one more reading of the log). Only
-    a sample whose 64 KiB block alone holds more values stays refused."""
+    a sample whose 64 KiB block alone holds more values stays refused.
+    ``column`` adds each row's column of the log as ``_column`` (int32)."""
     import perfcalc
 
     size = len(log)
@@ -160,7 +165,7 @@ def read_parts(log, counters=None, every: int = 0):
     while todo:
         part = todo.pop(0)
         try:
-            table = perfcalc._api._read_blg(log, counters, None, None, every, "raise", perfcalc._abi.DEFAULT_MAX_COLUMNS, False, part=part)
+            table = perfcalc._api._read_blg(log, counters, None, None, every, "raise", perfcalc._abi.DEFAULT_MAX_COLUMNS, False, part=part, column=column)
         except perfcalc.DamagedError as e:
             yield e.partial, None
             yield None, e.message
@@ -192,6 +197,12 @@ def read_blg(
     ``recursive`` to look in sub-folders): one row per sample and counter
     instance of each log (see the module's doc for the schema and errors).
     ``counters`` and ``every`` are :func:`perfcalc.read_blg`'s."""
+    return _scan(spark, paths, glob, recursive)[1].mapInArrow(_converter(counters, every), schema())
+
+
+def _scan(spark, paths, glob: str, recursive: bool):
+    """The binaryFile DataFrame of the logs at paths, and the rows
+    (path, content, length) that read_blg's and convert's mapInArrow take."""
     if isinstance(paths, str):
         paths = [paths]
     reader = spark.read.format("binaryFile")
@@ -211,7 +222,7 @@ def read_blg(
     limit = read_limit(spark)
     small = files.filter(F.col("length") <= limit).select("path", "content", "length")
     large = files.filter(F.col("length") > limit).select("path", F.lit(None).cast("binary").alias("content"), "length").coalesce(1)
-    return small.unionByName(large).mapInArrow(_converter(counters, every), schema())
+    return files, small.unionByName(large)
 
 
 def read_limit(spark) -> int:
@@ -255,29 +266,132 @@ def convert(
     *,
     partition_by: Iterable[str] = ("machine",),
     mode: str = "errorifexists",
+    writer: str = "perfcalc",
     **read_options,
 ) -> list:
-    """Converts the logs at ``paths`` to Parquet under ``out``, partitioned
-    by ``partition_by`` (Hive-style folders, ``machine=HOST/``), in
-    perfcalc's long schema plus ``file``. ``"date"`` among ``partition_by``
-    is the UTC date of ``time`` (whatever the session's time zone), as
-    ``perfcalc convert --partition machine,date`` names its folders:
-    ``partition_by=("machine", "date")`` writes the same folders (Spark's
-    files are named ``part-…`` and leave the partition columns out: the
-    engines read both datasets alike). Returns the
-    logs that failed or were damaged, as ``(file, error)`` pairs; their
-    readable rows are written. ``mode`` is Spark's save mode
-    (``"overwrite"``, …)."""
+    """Converts the logs at ``paths`` to a Parquet dataset under ``out``,
+    partitioned by ``partition_by`` (Hive-style folders), and returns the
+    logs that failed, as ``(file, error)`` pairs (sorted by file).
+
+    ``writer="perfcalc"`` (the default) writes the layout of ``perfcalc
+    convert --partition``, file for file: each log's rows are written by the
+    executor that read it, with pyarrow, as
+    ``out/machine=<escaped>/date=YYYY-MM-DD/<log>.parquet`` (the folders
+    ``partition_by`` names, of ``"machine"`` and ``"date"``, in its order;
+    ``date`` the UTC date of ``time``), each file with every column of
+    :data:`perfcalc.SCHEMA` (machine among them) and written to a hidden
+    temporary name and renamed, then ``out/_perfcalc/<log>.parts`` listing
+    the log's files; the files of the log's earlier list that this run did
+    not write are removed. A log that cannot be read or is damaged writes
+    nothing (as the command). Two logs of the same name (in two folders):
+    the first in sorted order is written, the second fails. ``out`` is a
+    local path, a ``file:`` URI or a URI of a file system of pyarrow
+    (``s3://…``, ``gs://…``, ``hdfs://…``), the same for every executor.
+    Modes: ``"errorifexists"`` (``"error"``, ``"default"``) refuses an
+    existing ``out``; ``"overwrite"`` empties it first; ``"append"`` writes
+    into it as a rerun of the command does (each log's files replace that
+    log's earlier ones, other logs' stay); ``"ignore"`` does nothing where
+    ``out`` exists.
+
+    ``writer="spark"`` writes with Spark's DataFrameWriter (any partition
+    columns of the schema, any Hadoop file system Spark is set up for,
+    Spark's commit protocol): files ``part-…`` without the partition
+    columns and with ``file``, a damaged log's readable rows among them;
+    ``mode`` is Spark's save mode. Slow on many small partitions (Spark's
+    cost per file written)."""
     unknown = sorted(set(read_options) - set(_READ_OPTIONS))
     if unknown:
         raise TypeError(
             f"perfcalc.spark.convert: unknown option {unknown[0]!r}; convert takes counters, partition_by, mode"
-            f" and read_blg's {', '.join(_READ_OPTIONS)}"
+            f" and read_blg's {', '.join(_READ_OPTIONS)}, and writer ('perfcalc' or 'spark')"
         )
+    partition_by = tuple(partition_by)
+    if writer == "spark":
+        return _convert_spark(spark, paths, out, counters, partition_by, mode, read_options)
+    if writer != "perfcalc":
+        raise ValueError(f"perfcalc.spark.convert: writer {writer!r} is neither 'perfcalc' nor 'spark'")
+    if not partition_by or any(k not in PARTITION_KEYS for k in partition_by) or len(set(partition_by)) != len(partition_by):
+        raise ValueError(
+            f"perfcalc.spark.convert: partition_by {partition_by!r}: writer='perfcalc' partitions by machine and/or date,"
+            " each once (writer='spark' partitions by any columns)"
+        )
+    how = _MODES.get(str(mode).lower())
+    if how is None:
+        raise ValueError(f"perfcalc.spark.convert: mode {mode!r} is not one of errorifexists, overwrite, append, ignore")
+    from pyarrow import fs as pafs
+
+    filesystem, root = output_fs(out)
+    info = filesystem.get_file_info(root)
+    if info.type == pafs.FileType.File:
+        raise FileExistsError(f"perfcalc.spark.convert: {out} is a file, not a folder")
+    if info.type == pafs.FileType.Directory:
+        if how == "errorifexists":
+            raise FileExistsError(f"perfcalc.spark.convert: {out} exists (mode='errorifexists'); give mode='overwrite', 'append' or 'ignore'")
+        if how == "ignore":
+            return []
+        if how == "overwrite":
+            filesystem.delete_dir_contents(root)
+    filesystem.create_dir(f"{root}/{PARTS_FOLDER}", recursive=True)
+    # The executors get out as the driver resolved it (a relative path is the driver's).
+    if isinstance(filesystem, pafs.LocalFileSystem):
+        out = root
+    files, rows = _scan(spark, paths, read_options.get("glob", "*.blg"), read_options.get("recursive", False))
+    refused = _same_names(files.inputFiles(), root)
+    every = read_options.get("every", 0)
+    # The logs split among tasks as their work asks (Spark reads these
+    # settings when the job runs, and they are the session's again after
+    # it; a setting the session gives is kept): about twice as many tasks
+    # as the cores (spark.sql.files.minPartitionNum), and 64 KiB counted
+    # for opening a log (spark.sql.files.openCostInBytes, 4 MiB by default,
+    # put 32 small logs in a task whatever the cores). Each task costs more
+    # than opening a log: 3 tasks instead of 9 for the cluster test's 244
+    # small logs took convert in local[2] from 2.5-4.6 s to 1.8-3.3 s.
+    settings = {
+        "spark.sql.files.openCostInBytes": str(_OPEN_COST),
+        "spark.sql.files.minPartitionNum": str(2 * spark.sparkContext.defaultParallelism),
+    }
+    changed = [k for k in settings if spark.conf.get(k, None) is None]
+    for k in changed:
+        spark.conf.set(k, settings[k])
+    try:
+        done = rows.mapInArrow(_writer(out, partition_by, counters, every, refused), _WRITE_DDL).collect()
+    finally:
+        for k in changed:
+            spark.conf.unset(k)
+    return sorted((r["file"], r["error"]) for r in done if r["error"] is not None)
+
+
+# The cost of opening a log that convert gives Spark while it splits the
+# logs among tasks (spark.sql.files.openCostInBytes, 4 MiB by default).
+_OPEN_COST = 64 << 10
+
+
+def _same_names(inputs, root: str) -> dict:
+    """The logs whose outputs would be an earlier log's (the same name in
+    another folder; sorted order), each with its error, as perfcalc convert
+    says it."""
+    import urllib.parse
+
+    first: dict = {}
+    refused = {}
+    for uri in sorted(inputs):
+        # inputFiles gives URIs (file:///a%20b/x.blg); binaryFile's path
+        # column, Hadoop's Path as text (file:/a b/x.blg).
+        u = urllib.parse.urlsplit(uri)
+        file = f"{u.scheme}:{'//' + u.netloc if u.netloc else ''}{urllib.parse.unquote(u.path)}"
+        base = log_base(file)
+        if base in first:
+            refused[file] = f"its output {root}/{PARTS_FOLDER}/{base}.parts would be {first[base]}'s too; convert it into another folder"
+        else:
+            first[base] = file
+    return refused
+
+
+def _convert_spark(spark, paths, out, counters, partition_by, mode, read_options) -> list:
+    """convert with writer="spark": Spark's DataFrameWriter."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
-    partition_by = tuple(partition_by)
     df = read_blg(spark, paths, counters, **read_options).persist(StorageLevel.MEMORY_AND_DISK)
     try:
         rows = df.filter(F.col("error").isNull()).drop("error")
@@ -287,7 +401,317 @@ def convert(
         failed = df.filter(F.col("error").isNotNull()).select("file", "error").collect()
     finally:
         df.unpersist()
-    return [(r["file"], r["error"]) for r in failed]
+    return sorted((r["file"], r["error"]) for r in failed)
+
+# ---------------------------------------------------------------------------
+# convert: each log's Parquet files written by the executor that read it.
+
+#: The partition columns of convert's default writer: perfcalc convert
+#: --partition's (cmd/perfcalc/partition.go).
+PARTITION_KEYS = ("machine", "date")
+
+#: The most partitions of one log (perfcalc convert's bound: each is a
+#: Parquet writer open while the log is read).
+MAX_PARTITIONS = 128
+
+#: The folder of the logs' lists of outputs, in the dataset's folder.
+PARTS_FOLDER = "_perfcalc"
+
+# Hive's value of an empty partition value (read as null by the engines).
+_HIVE_DEFAULT = "__HIVE_DEFAULT_PARTITION__"
+# The characters Hive and Spark escape in a partition value, besides the
+# control characters and DEL.
+_HIVE_SPECIAL = frozenset('"#%\'*/:=?\\{[]^')
+
+# Native's Parquet: zstd at its fastest level, row groups of 128 Ki rows, a page index,
+# and its key-value metadata (internal/parquetlog).
+_ROW_GROUP = 128 << 10
+_PARQUET_META = {b"perfcalc.schema": b"long/1"}
+# Dictionary pages for the strings only, as native's (for the numbers they
+# cost time and size: 2.7 times the bytes on the fleet logs).
+_DICT_COLUMNS = [f.name for f in _columns.SCHEMA if pa.types.is_dictionary(f.type)]
+
+# The rows of convert's mapInArrow: one per log.
+_WRITE_DDL = "file string, rows bigint, files int, error string"
+_WRITE_ARROW = pa.schema([("file", pa.string()), ("rows", pa.int64()), ("files", pa.int32()), ("error", pa.string())])
+
+_MODES = {"errorifexists": "errorifexists", "error": "errorifexists", "default": "errorifexists",
+          "overwrite": "overwrite", "append": "append", "ignore": "ignore"}
+
+
+def hive_escape(value: str) -> str:
+    """A partition value as Hive and Spark escape it in a folder name (and
+    perfcalc convert --partition): the control characters, DEL and
+    ``"#%'*/:=?\\{[]^`` become ``%XX``; an empty value is
+    ``__HIVE_DEFAULT_PARTITION__``."""
+    if not value:
+        return _HIVE_DEFAULT
+    return "".join(f"%{ord(c):02X}" if (c in _HIVE_SPECIAL or "\x01" <= c <= "\x1f" or c == "\x7f") else c for c in value)
+
+
+def log_base(file: str) -> str:
+    """The name of a log's outputs: its file name without the extension
+    (``file:/logs/SERVER1.blg`` → ``SERVER1``), as perfcalc convert names
+    them."""
+    name = file.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    return name[:dot] if dot >= 0 else name
+
+
+def output_fs(out: str):
+    """The pyarrow file system of ``out`` and the path in it: a local path
+    (made absolute) or ``file:`` URI → the local file system; another URI
+    (``s3://…``, ``gs://…``, ``hdfs://…``, ``abfs://…``) →
+    ``pyarrow.fs.FileSystem.from_uri``."""
+    import os
+    import urllib.parse
+
+    from pyarrow import fs
+
+    if out.startswith("file:"):
+        path = urllib.parse.unquote(urllib.parse.urlparse(out).path)
+        return fs.LocalFileSystem(), path.rstrip("/") or "/"
+    if "://" in out:
+        filesystem, path = fs.FileSystem.from_uri(out)
+        return filesystem, path.rstrip("/")
+    return fs.LocalFileSystem(), os.path.abspath(out).rstrip("/") or "/"
+
+
+def _partitions(table: pa.Table, keys, base: str):
+    """The table's rows by output file: (relative path, rows) pairs in the
+    order of their first rows, each file's rows in the table's order."""
+    import datetime
+
+    n = table.num_rows
+    if n == 0:
+        return []
+    key = np.zeros(n, np.int64)
+    machine = date = None
+    if "machine" in keys:
+        m = table["machine"].combine_chunks()
+        if isinstance(m, pa.DictionaryArray):
+            codes = m.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+            machine = [hive_escape(v) for v in m.dictionary.to_pylist()]
+        else:
+            values = m.to_pylist()
+            uniq = list(dict.fromkeys(values))
+            machine = [hive_escape(v) for v in uniq]
+            pos = {v: i for i, v in enumerate(uniq)}
+            codes = np.array([pos[v] for v in values], np.int64)
+    if "date" in keys:
+        micros = table["time"].combine_chunks().cast(pa.int64()).to_numpy(zero_copy_only=False)
+        days = micros // 86_400_000_000
+        d0 = int(days.min())
+        span = int(days.max()) - d0 + 1
+        key = days - d0
+        date = lambda k: (datetime.date(1970, 1, 1) + datetime.timedelta(days=d0 + k)).isoformat()  # noqa: E731
+    else:
+        span = 1
+    if machine is not None:
+        key = key + codes * span
+    uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    out = []
+    for u in np.argsort(first, kind="stable"):
+        k = int(uniq[u])
+        dirs = []
+        for col in keys:
+            dirs.append(f"machine={machine[k // span]}" if col == "machine" else f"date={date(k % span)}")
+        rel = "/".join(dirs) + f"/{base}.parquet"
+        rows = table if len(uniq) == 1 else table.take(np.flatnonzero(inverse == u))
+        out.append((rel, rows))
+    return out
+
+
+class _PartFile:
+    """One output of a log, written to a hidden temporary name in its
+    folder (``.NAME.parquet.tmpXXXX``, which the engines skip) and renamed
+    when the log is done. Its rows come in the log's order (with
+    ``_column``) and are written as perfcalc's Parquet writer does: row
+    groups of 128 Ki rows of that order, each ordered by column (stable),
+    so that the file reads as the command's, row for row."""
+
+    def __init__(self, fs, root: str, rel: str):
+        import uuid
+
+        import pyarrow.parquet as pq
+
+        self.fs, self.rel = fs, rel
+        self.final = f"{root}/{rel}"
+        folder, name = self.final.rsplit("/", 1)
+        fs.create_dir(folder, recursive=True)
+        self.tmp = f"{folder}/.{name}.tmp{uuid.uuid4().hex[:12]}"
+        self.pending: list = []
+        self.rows = 0
+        self.stream = fs.open_output_stream(self.tmp)
+        try:
+            self.writer = pq.ParquetWriter(
+                self.stream, _columns.SCHEMA, compression="zstd", compression_level=1, use_dictionary=_DICT_COLUMNS,
+                store_schema=False, data_page_version="1.0", write_page_index=True,
+            )
+            if hasattr(self.writer, "add_key_value_metadata"):  # pyarrow 15 and later
+                self.writer.add_key_value_metadata(_PARQUET_META)
+        except BaseException:
+            self.stream.close()
+            raise
+
+    def write(self, table: pa.Table) -> None:
+        self.pending.append(table)
+        self.rows += table.num_rows
+        while self.rows >= _ROW_GROUP:
+            t = pa.concat_tables(self.pending)
+            self._group(t.slice(0, _ROW_GROUP))
+            rest = t.slice(_ROW_GROUP)
+            self.pending, self.rows = [rest], rest.num_rows
+
+    def _group(self, t: pa.Table) -> None:
+        order = np.argsort(t["_column"].to_numpy(), kind="stable")
+        t = t.drop_columns(["_column"]).take(order)
+        self.writer.write_table(t, row_group_size=_ROW_GROUP)
+
+    def close(self) -> None:
+        if self.rows:
+            self._group(pa.concat_tables(self.pending))
+        self.pending, self.rows = [], 0
+        self.writer.close()
+        self.stream.close()
+
+    def commit(self) -> None:
+        self.fs.move(self.tmp, self.final)
+
+    def discard(self) -> None:
+        for close in (self.writer.close, self.stream.close):
+            try:
+                close()
+            except Exception:
+                pass
+        try:
+            self.fs.delete_file(self.tmp)
+        except Exception:
+            pass
+
+
+def _read_list(fs, path: str):
+    """A log's list of outputs (relative paths), or [] where it is absent
+    or not convert's."""
+    try:
+        with fs.open_input_stream(path) as f:
+            lines = f.read().decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    if any(not p or p.startswith("/") or p.startswith("..") or "/../" in p for p in lines):
+        return []
+    return lines
+
+
+def _write_text(fs, path: str, text: str) -> None:
+    import uuid
+
+    folder, name = path.rsplit("/", 1)
+    tmp = f"{folder}/.{name}.tmp{uuid.uuid4().hex[:12]}"
+    try:
+        with fs.open_output_stream(tmp) as f:
+            f.write(text.encode("utf-8"))
+        fs.move(tmp, path)
+    except BaseException:
+        try:
+            fs.delete_file(tmp)
+        except Exception:
+            pass
+        raise
+
+
+def write_log(fs, root: str, file: str, log, keys=("machine", "date"), counters=None, every: int = 0):
+    """Converts one log (its bytes) into its Parquet files under ``root``
+    (in the file system ``fs``) as perfcalc convert --partition does:
+    ``root/machine=…/date=…/<log>.parquet``, each written to a temporary
+    name and renamed, then ``root/_perfcalc/<log>.parts`` listing them,
+    then the removal of the files of its earlier list that this run did not
+    write. A log that cannot be read or is damaged writes nothing (its
+    earlier outputs stay). Returns ``(rows, files, error)``."""
+    base = log_base(file)
+    parts: dict = {}
+    rows = 0
+    error = None
+    try:
+        for table, err in read_parts(log, counters, every, column=True):
+            if err is not None:
+                error = err
+                break
+            for rel, t in _partitions(table, keys, base):
+                w = parts.get(rel)
+                if w is None:
+                    if len(parts) == MAX_PARTITIONS:
+                        raise _Refused(f"the log has more than {MAX_PARTITIONS} partitions ({','.join(keys)}); partition by fewer columns")
+                    w = parts[rel] = _PartFile(fs, root, rel)
+                w.write(t)
+                rows += t.num_rows
+        if error is None:
+            for w in parts.values():
+                w.close()
+    except _Refused as e:
+        error = str(e)
+    except Exception as e:  # the file system's
+        error = f"{e}"
+    if error is not None:
+        for w in parts.values():
+            w.discard()
+        return 0, 0, error
+    listed = f"{root}/{PARTS_FOLDER}/{base}.parts"
+    old = _read_list(fs, listed)
+    done = []
+    try:
+        for w in parts.values():
+            w.commit()
+            done.append(w)
+        names = sorted(parts)
+        fs.create_dir(f"{root}/{PARTS_FOLDER}", recursive=True)
+        _write_text(fs, listed, "".join(n + "\n" for n in names))
+    except Exception as e:
+        for w in parts.values():
+            if w not in done:
+                w.discard()
+        return 0, 0, f"{e}"
+    for p in old:
+        if p not in parts:
+            try:
+                fs.delete_file(f"{root}/{p}")
+            except Exception:
+                pass
+    return rows, len(parts), None
+
+
+class _Refused(Exception):
+    pass
+
+
+def _writer(out: str, keys, counters, every: int, refused: dict):
+    """convert's mapInArrow function: each input row (path, content,
+    length) → its files under out, and one row (file, rows, files, error).
+    It runs on the executors."""
+
+    def write(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        fs, root = output_fs(out)
+        for batch in batches:
+            paths = batch.column("path")
+            contents = batch.column("content")
+            lengths = batch.column("length")
+            for i in range(batch.num_rows):
+                file = paths[i].as_py()
+                data = contents[i].as_buffer()
+                size = lengths[i].as_py()
+                if file in refused:
+                    rows, files, error = 0, 0, refused[file]
+                elif data is None and size:
+                    rows, files, error = 0, 0, _too_large(file, size)
+                else:
+                    log = memoryview(data) if data is not None else b""
+                    rows, files, error = write_log(fs, root, file, log, keys, counters, every)
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array([file], pa.string()), pa.array([rows], pa.int64()), pa.array([files], pa.int32()), pa.array([error], pa.string())],
+                    schema=_WRITE_ARROW,
+                )
+
+    return write
 
 
 # analyze (issue 24): the alerts of many logs as one DataFrame.
