@@ -276,6 +276,11 @@ def read_parts(log, counters=None, every: int = 0):
 
 #: read_blg's default stream_above: logs over 16 MiB are read by the
 #: executors themselves, straight into the module's memory (see read_blg).
+#: Time does not choose it (small and mid-sized logs take the same time
+#: either way in local[2]); memory does: from there a log's two extra
+#: copies through binaryFile (64 MiB and more) matter next to a Python
+#: worker's few hundred MiB, while the many small logs stay on Spark's own
+#: reader, which reaches every file system Spark does.
 STREAM_ABOVE = 16 << 20
 
 
@@ -302,8 +307,9 @@ def read_blg(
     ``file:`` paths, and the URIs of a scheme that the driver's pyarrow.fs
     reaches (:func:`stream_route`); elsewhere, and for the smaller logs,
     Spark's ``binaryFile`` reads the content. The rows are the same either
-    way. ``None`` never streams (binaryFile reads every log, up to
-    :func:`read_limit`)."""
+    way. An executor that cannot open a streamed log (a pyarrow.fs URI
+    without the driver's credentials) gives its error row. ``None`` never
+    streams (binaryFile reads every log, up to :func:`read_limit`)."""
     if isinstance(paths, str):
         paths = [paths]
     paths = list(paths)
@@ -438,7 +444,8 @@ def convert(
     engines read both datasets alike). Returns the
     logs that failed or were damaged, as ``(file, error)`` pairs; their
     readable rows are written. ``mode`` is Spark's save mode
-    (``"overwrite"``, …)."""
+    (``"overwrite"``, …). ``every``, ``glob``, ``recursive`` and
+    ``stream_above`` go to :func:`read_blg`."""
     unknown = sorted(set(read_options) - set(_READ_OPTIONS))
     if unknown:
         raise TypeError(
