@@ -146,10 +146,15 @@ def _converter(counters, every: int, stream: bool = False):
 
 
 def _batches(file: str, parts) -> Iterator[pa.RecordBatch]:
-    """read_parts' pairs as Spark's Arrow batches of file's rows."""
+    """read_parts' pairs as Spark's Arrow batches of file's rows, each
+    converted to Spark's types BATCH_ROWS rows at a time (a part's table
+    of up to 2,097,152 rows is not converted whole at once)."""
     for table, error in parts:
-        t = to_spark_arrow(table, file) if table is not None else _error_row(file, error)
-        yield from t.to_batches(max_chunksize=BATCH_ROWS)
+        if table is None:
+            yield from _error_row(file, error).to_batches()
+            continue
+        for at in range(0, table.num_rows, BATCH_ROWS):
+            yield from to_spark_arrow(table.slice(at, BATCH_ROWS), file).to_batches(max_chunksize=BATCH_ROWS)
 
 
 def local_path(file: str):
