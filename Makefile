@@ -225,7 +225,10 @@ python-test:
 # (python/cluster_test.py): perfcalc shipped to the executors as a wheel,
 # the corpus and 240 small logs read and written as machine=…/date=…
 # Parquet, every value checked against the native command; the
-# throughput beside native convert -j 2 and each executor's peak memory.
+# throughput beside native convert -j 2 and each executor's peak memory;
+# then spark-submit --py-files perfcalc.zip (python/cluster_submit_app.py)
+# against the same master, then the --archives env.tar.gz#env route
+# (venv-pack; PERFCALC_CLUSTER_ARCHIVES=0 leaves it out).
 # Skipped, saying why, without Java 17 or PyPI; bounded to five minutes.
 spark-cluster-test:
 	python/test.sh --cluster

@@ -32,6 +32,18 @@ What it does, in order (python/README.md's "On a cluster" is this recipe):
    machine, one machine without alerts, a file that is not a log) gives
    native perfcalc analyze's reports and fleet summary
    (check_fleet_analysis, tests/fleetcheck.py).
+5a. The shipping routes of spark-submit (submit_routes), once the
+   session is stopped: cluster_submit_app.py submitted with pyspark's
+   bin/spark-submit --py-files perfcalc.zip to the same master, its
+   executors on the nodes' Python; it checks that they import perfcalc
+   from the zip, and reads two logs (the corpus' Tx log, a fleet log)
+   streamed (stream_above=0: each executor reads its log into the module
+   itself), every value checked against native perfcalc relog -f json.
+   Then the same job with --archives env.tar.gz#env (venv-pack of a new
+   environment with perfcalc's dependencies and its wheel, kept for
+   later runs), its executors on ./env/bin/python, read_blg's defaults;
+   PERFCALC_CLUSTER_ARCHIVES=0 leaves it out, and it is left out with a
+   note where venv-pack could not be installed.
 6. The figures: logs/s and MB/s of the cluster's convert (its first run,
    whose executors start their Python workers, import perfcalc and
    compile the module, and its second, the steady state) beside native
@@ -347,6 +359,163 @@ def convert_once(spark, dirs: list, out: str):
     return time.perf_counter() - t0, failed
 
 
+APP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cluster_submit_app.py")
+
+
+def submit_logs(real: str, fleet: str) -> list:
+    """The one or two logs the spark-submit jobs read: the corpus' Tx log
+    (where the corpus is present) and the first fleet log."""
+    logs = [os.path.join(real, "Tx_BasicPerfCounters.blg")] if os.path.exists(os.path.join(real, "Tx_BasicPerfCounters.blg")) else []
+    return logs + sorted(glob.glob(os.path.join(fleet, "*.blg")))[:2 - len(logs)]
+
+
+def spark_submit(spark_home: str, master_url: str, tmp: str, name: str, logs: list, stream: str, args: list, env: dict) -> tuple:
+    """Runs cluster_submit_app.py with pyspark's bin/spark-submit against
+    the test's master (client mode, two executors of one core); returns its
+    JSON and the seconds the submit took."""
+    out = os.path.join(tmp, f"{name}.json")
+    cmd = [
+        os.path.join(spark_home, "bin", "spark-submit"), "--master", master_url,
+        "--driver-memory", "512m", "--executor-memory", "512m", "--executor-cores", "1", "--total-executor-cores", "2",
+        "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
+        "--conf", "spark.ui.enabled=false", "--conf", "spark.ui.showConsoleProgress=false",
+        "--conf", "spark.sql.session.timeZone=UTC", "--conf", f"spark.pyspark.driver.python={sys.executable}",
+        *args, APP, out, stream, *logs,
+    ]
+    env = dict(os.environ, SPARK_HOME=spark_home, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_DRIVER_PYTHON=sys.executable, **env)
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=240)
+    secs = time.perf_counter() - t0
+    if r.returncode != 0 or not os.path.exists(out):
+        raise Failed(f"spark-submit ({name}): status {r.returncode}\n{r.stderr[-3000:]}")
+    with open(out) as f:
+        return json.load(f), secs
+
+
+def check_submitted_rows(name: str, logs: list, rows: list) -> int:
+    """Every row of the submitted job's logs is native perfcalc relog -f
+    json's value (the same double, or null), and every value of the JSON
+    is among them; returns the rows."""
+    by_log: dict = {}
+    for file, path, lt, value, error in rows:
+        if error is not None:
+            raise Failed(f"{name}: {file}: error row {error!r}")
+        by_log.setdefault(file, []).append((lt, path, value))
+    if sorted(by_log) != sorted("file:" + l for l in logs):
+        raise Failed(f"{name}: rows of {sorted(by_log)}, want the logs {logs}")
+    for log in logs:
+        want, err = native_values(log)
+        if want is None:
+            raise Failed(f"{name}: {log}: the native command fails: {err}")
+        cells, values = want
+        matched = 0
+        for lt, path, value in by_log["file:" + log]:
+            cands = cells.get((lt, path), [])
+            for j, w in enumerate(cands):
+                if (w is None) == (value is None) and (w is None or float(w) == value):
+                    matched += w is not None
+                    del cands[j]
+                    break
+            else:
+                raise Failed(f"{name}: {log}: {path} at {lt}: {value!r} is not relog -f json's ({cands})")
+        if matched != values:
+            raise Failed(f"{name}: {log}: {matched} of relog -f json's {values} values")
+    return len(rows)
+
+
+def submit_py_files(spark_home: str, master_url: str, tmp: str, node: str, shipped: str, logs: list) -> float:
+    """The README's spark-submit --py-files perfcalc.zip: a job whose
+    executors run the nodes' Python (without perfcalc) and import perfcalc
+    from the shipped zip; it reads the logs streamed (stream_above=0: each
+    executor opens its log and reads it into the module itself). Returns
+    the seconds of the submit."""
+    got, secs = spark_submit(spark_home, master_url, tmp, "py-files", logs, "0", ["--py-files", shipped], {"PYSPARK_PYTHON": node})
+    origins = got["origins"]
+    if not origins or not all("perfcalc.zip" in o for o in origins):
+        raise Failed(f"spark-submit --py-files: the executors import perfcalc from {origins}, not from perfcalc.zip")
+    n = check_submitted_rows("spark-submit --py-files", logs, got["rows"])
+    say(f"spark-submit --py-files perfcalc.zip: the executors import perfcalc from {origins[0]};"
+        f" {n} rows of {len(logs)} logs (streamed) are relog -f json's, in {secs:.1f} s")
+    return secs
+
+
+def packed_env(venv: str, tmp: str) -> tuple:
+    """env.tar.gz: venv-pack of a new virtual environment with wasmtime,
+    pyarrow, numpy, pandas (the driver's versions) and the perfcalc wheel;
+    kept beside the driver's environment for later runs of the same
+    wheel and versions. Returns (path, seconds to make it: 0 when kept),
+    or (None, reason) where venv-pack or PyPI is missing."""
+    import hashlib
+    import zipfile
+
+    try:
+        import venv_pack  # noqa: F401
+    except ImportError:
+        return None, "venv-pack is not installed (python/test.sh --cluster installs it from PyPI)"
+    deps = [f"{d}=={md.version(d)}" for d in ("wasmtime", "pyarrow", "numpy", "pandas")]
+    with open(WHEEL, "rb") as f:
+        key = hashlib.sha256(f.read() + " ".join(deps).encode()).hexdigest()[:16]
+    keep = os.path.join(venv, "cluster-pack")
+    archive = os.path.join(keep, f"env-{key}.tar.gz")
+    if os.path.exists(archive):
+        return archive, 0.0
+    t0 = time.perf_counter()
+    shutil.rmtree(keep, ignore_errors=True)
+    os.makedirs(keep)
+    with zipfile.ZipFile(WHEEL) as z:  # pip wants the wheel's own name
+        meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        version = next(l.split(":", 1)[1].strip() for l in z.read(meta).decode().splitlines() if l.startswith("Version:"))
+    wheel = os.path.join(tmp, f"perfcalc-{version}-py3-none-any.whl")
+    shutil.copy(WHEEL, wheel)
+    env = os.path.join(tmp, "packenv")
+    subprocess.run([sys.executable, "-m", "venv", env], check=True)
+    r = subprocess.run([os.path.join(env, "bin", "python"), "-m", "pip", "--disable-pip-version-check", "-q", "install", *deps, wheel],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, f"pip could not install the packed environment ({' '.join(deps)}) from PyPI: {r.stderr.strip()[-300:]}"
+    part = archive + ".part"
+    r = subprocess.run([sys.executable, "-m", "venv_pack", "-p", env, "-o", part, "--format", "tar.gz", "--compress-level", "1", "-q"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise Failed(f"venv-pack: status {r.returncode}: {r.stderr.strip()[-1000:]}")
+    os.rename(part, archive)
+    shutil.rmtree(env, ignore_errors=True)
+    return archive, time.perf_counter() - t0
+
+
+def submit_archives(spark_home: str, master_url: str, tmp: str, venv: str, logs: list):
+    """The README's spark-submit --archives env.tar.gz#env: the executors
+    run ./env/bin/python of the packed environment, which has perfcalc,
+    and read the logs (read_blg's default). Returns the seconds (packing,
+    submit), or None where it was skipped (said)."""
+    archive, made = packed_env(venv, tmp)
+    if archive is None:
+        say(f"note: --archives env.tar.gz#env not run: {made}")
+        return None
+    got, secs = spark_submit(spark_home, master_url, tmp, "archives", logs, "default", ["--archives", archive + "#env"],
+                             {"PYSPARK_PYTHON": "./env/bin/python"})
+    origins = got["origins"]
+    if not origins or not all("/env/lib/" in o and "site-packages" in o for o in origins):
+        raise Failed(f"spark-submit --archives: the executors import perfcalc from {origins}, not from the packed env")
+    n = check_submitted_rows("spark-submit --archives", logs, got["rows"])
+    say(f"spark-submit --archives env.tar.gz#env ({os.path.getsize(archive) / 1e6:.0f} MB, made in {made:.1f} s"
+        f"{'' if made else ': kept from an earlier run'}): the executors import perfcalc from {origins[0]};"
+        f" {n} rows of {len(logs)} logs are relog -f json's, in {secs:.1f} s")
+    return made, secs
+
+
+def submit_routes(spark_home: str, master_url: str, tmp: str, venv: str, node: str, shipped: str, logs: list) -> None:
+    """The shipping routes of spark-submit, once the test's session is
+    stopped (its executors hold both cores): --py-files, then --archives
+    (PERFCALC_CLUSTER_ARCHIVES=0 leaves it out: about 75 s, a third of
+    them to make the packed environment)."""
+    submit_py_files(spark_home, master_url, tmp, node, shipped, logs)
+    if os.environ.get("PERFCALC_CLUSTER_ARCHIVES", "1") != "0":
+        submit_archives(spark_home, master_url, tmp, venv, logs)
+    else:
+        say("note: spark-submit --archives env.tar.gz#env not run (PERFCALC_CLUSTER_ARCHIVES=0)")
+
+
 def main() -> int:
     if not NATIVE or not WHEEL:
         raise Failed("run through python/test.sh --cluster (make spark-cluster-test): PERFCALC_NATIVE and PERFCALC_WHEEL are unset")
@@ -527,6 +696,7 @@ def run(tmp: str, spark_home: str, spark_class: str, venv: str, began: float) ->
     say(f"Spark reads both datasets alike: {len(a)} partitions, the same counts and sums")
     check_fleet_analysis(spark, tmp)
     spark.stop()
+    submit_routes(spark_home, master_url, tmp, venv, node, shipped, submit_logs(real, fleet))
 
     # 6. The figures.
     def figure(name, fig, base):

@@ -185,9 +185,11 @@ def test_spark_reads_a_log_over_the_module_limit_whole(spark, over_limit_log, na
 
 
 def test_spark_log_over_the_read_limit_is_an_error_row_unread(spark, logs):
-    """A log over binaryFile's maxLength (set to 420,000 bytes here; 1 GiB,
-    the module's input, otherwise) is not read: one error row, not Spark's
-    failure of the job; the logs under it are read."""
+    """Without streaming (stream_above=None), a log over binaryFile's
+    maxLength (set to 420,000 bytes here; 1 GiB, the module's input,
+    otherwise) is not read: one error row, not Spark's failure of the job;
+    the logs under it are read. (Streamed, as by default for file: paths,
+    it is read: test_spark_stream.py.)"""
     import perfcalc.spark
     from pyspark.sql import functions as F
 
@@ -198,7 +200,7 @@ def test_spark_log_over_the_read_limit_is_an_error_row_unread(spark, logs):
     spark.conf.set("spark.sql.sources.binaryFile.maxLength", "420000")
     try:
         assert perfcalc.spark.read_limit(spark) == 420_000
-        rows = perfcalc.spark.read_blg(spark, [str(big), str(small)]).groupBy("file").agg(F.count("*").alias("n"), F.first("error", ignorenulls=True).alias("error")).collect()
+        rows = perfcalc.spark.read_blg(spark, [str(big), str(small)], stream_above=None).groupBy("file").agg(F.count("*").alias("n"), F.first("error", ignorenulls=True).alias("error")).collect()
     finally:
         spark.conf.unset("spark.sql.sources.binaryFile.maxLength")
     got = {r["file"].rsplit("/", 1)[1]: (r["n"], r["error"]) for r in rows}

@@ -4,6 +4,7 @@ and text."""
 from __future__ import annotations
 
 import concurrent.futures as _futures
+import ctypes
 import datetime as _dt
 import os
 import re
@@ -54,6 +55,59 @@ def _bytes(source, what: str = "log"):
             raise TypeError(f"perfcalc: the {what} file must be opened in binary mode")
         return data
     raise TypeError(f"perfcalc: the {what} must be a path, bytes or a binary file, not {type(source).__name__}")
+
+
+class _Resident:
+    """A log already in the input buffer of one instance of the module
+    (the calling thread's): its n bytes at offset 0, then its counter
+    patterns, as :meth:`Instance.write_in` lays them. Made by
+    :func:`_read_into`; read_blg's internal reader takes it instead of the
+    log's bytes, and reads it as often as the parts of the log need,
+    without copying it again (perfcalc.spark's executors read a large log
+    straight into the module's memory this way)."""
+
+    def __init__(self, inst: Instance, n: int, pats, regions):
+        self.inst, self.n, self.pats, self.regions = inst, n, pats, regions
+
+    def __len__(self) -> int:
+        return self.n
+
+
+#: The bytes _read_into reads from a file at a time.
+READ_CHUNK = 8 << 20
+
+
+def _read_into(f, size: int, counters, name: str, chunk: int = READ_CHUNK) -> _Resident:
+    """Reads the size bytes of the log f (a binary file: readinto) in
+    chunks straight into the calling thread's instance's input buffer, its
+    counter patterns after them: the log's one copy outside f is the
+    module's. A file that ends before size bytes (truncated while read) or
+    fails to read raises :class:`Error` naming the file (name) and the
+    offset; a size over the module's 1 GiB, LimitError, unread."""
+    _check_size(size, name, "log")
+    pats = _patterns(counters)
+    inst = instance()
+    # As write_in lays [log, pats] out: the log at 0, the patterns 8-aligned after it.
+    plen = len(pats) if pats else 0
+    off, poff = 0, ((size + 7) & ~7) if plen else 0
+    regions = [(off, size), (poff, plen)]
+    ptr = inst.reserve_in(max((o + k for o, k in regions), default=0))
+    # No call of the module until the log is in: its memory does not move.
+    base = inst.base() + ptr
+    if plen:
+        ctypes.memmove(base + poff, pats, plen)
+    at = 0
+    if size:
+        mv = memoryview((ctypes.c_ubyte * size).from_address(base + off)).cast("B")
+        while at < size:
+            try:
+                got = f.readinto(mv[at : min(size, at + chunk)])
+            except OSError as e:
+                raise Error(f"perfcalc: {name}: cannot read at offset {at:,} of {size:,} bytes: {e.strerror or e}") from None
+            if not got:
+                raise Error(f"perfcalc: {name}: truncated while read: the file ends at offset {at:,}, it had {size:,} bytes")
+            at += got
+    return _Resident(inst, size, pats, regions)
 
 
 def _check_size(size: int, name: str, what: str) -> None:
@@ -316,12 +370,18 @@ def _read_blg(source, counters, begin, end, every, damaged, max_columns, check_s
     over MAX_RECORDS values); column adds each row's column of the log
     as ``_column`` (_long.blg_table)."""
     _check_damaged(damaged)
-    data = _bytes(source)
+    resident = source if isinstance(source, _Resident) else None
+    data = _bytes(source) if resident is None else None
     pats, b, e, every = _log_args(data, counters, begin, end, every)
     mode = _identity_mode(identity)
     inst = instance()
+    if resident is not None and (resident.inst is not inst or resident.pats != pats or check_selection or translate is not None):
+        raise Error("perfcalc: a log read into the module is read by its thread's instance, with its own patterns, without translate")
     with _names.translated(inst, _names.sources(translate)) as unknown:
-        (off, n), (poff, plen) = inst.write_in([data, pats])
+        if resident is None:
+            (off, n), (poff, plen) = inst.write_in([data, pats])
+        else:
+            (off, n), (poff, plen) = resident.regions
         _max_columns(inst, max_columns)
         _identity(inst, identity)
         if part is not None:

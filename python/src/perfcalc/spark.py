@@ -9,14 +9,22 @@
     df.groupBy("machine", "counter").avg("value").show()
     perfcalc.spark.convert(spark, "logs/", "out/")       # partitioned Parquet
 
-How it runs: Spark's ``binaryFile`` source reads each log whole (one row:
-its path and bytes), and ``mapInArrow`` runs :func:`perfcalc.read_blg` on
-the executors' Python workers, which load the module once each and turn
-its records into Arrow batches without a Python object per value. The same
-code runs in ``local[N]`` and on a cluster, where the executors need the
-package's dependencies and the package itself, installed or shipped as
-its wheel renamed .zip with ``SparkContext.addPyFile`` (the README's
-cluster section; make spark-cluster-test runs that recipe).
+How it runs: Spark's ``binaryFile`` source lists the logs, reads each one
+of at most ``stream_above`` bytes (16 MiB by default) whole (one row: its
+path and bytes), and ``mapInArrow`` runs :func:`perfcalc.read_blg` on the
+executors' Python workers, which load the module once each and turn its
+records into Arrow batches without a Python object per value. A larger
+log whose path the executors can open (``file:``, or a scheme the
+driver's pyarrow.fs reaches) is listed without its content and read by
+the Python worker itself, in chunks straight into the module's input
+(:func:`read_file_parts`): binaryFile's route holds a log three times at
+once (the JVM's row, its Arrow copy in the worker, the module's input),
+this one once. The same code runs in ``local[N]`` and on a cluster, where
+the executors need the package's dependencies and the package itself,
+installed, shipped as its wheel renamed .zip (``SparkContext.addPyFile``
+or ``spark-submit --py-files``), or in a packed environment
+(``--archives``; the README's cluster section says which of these make
+spark-cluster-test runs).
 
 :func:`convert` writes the dataset of ``perfcalc convert --partition``
 file for file: each executor writes the logs it read with pyarrow
@@ -39,22 +47,26 @@ rows before the damage and such a row. Every other row has ``error`` null.
 
 # Limits
 
-``binaryFile`` reads each file whole into one row, and the module takes
-at most 1 GiB of input: a log over 1 GiB (or over
-``spark.sql.sources.binaryFile.maxLength`` where the session sets it
-lower; :func:`read_limit`) is not read at all, by Spark or the module, and
-gives one error row saying so (``perfcalc convert`` reads larger logs).
-A log of more values than one call of the module takes (2,097,152) is read
-in parts inside the reader (:func:`read_parts`, the module's ``log_part``):
-its rows are the whole log's, in order. An executor holds a few logs and
-their tables at once (the module's input and output buffers grow to about
-three times the largest log it reads, a part's table at most 2,097,152
-rows).
+The module takes at most 1 GiB of input, and holds the log it reads whole
+in its memory (its input buffer): a log over 1 GiB is not read at all, by
+Spark or the module, and gives one error row saying so (``perfcalc
+convert`` reads larger logs). Through ``binaryFile`` (logs up to
+``stream_above``, and every log where the executors cannot open the paths
+or ``stream_above=None``), a log over
+``spark.sql.sources.binaryFile.maxLength``, where the session sets it
+lower (:func:`read_limit`), gives that error row too; streamed logs are
+not bound by it. A log of more values than one call of the module takes
+(2,097,152) is read in parts inside the reader (:func:`read_parts`, the
+module's ``log_part``): its rows are the whole log's, in order. An
+executor's Python worker holds the module's input and output buffers
+(they grow to the largest log it reads) and a part's table (at most
+2,097,152 rows) converted to Spark's types.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Union
+import os
+from typing import Iterable, Iterator, Optional, Union
 
 import numpy as np
 import pyarrow as pa
@@ -105,12 +117,16 @@ def _error_row(file: str, message: str) -> pa.Table:
     return pa.Table.from_arrays(cols, schema=_ARROW)
 
 
-def _converter(counters, every: int):
+def _converter(counters, every: int, stream: bool = False):
     """The mapInArrow function: each input row (path, content, length) →
-    its rows. It runs on the executors."""
+    its rows. It runs on the executors. A row without content (read_blg's
+    scan of the logs over its threshold leaves content out) is read here,
+    straight into the module's memory, where stream is set and the log
+    fits the module's input; else it gives its error row."""
 
     def convert(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         import perfcalc
+        from . import _abi
 
         for batch in batches:
             paths = batch.column("path")
@@ -121,16 +137,101 @@ def _converter(counters, every: int):
                 data = contents[i].as_buffer()
                 size = lengths[i].as_py() if lengths is not None else None
                 if data is None and size:
-                    # Not read: read_blg's scan of the logs over read_limit leaves content out.
-                    yield from _error_row(file, _too_large(file, size)).to_batches()
+                    if stream and size <= _abi.MAX_RESERVE:
+                        yield from _batches(file, read_file_parts(file, counters, every))
+                    else:
+                        yield from _error_row(file, _too_large(file, size)).to_batches()
                     continue
                 # A log without the counters gives no row (not an error row, as read_blg raises).
                 log = memoryview(data) if data is not None else b""
-                for table, error in read_parts(log, counters, every):
-                    t = to_spark_arrow(table, file) if table is not None else _error_row(file, error)
-                    yield from t.to_batches(max_chunksize=BATCH_ROWS)
+                yield from _batches(file, read_parts(log, counters, every))
 
     return convert
+
+
+def _batches(file: str, parts) -> Iterator[pa.RecordBatch]:
+    """read_parts' pairs as Spark's Arrow batches of file's rows, each
+    converted to Spark's types BATCH_ROWS rows at a time (a part's table
+    of up to 2,097,152 rows is not converted whole at once)."""
+    for table, error in parts:
+        if table is None:
+            yield from _error_row(file, error).to_batches()
+            continue
+        for at in range(0, table.num_rows, BATCH_ROWS):
+            yield from to_spark_arrow(table.slice(at, BATCH_ROWS), file).to_batches(max_chunksize=BATCH_ROWS)
+
+
+def local_path(file: str):
+    """The local path of a ``file:`` URI as Spark names files
+    (``file:/dir/a b.blg``: Hadoop's Path, not percent-encoded), or None
+    for another scheme."""
+    if not file.startswith("file:"):
+        return None
+    rest = file[len("file:") :]
+    if rest.startswith("//"):  # file://host/path or file:///path
+        rest = rest[rest.index("/", 2) :] if "/" in rest[2:] else "/"
+    return rest
+
+
+def _open(file: str):
+    """The log at file (a Spark path) opened for reading, and its size:
+    a ``file:`` path with the system's open, any other URI with
+    pyarrow.fs (read_blg streams those only where the driver's pyarrow
+    reaches their scheme)."""
+    path = local_path(file)
+    if path is not None:
+        f = open(path, "rb", buffering=0)
+        try:
+            return f, os.fstat(f.fileno()).st_size
+        except BaseException:
+            f.close()
+            raise
+    import urllib.parse
+
+    import pyarrow.fs
+
+    fs, p = pyarrow.fs.FileSystem.from_uri(urllib.parse.quote(file, safe=_URI_SAFE))
+    f = fs.open_input_file(p)
+    return f, f.size()
+
+
+# The characters of a Hadoop path kept as they are in a URI (the rest,
+# spaces and % among them, percent-encoded for pyarrow).
+_URI_SAFE = ":/@!$&'()*+,;=-._~"
+
+
+def read_file_parts(file: str, counters=None, every: int = 0, chunk: int = 0, column: bool = False):
+    """:func:`read_parts` of the log at ``file`` (a path as Spark names it:
+    ``file:/…``, or a URI of pyarrow.fs), which the calling process reads
+    itself, in chunks of ``chunk`` bytes (0: 8 MiB), straight into the
+    module's input buffer: the log's one copy is the module's (read_blg's
+    route for logs over ``stream_above``). A file that cannot be opened or
+    read, or ends before the size it had when opened (truncated while
+    read), or is over the module's 1 GiB, yields ``(None, error)``, the
+    error naming the file (and the offset where reading stopped)."""
+    import perfcalc
+
+    try:
+        f, size = _open(file)
+    except (OSError, ValueError) as e:  # pyarrow's errors are OSError or ArrowInvalid (ValueError)
+        yield None, f"perfcalc: {file}: cannot open at offset 0: {_reason(e)}"
+        return
+    try:
+        with f:
+            log = perfcalc._api._read_into(f, size, counters, file, chunk or perfcalc._api.READ_CHUNK)
+    except perfcalc.LimitError:
+        yield None, _too_large(file, size)
+        return
+    except perfcalc.Error as e:
+        yield None, e.message
+        return
+    yield from read_parts(log, counters, every, column)
+
+
+def _reason(e: Exception) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 def split_part(part, size: int):
@@ -183,6 +284,16 @@ def read_parts(log, counters=None, every: int = 0, column: bool = False):
         yield table, None
 
 
+#: read_blg's default stream_above: logs over 16 MiB are read by the
+#: executors themselves, straight into the module's memory (see read_blg).
+#: Time does not choose it (small and mid-sized logs take the same time
+#: either way in local[2]); memory does: from there a log's two extra
+#: copies through binaryFile (64 MiB and more) matter next to a Python
+#: worker's few hundred MiB, while the many small logs stay on Spark's own
+#: reader, which reaches every file system Spark does.
+STREAM_ABOVE = 16 << 20
+
+
 def read_blg(
     spark,
     paths: Union[str, Iterable[str]],
@@ -191,20 +302,38 @@ def read_blg(
     every: int = 0,
     glob: str = "*.blg",
     recursive: bool = False,
+    stream_above: Optional[int] = STREAM_ABOVE,
 ):
     """A DataFrame of the logs at ``paths`` (files, folders or globs, as
     Spark's readers take them; in folders, the files matching ``glob``,
     ``recursive`` to look in sub-folders): one row per sample and counter
     instance of each log (see the module's doc for the schema and errors).
-    ``counters`` and ``every`` are :func:`perfcalc.read_blg`'s."""
-    return _scan(spark, paths, glob, recursive)[1].mapInArrow(_converter(counters, every), schema())
+    ``counters`` and ``every`` are :func:`perfcalc.read_blg`'s.
+
+    ``stream_above``: logs of more bytes than this (16 MiB by default) are
+    listed by Spark without their content and read by the executors'
+    Python workers themselves, in chunks straight into the module's input
+    (:func:`read_file_parts`), where the executors can open the paths:
+    ``file:`` paths, and the URIs of a scheme that the driver's pyarrow.fs
+    reaches (:func:`stream_route`); elsewhere, and for the smaller logs,
+    Spark's ``binaryFile`` reads the content. The rows are the same either
+    way. An executor that cannot open a streamed log (a pyarrow.fs URI
+    without the driver's credentials) gives its error row. ``None`` never
+    streams (binaryFile reads every log, up to :func:`read_limit`)."""
+    _, rows, stream = _scan(spark, paths, glob, recursive, stream_above)
+    return rows.mapInArrow(_converter(counters, every, stream), schema())
 
 
-def _scan(spark, paths, glob: str, recursive: bool):
-    """The binaryFile DataFrame of the logs at paths, and the rows
-    (path, content, length) that read_blg's and convert's mapInArrow take."""
+def _scan(spark, paths, glob: str, recursive: bool, stream_above: Optional[int]):
+    """The binaryFile DataFrame of the logs at paths, the rows (path,
+    content, length) that read_blg's and convert's mapInArrow take (the
+    logs over the limit without content), and whether the executors read
+    those logs themselves (read_blg's stream_above)."""
     if isinstance(paths, str):
         paths = [paths]
+    paths = list(paths)
+    if stream_above is not None and (isinstance(stream_above, bool) or not isinstance(stream_above, int) or stream_above < 0):
+        raise ValueError(f"perfcalc.spark.read_blg: stream_above={stream_above!r}: want a number of bytes (0 or more) or None")
     reader = spark.read.format("binaryFile")
     if glob:
         reader = reader.option("pathGlobFilter", glob)
@@ -212,24 +341,80 @@ def _scan(spark, paths, glob: str, recursive: bool):
         reader = reader.option("recursiveFileLookup", "true")
     from pyspark.sql import functions as F
 
-    files = reader.load(list(paths))
+    files = reader.load(paths)
     # Two scans of the one listing: binaryFile applies the length filters
-    # before it reads a file, and the second scan leaves content out, so a
-    # log over the limit is never read (nor refused by binaryFile's
-    # maxLength) and gives its error row. The second scan is one task
-    # (coalesce(1)): as many tasks as the first cost 2.6-4.8 s instead of
-    # 1.7-3.5 s for the 244 logs of the cluster test in local[2].
+    # before it reads a file, and the second scan leaves content out
+    # (binaryFile opens a file only for its content), so a log over the
+    # limit is never read by Spark (nor refused by binaryFile's maxLength):
+    # it is read by the executor (stream) or gives its error row. Without
+    # streaming the second scan is one task (coalesce(1)): as many tasks as
+    # the first cost 2.6-4.8 s instead of 1.7-3.5 s for the 244 logs of the
+    # cluster test in local[2]. Streamed logs are then spread one a task
+    # (repartition: a shuffle of their paths alone), to be decoded side by
+    # side. Where the listing's total size shows no log over the limit, the
+    # second scan is left out.
     limit = read_limit(spark)
+    stream = stream_above is not None and stream_route(spark, paths)
+    if stream:
+        limit = min(limit, stream_above)
     small = files.filter(F.col("length") <= limit).select("path", "content", "length")
+    total = _listed_bytes(files)
+    if total is not None and total <= limit:
+        return files, small, stream
     large = files.filter(F.col("length") > limit).select("path", F.lit(None).cast("binary").alias("content"), "length").coalesce(1)
-    return files, small.unionByName(large)
+    if stream:
+        large = large.repartition(max(1, spark.sparkContext.defaultParallelism))
+    return files, small.unionByName(large), stream
+
+
+def _listed_bytes(files):
+    """The total size of the files of a binaryFile DataFrame from its
+    listing on the driver (no job), or None where Spark does not say."""
+    try:
+        # Spark's estimate is the listing's bytes times this factor (1.0 unless set).
+        if float(files.sparkSession.conf.get("spark.sql.sources.fileCompressionFactor", "1.0")) != 1.0:
+            return None
+        return int(files._jdf.queryExecution().optimizedPlan().stats().sizeInBytes().toString())
+    except Exception:
+        return None
+
+
+def stream_route(spark, paths) -> bool:
+    """Whether the executors can open the logs at ``paths`` themselves
+    (read_blg's streamed route), decided on the driver from the paths'
+    schemes as Spark qualifies them (a path without one takes the file
+    system's default, ``fs.defaultFS``): ``file``, or a scheme pyarrow.fs
+    reaches here (pyarrow builds its file system for the path: ``s3``,
+    ``gs``, ``hdfs`` with its libraries…). One path of another scheme
+    (``s3a``, which pyarrow does not know) and binaryFile reads them all."""
+    sc = spark.sparkContext
+    jvm, conf = sc._jvm, sc._jsc.hadoopConfiguration()
+    for p in paths:
+        try:
+            jp = jvm.org.apache.hadoop.fs.Path(p)
+            uri = jp.getFileSystem(conf).makeQualified(jp).toUri()
+            scheme = uri.getScheme() or ""
+        except Exception:
+            return False
+        if scheme == "file":
+            continue
+        try:
+            import urllib.parse
+
+            import pyarrow.fs
+
+            pyarrow.fs.FileSystem.from_uri(urllib.parse.quote(uri.toString(), safe=_URI_SAFE))
+        except Exception:
+            return False
+    return True
 
 
 def read_limit(spark) -> int:
-    """The largest log :func:`read_blg` reads, in bytes: the module's
-    input buffer (1 GiB), or binaryFile's
+    """The largest log :func:`read_blg` reads through ``binaryFile``, in
+    bytes: the module's input buffer (1 GiB), or binaryFile's
     ``spark.sql.sources.binaryFile.maxLength`` where the session sets it
-    lower."""
+    lower. (The logs read_blg streams are bounded by the module's 1 GiB
+    alone.)"""
     from . import _abi
 
     limit = _abi.MAX_RESERVE
@@ -255,7 +440,7 @@ def _too_large(file: str, size: int) -> str:
 _UTC_DATE = "date_from_unix_date(CAST(floor(unix_micros(time) / 86400000000) AS INT))"
 
 # The keyword arguments of read_blg that convert passes on.
-_READ_OPTIONS = ("every", "glob", "recursive")
+_READ_OPTIONS = ("every", "glob", "recursive", "stream_above")
 
 
 def convert(
@@ -298,7 +483,10 @@ def convert(
     Spark's commit protocol): files ``part-…`` without the partition
     columns and with ``file``, a damaged log's readable rows among them;
     ``mode`` is Spark's save mode. Slow on many small partitions (Spark's
-    cost per file written)."""
+    cost per file written).
+
+    ``every``, ``glob``, ``recursive`` and ``stream_above`` go to
+    :func:`read_blg`."""
     unknown = sorted(set(read_options) - set(_READ_OPTIONS))
     if unknown:
         raise TypeError(
@@ -335,7 +523,9 @@ def convert(
     # The executors get out as the driver resolved it (a relative path is the driver's).
     if isinstance(filesystem, pafs.LocalFileSystem):
         out = root
-    files, rows = _scan(spark, paths, read_options.get("glob", "*.blg"), read_options.get("recursive", False))
+    files, rows, stream = _scan(
+        spark, paths, read_options.get("glob", "*.blg"), read_options.get("recursive", False), read_options.get("stream_above", STREAM_ABOVE)
+    )
     refused = _same_names(files.inputFiles(), root)
     every = read_options.get("every", 0)
     # The logs split among tasks as their work asks (Spark reads these
@@ -354,7 +544,7 @@ def convert(
     for k in changed:
         spark.conf.set(k, settings[k])
     try:
-        done = rows.mapInArrow(_writer(out, partition_by, counters, every, refused), _WRITE_DDL).collect()
+        done = rows.mapInArrow(_writer(out, partition_by, counters, every, refused, stream), _WRITE_DDL).collect()
     finally:
         for k in changed:
             spark.conf.unset(k)
@@ -628,12 +818,18 @@ def write_log(fs, root: str, file: str, log, keys=("machine", "date"), counters=
     then the removal of the files of its earlier list that this run did not
     write. A log that cannot be read or is damaged writes nothing (its
     earlier outputs stay). Returns ``(rows, files, error)``."""
+    return _write_parts(fs, root, file, read_parts(log, counters, every, column=True), keys)
+
+
+def _write_parts(fs, root: str, file: str, pieces, keys):
+    """write_log of the log whose read_parts pairs (read with column) are
+    pieces."""
     base = log_base(file)
     parts: dict = {}
     rows = 0
     error = None
     try:
-        for table, err in read_parts(log, counters, every, column=True):
+        for table, err in pieces:
             if err is not None:
                 error = err
                 break
@@ -684,12 +880,15 @@ class _Refused(Exception):
     pass
 
 
-def _writer(out: str, keys, counters, every: int, refused: dict):
+def _writer(out: str, keys, counters, every: int, refused: dict, stream: bool = False):
     """convert's mapInArrow function: each input row (path, content,
     length) → its files under out, and one row (file, rows, files, error).
-    It runs on the executors."""
+    It runs on the executors. A row without content is read here, as
+    read_blg's converter reads it, where stream is set (read_file_parts)."""
 
     def write(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from . import _abi
+
         fs, root = output_fs(out)
         for batch in batches:
             paths = batch.column("path")
@@ -702,7 +901,11 @@ def _writer(out: str, keys, counters, every: int, refused: dict):
                 if file in refused:
                     rows, files, error = 0, 0, refused[file]
                 elif data is None and size:
-                    rows, files, error = 0, 0, _too_large(file, size)
+                    if stream and size <= _abi.MAX_RESERVE:
+                        pieces = read_file_parts(file, counters, every, column=True)
+                        rows, files, error = _write_parts(fs, root, file, pieces, keys)
+                    else:
+                        rows, files, error = 0, 0, _too_large(file, size)
                 else:
                     log = memoryview(data) if data is not None else b""
                     rows, files, error = write_log(fs, root, file, log, keys, counters, every)
