@@ -168,6 +168,18 @@ def test_spark_convert_is_natives_dataset(spark, native, logs, tmp_path):
     assert a == spark.sql(q.format(tmp_path / "native")).collect() and len(a) > FLEET
 
 
+def test_spark_convert_streamed_logs_are_natives_dataset(spark, native, logs, tmp_path):
+    """stream_above=0: every log is read by the executor itself
+    (read_file_parts) and written as from binaryFile's content."""
+    import perfcalc.spark
+
+    out = tmp_path / "spark"
+    failed = perfcalc.spark.convert(spark, str(logs), str(out), partition_by=("machine", "date"), stream_above=0)
+    assert [f for f, _ in failed] == ["file:" + str(logs / n) for n in ("Damaged.blg", "PowerShell_CorruptBlg.blg")]
+    native_convert(native, tmp_path / "native", logs, "--partition", "machine,date")
+    assert assert_same_dataset(out, tmp_path / "native") > FLEET
+
+
 def test_spark_convert_modes_and_reruns_as_native(spark, native, logs, tmp_path):
     """errorifexists and ignore leave an existing dataset alone; append
     converts a log again as a native rerun does (its earlier files that
