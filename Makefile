@@ -223,8 +223,10 @@ python-test:
 
 # perfcalc.spark on a Spark standalone master and two workers on 127.0.0.1
 # (python/cluster_test.py): perfcalc shipped to the executors as a wheel,
-# the corpus and 240 small logs read and written as machine=…/date=…
-# Parquet, every value checked against the native command; the
+# the corpus and 240 small logs (then 32 larger ones) read and written
+# as machine=…/date=… Parquet, each executor writing the logs it read:
+# every value checked against the native command, the dataset native
+# convert --partition's file for file; analyze_machines and fleet; the
 # throughput beside native convert -j 2 and each executor's peak memory;
 # then spark-submit --py-files perfcalc.zip (python/cluster_submit_app.py)
 # against the same master, then the --archives env.tar.gz#env route
