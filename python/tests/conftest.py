@@ -8,12 +8,12 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-# Spark's local JVM (test_spark.py, test_analyze.py: the first session of
-# the process starts it) with 2 GiB of heap: the log over the module's
+# Spark's local JVM (the spark fixture starts it) with 2 GiB of heap: the log over the module's
 # limit (121 MB, one binaryFile row) ran the default 1 GiB out of heap in
 # CI's run, beside the other Spark tests' data.
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS", "--driver-memory 2g pyspark-shell")
@@ -47,6 +47,35 @@ def native() -> str:
     out = Path(os.environ.get("TMPDIR", "/tmp")) / f"perfcalc-native-{os.getpid()}"
     subprocess.run(["go", "build", "-o", str(out), "./cmd/perfcalc"], cwd=ROOT, check=True)
     return str(out)
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One Spark session in local[2] for every Spark test of the run (time
+    zone UTC), skipped with the reason where python/test.sh found no Spark
+    (PERFCALC_SPARK_SKIP), pyspark is absent or there is no Java."""
+    reason = os.environ.get("PERFCALC_SPARK_SKIP")
+    if reason:
+        pytest.skip(f"Spark test skipped: {reason}")
+    pytest.importorskip("pyspark", reason="pyspark is not installed (python/test.sh installs it)")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark test skipped: no Java (python/test.sh installs Debian's openjdk-17-jre-headless)")
+    # The executors' Python workers run this interpreter, where perfcalc is installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("perfcalc-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
 
 
 def run_native(native: str, *args, check=True) -> subprocess.CompletedProcess:

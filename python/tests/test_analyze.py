@@ -6,8 +6,6 @@ of several logs as one DataFrame."""
 from __future__ import annotations
 
 import json
-import os
-import sys
 import threading
 import time
 from pathlib import Path
@@ -154,23 +152,6 @@ def test_refusals():
     r = perfcalc.analyze(log.read_bytes()[:200000])
     assert r.damage and "blg" in r.damage
     assert r.report["parameters"]["samples"] > 0
-
-
-@pytest.fixture(scope="module")
-def spark():
-    reason = os.environ.get("PERFCALC_SPARK_SKIP")
-    if reason:
-        pytest.skip(f"Spark test skipped: {reason}")
-    pytest.importorskip("pyspark", reason="pyspark is not installed (python/test.sh installs it)")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession
-
-    b = SparkSession.builder.master("local[2]").appName("perfcalc-analyze-test").config("spark.ui.enabled", "false")
-    b = b.config("spark.sql.session.timeZone", "UTC")
-    s = b.getOrCreate()
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
 
 
 def test_spark_alerts(spark, tmp_path):

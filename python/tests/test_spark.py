@@ -4,10 +4,8 @@ convert to partitioned Parquet. About two minutes on two cores."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import struct
-import sys
 import time
 from collections import Counter
 
@@ -20,33 +18,6 @@ COPIES = 240  # copies of the readable corpus logs, besides the originals
 
 def bits(x: float) -> int:
     return struct.unpack("<Q", struct.pack("<d", x))[0]
-
-
-@pytest.fixture(scope="module")
-def spark():
-    reason = os.environ.get("PERFCALC_SPARK_SKIP")
-    if reason:
-        pytest.skip(f"Spark test skipped: {reason}")
-    pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (python/test.sh installs it)")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("Spark test skipped: no Java (python/test.sh installs Debian's openjdk-17-jre-headless)")
-    # The executors' Python workers run this interpreter, where perfcalc is installed.
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession
-
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("perfcalc-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    assert pyspark.__version__
-    yield s
-    s.stop()
 
 
 @pytest.fixture(scope="module")

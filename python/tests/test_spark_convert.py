@@ -10,7 +10,6 @@ import datetime
 import os
 import shutil
 import subprocess
-import sys
 import urllib.parse
 
 import pytest
@@ -129,28 +128,12 @@ def test_write_log_is_natives_file_for_file(native, logs, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def spark():
-    reason = os.environ.get("PERFCALC_SPARK_SKIP")
-    if reason:
-        pytest.skip(f"Spark test skipped: {reason}")
-    pytest.importorskip("pyspark", reason="pyspark is not installed (python/test.sh installs it)")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("Spark test skipped: no Java (python/test.sh installs Debian's openjdk-17-jre-headless)")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession
-
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("perfcalc-test-convert")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.session.timeZone", "America/Los_Angeles")  # date stays UTC's
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
+def spark(spark):
+    """conftest's session, in a time zone other than UTC for this module's
+    tests: the date folders stay UTC's."""
+    spark.conf.set("spark.sql.session.timeZone", "America/Los_Angeles")
+    yield spark
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
 
 
 def test_spark_convert_is_natives_dataset(spark, native, logs, tmp_path):

@@ -8,9 +8,7 @@ local[2], its rows against binaryFile's, row for row."""
 from __future__ import annotations
 
 import io
-import os
 import shutil
-import sys
 
 import pyarrow as pa
 import pytest
@@ -157,31 +155,6 @@ def test_the_executors_function_streams_rows_without_content(tmp_path):
 
 
 # In local[2].
-
-
-@pytest.fixture(scope="module")
-def spark():
-    reason = os.environ.get("PERFCALC_SPARK_SKIP")
-    if reason:
-        pytest.skip(f"Spark test skipped: {reason}")
-    pytest.importorskip("pyspark", reason="pyspark is not installed (python/test.sh installs it)")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("Spark test skipped: no Java (python/test.sh installs Debian's openjdk-17-jre-headless)")
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    from pyspark.sql import SparkSession
-
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("perfcalc-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
 
 
 def _by_file(df):
