@@ -165,9 +165,9 @@ def test_spark_convert_streamed_logs_are_natives_dataset(spark, native, logs, tm
 
 def test_spark_convert_modes_and_reruns_as_native(spark, native, logs, tmp_path):
     """errorifexists and ignore leave an existing dataset alone; append
-    converts a log again as a native rerun does (its earlier files that
-    the run does not write are removed, other logs' stay); overwrite
-    empties the folder first."""
+    with force converts a log again as a native rerun with --force does
+    (its earlier files that the run does not write are removed, other
+    logs' stay); overwrite empties the folder first."""
     import perfcalc.spark
 
     out, want = tmp_path / "out", tmp_path / "want"
@@ -180,13 +180,13 @@ def test_spark_convert_modes_and_reruns_as_native(spark, native, logs, tmp_path)
     assert perfcalc.spark.convert(spark, few[1:], str(out), partition_by=("machine",), mode="ignore") == []
     assert_same_dataset(out, want)
     # FLEET-003 again, by machine alone: its two date files go, Tx's stay.
-    assert perfcalc.spark.convert(spark, few[1:], str(out), partition_by=("machine",), mode="append") == []
+    assert perfcalc.spark.convert(spark, few[1:], str(out), partition_by=("machine",), mode="append", force=True) == []
     native_convert(native, want, few[1], "--partition", "machine", "--force")
     assert_same_dataset(out, want)
     assert "machine=FLEET-003/FLEET-003.parquet" in listing(out) and not any("FLEET-003/date=" in p for p in listing(out))
     # A native rerun finds Spark's lists up to date; Spark's append over native's dataset gives native's.
     assert "converted 0, skipped 1" in native_convert(native, out, few[1], "--partition", "machine")
-    assert perfcalc.spark.convert(spark, str(logs), str(want), partition_by=("machine",), mode="append")
+    assert perfcalc.spark.convert(spark, str(logs), str(want), partition_by=("machine",), mode="append", force=True)
     native_convert(native, out, logs, "--partition", "machine", "--force")
     assert_same_dataset(want, out)
     # overwrite: this run's files alone; convert's open cost per file is the session's again after it.
@@ -199,6 +199,47 @@ def test_spark_convert_modes_and_reruns_as_native(spark, native, logs, tmp_path)
     finally:
         spark.conf.unset(key)
     assert listing(out) == ["_perfcalc/Tx_BasicPerfCounters.parts", "date=2013-02-20/machine=GEORGIS3/Tx_BasicPerfCounters.parquet"]
+
+
+def test_spark_convert_append_skips_up_to_date_logs_as_native(spark, native, logs, tmp_path):
+    """append without force converts what a native rerun converts: a log
+    newer than its list and a log with an output missing, not the log whose
+    outputs are up to date (its files are not written again)."""
+    import perfcalc.spark
+
+    src, out, want = tmp_path / "in", tmp_path / "out", tmp_path / "want"
+    src.mkdir()
+    names = ["Tx_BasicPerfCounters.blg", "FLEET-003.blg", "FLEET-004.blg"]
+    for n in names:
+        shutil.copy(logs / n, src / n)
+    assert perfcalc.spark.convert(spark, str(src), str(out), partition_by=("machine", "date")) == []
+    native_convert(native, want, src, "--partition", "machine,date")
+    assert_same_dataset(out, want)
+
+    def stamps():
+        return {p: os.stat(out / p).st_mtime_ns for p in listing(out)}
+
+    before = stamps()
+    assert perfcalc.spark.convert(spark, str(src), str(out), partition_by=("machine", "date"), mode="append") == []
+    assert stamps() == before, "an up-to-date log was written again"
+    assert "converted 0, skipped 3" in native_convert(native, want, src, "--partition", "machine,date")
+    # FLEET-003 newer than its list; one of FLEET-004's files gone (in both datasets).
+    later = os.stat(out / "_perfcalc" / "FLEET-003.parts").st_mtime + 10
+    os.utime(src / "FLEET-003.blg", (later, later))
+    gone = next(p for p in listing(out) if p.endswith("FLEET-004.parquet"))
+    os.remove(out / gone)
+    os.remove(want / gone)
+    before = stamps()
+    assert perfcalc.spark.convert(spark, str(src), str(out), partition_by=("machine", "date"), mode="append") == []
+    after = stamps()
+    assert "converted 2, skipped 1" in native_convert(native, want, src, "--partition", "machine,date")
+    assert_same_dataset(out, want)
+    for p in after:
+        rewritten = "FLEET-003" in p or "FLEET-004" in p
+        assert (after[p] != before.get(p)) == rewritten, p
+    # force converts the up-to-date log too.
+    assert perfcalc.spark.convert(spark, str(src), str(out), partition_by=("machine", "date"), mode="append", force=True) == []
+    assert all(stamps()[p] != after[p] for p in after)
 
 
 def test_spark_convert_refuses_two_logs_of_one_name(spark, logs, tmp_path):

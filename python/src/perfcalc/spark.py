@@ -452,6 +452,7 @@ def convert(
     partition_by: Iterable[str] = ("machine",),
     mode: str = "errorifexists",
     writer: str = "perfcalc",
+    force: bool = False,
     **read_options,
 ) -> list:
     """Converts the logs at ``paths`` to a Parquet dataset under ``out``,
@@ -474,9 +475,11 @@ def convert(
     (``s3://…``, ``gs://…``, ``hdfs://…``), the same for every executor.
     Modes: ``"errorifexists"`` (``"error"``, ``"default"``) refuses an
     existing ``out``; ``"overwrite"`` empties it first; ``"append"`` writes
-    into it as a rerun of the command does (each log's files replace that
-    log's earlier ones, other logs' stay); ``"ignore"`` does nothing where
-    ``out`` exists.
+    into it as a rerun of the command does: a log whose list is not older
+    than the log and whose listed files all exist is up to date and left
+    alone (``force=True`` converts it again, as ``--force``), and each
+    other log's files replace its earlier ones, other logs' stay;
+    ``"ignore"`` does nothing where ``out`` exists.
 
     ``writer="spark"`` writes with Spark's DataFrameWriter (any partition
     columns of the schema, any Hadoop file system Spark is set up for,
@@ -527,6 +530,12 @@ def convert(
         spark, paths, read_options.get("glob", "*.blg"), read_options.get("recursive", False), read_options.get("stream_above", STREAM_ABOVE)
     )
     refused = _same_names(files.inputFiles(), root)
+    if how == "append" and not force and info.type == pafs.FileType.Directory:
+        current = _up_to_date(files, filesystem, root, refused)
+        if current:
+            from pyspark.sql import functions as F
+
+            rows = rows.filter(~F.col("path").isin(sorted(current)))
     every = read_options.get("every", 0)
     # The logs split among tasks as their work asks (Spark reads these
     # settings when the job runs, and they are the session's again after
@@ -554,6 +563,31 @@ def convert(
 # The cost of opening a log that convert gives Spark while it splits the
 # logs among tasks (spark.sql.files.openCostInBytes, 4 MiB by default).
 _OPEN_COST = 64 << 10
+
+
+def _up_to_date(files, fs, root: str, refused: dict) -> set:
+    """The logs of the binaryFile DataFrame files whose outputs under root
+    are up to date as perfcalc convert --partition judges them (without
+    --force): the log's list root/_perfcalc/<log>.parts is not older than
+    the log, and every file it names exists. Their paths, as binaryFile
+    names them (a job of the listing alone: no log is read)."""
+    from pyarrow import fs as pafs
+    from pyspark.sql import functions as F
+
+    logs = [(r[0], r[1]) for r in files.select("path", F.unix_micros("modificationTime")).collect() if r[0] not in refused]
+    lists = [f"{root}/{PARTS_FOLDER}/{log_base(path)}.parts" for path, _ in logs]
+    infos = fs.get_file_info(lists)
+    current = set()
+    for (path, micros), listed, info in zip(logs, lists, infos):
+        # Not older: Hadoop gives the log's time in milliseconds.
+        if info.type != pafs.FileType.File or info.mtime_ns is None or info.mtime_ns < micros * 1000:
+            continue
+        parts = _read_list(fs, listed)
+        if not parts and info.size:
+            continue  # a list that is not convert's
+        if all(i.type == pafs.FileType.File for i in fs.get_file_info([f"{root}/{p}" for p in parts])):
+            current.add(path)
+    return current
 
 
 def _same_names(inputs, root: str) -> dict:
