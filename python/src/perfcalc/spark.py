@@ -125,28 +125,33 @@ def _converter(counters, every: int, stream: bool = False):
     fits the module's input; else it gives its error row."""
 
     def convert(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        import perfcalc
-        from . import _abi
-
         for batch in batches:
             paths = batch.column("path")
             contents = batch.column("content")
             lengths = batch.column("length") if "length" in batch.schema.names else None
             for i in range(batch.num_rows):
                 file = paths[i].as_py()
-                data = contents[i].as_buffer()
                 size = lengths[i].as_py() if lengths is not None else None
-                if data is None and size:
-                    if stream and size <= _abi.MAX_RESERVE:
-                        yield from _batches(file, read_file_parts(file, counters, every))
-                    else:
-                        yield from _error_row(file, _too_large(file, size)).to_batches()
-                    continue
-                # A log without the counters gives no row (not an error row, as read_blg raises).
-                log = memoryview(data) if data is not None else b""
-                yield from _batches(file, read_parts(log, counters, every))
+                yield from _batches(file, _log_pieces(file, contents[i].as_buffer(), size, stream, counters, every))
 
     return convert
+
+
+def _log_pieces(file: str, data, size, stream: bool, counters, every: int, column: bool = False):
+    """read_parts' pairs of one row of the scan (path, content, length):
+    the content's; for a row without content (the scan leaves it out for
+    the logs over its threshold), the file read here straight into the
+    module's memory where stream is set and the log fits the module's
+    input, else the error of a log not read. Both mapInArrow functions
+    (read_blg's and convert's) read their logs with it."""
+    from . import _abi
+
+    if data is None and size:
+        if stream and size <= _abi.MAX_RESERVE:
+            return read_file_parts(file, counters, every, column=column)
+        return iter([(None, _too_large(file, size))])
+    # A log without the counters gives no row (not an error row, as read_blg raises).
+    return read_parts(memoryview(data) if data is not None else b"", counters, every, column)
 
 
 def _batches(file: str, parts) -> Iterator[pa.RecordBatch]:
@@ -334,14 +339,9 @@ def _scan(spark, paths, glob: str, recursive: bool, stream_above: Optional[int])
     paths = list(paths)
     if stream_above is not None and (isinstance(stream_above, bool) or not isinstance(stream_above, int) or stream_above < 0):
         raise ValueError(f"perfcalc.spark.read_blg: stream_above={stream_above!r}: want a number of bytes (0 or more) or None")
-    reader = spark.read.format("binaryFile")
-    if glob:
-        reader = reader.option("pathGlobFilter", glob)
-    if recursive:
-        reader = reader.option("recursiveFileLookup", "true")
     from pyspark.sql import functions as F
 
-    files = reader.load(paths)
+    files = _listing(spark, paths, glob, recursive)
     # Two scans of the one listing: binaryFile applies the length filters
     # before it reads a file, and the second scan leaves content out
     # (binaryFile opens a file only for its content), so a log over the
@@ -365,6 +365,20 @@ def _scan(spark, paths, glob: str, recursive: bool, stream_above: Optional[int])
     if stream:
         large = large.repartition(max(1, spark.sparkContext.defaultParallelism))
     return files, small.unionByName(large), stream
+
+
+def _listing(spark, paths, glob: str = "*.blg", recursive: bool = False):
+    """Spark's binaryFile DataFrame of the logs at ``paths`` (files,
+    folders or globs; in folders, the files matching ``glob``,
+    ``recursive`` to look in sub-folders), as read_blg, convert and
+    analyze_machines list them: a file's content is read only where a
+    query selects it."""
+    reader = spark.read.format("binaryFile")
+    if glob:
+        reader = reader.option("pathGlobFilter", glob)
+    if recursive:
+        reader = reader.option("recursiveFileLookup", "true")
+    return reader.load(list(paths))
 
 
 def _listed_bytes(files):
@@ -921,8 +935,6 @@ def _writer(out: str, keys, counters, every: int, refused: dict, stream: bool = 
     read_blg's converter reads it, where stream is set (read_file_parts)."""
 
     def write(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from . import _abi
-
         fs, root = output_fs(out)
         for batch in batches:
             paths = batch.column("path")
@@ -930,19 +942,11 @@ def _writer(out: str, keys, counters, every: int, refused: dict, stream: bool = 
             lengths = batch.column("length")
             for i in range(batch.num_rows):
                 file = paths[i].as_py()
-                data = contents[i].as_buffer()
-                size = lengths[i].as_py()
                 if file in refused:
                     rows, files, error = 0, 0, refused[file]
-                elif data is None and size:
-                    if stream and size <= _abi.MAX_RESERVE:
-                        pieces = read_file_parts(file, counters, every, column=True)
-                        rows, files, error = _write_parts(fs, root, file, pieces, keys)
-                    else:
-                        rows, files, error = 0, 0, _too_large(file, size)
                 else:
-                    log = memoryview(data) if data is not None else b""
-                    rows, files, error = write_log(fs, root, file, log, keys, counters, every)
+                    pieces = _log_pieces(file, contents[i].as_buffer(), lengths[i].as_py(), stream, counters, every, column=True)
+                    rows, files, error = _write_parts(fs, root, file, pieces, keys)
                 yield pa.RecordBatch.from_arrays(
                     [pa.array([file], pa.string()), pa.array([rows], pa.int64()), pa.array([files], pa.int32()), pa.array([error], pa.string())],
                     schema=_WRITE_ARROW,

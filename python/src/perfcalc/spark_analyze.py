@@ -260,12 +260,9 @@ def analyze_machines(
     # Pairs: the executors get bytes, not paths.
     run_pairs = [(n, b) for n, b, _ in run]
     inc_pairs = [(n, b) for n, b, _ in inc]
-    reader = spark.read.format("binaryFile")
-    if glob:
-        reader = reader.option("pathGlobFilter", glob)
-    if recursive:
-        reader = reader.option("recursiveFileLookup", "true")
-    files = reader.load(list(paths)).select("path", "content")
+    from .spark import _listing
+
+    files = _listing(spark, paths, glob, recursive).select("path", "content")
     keyed = files.mapInArrow(_keyer, _ddl(_KEYED))
     run_group = _grouped(run_pairs, inc_pairs, dict(set or {}), interval, pal_compat, identity)
     grouped = keyed.groupBy("key")
