@@ -112,8 +112,94 @@ func valueRange(series []*analysis.Series, c *analysis.Chart) (lo, hi, step floa
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// timeSteps are the time axis' candidate steps, in seconds.
+// maxValueTicks is the most lines of the value axis (valueRange's step
+// cuts it in about 5).
+const maxValueTicks = 16
+
+// timeSteps are the time axis' candidate steps, in seconds, up to a
+// week; longer ranges step by calendar months and years (monthSteps).
 var timeSteps = []int64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800}
+
+// monthSteps are the time axis' steps beyond a week, in calendar months:
+// 1, 2, 3 and 6 months, then 1, 2, 5 × 10^k years up to 10,000 (a
+// FILETIME spans 29,000 years: 8 steps at most cover it).
+var monthSteps = []int{1, 2, 3, 6, 12, 24, 60, 120, 240, 600, 1200, 2400, 6000, 12000, 24000, 60000, 120000}
+
+// maxTimeTicks is the most ticks a time axis has: 8 steps of the range
+// (the ladder's choice) and its two ends; a bound for the calendar
+// steps, whose months are not of equal length.
+const maxTimeTicks = 10
+
+// timeTicks returns the time axis' ticks from the local FILETIME begin to
+// end (the x axis' end, a float64 as that axis is), as wall clock times
+// (wall), and the layout of their labels. The step is the first of the
+// ladder (seconds to a week, then calendar months and years) that cuts
+// the range into at most 8; ticks fall on multiples of the step (of its
+// months from January of year 0). Their number is bounded whatever the
+// range, so that a log whose samples lie thousands of years apart still
+// gets an axis of a few labels.
+func timeTicks(begin int64, end float64) ([]time.Time, string) {
+	span := int64(end-float64(begin)) / 10_000_000
+	first := wall(begin)
+	var ticks []time.Time
+	for _, s := range timeSteps {
+		if span/s > 8 {
+			continue
+		}
+		step := time.Duration(s) * time.Second
+		t := first.Truncate(step)
+		if t.Before(first) {
+			t = t.Add(step)
+		}
+		for ; float64(fileTime(t)) <= end && len(ticks) < maxTimeTicks; t = t.Add(step) {
+			ticks = append(ticks, t)
+		}
+		layout := "15:04"
+		switch {
+		case s < 60:
+			layout = "15:04:05"
+		case span > 86400:
+			layout = "01-02 15:04"
+		}
+		return ticks, layout
+	}
+	const month = 2_629_746 // seconds: an average Gregorian month
+	m := monthSteps[len(monthSteps)-1]
+	for _, s := range monthSteps {
+		if span/(int64(s)*month) <= 8 {
+			m = s
+			break
+		}
+	}
+	// the first month (of a multiple of m months since year 0) not
+	// before first
+	n := int64(first.Year())*12 + int64(first.Month()) - 1
+	n -= n % int64(m)
+	if n < 0 {
+		n += int64(m) // years before 0 never come from a FILETIME
+	}
+	for ; len(ticks) < maxTimeTicks; n += int64(m) {
+		t := time.Date(int(n/12), time.Month(n%12+1), 1, 0, 0, 0, 0, time.UTC)
+		if t.Before(first) {
+			continue
+		}
+		if float64(fileTime(t)) > end {
+			break
+		}
+		ticks = append(ticks, t)
+	}
+	if m < 12 {
+		return ticks, "2006-01"
+	}
+	return ticks, "2006"
+}
+
+// fileTime is wall's inverse: the FILETIME of a wall clock time, valid
+// over a FILETIME's whole range (time.Time's UnixNano is not beyond
+// 2262).
+func fileTime(t time.Time) int64 {
+	return t.Unix()*10_000_000 + int64(t.Nanosecond()/100) + fileTimeUnix
+}
 
 // chartSVG draws one chart: the bands of c behind the series' lines (each
 // a translucent min/max envelope per pixel column under a line through
@@ -182,38 +268,17 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 		}
 	}
 	// value grid and labels
-	for v := lo; v <= hi+step/2; v += step {
+	// (at most maxValueTicks: a step too small to move v, from a range
+	// beyond float64's, ends there)
+	for v, n := lo, 0; v <= hi+step/2 && n < maxValueTicks; v, n = v+step, n+1 {
 		yy := ftoa(y.at(v))
 		b.WriteString(`<line class="grid" x1="` + itoa(padL) + `" x2="` + itoa(padL+plotW) + `" y1="` + yy + `" y2="` + yy + `"/>`)
 		b.WriteString(`<text class="ylab" x="` + itoa(padL-4) + `" y="` + yy + `" dy="0.32em">` + esc(num(v)) + `</text>`)
 	}
 	// time grid and labels
-	span := int64(end-begin) / 10_000_000
-	var ts int64 = timeSteps[len(timeSteps)-1]
-	for _, s := range timeSteps {
-		if span/s <= 8 {
-			ts = s
-			break
-		}
-	}
-	first := wall(r.Begin)
-	t0 := first.Truncate(time.Duration(ts) * time.Second)
-	if t0.Before(first) {
-		t0 = t0.Add(time.Duration(ts) * time.Second)
-	}
-	layout := "15:04"
-	switch {
-	case ts < 60:
-		layout = "15:04:05"
-	case span > 86400:
-		layout = "01-02 15:04"
-	}
-	for t := t0; ; t = t.Add(time.Duration(ts) * time.Second) {
-		ft := t.UnixNano()/100 + fileTimeUnix
-		if float64(ft) > end {
-			break
-		}
-		xx := ftoa(x.at(float64(ft)))
+	ticks, layout := timeTicks(r.Begin, end)
+	for _, t := range ticks {
+		xx := ftoa(x.at(float64(fileTime(t))))
 		b.WriteString(`<line class="grid" x1="` + xx + `" x2="` + xx + `" y1="` + itoa(padT) + `" y2="` + itoa(padT+plotH) + `"/>`)
 		b.WriteString(`<text class="xlab" x="` + xx + `" y="` + itoa(padT+plotH+16) + `">` + t.Format(layout) + `</text>`)
 	}
