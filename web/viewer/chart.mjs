@@ -30,14 +30,37 @@ export function niceStep(span, count) {
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
 }
 
-/** Time ticks (ms) from t0 to t1 for a width in pixels: about one per 110 px, at round steps. */
+/** An average Gregorian month in ms: the calendar steps' size when a step is chosen. */
+const MONTH_MS = 2629746000;
+/** The calendar steps beyond a week, in months: 1, 2, 3, 6 months, then 1, 2, 5 × 10^k years (a log can span 29,000 years). */
+const MONTH_STEPS = [1, 2, 3, 6, 12, 24, 60, 120, 240, 600, 1200, 2400, 6000, 12000, 24000, 60000, 120000];
+
+/**
+ * Time ticks (ms) from t0 to t1 for a width in pixels: about one per 110 px, at round steps: seconds to a week, then
+ * calendar months and years (months is then the step in months, each tick the first of a month). Their number stays
+ * bounded whatever the range.
+ */
 export function timeTicks(t0, t1, width) {
   const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800].map((s) => s * 1000);
   const want = Math.max(2, Math.floor(width / 110));
-  const step = steps.find((s) => (t1 - t0) / s <= want) ?? steps[steps.length - 1];
   const ticks = [];
-  for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) ticks.push(t);
-  return { ticks, step };
+  const step = steps.find((s) => (t1 - t0) / s <= want);
+  if (step !== undefined) {
+    for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) ticks.push(t);
+    return { ticks, step };
+  }
+  const months = MONTH_STEPS.find((m) => (t1 - t0) / (m * MONTH_MS) <= want) ?? MONTH_STEPS[MONTH_STEPS.length - 1];
+  const first = new Date(t0);
+  let n = first.getUTCFullYear() * 12 + first.getUTCMonth();
+  n -= ((n % months) + months) % months;
+  for (const d = new Date(0); ticks.length <= want + 2; n += months) {
+    d.setUTCFullYear(Math.floor(n / 12), n - 12 * Math.floor(n / 12), 1); // not Date.UTC, which reads years 0-99 as 19xx
+    const t = d.getTime();
+    if (t < t0) continue;
+    if (!(t <= t1)) break; // NaN beyond Date's range too
+    ticks.push(t);
+  }
+  return { ticks, step: months * MONTH_MS, months };
 }
 
 /**
@@ -281,12 +304,13 @@ export function drawChart(box, { aligned, labels, colors, types, units, normaliz
     grid.append(h("svg:line", { x1: M.l, x2: M.l + iw, y1: yy, y2: yy }), h("svg:text", { x: M.l - 8, y: yy + 4, class: "ylabel" }, text));
   }
   if (title) grid.append(h("svg:text", { class: "ytitle", x: 12, y: M.t + ih / 2, transform: `rotate(-90 12 ${M.t + ih / 2})` }, title));
-  const { ticks, step: tstep } = timeTicks(t0, t1, iw);
-  const multiDay = new Date(t0).getUTCDate() !== new Date(t1).getUTCDate();
+  const { ticks, step: tstep, months } = timeTicks(t0, t1, iw);
+  const multiDay = !months && new Date(t0).getUTCDate() !== new Date(t1).getUTCDate();
   const pad = (n) => String(n).padStart(2, "0");
   for (const t of ticks) {
     const d = new Date(t);
-    const label = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${tstep < 60000 ? ":" + pad(d.getUTCSeconds()) : ""}`;
+    const label = months >= 12 ? String(d.getUTCFullYear()) : months ? `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`
+      : `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${tstep < 60000 ? ":" + pad(d.getUTCSeconds()) : ""}`;
     grid.append(h("svg:line", { x1: x(t), x2: x(t), y1: M.t, y2: M.t + ih, class: "vgrid" }),
       h("svg:text", { x: x(t), y: M.t + ih + 16, class: "xlabel" }, label),
       multiDay && (d.getUTCHours() === 0 && d.getUTCMinutes() === 0 || t === ticks[0])

@@ -54,6 +54,27 @@ test("chart scales: nice steps and time ticks", () => {
   assert.deepEqual(ticks, [0, 120000, 240000, 360000, 480000, 600000]);
 });
 
+test("time ticks beyond a week: calendar months and years, a few whatever the range (issue 32, item 11)", () => {
+  const day = 86400000, year = 365 * day, t0 = Date.UTC(2013, 1, 19, 18, 50);
+  const iso = (ticks) => ticks.map((t) => new Date(t).toISOString().slice(0, 10));
+  // 10 weeks over 1,000 px (9 steps at most): weeks are too many, months it is.
+  let r = timeTicks(t0, t0 + 70 * day, 1000);
+  assert.equal(r.months, 1);
+  assert.deepEqual(iso(r.ticks), ["2013-03-01", "2013-04-01"]);
+  r = timeTicks(t0, t0 + year, 500); // 4 ticks at most: 3 months
+  assert.equal(r.months, 3);
+  assert.deepEqual(iso(r.ticks), ["2013-04-01", "2013-07-01", "2013-10-01", "2014-01-01"]);
+  // 20,000 years (it drew a line a week: a million of them) over 1,000 px.
+  r = timeTicks(t0, t0 + 20000 * year, 1000);
+  assert.equal(r.months, 60000); // 5,000 years
+  assert.deepEqual(r.ticks.map((t) => new Date(t).getUTCFullYear()), [5000, 10000, 15000, 20000]);
+  for (const [a, b, w] of [[t0, t0 + 28000 * year, 2000], [-62135596800000, 8.64e15, 300], [t0, t0 + 400 * day, 5000]]) {
+    r = timeTicks(a, b, w);
+    assert.ok(r.ticks.length >= 1 && r.ticks.length <= Math.max(2, Math.floor(w / 110)) + 3, `${r.ticks.length} ticks`);
+    assert.ok(r.ticks.every((t, i) => t >= a && t <= b && (i === 0 || t > r.ticks[i - 1])));
+  }
+});
+
 test("valuesJSON: exact values, null for none, -0 kept", () => {
   assert.equal(valuesJSON(Float64Array.of(0.1 + 0.2, NaN, 1e-310, 5)), "[0.30000000000000004,null,1e-310,5]");
   assert.deepEqual(JSON.parse(valuesJSON(Float64Array.of(-0, 1.5, NaN))), ["-0", "1.5", null]);
