@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,3 +37,20 @@ func BenchmarkWrite(b *testing.B) {
 type countWriter int
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+// BenchmarkWriteAlerting: the report of 500 and 2,000 analyses, each
+// with one alert (issue 32, item 13: it was quadratic in analyses ×
+// alerts).
+func BenchmarkWriteAlerting(b *testing.B) {
+	for _, n := range []int{500, 2000} {
+		r := manyAlerting(n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Write(io.Discard, []*analysis.Report{r}, Params{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -203,11 +203,12 @@ func (w *writer) toc() {
 		crit, warn := counts(r.Alerts)
 		w.s("<li><a href=\"#", anchor(i, "alerts"), "\">Alerts</a> <span class=\"muted\">(", count(crit), " critical, ", count(warn), " warning)</span></li>\n")
 		names, byName, skipped := categories(r)
+		of := alertsByAnalysis(r.Alerts)
 		for _, c := range names {
 			w.s("<li>", esc(categoryTitle(c)), "<ol>\n")
 			for _, k := range byName[c] {
 				a := r.Results[k].Analysis
-				w.s("<li><a href=\"#", anchor(i, "a"+strconv.Itoa(k)), "\">", esc(a.Name), "</a>", badge(worst(r, a.Name)), "</li>\n")
+				w.s("<li><a href=\"#", anchor(i, "a"+strconv.Itoa(k)), "\">", esc(a.Name), "</a>", badge(worst(r.Alerts, of[keyOf(a)])), "</li>\n")
 			}
 			w.s("</ol></li>\n")
 		}
@@ -235,13 +236,30 @@ func badge(c analysis.Condition) string {
 	return ""
 }
 
-// worst returns the worst condition of the alerts of the analysis name.
-func worst(r *analysis.Report, name string) analysis.Condition {
+// analysisKey tells an analysis apart from others of the same name, as
+// an alert names it (Alert.Analysis and Alert.ID): the JSON report's
+// "analysis" and "id".
+type analysisKey struct{ name, id string }
+
+func keyOf(a *analysis.Analysis) analysisKey { return analysisKey{a.Name, a.ID} }
+
+// alertsByAnalysis indexes alerts by their analysis once: the indexes of
+// each analysis' alerts, in order (the report's time order), so that
+// writing a report takes time linear in its analyses and alerts.
+func alertsByAnalysis(alerts []analysis.Alert) map[analysisKey][]int {
+	of := map[analysisKey][]int{}
+	for i := range alerts {
+		k := analysisKey{alerts[i].Analysis, alerts[i].ID}
+		of[k] = append(of[k], i)
+	}
+	return of
+}
+
+// worst returns the worst condition of the alerts at the indexes idx.
+func worst(alerts []analysis.Alert, idx []int) analysis.Condition {
 	c := analysis.OK
-	for i := range r.Alerts {
-		if r.Alerts[i].Analysis == name && r.Alerts[i].Condition > c {
-			c = r.Alerts[i].Condition
-		}
+	for _, i := range idx {
+		c = max(c, alerts[i].Condition)
 	}
 	return c
 }
@@ -483,13 +501,14 @@ func (w *writer) machine(i int, r *analysis.Report) {
 		w.s(" in ", count(slicesWithAlerts(r.Alerts)), " of ", count(len(r.Slices)), " time slices")
 	}
 	w.s(".</p>\n")
-	w.alertTable(r, r.Alerts, true)
+	w.alertTable(r, r.Alerts, nil, true)
 	w.s("</section>\n")
 	names, byName, skipped := categories(r)
+	of := alertsByAnalysis(r.Alerts)
 	for _, c := range names {
 		w.s("<section class=\"category\"><", h, ">", esc(categoryTitle(c)), "</", h, ">\n")
 		for _, k := range byName[c] {
-			w.analysis(i, k, r, sub, subsub)
+			w.analysis(i, k, r, of[keyOf(r.Results[k].Analysis)], sub, subsub)
 		}
 		w.s("</section>\n")
 	}
@@ -533,10 +552,15 @@ func slicesWithAlerts(alerts []analysis.Alert) int {
 	return len(seen)
 }
 
-// alertTable writes alerts grouped by slice (in the order given: time
-// order); withAnalysis adds the analysis' column.
-func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, withAnalysis bool) {
-	if len(alerts) == 0 {
+// alertTable writes the alerts at the indexes idx (all of them when idx
+// is nil) grouped by slice, in the order given (time order); withAnalysis
+// adds the analysis' column.
+func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, idx []int, withAnalysis bool) {
+	n := len(alerts)
+	if idx != nil {
+		n = len(idx)
+	}
+	if n == 0 {
 		w.s("<p class=\"muted\">No alert.</p>\n")
 		return
 	}
@@ -548,8 +572,11 @@ func (w *writer) alertTable(r *analysis.Report, alerts []analysis.Alert, withAna
 	}
 	w.s("<th>Counter</th><th>Min</th><th>Avg</th><th>Max</th><th>Hourly trend</th></tr>\n")
 	last := -1
-	for i := range alerts {
-		a := &alerts[i]
+	for j := range n {
+		a := &alerts[j]
+		if idx != nil {
+			a = &alerts[idx[j]]
+		}
 		if a.Slice != last {
 			last = a.Slice
 			w.s("<tr class=\"slice\"><th colspan=\"", itoa(cols), "\">Slice ", itoa(a.Slice+1), ": ", esc(timeRange(a.Start, a.End)),
@@ -607,10 +634,12 @@ func chartPlan(a *analysis.Analysis, res *analysis.Result) []chartSeries {
 	return plan
 }
 
-func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
+// analysis writes the section of the analysis of r.Results[k], whose
+// alerts are those of r.Alerts at the indexes alerts.
+func (w *writer) analysis(i, k int, r *analysis.Report, alerts []int, h, sub string) {
 	res := &r.Results[k]
 	a := res.Analysis
-	w.s("<section class=\"analysis\" id=\"", anchor(i, "a"+strconv.Itoa(k)), "\"><", h, ">", esc(a.Name), badge(worst(r, a.Name)), "</", h, ">\n")
+	w.s("<section class=\"analysis\" id=\"", anchor(i, "a"+strconv.Itoa(k)), "\"><", h, ">", esc(a.Name), badge(worst(r.Alerts, alerts)), "</", h, ">\n")
 	if d := strings.TrimSpace(a.Description); d != "" {
 		w.s("<div class=\"desc\">", sanitize(d), "</div>\n")
 	}
@@ -633,12 +662,13 @@ func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
 	}
 	for _, cs := range chartPlan(a, res) {
 		c, series := cs.chart, cs.series
-		for g, group := range chartGroups(series) {
+		groups := chartGroups(series)
+		for g, group := range groups {
 			title := c.Title
 			if title == "" {
 				title = a.Name
 			}
-			if n := len(chartGroups(series)); n > 1 {
+			if n := len(groups); n > 1 {
 				title += " (" + itoa(g+1) + " of " + itoa(n) + ")"
 			}
 			w.s("<figure class=\"chart\"><figcaption>", esc(title), "</figcaption>\n")
@@ -686,15 +716,9 @@ func (w *writer) analysis(i, k int, r *analysis.Report, h, sub string) {
 		w.s("</table></div>\n")
 	}
 	// alerts by slice
-	var alerts []analysis.Alert
-	for j := range r.Alerts {
-		if r.Alerts[j].Analysis == a.Name {
-			alerts = append(alerts, r.Alerts[j])
-		}
-	}
 	if len(alerts) > 0 {
 		w.s("<", sub, ">Alerts by time slice</", sub, ">\n")
-		w.alertTable(r, alerts, false)
+		w.alertTable(r, r.Alerts, alerts, false)
 	}
 	w.s("</section>\n")
 }

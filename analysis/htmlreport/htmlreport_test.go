@@ -73,10 +73,10 @@ func handReport(machine string) *analysis.Report {
 	r.Results = append(r.Results, res, analysis.Result{Analysis: &set.Analyses[1], Skipped: `no counter matches \PhysicalDisk(*)\Avg. Disk sec/Read`})
 	for _, sl := range []int{3, 7} {
 		r.Alerts = append(r.Alerts, analysis.Alert{
-			Analysis: "Processor Utilization", Category: "Processor", Condition: analysis.Critical, Priority: 100, Threshold: "crit",
+			Analysis: "Processor Utilization", ID: "1", Category: "Processor", Condition: analysis.Critical, Priority: 100, Threshold: "crit",
 			Path: res.Series[1].Path, Slice: sl, Start: r.Slices[sl].Start, End: r.Slices[sl].End, Min: 80, Avg: 91.5, Max: 99.75, Trend: 1234567.5,
 		}, analysis.Alert{
-			Analysis: "Processor Utilization", Category: "Processor", Condition: analysis.Warning, Priority: 50, Threshold: "warn",
+			Analysis: "Processor Utilization", ID: "1", Category: "Processor", Condition: analysis.Warning, Priority: 50, Threshold: "warn",
 			Path: res.Series[0].Path, Slice: sl, Start: r.Slices[sl].Start, End: r.Slices[sl].End, Min: 70, Avg: 76, Max: 80, Trend: 0,
 		})
 	}
