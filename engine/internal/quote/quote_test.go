@@ -91,3 +91,29 @@ func TestAppendPath(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendVisible: AppendVisible escapes controls, hidden runes (but
+// the no-break space) and invalid bytes, keeps quotes and backslashes,
+// and leaves a name without them as it is.
+func TestAppendVisible(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`\\HOST\Processor(_Total)\% Processor Time`, `\\HOST\Processor(_Total)\% Processor Time`},
+		{`a "b" c`, `a "b" c`},
+		{"Prozessorzeit (%) Процессор\u00a0\U0001F600", "Prozessorzeit (%) Процессор\u00a0\U0001F600"},
+		{"Pages\x1b[2J\a\rFORGED\nline\t\x7f", `Pages\x1b[2J\a\rFORGED\nline\t\x7f`},
+		{"x\u0085\u009b31m\u202eevil\u200b\u2028\ufeff\u00ady", `x\u0085\u009b31m\u202eevil\u200b\u2028\ufeff\u00ady`},
+		{"bad\xff\xc0end", `bad\xff\xc0end`},
+		{"", ""},
+	} {
+		if got := string(AppendVisible([]byte("x"), c.in)); got != "x"+c.want {
+			t.Errorf("AppendVisible(%q) = %s, want x%s", c.in, got, c.want)
+		}
+	}
+	// what it escapes, Quote does too
+	for r := rune(0); r <= 0x10000; r++ {
+		s := string(r)
+		if v := string(AppendVisible(nil, s)); v != s && "\""+v+"\"" != Quote(s) {
+			t.Errorf("AppendVisible(%U) = %s, Quote = %s", r, v, Quote(s))
+		}
+	}
+}
