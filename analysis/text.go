@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"strconv"
+
+	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
 // TextWorst is the most alerts AppendText lists as the worst slices.
@@ -15,10 +17,11 @@ const TextWorst = 20
 // the slice's min, mean, max and hourly trend); then how many analyses
 // were skipped and how many thresholds could not be evaluated. Times are
 // ISO 8601 UTC. The text is plain ASCII apart from the names the log and
-// the set hold; lines end in \n.
+// the set hold, whose control characters and invisible or bidirectional
+// runes are escaped (logtext.AppendVisible); lines end in \n.
 func (r *Report) AppendText(dst []byte) []byte {
 	dst = append(dst, "Machine "...)
-	dst = append(dst, r.Machine...)
+	dst = logtext.AppendVisible(dst, r.Machine)
 	dst = append(dst, ", "...)
 	dst = AppendISOTime(dst, r.Begin, r.Bias)
 	dst = append(dst, " to "...)
@@ -36,7 +39,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 	dst = append(dst, '\n')
 	if r.Set != nil && r.Set.Name != "" {
 		dst = append(dst, "Thresholds: "...)
-		dst = append(dst, r.Set.Name...)
+		dst = logtext.AppendVisible(dst, r.Set.Name)
 		keys := make([]string, 0, len(r.Set.Values))
 		for k := range r.Set.Values {
 			keys = append(keys, k)
@@ -48,9 +51,9 @@ func (r *Report) AppendText(dst []byte) []byte {
 			} else {
 				dst = append(dst, ", "...)
 			}
-			dst = append(dst, k...)
+			dst = logtext.AppendVisible(dst, k)
 			dst = append(dst, '=')
-			dst = append(dst, r.Set.Values[k]...)
+			dst = logtext.AppendVisible(dst, r.Set.Values[k])
 		}
 		if len(keys) > 0 {
 			dst = append(dst, ')')
@@ -65,13 +68,14 @@ func (r *Report) AppendText(dst []byte) []byte {
 		order      int // first alert's index: no ties
 	}
 	var counts []count
-	at := map[string]int{}
+	type key struct{ name, id string } // two analyses of a name apart
+	at := map[key]int{}
 	crit, warn := 0, 0
 	for _, a := range r.Alerts {
-		i, ok := at[a.Analysis]
+		i, ok := at[key{a.Analysis, a.ID}]
 		if !ok {
 			i = len(counts)
-			at[a.Analysis] = i
+			at[key{a.Analysis, a.ID}] = i
 			counts = append(counts, count{name: a.Analysis, order: i})
 		}
 		if a.Condition == Critical {
@@ -106,7 +110,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 			dst = pad(dst, strconv.Itoa(c.crit), 10)
 			dst = pad(dst, strconv.Itoa(c.warn), 9)
 			dst = append(dst, "  "...)
-			dst = append(dst, c.name...)
+			dst = logtext.AppendVisible(dst, c.name)
 			dst = append(dst, '\n')
 		}
 	} else {
@@ -146,9 +150,9 @@ func (r *Report) AppendText(dst []byte) []byte {
 			dst = append(dst, "  "...)
 			dst = append(dst, conditionName(a.Condition)...)
 			dst = append(dst, "  "...)
-			dst = append(dst, a.Analysis...)
+			dst = logtext.AppendVisible(dst, a.Analysis)
 			dst = append(dst, "  "...)
-			dst = append(dst, a.Path...)
+			dst = logtext.AppendVisible(dst, a.Path)
 			dst = append(dst, "\n      min "...)
 			dst = appendReadable(dst, a.Min)
 			dst = append(dst, ", avg "...)
@@ -160,7 +164,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 			dst = append(dst, "/h (slice "...)
 			dst = strconv.AppendInt(dst, int64(a.Slice), 10)
 			dst = append(dst, ", "...)
-			dst = append(dst, a.Threshold...)
+			dst = logtext.AppendVisible(dst, a.Threshold)
 			dst = append(dst, ")\n"...)
 		}
 	}

@@ -47,3 +47,28 @@ func TestAppendText(t *testing.T) {
 		t.Errorf("the critical alert is not listed first:\n%s", text)
 	}
 }
+
+// TestAppendTextSameNames (issue 32, item 12): two analyses of the same
+// name, told apart by their IDs, are counted apart (the counts of both
+// were added under the first).
+func TestAppendTextSameNames(t *testing.T) {
+	var raws [][]uint64
+	for i := range 61 {
+		raws = append(raws, []uint64{uint64(i)})
+	}
+	log := buildLog(t0, 1, rawCount, []string{"a"}, raws)
+	set := oneAnalysis(`\Obj(*)\Ctr`, Threshold{Name: "crit", Condition: Critical, Priority: 100, Operator: Greater, Value: 50})
+	second := oneAnalysis(`\Obj(*)\Ctr`, Threshold{Name: "warn", Condition: Warning, Priority: 50, Operator: Greater, Value: 10}).Analyses[0]
+	second.ID = "a2"
+	set.Analyses = append(set.Analyses, second)
+	r, err := Run(open(t, log), set, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(r.AppendText(nil))
+	for _, want := range []string{" alerts in 2 analyses:\n", "         5        0  A\n", "         0       25  A\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
+		}
+	}
+}
