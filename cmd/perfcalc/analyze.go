@@ -16,6 +16,7 @@ import (
 	"github.com/perfcalc/perfcalc/analysis"
 	"github.com/perfcalc/perfcalc/analysis/htmlreport"
 	"github.com/perfcalc/perfcalc/analysis/palxml"
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
 )
 
@@ -64,8 +65,9 @@ the same content as JSON (doc/ANALYSIS.md §6 documents it): a top-level
 priority, threshold, path, slice, start, end, min, avg, max and trend; for
 logs of several machines {"alerts":[...], "machines":[REPORT, ...]} (every
 machine's alerts in time order, then each machine's report). -f text writes a
-summary for the terminal. Without -f, -o's extension picks the format
-(.html or .htm: html, .json: json, .txt: text); standard output gets text.
+summary for the terminal (names' control characters escaped: \x1b, \u202e
+…). Without -f, -o's extension picks the format (.html or .htm: html,
+.json: json, .txt: text); standard output gets text.
 
 -o writes to a file through a temporary file that replaces it at the end:
 the file is complete or left as it was. An -o that is an input is refused.
@@ -332,9 +334,10 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// noteUnsupported says on standard error what could not be evaluated.
+// noteUnsupported says on standard error what could not be evaluated (its
+// names escaped: logtext.AppendVisible).
 func noteUnsupported(stderr io.Writer, u analysis.Unsupported) {
-	fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", u.Analysis, u.What, u.Reason)
+	fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", logtext.Visible(u.Analysis), logtext.Visible(u.What), logtext.Visible(u.Reason))
 }
 
 // loadAnalyses returns the analyses to run: perfcalc's defaults without

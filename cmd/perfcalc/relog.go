@@ -41,8 +41,9 @@ each joins at most one counter of each log (Svc in one log, Svc and svc in
 another: two columns, Svc of both logs and svc). Times are the first log's
 local time: a log of another time zone is moved to it.
 
--q lists the counters (one path per line, the CSV header's columns), then
-the time of the first and last sample and the number of samples.
+-q lists the counters (one path per line, the CSV header's columns, their
+control characters escaped: \x1b, \u202e …), then the time of the first and
+last sample and the number of samples.
 
 -f bin (the default where -o names a .blg file) writes a perfmon binary log
 again, as Windows' relog does by default: the counters, samples and logs that
@@ -457,12 +458,13 @@ func logError(names []string, err error) error {
 	return fmt.Errorf("%s: %w", names[0], err)
 }
 
-// writeQuery writes what -q reports: the counter paths, then the time range
-// and the number of samples, as relog -q lists them.
+// writeQuery writes what -q reports: the counter paths (their control
+// characters escaped: logtext.AppendVisible), then the time range and the
+// number of samples, as relog -q lists them.
 func writeQuery(w io.Writer, c *relog.Converter) error {
 	var b []byte
 	for _, col := range c.Columns() {
-		b = append(b, col.Path...)
+		b = logtext.AppendVisible(b, col.Path)
 		b = append(b, '\n')
 	}
 	n, begin, end := c.Samples()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
@@ -333,7 +334,14 @@ type alignedTable struct {
 	rows   [][]string
 }
 
-func (t *alignedTable) add(cells ...string) { t.rows = append(t.rows, cells) }
+// add adds a row; names in its cells come out escaped
+// (logtext.AppendVisible).
+func (t *alignedTable) add(cells ...string) {
+	for i, c := range cells {
+		cells[i] = logtext.Visible(c)
+	}
+	t.rows = append(t.rows, cells)
+}
 
 func (t *alignedTable) write(w io.Writer) {
 	var widths []int
@@ -420,7 +428,7 @@ func writeShowText(w io.Writer, c *showCapture) {
 				line += ", PerfTime " + strconv.FormatInt(o.PerfTime, 10) + " at " + strconv.FormatInt(o.PerfFreq, 10) + " per second"
 			}
 		}
-		io.WriteString(w, line+"\n")
+		io.WriteString(w, logtext.Visible(line)+"\n")
 		if len(o.Counters) > 0 {
 			t := alignedTable{indent: "  "}
 			if o.Block != nil {

@@ -27,8 +27,9 @@ logs have is one series). -c and -cf select counters, -b and -e a time
 range (the log's local time), as in perfcalc relog: the statistics are
 those of the samples relog -b -e keeps.
 
-The table has one line per counter; a missing value prints as "-", a mean
-without a value as its status in parentheses. --json prints an array of
+The table has one line per counter (its path's control characters escaped:
+\x1b, \u202e …); a missing value prints as "-", a mean without a value as its
+status in parentheses. --json prints an array of
 {"counter", "count", "skipped", "min", "max", "mean", "meanStatus"} objects
 (min, max and mean null when there is none).
 
@@ -149,7 +150,7 @@ func statNumber(dst []byte, v float64) []byte {
 	return engine.AppendFloat(dst, v, engine.ShortestDigits)
 }
 
-// appendStatsTable appends an aligned table: counter, count, skipped, min,
+// appendStatsTable appends an aligned table: counter (escaped: logtext.AppendVisible), count, skipped, min,
 // max, mean; with valid, the invalid samples after skipped and the mean of
 // the valid values after the mean; with pc (one per column), the
 // percentiles.
@@ -200,7 +201,7 @@ func appendStatsTable(dst []byte, cols []relog.Column, st []engine.Statistics, v
 			}
 		}
 		line = append(line, "\t  "...)
-		line = append(line, cols[i].Path...)
+		line = logtext.AppendVisible(line, cols[i].Path)
 		line = append(line, '\n')
 		tw.Write(line)
 	}

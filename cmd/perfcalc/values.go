@@ -215,19 +215,21 @@ func appendTableValue(dst []byte, v *query.Value) []byte {
 	return engine.AppendValue(dst, v.Type, engine.Result{Value: v.Value, Status: engine.Valid}, engine.ShortestDigits)
 }
 
-// writeValuesTable writes path, value, unit and (for values that are not
-// valid) the status, in aligned columns.
+// writeValuesTable writes path (escaped: logtext.AppendVisible), value,
+// unit and (for values that are not valid) the status, in aligned columns.
 func writeValuesTable(w io.Writer, vals []query.Value) {
 	pathW, valW, unitW := len("COUNTER"), len("VALUE"), len("UNIT")
 	texts := make([]string, len(vals))
+	paths := make([]string, len(vals))
 	for i := range vals {
 		v := &vals[i]
+		paths[i] = logtext.Visible(string(v.Path))
 		if v.Status == engine.Valid {
 			texts[i] = string(appendTableValue(nil, v))
 		} else {
 			texts[i] = "-"
 		}
-		pathW = max(pathW, utf8.RuneCount(v.Path))
+		pathW = max(pathW, utf8.RuneCountInString(paths[i]))
 		valW = max(valW, len(texts[i]))
 		unitW = max(unitW, len(v.Suffix().String()))
 	}
@@ -256,7 +258,7 @@ func writeValuesTable(w io.Writer, vals []query.Value) {
 		if v.Status != engine.Valid {
 			status = v.Status.String()
 		}
-		row(string(v.Path), texts[i], v.Suffix().String(), status)
+		row(paths[i], texts[i], v.Suffix().String(), status)
 	}
 }
 

@@ -333,7 +333,7 @@ func watchList(kind collect.Kind, object string, instances bool, stdout, stderr 
 		line := p.String()
 		if !seen[line] {
 			seen[line] = true
-			w.WriteString(line)
+			w.WriteString(logtext.Visible(line))
 			w.WriteString("\r\n")
 		}
 	}
