@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
 )
 
@@ -13,7 +14,8 @@ const pathsUsage = `Usage:
   perfcalc paths BLOB [-c PATTERN ...] [-cf FILE] [--names TABLE]
   perfcalc paths BLOB --reginfo FILE [--strings FILE] [--counterset NAME] [--ids LIST] [-c PATTERN ...] [-cf FILE]
 
-Lists the counter paths of a capture, one per line, like typeperf -q; with
+Lists the counter paths of a capture, one per line (control characters
+escaped: \x1b, \u202e …), like typeperf -q; with
 -c, expands the patterns (wildcards in the instance, its parent and index,
 and the counter) like PdhExpandWildCardPath; -cf FILE reads patterns from
 a file, one per line (blank lines and # comments ignored). Base counters,
@@ -88,9 +90,10 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "paths", noMatch(pos[0], patterns, kind, src.names != ""))
 	}
 	w := bufio.NewWriter(stdout)
+	var line []byte
 	for i := range vals {
-		w.Write(vals[i].Path)
-		w.WriteByte('\n')
+		line = logtext.AppendVisible(line[:0], string(vals[i].Path))
+		w.Write(append(line, '\n'))
 	}
 	if err := w.Flush(); err != nil {
 		return failCommand(stderr, "paths", err)

@@ -74,7 +74,7 @@ func evilCapture(t *testing.T, sec int64) []byte {
 
 // TestTerminalListingsEscapeNames (issue 32, item 14): the listings people
 // read in a terminal (analyze -f text, stats, relog -q, values' and
-// show's tables, watch -q/-qx, analyze's notes) print a log's names with
+// show's tables, paths, watch -q/-qx) print a log's names with
 // their control characters, C1 controls and bidirectional runes escaped
 // (they printed them raw: a log could set the terminal's title, clear it,
 // or forge a line); the data formats (CSV, JSON) keep them as their
@@ -98,6 +98,7 @@ func TestTerminalListingsEscapeNames(t *testing.T) {
 		{"relog -q", []string{"relog", "-q", log}},
 		{"values", []string{"values", older, newer}},
 		{"show", []string{"show", newer}},
+		{"paths", []string{"paths", newer}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCapture(tc.args...)
