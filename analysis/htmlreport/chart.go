@@ -340,7 +340,7 @@ func chartSVG(b *strings.Builder, r *analysis.Report, c *analysis.Chart, series 
 				flush() // a gap: no value there
 				continue
 			}
-			run = append(run, column{x.at(float64(p.Start+p.End) / 2), y.at(p.Min), y.at(p.Avg), y.at(p.Max)})
+			run = append(run, column{x.at(midpoint(p.Start, p.End)), y.at(p.Min), y.at(p.Avg), y.at(p.Max)})
 		}
 		flush()
 		b.WriteString(`</g>`)
@@ -380,6 +380,16 @@ func bandRange(band analysis.Band) string {
 		return "≤ " + num(band.Max)
 	}
 	return num(band.Min) + " – " + num(band.Max)
+}
+
+// midpoint is the middle of the FILETIMEs a and b: (a+b)/2, each halved
+// first where their sum is beyond an int64 (FILETIMEs after the year
+// 16,200).
+func midpoint(a, b int64) float64 {
+	if sum := a + b; (sum > a) == (b > 0) {
+		return float64(sum) / 2
+	}
+	return float64(a)/2 + float64(b)/2
 }
 
 // column is one chart point's pixel column: its x and the y of its min,

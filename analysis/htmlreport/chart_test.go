@@ -42,6 +42,10 @@ func within(d time.Duration, what string, f func()) {
 	}
 }
 
+// seriesX finds the points of a series' line (points="x,y x,y …") or
+// its one point (a circle's cx="x").
+var seriesX = regexp.MustCompile(`<polyline class="line" [^>]*points="([^"]*)"|<circle fill="[^"]*" r="2" cx="([^"]*)"`)
+
 var xlab = regexp.MustCompile(`<text class="xlab" x="([0-9.]+)" y="[0-9]+">([^<]*)</text>`)
 
 // TestTimeAxisAnyRange (issue 32, item 11): a 3-sample log of 64 KB
@@ -49,7 +53,8 @@ var xlab = regexp.MustCompile(`<text class="xlab" x="([0-9.]+)" y="[0-9]+">([^<]
 // out of memory: one grid line a week, past the year 2262 where a time's
 // nanoseconds overflow, without end); every time axis, from a minute to
 // 28,000 years, has from 2 to 10 labels, in order, within the plot, at
-// round calendar steps beyond a week.
+// round calendar steps beyond a week; the series' points lie within the
+// plot.
 func TestTimeAxisAnyRange(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -96,6 +101,21 @@ func TestTimeAxisAnyRange(t *testing.T) {
 				}
 				last = x
 				labels = append(labels, m[2])
+			}
+			// the series' points within the plot too (the middle of two
+			// FILETIMEs after the year 16,200 overflowed an int64)
+			points := 0
+			for _, m := range seriesX.FindAllStringSubmatch(svg, -1) {
+				for _, xy := range strings.Fields(m[1] + m[2]) {
+					xs, _, _ := strings.Cut(xy, ",")
+					points++
+					if x, err := strconv.ParseFloat(xs, 64); err != nil || x < padL || x > padL+plotW {
+						t.Errorf("a point of a series at x %s, outside the plot [%d, %d]", xs, padL, padL+plotW)
+					}
+				}
+			}
+			if points != 3 {
+				t.Errorf("%d points of the series, want its 3 samples'", points)
 			}
 			if len(labels) < 2 || len(labels) > maxTimeTicks {
 				t.Errorf("%d time labels %q…, want 2 to %d", len(labels), labels[:min(len(labels), 12)], maxTimeTicks)
