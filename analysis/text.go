@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/perfcalc/perfcalc/engine/logtext"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 // TextWorst is the most alerts AppendText lists as the worst slices.
@@ -18,10 +18,10 @@ const TextWorst = 20
 // were skipped and how many thresholds could not be evaluated. Times are
 // ISO 8601 UTC. The text is plain ASCII apart from the names the log and
 // the set hold, whose control characters and invisible or bidirectional
-// runes are escaped (logtext.AppendVisible); lines end in \n.
+// runes are escaped (termtext.AppendVisible); lines end in \n.
 func (r *Report) AppendText(dst []byte) []byte {
 	dst = append(dst, "Machine "...)
-	dst = logtext.AppendVisible(dst, r.Machine)
+	dst = termtext.AppendVisible(dst, r.Machine)
 	dst = append(dst, ", "...)
 	dst = AppendISOTime(dst, r.Begin, r.Bias)
 	dst = append(dst, " to "...)
@@ -39,7 +39,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 	dst = append(dst, '\n')
 	if r.Set != nil && r.Set.Name != "" {
 		dst = append(dst, "Thresholds: "...)
-		dst = logtext.AppendVisible(dst, r.Set.Name)
+		dst = termtext.AppendVisible(dst, r.Set.Name)
 		keys := make([]string, 0, len(r.Set.Values))
 		for k := range r.Set.Values {
 			keys = append(keys, k)
@@ -51,9 +51,9 @@ func (r *Report) AppendText(dst []byte) []byte {
 			} else {
 				dst = append(dst, ", "...)
 			}
-			dst = logtext.AppendVisible(dst, k)
+			dst = termtext.AppendVisible(dst, k)
 			dst = append(dst, '=')
-			dst = logtext.AppendVisible(dst, r.Set.Values[k])
+			dst = termtext.AppendVisible(dst, r.Set.Values[k])
 		}
 		if len(keys) > 0 {
 			dst = append(dst, ')')
@@ -110,7 +110,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 			dst = pad(dst, strconv.Itoa(c.crit), 10)
 			dst = pad(dst, strconv.Itoa(c.warn), 9)
 			dst = append(dst, "  "...)
-			dst = logtext.AppendVisible(dst, c.name)
+			dst = termtext.AppendVisible(dst, c.name)
 			dst = append(dst, '\n')
 		}
 	} else {
@@ -150,9 +150,9 @@ func (r *Report) AppendText(dst []byte) []byte {
 			dst = append(dst, "  "...)
 			dst = append(dst, conditionName(a.Condition)...)
 			dst = append(dst, "  "...)
-			dst = logtext.AppendVisible(dst, a.Analysis)
+			dst = termtext.AppendVisible(dst, a.Analysis)
 			dst = append(dst, "  "...)
-			dst = logtext.AppendVisible(dst, a.Path)
+			dst = termtext.AppendVisible(dst, a.Path)
 			dst = append(dst, "\n      min "...)
 			dst = appendReadable(dst, a.Min)
 			dst = append(dst, ", avg "...)
@@ -164,7 +164,7 @@ func (r *Report) AppendText(dst []byte) []byte {
 			dst = append(dst, "/h (slice "...)
 			dst = strconv.AppendInt(dst, int64(a.Slice), 10)
 			dst = append(dst, ", "...)
-			dst = logtext.AppendVisible(dst, a.Threshold)
+			dst = termtext.AppendVisible(dst, a.Threshold)
 			dst = append(dst, ")\n"...)
 		}
 	}

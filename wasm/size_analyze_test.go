@@ -56,8 +56,13 @@ import (
 // The branches of 2026-11-26 merged (identity, names, the .blg writer's
 // longer error text, statistics' copies): 3,249,618 raw, 940,969 gzipped,
 // 508 raw over the sum of the entries above; the budget grew by as much.
+//
+// Issue 32, item 14: the text summary's names escaped for a terminal
+// (engine/termtext; Report.AppendText is linked though the module writes
+// no text): +8 raw, -3 gzipped (3,249,626 bytes, 940,966 gzipped); the raw
+// budget grew by as much.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508 + 8
 	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778
 )
 

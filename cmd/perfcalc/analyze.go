@@ -16,8 +16,8 @@ import (
 	"github.com/perfcalc/perfcalc/analysis"
 	"github.com/perfcalc/perfcalc/analysis/htmlreport"
 	"github.com/perfcalc/perfcalc/analysis/palxml"
-	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 // exitAlerts is analyze's exit status with --fail-on when an alert of that
@@ -335,9 +335,9 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // noteUnsupported says on standard error what could not be evaluated (its
-// names escaped: logtext.AppendVisible).
+// names escaped: termtext.AppendVisible).
 func noteUnsupported(stderr io.Writer, u analysis.Unsupported) {
-	fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", logtext.Visible(u.Analysis), logtext.Visible(u.What), logtext.Visible(u.Reason))
+	fmt.Fprintf(stderr, "perfcalc analyze: note: not evaluated: %s: %s: %s\n", termtext.Visible(u.Analysis), termtext.Visible(u.What), termtext.Visible(u.Reason))
 }
 
 // loadAnalyses returns the analyses to run: perfcalc's defaults without

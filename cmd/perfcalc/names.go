@@ -14,9 +14,9 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
-	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 	"github.com/perfcalc/perfcalc/engine/translate"
 	"github.com/perfcalc/perfcalc/internal/counterlang"
 )
@@ -291,7 +291,7 @@ func (nm *namer) finish(stderr io.Writer, cmd string, report bool) {
 			counts[translate.Translated], counts[translate.English], counts[translate.Unknown], counts[translate.Ambiguous])
 	}
 	if u := nm.unknown(); len(u) > 0 {
-		fmt.Fprintf(stderr, "perfcalc %s: note: %d names not translated (kept as they are): %s\n", cmd, len(u), logtext.Visible(strings.Join(u, "; ")))
+		fmt.Fprintf(stderr, "perfcalc %s: note: %d names not translated (kept as they are): %s\n", cmd, len(u), termtext.Visible(strings.Join(u, "; ")))
 	}
 }
 

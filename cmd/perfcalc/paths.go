@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 const pathsUsage = `Usage:
@@ -92,7 +92,7 @@ func runPaths(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	var line []byte
 	for i := range vals {
-		line = logtext.AppendVisible(line[:0], string(vals[i].Path))
+		line = termtext.AppendVisible(line[:0], string(vals[i].Path))
 		w.Write(append(line, '\n'))
 	}
 	if err := w.Flush(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 // relogFormats lists relog's formats for its usage.
@@ -459,12 +460,12 @@ func logError(names []string, err error) error {
 }
 
 // writeQuery writes what -q reports: the counter paths (their control
-// characters escaped: logtext.AppendVisible), then the time range and the
+// characters escaped: termtext.AppendVisible), then the time range and the
 // number of samples, as relog -q lists them.
 func writeQuery(w io.Writer, c *relog.Converter) error {
 	var b []byte
 	for _, col := range c.Columns() {
-		b = logtext.AppendVisible(b, col.Path)
+		b = termtext.AppendVisible(b, col.Path)
 		b = append(b, '\n')
 	}
 	n, begin, end := c.Samples()

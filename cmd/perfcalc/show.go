@@ -10,11 +10,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 	"github.com/perfcalc/perfcalc/engine/query"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 const showUsage = `Usage:
@@ -335,10 +335,10 @@ type alignedTable struct {
 }
 
 // add adds a row; names in its cells come out escaped
-// (logtext.AppendVisible).
+// (termtext.AppendVisible).
 func (t *alignedTable) add(cells ...string) {
 	for i, c := range cells {
-		cells[i] = logtext.Visible(c)
+		cells[i] = termtext.Visible(c)
 	}
 	t.rows = append(t.rows, cells)
 }
@@ -428,7 +428,7 @@ func writeShowText(w io.Writer, c *showCapture) {
 				line += ", PerfTime " + strconv.FormatInt(o.PerfTime, 10) + " at " + strconv.FormatInt(o.PerfFreq, 10) + " per second"
 			}
 		}
-		io.WriteString(w, logtext.Visible(line)+"\n")
+		io.WriteString(w, termtext.Visible(line)+"\n")
 		if len(o.Counters) > 0 {
 			t := alignedTable{indent: "  "}
 			if o.Block != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 const statsUsage = `Usage:
@@ -150,7 +151,7 @@ func statNumber(dst []byte, v float64) []byte {
 	return engine.AppendFloat(dst, v, engine.ShortestDigits)
 }
 
-// appendStatsTable appends an aligned table: counter (escaped: logtext.AppendVisible), count, skipped, min,
+// appendStatsTable appends an aligned table: counter (escaped: termtext.AppendVisible), count, skipped, min,
 // max, mean; with valid, the invalid samples after skipped and the mean of
 // the valid values after the mean; with pc (one per column), the
 // percentiles.
@@ -201,7 +202,7 @@ func appendStatsTable(dst []byte, cols []relog.Column, st []engine.Statistics, v
 			}
 		}
 		line = append(line, "\t  "...)
-		line = logtext.AppendVisible(line, cols[i].Path)
+		line = termtext.AppendVisible(line, cols[i].Path)
 		line = append(line, '\n')
 		tw.Write(line)
 	}

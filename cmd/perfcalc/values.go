@@ -14,6 +14,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
 
@@ -215,7 +216,7 @@ func appendTableValue(dst []byte, v *query.Value) []byte {
 	return engine.AppendValue(dst, v.Type, engine.Result{Value: v.Value, Status: engine.Valid}, engine.ShortestDigits)
 }
 
-// writeValuesTable writes path (escaped: logtext.AppendVisible), value,
+// writeValuesTable writes path (escaped: termtext.AppendVisible), value,
 // unit and (for values that are not valid) the status, in aligned columns.
 func writeValuesTable(w io.Writer, vals []query.Value) {
 	pathW, valW, unitW := len("COUNTER"), len("VALUE"), len("UNIT")
@@ -223,7 +224,7 @@ func writeValuesTable(w io.Writer, vals []query.Value) {
 	paths := make([]string, len(vals))
 	for i := range vals {
 		v := &vals[i]
-		paths[i] = logtext.Visible(string(v.Path))
+		paths[i] = termtext.Visible(string(v.Path))
 		if v.Status == engine.Valid {
 			texts[i] = string(appendTableValue(nil, v))
 		} else {

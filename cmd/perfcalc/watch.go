@@ -21,6 +21,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 var watchUsage = `Usage:
@@ -333,7 +334,7 @@ func watchList(kind collect.Kind, object string, instances bool, stdout, stderr 
 		line := p.String()
 		if !seen[line] {
 			seen[line] = true
-			w.WriteString(logtext.Visible(line))
+			w.WriteString(termtext.Visible(line))
 			w.WriteString("\r\n")
 		}
 	}

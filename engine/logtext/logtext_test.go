@@ -225,20 +225,3 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("%v allocations a row, want 0", n)
 	}
 }
-
-// TestVisible: a name with controls and bidirectional marks comes out
-// escaped, one without as it is (the same string).
-func TestVisible(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`\\HOST\Processor(_Total)\% Processor Time`, `\\HOST\Processor(_Total)\% Processor Time`},
-		{"Prozessorzeit (%)", "Prozessorzeit (%)"},
-		{"Pages\x1b]0;owned\a\r\\\\FORGED\u202e", `Pages\x1b]0;owned\a\r\\FORGED\u202e`},
-	} {
-		if have := Visible(c.in); have != c.want {
-			t.Errorf("Visible(%q) = %s, want %s", c.in, have, c.want)
-		}
-		if have := string(AppendVisible([]byte("x"), c.in)); have != "x"+c.want {
-			t.Errorf("AppendVisible(%q) = %s, want x%s", c.in, have, c.want)
-		}
-	}
-}
