@@ -162,3 +162,40 @@ func TestRelogBinDamage(t *testing.T) {
 		t.Fatalf("the partial log: exit %d, stderr %q, %d bytes of CSV; want the %d bytes before the damage", code, errs, len(have), len(want))
 	}
 }
+
+// TestRelogBinInstanceIndexNames: instances whose names literally end in
+// "#" and digits that PDH's numbering of duplicates never writes (h#0,
+// h#00, h#01) keep their names through -f bin: merged logs (one
+// counter-list entry per column) read back as the merged CSV, byte for
+// byte. h#0 and h#00 were written as h, h#01 as h#1, colliding with the
+// real h and h#1 (issue 32, item 18).
+func TestRelogBinInstanceIndexNames(t *testing.T) {
+	dir := t.TempDir()
+	multi := putFile(t, filepath.Join(dir, "multi.blg"), instancesLog(3, "h", "h#0", "h#00", "h#01", "h#1", "h", "p/h#0", "p/h#007"))
+	single := putFile(t, filepath.Join(dir, "single.blg"), tinyLog(3, "h", "h#0", "h#00", "h#01"))
+	check := func(t *testing.T, args ...string) {
+		t.Helper()
+		code, want, errs := runCmd(t, "", append(append([]string{"relog"}, args...), "-f", "csv")...)
+		if code != exitOK || errs != "" {
+			t.Fatalf("%q -f csv: exit %d, %q", args, code, errs)
+		}
+		if !strings.Contains(want, `(h#00)`) {
+			t.Fatalf("%q: the CSV has no h#00: %.300q", args, want)
+		}
+		out := filepath.Join(t.TempDir(), "y.blg")
+		if code, _, errs := runCmd(t, "", append(append([]string{"relog"}, args...), "-o", out)...); code != exitOK || errs != "" {
+			t.Fatalf("%q -o Y.blg: exit %d, %q", args, code, errs)
+		}
+		if _, have, _ := runCmd(t, "", "relog", out); have != want {
+			t.Errorf("%q: relog Y.blg differs from -f csv:\nhave %.400q\nwant %.400q", args, have, want)
+		}
+	}
+	check(t, multi, single)
+	check(t, single, multi)
+	check(t, multi, "-c", `\Process(h#0*)\*`)
+	t.Run("real", func(t *testing.T) { // a real log merged with them
+		tx := filepath.Join(corpus.Shared(t, "blg"), "Tx_BasicPerfCounters.blg")
+		check(t, tx, multi, "-c", `\Processor(*)\% Processor Time`, "-c", `\Process(*)\*`)
+		check(t, tx, single, multi)
+	})
+}
