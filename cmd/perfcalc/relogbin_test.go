@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -197,5 +199,85 @@ func TestRelogBinInstanceIndexNames(t *testing.T) {
 		tx := filepath.Join(corpus.Shared(t, "blg"), "Tx_BasicPerfCounters.blg")
 		check(t, tx, multi, "-c", `\Processor(*)\% Processor Time`, "-c", `\Process(*)\*`)
 		check(t, tx, single, multi)
+	})
+}
+
+// runToPipe runs perfcalc with standard output a pipe (as in "perfcalc
+// ... | next"), and returns the exit status, the bytes written to the
+// pipe and standard error.
+func runToPipe(t *testing.T, args ...string) (int, []byte, string) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(pr)
+		pr.Close()
+		read <- b
+	}()
+	var errb bytes.Buffer
+	code := run(args, strings.NewReader(""), pw, &errb)
+	pw.Close()
+	return code, <-read, errb.String()
+}
+
+// TestRelogBinToPipe: relog -f bin -o - to a pipe, which cannot seek back
+// to the log header, exits 0 with the header's EndTime and
+// BuffersWritten left 0 as in a real-time log, and the bytes read back as
+// the log written to a file does; it used to exit 1 ("illegal seek")
+// after writing the whole log (issue 32, item 17). So does watch -f bin
+// to a pipe, which shares the writer.
+func TestRelogBinToPipe(t *testing.T) {
+	dir := t.TempDir()
+	n := 0
+	check := func(t *testing.T, args ...string) {
+		t.Helper()
+		n++
+		file := filepath.Join(dir, "file"+strconv.Itoa(n)+".blg")
+		if code, _, errs := runCmd(t, "", append(append([]string{"relog"}, args...), "-o", file)...); code != exitOK {
+			t.Fatalf("%q -o FILE: exit %d, %s", args, code, errs)
+		}
+		code, piped, errs := runToPipe(t, append(append([]string{"relog"}, args...), "-f", "bin", "-o", "-")...)
+		if code != exitOK || errs != "" {
+			t.Errorf("%q -f bin -o - | ...: exit %d, %q; want 0 and nothing", args, code, errs)
+		}
+		written, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const endTime, buffersWritten = 0x78, 0x8C // doc/FORMATS.md §5.1
+		if len(piped) != len(written) || len(piped) < 0x90 || binary.LittleEndian.Uint64(piped[endTime:]) != 0 || binary.LittleEndian.Uint32(piped[buffersWritten:]) != 0 {
+			t.Fatalf("%q: the pipe has %d bytes (the file %d); want as many, EndTime and BuffersWritten 0", args, len(piped), len(written))
+		}
+		_, want, _ := runCmd(t, "", "relog", file)
+		if code, have, errs := runCmd(t, "", "relog", putFile(t, filepath.Join(dir, "piped.blg"), piped)); code != exitOK || have != want {
+			t.Errorf("%q: the piped log reads otherwise than the file (exit %d, %s):\nhave %.300q\nwant %.300q", args, code, errs, have, want)
+		}
+	}
+	check(t, putFile(t, filepath.Join(dir, "multi.blg"), instancesLog(30, "a", "b", "a")))
+	t.Run("real", func(t *testing.T) {
+		c := corpus.Shared(t, "blg")
+		check(t, filepath.Join(c, "Tx_BasicPerfCounters.blg"))
+		check(t, filepath.Join(c, "Tx_BasicPerfCounters.blg"), filepath.Join(c, "PAL_SamplePerfmonLog.blg"), "-c", `\Processor(*)\*`)
+	})
+	t.Run("watch", func(t *testing.T) {
+		replayWatch(t)
+		for _, out := range [][]string{nil, {"-o", "-"}} {
+			args := append([]string{"watch", "-c", `\Processor(*)\*`, "-sc", "3", "-si", "1ms", "-f", "bin"}, out...)
+			code, piped, errs := runToPipe(t, args...)
+			if code != exitOK || len(piped) != 4*watchBufferSize {
+				t.Fatalf("%q | ...: exit %d, %d bytes, %q; want 0 and %d bytes", args, code, len(piped), errs, 4*watchBufferSize)
+			}
+			code, csv, errs := runCmd(t, "", "relog", putFile(t, filepath.Join(dir, "watch.blg"), piped))
+			if rows := strings.Count(csv, "\r\n"); code != exitOK || rows != 1+3 {
+				t.Errorf("relog of %q's piped log: exit %d, %d lines, %s", args, code, rows, errs)
+			}
+		}
+		if _, err := os.Stat("-"); err == nil {
+			os.Remove("-")
+			t.Error(`watch -o - wrote a file named "-"`)
+		}
 	})
 }

@@ -55,7 +55,7 @@ prints " ".
 -si is the interval, [[hh:]mm:]ss (default 1 second; 250ms-style durations
 too); -sc stops after that many rows (default: until Ctrl-C, which ends the
 run cleanly with every row written). -o writes the rows to a file as they
-come, instead of standard output. --save DIR keeps every raw capture there,
+come, instead of standard output (-o -: standard output, as no -o). --save DIR keeps every raw capture there,
 so that any value can be computed again with perfcalc values or calc.
 
 ` + extensionHelp(forWatch, formatCSV) + `-q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
@@ -232,7 +232,8 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	var w io.Writer = stdout
 	var file *os.File
-	if *out != "" {
+	toStdout := *out == "" || *out == stdinName // -o - is standard output, as relog's
+	if !toStdout {
 		if file, err = os.Create(*out); err != nil {
 			return fail(exitError, "%v", err)
 		}
@@ -244,7 +245,10 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		tw.paths = nm.patterns(paths) // the columns are matched in English
 	}
 	if f == formatBin {
-		tw.bin = &binWatch{out: w, name: *out}
+		tw.bin = &binWatch{out: w}
+		if !toStdout {
+			tw.bin.name = *out
+		}
 	}
 	ctx, stop := watchContext()
 	defer stop()
@@ -276,7 +280,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// typeperf's closing lines go to the console, unless JSON rows are
 	// written there.
-	console := *out != "" || f != formatJSON && f != formatBin
+	console := !toStdout || f != formatJSON && f != formatBin
 	if console {
 		io.WriteString(stdout, "Exiting, please wait...\r\n")
 	}
