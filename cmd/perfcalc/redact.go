@@ -31,7 +31,16 @@ type redactor struct {
 }
 
 // newRedactor reads the map file, when it exists, so that a machine keeps
-// its pseudonym from one run to the next.
+// its pseudonym from one run to the next. The map must be one to one: a
+// pseudonym given to two machines would merge them, and a machine given
+// two pseudonyms (names that differ only in case are one machine) would
+// have one of them only; both are refused, naming the file and the line,
+// as is a pseudonym not written as the map writes it (MACHINE-01 for
+// MACHINE-1). A line that repeats an earlier one is left out. A pseudonym
+// that is also the name of a machine that the map does not name (a log
+// of a machine named MACHINE-1) is accepted: that machine gets a
+// pseudonym of its own, numbered after every pseudonym of the map, so no
+// two machines share one.
 func newRedactor(mapFile string, objects []string, salt string) (*redactor, error) {
 	r := &redactor{pseudo: map[string]string{}, next: 1, objects: objects, salt: salt}
 	if mapFile == "" {
@@ -45,15 +54,35 @@ func newRedactor(mapFile string, objects []string, salt string) (*redactor, erro
 		return nil, fmt.Errorf("--redact-map: %v", err)
 	}
 	defer f.Close()
+	type given struct {
+		line    int
+		machine string // as the line names it
+	}
+	byPseudo := map[string]given{}  // the line that gave each pseudonym
+	machineLine := map[string]int{} // the line that named each machine (upper case)
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		pseudo, machine, ok := strings.Cut(sc.Text(), "\t")
 		n, err := strconv.Atoi(strings.TrimPrefix(pseudo, "MACHINE-"))
-		if !ok || !strings.HasPrefix(pseudo, "MACHINE-") || err != nil || n < 1 || machine == "" {
+		if !ok || err != nil || n < 1 || pseudo != "MACHINE-"+strconv.Itoa(n) || machine == "" {
 			return nil, fmt.Errorf("--redact-map %s: line %d is not MACHINE-<n><tab><machine name>", mapFile, line)
 		}
-		r.pseudo[strings.ToUpper(machine)] = pseudo
+		key := strings.ToUpper(machine)
+		had, named := r.pseudo[key]
+		g, taken := byPseudo[pseudo]
+		switch {
+		case named && had == pseudo:
+			continue // a line repeated
+		case taken:
+			return nil, fmt.Errorf("--redact-map %s: line %d gives %s to %s, which line %d gives to %s: the two machines would merge (a pseudonym names one machine)",
+				mapFile, line, pseudo, machine, g.line, g.machine)
+		case named:
+			return nil, fmt.Errorf("--redact-map %s: line %d gives %s the pseudonym %s, which line %d gives %s (a machine has one pseudonym; names that differ only in case are one machine)",
+				mapFile, line, machine, pseudo, machineLine[key], had)
+		}
+		r.pseudo[key] = pseudo
 		r.order = append(r.order, [2]string{pseudo, machine})
+		byPseudo[pseudo], machineLine[key] = given{line, machine}, line
 		r.next = max(r.next, n+1)
 	}
 	if err := sc.Err(); err != nil {

@@ -57,7 +57,9 @@ merges get one entry per column. Example:
 of first appearance) in every format, -q and the .blg of -f bin (whose header
 then leaves out the log's file name); values are untouched. --redact-map FILE
 lists the pseudonyms, one "MACHINE-<n><tab><name>" line each, to undo it: read
-first when it exists, so that a machine keeps its pseudonym from log to log.
+first when it exists, so that a machine keeps its pseudonym from log to log
+(a map that gives a pseudonym to two machines, or a machine two pseudonyms,
+is refused).
 --redact-instances OBJECT (repeatable) also replaces the instance and parent
 names of that object (Process, LogicalDisk, ...) by "h" and 16 hex digits of
 SHA-256 of --salt SECRET and the name: the same secret gives the same names.
