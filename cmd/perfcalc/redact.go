@@ -219,6 +219,29 @@ func addRedactFlags(fs *flag.FlagSet) *redactFlags {
 	return f
 }
 
+// checkFiles refuses a --redact-map that is another file of the command:
+// standard input or output ("-": the map is read, then written), one of
+// its inputs (the map written would replace it), -o's file or
+// --keep-partial's (one would replace the other: the map of the real
+// machine names was left in the file of the redacted output).
+func (f *redactFlags) checkFiles(out string, keepPartial bool, stdin io.Reader, stdout io.Writer, inputs []namedInput) error {
+	m := *f.mapFile
+	if m == "" {
+		return nil
+	}
+	if m == stdinName {
+		return &usageError{"--redact-map -: the map is read, then written: name a file"}
+	}
+	if err := checkPathNotInput("--redact-map "+m, m, stdin, inputs); err != nil {
+		return err
+	}
+	outs := []namedOutput{{out, "-o"}}
+	if keepPartial && out != "" && out != stdinName {
+		outs = append(outs, namedOutput{partialPath(out), "--keep-partial's"})
+	}
+	return checkOutputsApart(stdout, append(outs, namedOutput{m, "--redact-map"})...)
+}
+
 // redactor returns the redactor the flags ask for, or nil.
 func (f *redactFlags) redactor() (*redactor, error) {
 	if !*f.on && *f.mapFile == "" && len(f.objects) == 0 {

@@ -104,7 +104,9 @@ buffer is not a log's are refused before any copy).
 (unnamed until then on Linux, so that nothing is left behind even by kill
 -9; removed on Ctrl-C or SIGTERM elsewhere): the file is complete or left as
 it was. -o /dev/null, /dev/stdout or a named pipe is written to directly.
-An -o that is an input (by any name or link) is refused.
+An -o that is an input (by any name or link: a log, -cf, --names-file,
+--redact-map) is refused, and so is a --redact-map that is an input or -o's
+file (which it would replace, leaving the real machine names there).
 
 --max-columns N (default 1000000) refuses, with exit status 1 and before
 memory runs out, logs of more than N columns (counters of distinct
@@ -202,7 +204,11 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if begin.ft != 0 && end.set && end.endFT() < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
-	if err := checkLogOutputs(*out, *keepPartial, stdin, append(logInputs(pos, counters.cf), names.inputs()...)...); err != nil {
+	inputs := append(logInputs(pos, counters.cf), names.inputs()...)
+	if err := checkLogOutputs(*out, *keepPartial, stdin, inputs...); err != nil {
+		return failCommand(stderr, "relog", err)
+	}
+	if err := redact.checkFiles(*out, *keepPartial, stdin, stdout, inputs); err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	red, err := redact.redactor()
