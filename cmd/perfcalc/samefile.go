@@ -4,6 +4,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/perfcalc/perfcalc/collect"
 )
 
 // namedInput is one file a command reads: its name as given ("-" for
@@ -212,4 +215,39 @@ func resolvedPath(name string) string {
 		return ""
 	}
 	return abs
+}
+
+// checkNotSaved refuses a file of watch (-o, -cf, --names-file) that its
+// --save folder's captures may replace: a file of that folder named as the
+// collector names what it saves (collect.Config.SaveDir:
+// counter-009.multisz, counter-local.multisz, v1-….bin, v2-….bin,
+// .reginfo and .strings, pdh-….jsonl and .paths). The folders are
+// compared with their links resolved.
+func checkNotSaved(save string, files ...namedOutput) error {
+	if save == "" {
+		return nil
+	}
+	dir := resolvedPath(save)
+	if dir == "" {
+		return nil // collect reports a folder it cannot make
+	}
+	for _, f := range files {
+		if f.name == "" || f.name == stdinName {
+			continue
+		}
+		p := resolvedPath(f.name)
+		if p == "" || filepath.Dir(p) != dir {
+			continue
+		}
+		base := filepath.Base(p)
+		ext := filepath.Ext(base)
+		switch {
+		case base == collect.EnglishTableFile, base == collect.LocalTableFile,
+			strings.HasPrefix(base, "v1-") && ext == ".bin",
+			strings.HasPrefix(base, "v2-") && (ext == ".bin" || ext == ".reginfo" || ext == ".strings"),
+			strings.HasPrefix(base, "pdh-") && (ext == ".jsonl" || ext == ".paths"):
+			return &usageError{f.what + " " + f.name + " is in --save " + save + " under a name its captures take (" + base + "): a capture would replace it; name it otherwise or save elsewhere"}
+		}
+	}
+	return nil
 }

@@ -253,3 +253,52 @@ func TestOutputsApart(t *testing.T) {
 		t.Errorf("convert replaced the --names-file (%d bytes)", len(have))
 	}
 }
+
+// TestWatchSaveApart: watch's -o, -cf and --names-file may not be files
+// that its --save folder's captures take (a --names-file of the
+// counter-009.multisz an earlier run saved there, an -o named like a
+// capture): the capture replaced them (issue 32, item 15). Files of other
+// names in the folder are written as before.
+func TestWatchSaveApart(t *testing.T) {
+	replayWatch(t)
+	dir := t.TempDir()
+	table, err := os.ReadFile(corpusFile("counter-009.multisz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []byte(`\Processor(*)\*` + "\n")
+	names := filepath.Join(dir, "counter-009.multisz")
+	cf := filepath.Join(dir, "pdh-000001.paths") // a saved list of paths, as -cf
+	out := filepath.Join(dir, "v1-000001.bin")
+	for _, tc := range []struct {
+		args []string
+		what string
+		file string // and its bytes, left as they were
+		data []byte
+	}{
+		{[]string{"-f", "csv", "-o", out}, "-o " + out, out, nil},
+		{[]string{"--names-lang", "en", "--names-file", names}, "--names-file " + names, names, table},
+		{[]string{"-cf", cf}, "-cf " + cf, cf, paths},
+	} {
+		if tc.data != nil {
+			putFile(t, tc.file, tc.data)
+		}
+		args := append([]string{"watch", `\Processor(*)\*`, "-sc", "2", "-si", "1ms", "--save", dir}, tc.args...)
+		code, _, errs := runCmd(t, "", args...)
+		want := "perfcalc watch: " + tc.what + " is in --save " + dir + " under a name its captures take"
+		if code != exitUsage || !strings.HasPrefix(errs, want) {
+			t.Errorf("%q: exit %d, %q\nwant exit 2, %q", args, code, errs, want)
+		}
+		if have, err := os.ReadFile(tc.file); tc.data == nil && err == nil || tc.data != nil && !bytes.Equal(have, tc.data) {
+			t.Errorf("%q: %s was replaced (%d bytes)", args, tc.file, len(have))
+		}
+		os.Remove(tc.file)
+	}
+	out = filepath.Join(dir, "rows.csv")
+	if code, _, errs := runCmd(t, "", "watch", `\Processor(*)\*`, "-sc", "2", "-si", "1ms", "--save", dir, "-o", out); code != exitOK {
+		t.Errorf("watch --save DIR -o DIR/rows.csv: exit %d, %s", code, errs)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `\Processor(`) {
+		t.Errorf("rows.csv: %v %.100q", err, b)
+	}
+}

@@ -55,8 +55,10 @@ prints " ".
 -si is the interval, [[hh:]mm:]ss (default 1 second; 250ms-style durations
 too); -sc stops after that many rows (default: until Ctrl-C, which ends the
 run cleanly with every row written). -o writes the rows to a file as they
-come, instead of standard output (-o -: standard output, as no -o). --save DIR keeps every raw capture there,
-so that any value can be computed again with perfcalc values or calc.
+come, instead of standard output (-o -: standard output, as no -o). --save
+DIR keeps every raw capture there, so that any value can be computed again
+with perfcalc values or calc (an -o, -cf or --names-file there under a name
+the captures take, counter-009.multisz, v1-000001.bin, ..., is refused).
 
 ` + extensionHelp(forWatch, formatCSV) + `-q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
 -qx lists them with their instances.
@@ -197,6 +199,13 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := checkNotInput(*out, stdin, append(names.inputs(), namedInput{counters.cf, "-cf"})...); err != nil {
+		return failCommand(stderr, "watch", err)
+	}
+	files := []namedOutput{{*out, "-o"}, {counters.cf, "-cf"}}
+	for _, n := range names.files {
+		files = append(files, namedOutput{n, "--names-file"})
+	}
+	if err := checkNotSaved(*save, files...); err != nil {
 		return failCommand(stderr, "watch", err)
 	}
 	in := &stdinOnce{r: stdin}
