@@ -257,10 +257,18 @@ func (f *redactFlags) redactor() (*redactor, error) {
 }
 
 // renameColumns redacts a Converter's columns (relog.Converter.Columns
-// allows renaming them before the rows are read).
+// allows renaming them before the rows are read). A path whose machine
+// alone is renamed keeps the rest of its text as the log names it (an
+// instance named h#0 stays h#0, which Path.AppendTo would write h#0#0).
 func (r *redactor) renameColumns(cols []relog.Column) {
 	for i := range cols {
-		cols[i].Parts = r.path(cols[i].Parts)
-		cols[i].Path = string(cols[i].Parts.AppendTo(nil))
+		old := cols[i].Parts
+		p := r.path(old)
+		cols[i].Parts = p
+		if prefix := `\\` + old.Machine + `\`; old.Machine != "" && p.Instance == old.Instance && p.Parent == old.Parent && strings.HasPrefix(cols[i].Path, prefix) {
+			cols[i].Path = `\\` + p.Machine + cols[i].Path[len(prefix)-1:]
+			continue
+		}
+		cols[i].Path = string(p.AppendTo(nil))
 	}
 }

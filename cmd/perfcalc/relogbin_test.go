@@ -281,3 +281,26 @@ func TestRelogBinToPipe(t *testing.T) {
 		}
 	})
 }
+
+// TestRelogRedactInstanceIndexNames: --redact renames the machine of a
+// path and keeps the rest of it as the log names it: the header of a log
+// whose instances are named h#0, h#00 and h#01 is the unredacted one but
+// for the machine (they were h, h and h#1; issue 32, item 18), and -f bin
+// reads back to the redacted CSV.
+func TestRelogRedactInstanceIndexNames(t *testing.T) {
+	dir := t.TempDir()
+	log := putFile(t, filepath.Join(dir, "multi.blg"), instancesLog(3, "h", "h#0", "h#00", "h#01", "p/h#0"))
+	_, plain, _ := runCmd(t, "", "relog", log)
+	code, red, errs := runCmd(t, "", "relog", log, "--redact")
+	if want := strings.ReplaceAll(plain, `\\TINY\`, `\\MACHINE-1\`); code != exitOK || red != want {
+		t.Errorf("relog --redact: exit %d %s\nhave %.300q\nwant %.300q", code, errs, red, want)
+	}
+	out := filepath.Join(dir, "red.blg")
+	if code, _, errs := runCmd(t, "", "relog", log, "--redact", "-c", `\Process(h#0*)\*`, "-o", out); code != exitOK {
+		t.Fatalf("relog --redact -o red.blg: exit %d %s", code, errs)
+	}
+	_, want, _ := runCmd(t, "", "relog", log, "--redact", "-c", `\Process(h#0*)\*`)
+	if _, have, _ := runCmd(t, "", "relog", out); have != want || !strings.Contains(have, `\\MACHINE-1\Process(h#00)\Count`) {
+		t.Errorf("relog red.blg:\nhave %.300q\nwant %.300q", have, want)
+	}
+}
