@@ -255,6 +255,24 @@ func TestRelogBinToPipe(t *testing.T) {
 		if code, have, errs := runCmd(t, "", "relog", putFile(t, filepath.Join(dir, "piped.blg"), piped)); code != exitOK || have != want {
 			t.Errorf("%q: the piped log reads otherwise than the file (exit %d, %s):\nhave %.300q\nwant %.300q", args, code, errs, have, want)
 		}
+		// Standard output a file that holds other bytes before the log
+		// ({ echo; perfcalc relog ... -o -; } > f): the header is set at
+		// the log's offset, the bytes before it left as they were (the
+		// header's fields were written over them).
+		prefix := []byte("bytes before the log\n")
+		f, err := os.Create(filepath.Join(dir, "stdout"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		f.Write(prefix)
+		var errb bytes.Buffer
+		if code := run(append(append([]string{"relog"}, args...), "-f", "bin"), strings.NewReader(""), f, &errb); code != exitOK {
+			t.Fatalf("%q -f bin > FILE after other bytes: exit %d, %s", args, code, errb.String())
+		}
+		if have, _ := os.ReadFile(f.Name()); !bytes.Equal(have, append(prefix, written...)) {
+			t.Errorf("%q -f bin > FILE after %d bytes: %d bytes, not the bytes and the log written to a file", args, len(prefix), len(have))
+		}
 	}
 	check(t, putFile(t, filepath.Join(dir, "multi.blg"), instancesLog(30, "a", "b", "a")))
 	t.Run("real", func(t *testing.T) {

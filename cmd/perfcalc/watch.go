@@ -254,7 +254,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		tw.paths = nm.patterns(paths) // the columns are matched in English
 	}
 	if f == formatBin {
-		tw.bin = &binWatch{out: w}
+		tw.bin = &binWatch{out: logOutput(w)}
 		if !toStdout {
 			tw.bin.name = *out
 		}

@@ -59,8 +59,6 @@ type Writer struct {
 	index    int   // index of buf among the log's buffers
 	lastTime int64 // local time stamp of the last event in buf
 	rec      []byte
-	at       io.WriterAt // where Close sets the header's EndTime and BuffersWritten; nil for a stream
-	base     int64       // the log's offset in at
 	clock    *Clock
 	err      error
 	closed   bool
@@ -98,7 +96,6 @@ func NewWriter(w io.Writer, cfg WriterConfig) (*Writer, error) {
 	}
 	cfg.Header.BufferSize, cfg.Header.PointerSize = uint32(bs), uint32(ptr)
 	wr := &Writer{w: w, cfg: cfg, bufSize: bs, ptr: ptr, buf: make([]byte, bs)}
-	wr.at, wr.base = seekable(w)
 	wr.clock = NewClock(&wr.cfg.Header.TimeZone)
 	hdr, err := wr.logHeaderEvent()
 	if err != nil {
@@ -184,11 +181,15 @@ func (w *Writer) Flush() error {
 func (w *Writer) Samples() int { return w.samples }
 
 // Close writes the last buffer. When the io.Writer is also an
-// io.WriterAt (a file) that can seek, it then sets the header's EndTime
-// (end, a UTC FILETIME; 0 leaves it 0) and BuffersWritten, as Windows
-// does when it closes a log; otherwise (a pipe, a socket: a stream) they
-// stay 0, as in a real-time log or one still being written, which Reader
-// reads alike. Close does not close the io.Writer.
+// io.WriterAt (a file, whose offset 0 is the log's first byte), it then
+// sets the header's EndTime (end, a UTC FILETIME; 0 leaves it 0) and
+// BuffersWritten, as Windows does when it closes a log; otherwise (a
+// stream) they stay 0, as in a real-time log or one still being written,
+// which Reader reads alike. An *os.File can be a pipe, whose WriteAt fails
+// ("illegal seek"), or stand after other bytes: the caller then passes
+// an io.Writer without WriteAt, or one whose WriteAt is at the log's
+// offset (as perfcalc relog and watch do). Close does not close the
+// io.Writer.
 func (w *Writer) Close(end int64) error {
 	if w.err != nil {
 		return w.err
@@ -202,12 +203,12 @@ func (w *Writer) Close(end int64) error {
 			return err
 		}
 	}
-	at := w.at
-	if at == nil {
+	at, ok := w.w.(io.WriterAt)
+	if !ok {
 		return nil
 	}
 	var b [8]byte
-	off := w.base + BufferHeaderSize + systemHeaderSize
+	off := int64(BufferHeaderSize + systemHeaderSize)
 	putU64(b[:], uint64(end))
 	if _, err := at.WriteAt(b[:8], off+16); err != nil {
 		w.err = err
@@ -219,29 +220,6 @@ func (w *Writer) Close(end int64) error {
 		return err
 	}
 	return nil
-}
-
-// seekable returns the io.WriterAt through which Close sets the header of
-// a log written on w, and the log's offset in it: w itself when it is an
-// io.WriterAt, at the offset where w's io.Seeker stands (a file that
-// already holds other bytes, as standard output may), or nil when w cannot
-// seek (a pipe, a terminal or a socket, which an *os.File can be too:
-// its WriteAt would fail with "illegal seek" after the whole log was
-// written). An io.WriterAt without io.Seeker is written at offset 0.
-func seekable(w io.Writer) (io.WriterAt, int64) {
-	at, ok := w.(io.WriterAt)
-	if !ok {
-		return nil, 0
-	}
-	s, ok := w.(io.Seeker)
-	if !ok {
-		return at, 0
-	}
-	base, err := s.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return nil, 0
-	}
-	return at, base
 }
 
 // start begins buffer w.index.
