@@ -56,8 +56,12 @@ import (
 // The branches of 2026-11-26 merged (identity, names, the .blg writer's
 // longer error text, statistics' copies): 3,249,618 raw, 940,969 gzipped,
 // 508 raw over the sum of the entries above; the budget grew by as much.
+//
+// Issue 32 item 18, counterpath.SplitInstance's index read only as PDH's
+// numbering writes it: +40 raw, +36 gzipped (3,249,618 -> 3,249,658;
+// 940,968 -> 941,004), within the gzipped budget.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508 + 40
 	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778
 )
 
