@@ -219,7 +219,8 @@ func addRedactFlags(fs *flag.FlagSet) *redactFlags {
 	return f
 }
 
-// checkFiles refuses a --redact-map that is another file of the command:
+// checkFiles refuses a --redact-map that is not a regular file where it
+// exists (a named pipe, a device) or is another file of the command:
 // standard input or output ("-": the map is read, then written), one of
 // its inputs (the map written would replace it), -o's file or
 // --keep-partial's (one would replace the other: the map of the real
@@ -231,6 +232,10 @@ func (f *redactFlags) checkFiles(out string, keepPartial bool, stdin io.Reader, 
 	}
 	if m == stdinName {
 		return &usageError{"--redact-map -: the map is read, then written: name a file"}
+	}
+	if fi, err := os.Stat(m); err == nil && !fi.Mode().IsRegular() {
+		// A named pipe would block the reading, a device take the map.
+		return &usageError{"--redact-map " + m + ": not a regular file (the map is read, then replaced): name a file"}
 	}
 	if err := checkPathNotInput("--redact-map "+m, m, stdin, inputs); err != nil {
 		return err

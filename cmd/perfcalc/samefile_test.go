@@ -194,6 +194,8 @@ func TestOutputsApart(t *testing.T) {
 		{[]string{"--redact-map", in}, "--redact-map " + in + " is the same file as the input " + in + " (IN.blg)"},
 		{[]string{"--redact-map", empty, "-cf", empty}, "--redact-map " + empty + " is the same file as the input " + empty + " (-cf)"},
 		{[]string{"--redact-map", "-"}, "--redact-map -: the map is read, then written: name a file"},
+		{[]string{"--redact-map", dir}, "--redact-map " + dir + ": not a regular file"},
+		{[]string{"--redact-map", os.DevNull}, "--redact-map " + os.DevNull + ": not a regular file"},
 	} {
 		args := append([]string{"relog", in}, tc.args...)
 		code, _, errs := runCmd(t, "", args...)
