@@ -26,7 +26,8 @@ func writeBin(w io.Writer, logs *openedLogs, opts relog.Options, red *redactor) 
 // starts (standard output may hold other bytes before it); an output that
 // cannot seek (a pipe, a terminal, a socket, which an *os.File can be:
 // its WriteAt fails with "illegal seek" after the whole log was written)
-// loses it, and the log ends as a real-time log does, those fields 0. (The
+// or that appends loses it, and the log ends as a real-time log does,
+// those fields 0. (The
 // probe is here, not in engine/blg: a Seek called through an interface
 // there would link every Seek method into the WebAssembly module, 2.8 KB.)
 func logOutput(w io.Writer) io.Writer {
@@ -39,13 +40,21 @@ func logOutput(w io.Writer) io.Writer {
 		return w
 	}
 	base, err := s.Seek(0, io.SeekCurrent)
-	switch {
-	case err != nil:
+	if err != nil || appends(at) {
 		return struct{ io.Writer }{w}
-	case base != 0:
+	}
+	if base != 0 {
 		return offsetOutput{w, at, base}
 	}
 	return w
+}
+
+// appends reports whether at refuses WriteAt, as an *os.File opened to
+// append (perfcalc ... >> f) does: a WriteAt of nothing tells, and
+// writes nothing.
+func appends(at io.WriterAt) bool {
+	_, err := at.WriteAt(nil, 0)
+	return err != nil
 }
 
 // offsetOutput is an output whose log starts at base: WriteAt's offsets

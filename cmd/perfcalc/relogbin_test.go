@@ -273,6 +273,22 @@ func TestRelogBinToPipe(t *testing.T) {
 		if have, _ := os.ReadFile(f.Name()); !bytes.Equal(have, append(prefix, written...)) {
 			t.Errorf("%q -f bin > FILE after %d bytes: %d bytes, not the bytes and the log written to a file", args, len(prefix), len(have))
 		}
+		// Standard output a file opened to append (>> FILE): streamed, as
+		// to a pipe (it failed: "invalid use of WriteAt on file opened
+		// with O_APPEND").
+		a, err := os.OpenFile(filepath.Join(dir, "append"), os.O_CREATE|os.O_TRUNC|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		a.Write(prefix)
+		errb.Reset()
+		if code := run(append(append([]string{"relog"}, args...), "-f", "bin"), strings.NewReader(""), a, &errb); code != exitOK {
+			t.Errorf("%q -f bin >> FILE: exit %d, %s", args, code, errb.String())
+		}
+		if have, _ := os.ReadFile(a.Name()); !bytes.Equal(have, append(prefix, piped...)) {
+			t.Errorf("%q -f bin >> FILE after %d bytes: %d bytes, not the bytes and the streamed log", args, len(prefix), len(have))
+		}
 	}
 	check(t, putFile(t, filepath.Join(dir, "multi.blg"), instancesLog(30, "a", "b", "a")))
 	t.Run("real", func(t *testing.T) {
