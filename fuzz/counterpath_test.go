@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -49,6 +50,30 @@ func FuzzCounterPath(f *testing.F) {
 		}
 		if !strings.Contains(p.Instance, "*") && !strings.Contains(p.Parent, "*") && !strings.Contains(p.Counter, "*") && p.Index != counterpath.AnyIndex && !p.Matches(p) {
 			t.Fatalf("%q does not match itself", canon)
+		}
+	})
+}
+
+// FuzzSplitInstance: SplitInstance's parts, joined again as
+// parent/name#index (#index where index is not 0, as relog -f bin writes
+// a column's instance), are the full name it split, whatever the name:
+// an instance named h#0 or h#01 is never written as h or h#1 (issue 32,
+// item 18).
+func FuzzSplitInstance(f *testing.F) {
+	for _, s := range []string{"_Total", "svchost/0#3", "chrome#12", "h#0", "h#00", "h#01", "p/h#007", "a/#1", "#1", "/x", "p/", "a#99999999999", "a#2147483647"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, full string) {
+		parent, name, index := counterpath.SplitInstance(full)
+		joined := name
+		if parent != "" {
+			joined = parent + "/" + name
+		}
+		if index > 0 {
+			joined += "#" + strconv.Itoa(index)
+		}
+		if joined != full || index < 0 {
+			t.Fatalf("SplitInstance(%q) = %q, %q, %d, which join as %q", full, parent, name, index, joined)
 		}
 	})
 }

@@ -61,8 +61,12 @@ import (
 // (engine/termtext; Report.AppendText is linked though the module writes
 // no text): +8 raw, -3 gzipped (3,249,626 bytes, 940,966 gzipped); the raw
 // budget grew by as much.
+//
+// Issue 32 item 18, counterpath.SplitInstance's index read only as PDH's
+// numbering writes it: +40 raw, +36 gzipped (3,249,618 -> 3,249,658;
+// 940,968 -> 941,004), within the gzipped budget.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508 + 8
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508 + 8 + 40
 	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778
 )
 

@@ -159,7 +159,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	all := expandInputs(pos, listDir, ext, func(name, kind string) {
 		fmt.Fprintf(stderr, "perfcalc convert: note: %s is %s, not a regular file: skipped (give it by name to read it as a stream)\n", name, kind)
 	})
-	refuseOutputsThatAreInputs(all)
+	refuseOutputsThatAreInputs(all, names.inputs()...)
 	var todo []*job
 	for _, j := range all {
 		if j.err == nil && !*force && (keys == nil && upToDate(j.in, j.out) || keys != nil && partsUpToDate(j.in, j.out, *outDir)) {

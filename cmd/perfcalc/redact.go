@@ -31,7 +31,16 @@ type redactor struct {
 }
 
 // newRedactor reads the map file, when it exists, so that a machine keeps
-// its pseudonym from one run to the next.
+// its pseudonym from one run to the next. The map must be one to one: a
+// pseudonym given to two machines would merge them, and a machine given
+// two pseudonyms (names that differ only in case are one machine) would
+// have one of them only; both are refused, naming the file and the line,
+// as is a pseudonym not written as the map writes it (MACHINE-01 for
+// MACHINE-1). A line that repeats an earlier one is left out. A pseudonym
+// that is also the name of a machine that the map does not name (a log
+// of a machine named MACHINE-1) is accepted: that machine gets a
+// pseudonym of its own, numbered after every pseudonym of the map, so no
+// two machines share one.
 func newRedactor(mapFile string, objects []string, salt string) (*redactor, error) {
 	r := &redactor{pseudo: map[string]string{}, next: 1, objects: objects, salt: salt}
 	if mapFile == "" {
@@ -45,15 +54,35 @@ func newRedactor(mapFile string, objects []string, salt string) (*redactor, erro
 		return nil, fmt.Errorf("--redact-map: %v", err)
 	}
 	defer f.Close()
+	type given struct {
+		line    int
+		machine string // as the line names it
+	}
+	byPseudo := map[string]given{}  // the line that gave each pseudonym
+	machineLine := map[string]int{} // the line that named each machine (upper case)
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		pseudo, machine, ok := strings.Cut(sc.Text(), "\t")
 		n, err := strconv.Atoi(strings.TrimPrefix(pseudo, "MACHINE-"))
-		if !ok || !strings.HasPrefix(pseudo, "MACHINE-") || err != nil || n < 1 || machine == "" {
+		if !ok || err != nil || n < 1 || pseudo != "MACHINE-"+strconv.Itoa(n) || machine == "" {
 			return nil, fmt.Errorf("--redact-map %s: line %d is not MACHINE-<n><tab><machine name>", mapFile, line)
 		}
-		r.pseudo[strings.ToUpper(machine)] = pseudo
+		key := strings.ToUpper(machine)
+		had, named := r.pseudo[key]
+		g, taken := byPseudo[pseudo]
+		switch {
+		case named && had == pseudo:
+			continue // a line repeated
+		case taken:
+			return nil, fmt.Errorf("--redact-map %s: line %d gives %s to %s, which line %d gives to %s: the two machines would merge (a pseudonym names one machine)",
+				mapFile, line, pseudo, machine, g.line, g.machine)
+		case named:
+			return nil, fmt.Errorf("--redact-map %s: line %d gives %s the pseudonym %s, which line %d gives %s (a machine has one pseudonym; names that differ only in case are one machine)",
+				mapFile, line, machine, pseudo, machineLine[key], had)
+		}
+		r.pseudo[key] = pseudo
 		r.order = append(r.order, [2]string{pseudo, machine})
+		byPseudo[pseudo], machineLine[key] = given{line, machine}, line
 		r.next = max(r.next, n+1)
 	}
 	if err := sc.Err(); err != nil {
@@ -190,6 +219,34 @@ func addRedactFlags(fs *flag.FlagSet) *redactFlags {
 	return f
 }
 
+// checkFiles refuses a --redact-map that is not a regular file where it
+// exists (a named pipe, a device) or is another file of the command:
+// standard input or output ("-": the map is read, then written), one of
+// its inputs (the map written would replace it), -o's file or
+// --keep-partial's (one would replace the other: the map of the real
+// machine names was left in the file of the redacted output).
+func (f *redactFlags) checkFiles(out string, keepPartial bool, stdin io.Reader, stdout io.Writer, inputs []namedInput) error {
+	m := *f.mapFile
+	if m == "" {
+		return nil
+	}
+	if m == stdinName {
+		return &usageError{"--redact-map -: the map is read, then written: name a file"}
+	}
+	if fi, err := os.Stat(m); err == nil && !fi.Mode().IsRegular() {
+		// A named pipe would block the reading, a device take the map.
+		return &usageError{"--redact-map " + m + ": not a regular file (the map is read, then replaced): name a file"}
+	}
+	if err := checkPathNotInput("--redact-map "+m, m, stdin, inputs); err != nil {
+		return err
+	}
+	outs := []namedOutput{{out, "-o"}}
+	if keepPartial && out != "" && out != stdinName {
+		outs = append(outs, namedOutput{partialPath(out), "--keep-partial's"})
+	}
+	return checkOutputsApart(stdout, append(outs, namedOutput{m, "--redact-map"})...)
+}
+
 // redactor returns the redactor the flags ask for, or nil.
 func (f *redactFlags) redactor() (*redactor, error) {
 	if !*f.on && *f.mapFile == "" && len(f.objects) == 0 {
@@ -205,10 +262,18 @@ func (f *redactFlags) redactor() (*redactor, error) {
 }
 
 // renameColumns redacts a Converter's columns (relog.Converter.Columns
-// allows renaming them before the rows are read).
+// allows renaming them before the rows are read). A path whose machine
+// alone is renamed keeps the rest of its text as the log names it (an
+// instance named h#0 stays h#0, which Path.AppendTo would write h#0#0).
 func (r *redactor) renameColumns(cols []relog.Column) {
 	for i := range cols {
-		cols[i].Parts = r.path(cols[i].Parts)
-		cols[i].Path = string(cols[i].Parts.AppendTo(nil))
+		old := cols[i].Parts
+		p := r.path(old)
+		cols[i].Parts = p
+		if prefix := `\\` + old.Machine + `\`; old.Machine != "" && p.Instance == old.Instance && p.Parent == old.Parent && strings.HasPrefix(cols[i].Path, prefix) {
+			cols[i].Path = `\\` + p.Machine + cols[i].Path[len(prefix)-1:]
+			continue
+		}
+		cols[i].Path = string(p.AppendTo(nil))
 	}
 }

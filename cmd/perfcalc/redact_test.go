@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 	"github.com/perfcalc/perfcalc/tools/corpus"
 )
 
@@ -125,5 +127,64 @@ func TestRelogRedactMap(t *testing.T) {
 		if code, _, errs := runCmd(t, "", append([]string{"relog", tx}, tc.args...)...); code != exitUsage || !strings.Contains(errs, "--salt") {
 			t.Errorf("%v: exit %d, %q", tc.args, code, errs)
 		}
+	}
+}
+
+// machinesLog writes a log of one raw counter per machine (\\M\Memory\Pages)
+// and three samples.
+func machinesLog(machines ...string) []byte {
+	var cs []blgbuild.Counter
+	for _, m := range machines {
+		cs = append(cs, blgbuild.Counter{Type: uint32(engine.CounterRawcount), Machine: `\\` + m, Object: "Memory", Counter: "Pages"})
+	}
+	l := blgbuild.New(64<<10, tinyLogStart)
+	l.Record(blgbuild.EventCounterList, tinyLogStart, blgbuild.AppendCounterList(nil, cs...), blgbuild.MaxEventData)
+	for i := range 3 {
+		ts := tinyLogStart + int64(i)*10_000_000
+		vals := make([]uint64, len(machines))
+		for j := range vals {
+			vals[j] = uint64(100*i + j)
+		}
+		l.Record(blgbuild.EventSample, ts, blgbuild.RawSample(ts, vals...), blgbuild.MaxEventData)
+	}
+	return l.Bytes()
+}
+
+// TestRelogRedactMapOneToOne: a --redact-map whose pseudonym names two
+// machines (which then merged into one, exit 0), that gives a machine
+// two pseudonyms, or whose pseudonym is not as the map writes it, is
+// refused naming the file, the line and the pseudonym, before any output
+// (issue 32, item 16). A repeated line is harmless; a pseudonym that is
+// also the name of a machine the map does not name leaves the two
+// machines apart.
+func TestRelogRedactMapOneToOne(t *testing.T) {
+	dir := t.TempDir()
+	log := putFile(t, filepath.Join(dir, "x.blg"), machinesLog("ALPHA", "BRAVO", "MACHINE-1"))
+	for _, tc := range []struct{ name, text, err string }{
+		{"merge.tsv", "MACHINE-1\tALPHA\nMACHINE-1\tBRAVO\n", "line 2 gives MACHINE-1 to BRAVO, which line 1 gives to ALPHA: the two machines would merge"},
+		{"twice.tsv", "MACHINE-1\tALPHA\nMACHINE-2\tBRAVO\nMACHINE-3\talpha\n", "line 3 gives alpha the pseudonym MACHINE-3, which line 1 gives MACHINE-1"},
+		{"zero.tsv", "MACHINE-1\tALPHA\nMACHINE-01\tBRAVO\n", "line 2 is not MACHINE-<n><tab><machine name>"},
+	} {
+		m := putFile(t, filepath.Join(dir, tc.name), []byte(tc.text))
+		out := filepath.Join(dir, "out.csv")
+		code, _, errs := runCmd(t, "", "relog", log, "--redact-map", m, "-o", out)
+		if want := "perfcalc relog: --redact-map " + m + ": " + tc.err; code != exitError || !strings.HasPrefix(errs, want) {
+			t.Errorf("%s: exit %d, %q\nwant exit 1, %q", tc.name, code, errs, want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: the output was written", tc.name)
+		}
+		if have, _ := os.ReadFile(m); string(have) != tc.text {
+			t.Errorf("%s: the map was rewritten: %q", tc.name, have)
+		}
+	}
+	m := putFile(t, filepath.Join(dir, "ok.tsv"), []byte("MACHINE-1\tALPHA\nMACHINE-1\talpha\n"))
+	code, csv, errs := runCmd(t, "", "relog", log, "--redact-map", m)
+	header := strings.SplitN(csv, "\r\n", 2)[0]
+	if code != exitOK || !strings.HasSuffix(header, `,"\\MACHINE-1\Memory\Pages","\\MACHINE-2\Memory\Pages","\\MACHINE-3\Memory\Pages"`) {
+		t.Errorf("exit %d %s: %s", code, errs, header)
+	}
+	if have, _ := os.ReadFile(m); string(have) != "MACHINE-1\tALPHA\nMACHINE-2\tBRAVO\nMACHINE-3\tMACHINE-1\n" {
+		t.Errorf("the map: %q", have)
 	}
 }

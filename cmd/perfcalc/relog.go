@@ -59,7 +59,9 @@ merges get one entry per column. Example:
 of first appearance) in every format, -q and the .blg of -f bin (whose header
 then leaves out the log's file name); values are untouched. --redact-map FILE
 lists the pseudonyms, one "MACHINE-<n><tab><name>" line each, to undo it: read
-first when it exists, so that a machine keeps its pseudonym from log to log.
+first when it exists, so that a machine keeps its pseudonym from log to log
+(a map that gives a pseudonym to two machines, or a machine two pseudonyms,
+is refused).
 --redact-instances OBJECT (repeatable) also replaces the instance and parent
 names of that object (Process, LogicalDisk, ...) by "h" and 16 hex digits of
 SHA-256 of --salt SECRET and the name: the same secret gives the same names.
@@ -104,7 +106,9 @@ buffer is not a log's are refused before any copy).
 (unnamed until then on Linux, so that nothing is left behind even by kill
 -9; removed on Ctrl-C or SIGTERM elsewhere): the file is complete or left as
 it was. -o /dev/null, /dev/stdout or a named pipe is written to directly.
-An -o that is an input (by any name or link) is refused.
+An -o that is an input (by any name or link: a log, -cf, --names-file,
+--redact-map) is refused, and so is a --redact-map that is an input or -o's
+file (which it would replace, leaving the real machine names there).
 
 --max-columns N (default 1000000) refuses, with exit status 1 and before
 memory runs out, logs of more than N columns (counters of distinct
@@ -202,7 +206,11 @@ func runRelog(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if begin.ft != 0 && end.set && end.endFT() < begin.ft {
 		return failCommand(stderr, "relog", &usageError{"-e is before -b"})
 	}
-	if err := checkLogOutputs(*out, *keepPartial, stdin, append(logInputs(pos, counters.cf), names.inputs()...)...); err != nil {
+	inputs := append(logInputs(pos, counters.cf), names.inputs()...)
+	if err := checkLogOutputs(*out, *keepPartial, stdin, inputs...); err != nil {
+		return failCommand(stderr, "relog", err)
+	}
+	if err := redact.checkFiles(*out, *keepPartial, stdin, stdout, inputs); err != nil {
 		return failCommand(stderr, "relog", err)
 	}
 	red, err := redact.redactor()

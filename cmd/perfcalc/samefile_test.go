@@ -160,3 +160,147 @@ func TestOutputIsInput(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputsApart: every file a command reads or writes besides -o is
+// an input or an output that -o may not replace, and two outputs of one
+// command are never one file (issue 32, item 15). relog -o o.csv
+// --redact-map o.csv left the map of the real machine names in o.csv
+// (exit 0), whether the map existed or not; a map that is one of the
+// inputs was replaced by the map; convert replaced a --names-file named
+// like its output. Each is refused, naming both files, and every file is
+// left as it was.
+func TestOutputsApart(t *testing.T) {
+	dir := t.TempDir()
+	log := tinyLog(3)
+	in := putFile(t, filepath.Join(dir, "x.blg"), log)
+	mapText := []byte("MACHINE-1\tTINY\n")
+	oldMap := putFile(t, filepath.Join(dir, "old.tsv"), mapText)
+	empty := putFile(t, filepath.Join(dir, "empty.txt"), nil) // an empty -cf reads as an empty map
+	newFile := filepath.Join(dir, "new.csv")
+	link := filepath.Join(dir, "link.tsv")
+	if err := os.Symlink(oldMap, link); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--redact-map", newFile, "-o", newFile}, "--redact-map " + newFile + " is the same file as -o " + newFile + ": one output would replace the other"},
+		{[]string{"--redact-map", filepath.Join(dir, ".", "new.csv"), "-o", newFile}, "--redact-map " + filepath.Join(dir, ".", "new.csv") + " is the same file as -o " + newFile},
+		{[]string{"--redact-map", oldMap, "-o", oldMap}, "--redact-map " + oldMap + " is the same file as -o " + oldMap},
+		{[]string{"--redact-map", oldMap, "-o", link}, "--redact-map " + oldMap + " is the same file as -o " + link},
+		{[]string{"--redact-map", oldMap, "-o", filepath.Join(dir, "y.csv"), "--keep-partial"}, ""}, // apart: written
+		{[]string{"--redact-map", filepath.Join(dir, "y.csv.partial"), "-o", filepath.Join(dir, "y.csv"), "--keep-partial"}, "--redact-map " + filepath.Join(dir, "y.csv.partial") + " is the same file as --keep-partial's " + filepath.Join(dir, "y.csv.partial")},
+		{[]string{"--redact-map", in}, "--redact-map " + in + " is the same file as the input " + in + " (IN.blg)"},
+		{[]string{"--redact-map", empty, "-cf", empty}, "--redact-map " + empty + " is the same file as the input " + empty + " (-cf)"},
+		{[]string{"--redact-map", "-"}, "--redact-map -: the map is read, then written: name a file"},
+		{[]string{"--redact-map", dir}, "--redact-map " + dir + ": not a regular file"},
+		{[]string{"--redact-map", os.DevNull}, "--redact-map " + os.DevNull + ": not a regular file"},
+	} {
+		args := append([]string{"relog", in}, tc.args...)
+		code, _, errs := runCmd(t, "", args...)
+		switch {
+		case tc.want == "" && code != exitOK:
+			t.Errorf("%q: exit %d, %q", args, code, errs)
+		case tc.want != "" && (code != exitUsage || !strings.HasPrefix(errs, "perfcalc relog: "+tc.want)):
+			t.Errorf("%q: exit %d, %q\nwant exit 2, %q", args, code, errs, tc.want)
+		}
+		if tc.want == "" {
+			continue
+		}
+		if have, err := os.ReadFile(newFile); err == nil {
+			t.Errorf("%q: %s was written: %q", args, newFile, have)
+			os.Remove(newFile)
+		}
+		for _, f := range []struct {
+			name string
+			data []byte
+		}{{in, log}, {oldMap, mapText}, {empty, nil}} {
+			if have, _ := os.ReadFile(f.name); !bytes.Equal(have, f.data) {
+				t.Errorf("%q: %s was replaced (%d bytes)", args, f.name, len(have))
+				putFile(t, f.name, f.data)
+			}
+		}
+	}
+	// The map written to standard output, which -o - writes too.
+	if f, err := os.Create(filepath.Join(dir, "stdout")); err == nil {
+		defer f.Close()
+		var stderr bytes.Buffer
+		code := run([]string{"relog", in, "--redact-map", f.Name()}, strings.NewReader(""), f, &stderr)
+		if want := "--redact-map " + f.Name() + " is the same file as standard output (-o)"; code != exitUsage || !strings.Contains(stderr.String(), want) {
+			t.Errorf("relog --redact-map FILE > FILE: exit %d, %q, want %q", code, stderr.String(), want)
+		}
+	}
+
+	// convert: a --names-file that is a log's output (named as convert
+	// names it), converted with --force.
+	outs := filepath.Join(dir, "outs")
+	if code, _, errs := runCmd(t, "", "convert", in, "-o", outs, "-f", "csv"); code != exitOK {
+		t.Fatalf("convert: exit %d, %s", code, errs)
+	}
+	written, _ := filepath.Glob(filepath.Join(outs, "*.csv"))
+	if len(written) != 1 {
+		t.Fatalf("convert wrote %q, want one CSV", written)
+	}
+	table, err := os.ReadFile(corpusFile("counter-009.multisz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := putFile(t, written[0], table)
+	code, stdout, _ := runCmd(t, "", "convert", in, "-o", outs, "-f", "csv", "--force", "--names-lang", "en", "--names-file", names)
+	if want := "its output " + names + " is the same file as the input " + names + " (--names-file)"; code != exitError || !strings.Contains(stdout, want) {
+		t.Errorf("convert --names-file OUTPUT: exit %d, %q\nwant exit 1, %q", code, stdout, want)
+	}
+	if have, _ := os.ReadFile(names); !bytes.Equal(have, table) {
+		t.Errorf("convert replaced the --names-file (%d bytes)", len(have))
+	}
+}
+
+// TestWatchSaveApart: watch's -o, -cf and --names-file may not be files
+// that its --save folder's captures take (a --names-file of the
+// counter-009.multisz an earlier run saved there, an -o named like a
+// capture): the capture replaced them (issue 32, item 15). Files of other
+// names in the folder are written as before.
+func TestWatchSaveApart(t *testing.T) {
+	replayWatch(t)
+	dir := t.TempDir()
+	table, err := os.ReadFile(corpusFile("counter-009.multisz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []byte(`\Processor(*)\*` + "\n")
+	names := filepath.Join(dir, "counter-009.multisz")
+	cf := filepath.Join(dir, "pdh-000001.paths") // a saved list of paths, as -cf
+	out := filepath.Join(dir, "v1-000001.bin")
+	for _, tc := range []struct {
+		args []string
+		what string
+		file string // and its bytes, left as they were
+		data []byte
+	}{
+		{[]string{"-f", "csv", "-o", out}, "-o " + out, out, nil},
+		{[]string{"--names-lang", "en", "--names-file", names}, "--names-file " + names, names, table},
+		{[]string{"-cf", cf}, "-cf " + cf, cf, paths},
+	} {
+		if tc.data != nil {
+			putFile(t, tc.file, tc.data)
+		}
+		args := append([]string{"watch", `\Processor(*)\*`, "-sc", "2", "-si", "1ms", "--save", dir}, tc.args...)
+		code, _, errs := runCmd(t, "", args...)
+		want := "perfcalc watch: " + tc.what + " is in --save " + dir + " under a name its captures take"
+		if code != exitUsage || !strings.HasPrefix(errs, want) {
+			t.Errorf("%q: exit %d, %q\nwant exit 2, %q", args, code, errs, want)
+		}
+		if have, err := os.ReadFile(tc.file); tc.data == nil && err == nil || tc.data != nil && !bytes.Equal(have, tc.data) {
+			t.Errorf("%q: %s was replaced (%d bytes)", args, tc.file, len(have))
+		}
+		os.Remove(tc.file)
+	}
+	out = filepath.Join(dir, "rows.csv")
+	if code, _, errs := runCmd(t, "", "watch", `\Processor(*)\*`, "-sc", "2", "-si", "1ms", "--save", dir, "-o", out); code != exitOK {
+		t.Errorf("watch --save DIR -o DIR/rows.csv: exit %d, %s", code, errs)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `\Processor(`) {
+		t.Errorf("rows.csv: %v %.100q", err, b)
+	}
+}

@@ -56,8 +56,10 @@ prints " ".
 -si is the interval, [[hh:]mm:]ss (default 1 second; 250ms-style durations
 too); -sc stops after that many rows (default: until Ctrl-C, which ends the
 run cleanly with every row written). -o writes the rows to a file as they
-come, instead of standard output. --save DIR keeps every raw capture there,
-so that any value can be computed again with perfcalc values or calc.
+come, instead of standard output (-o -: standard output, as no -o). --save
+DIR keeps every raw capture there, so that any value can be computed again
+with perfcalc values or calc (an -o, -cf or --names-file there under a name
+the captures take, counter-009.multisz, v1-000001.bin, ..., is refused).
 
 ` + extensionHelp(forWatch, formatCSV) + `-q lists the counters of OBJECT (every object when none) as \Object(*)\Counter;
 -qx lists them with their instances.
@@ -200,6 +202,13 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkNotInput(*out, stdin, append(names.inputs(), namedInput{counters.cf, "-cf"})...); err != nil {
 		return failCommand(stderr, "watch", err)
 	}
+	files := []namedOutput{{*out, "-o"}, {counters.cf, "-cf"}}
+	for _, n := range names.files {
+		files = append(files, namedOutput{n, "--names-file"})
+	}
+	if err := checkNotSaved(*save, files...); err != nil {
+		return failCommand(stderr, "watch", err)
+	}
 	in := &stdinOnce{r: stdin}
 	listed, err := counters.paths(in)
 	if err != nil {
@@ -233,7 +242,8 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	var w io.Writer = stdout
 	var file *os.File
-	if *out != "" {
+	toStdout := *out == "" || *out == stdinName // -o - is standard output, as relog's
+	if !toStdout {
 		if file, err = os.Create(*out); err != nil {
 			return fail(exitError, "%v", err)
 		}
@@ -245,7 +255,10 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		tw.paths = nm.patterns(paths) // the columns are matched in English
 	}
 	if f == formatBin {
-		tw.bin = &binWatch{out: w, name: *out}
+		tw.bin = &binWatch{out: logOutput(w)}
+		if !toStdout {
+			tw.bin.name = *out
+		}
 	}
 	ctx, stop := watchContext()
 	defer stop()
@@ -277,7 +290,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// typeperf's closing lines go to the console, unless JSON rows are
 	// written there.
-	console := *out != "" || f != formatJSON && f != formatBin
+	console := !toStdout || f != formatJSON && f != formatBin
 	if console {
 		io.WriteString(stdout, "Exiting, please wait...\r\n")
 	}

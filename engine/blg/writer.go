@@ -181,10 +181,15 @@ func (w *Writer) Flush() error {
 func (w *Writer) Samples() int { return w.samples }
 
 // Close writes the last buffer. When the io.Writer is also an
-// io.WriterAt (a file), it then sets the header's EndTime (end, a UTC
-// FILETIME; 0 leaves it 0) and BuffersWritten, as Windows does when it
-// closes a log; otherwise they stay 0, as in a log still being written,
-// which Reader reads alike. Close does not close the io.Writer.
+// io.WriterAt (a file, whose offset 0 is the log's first byte), it then
+// sets the header's EndTime (end, a UTC FILETIME; 0 leaves it 0) and
+// BuffersWritten, as Windows does when it closes a log; otherwise (a
+// stream) they stay 0, as in a real-time log or one still being written,
+// which Reader reads alike. An *os.File can be a pipe, whose WriteAt fails
+// ("illegal seek"), or stand after other bytes: the caller then passes
+// an io.Writer without WriteAt, or one whose WriteAt is at the log's
+// offset (as perfcalc relog and watch do). Close does not close the
+// io.Writer.
 func (w *Writer) Close(end int64) error {
 	if w.err != nil {
 		return w.err

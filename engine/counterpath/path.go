@@ -78,7 +78,15 @@ func Parse(s string) (Path, error) {
 // "/", the index a "#" followed by decimal digits at the end. A "/" that
 // would leave the parent or the name empty, and a "#" that would leave the
 // name empty or is not followed by an index below 2^31 ("#*" included:
-// it names no instance), belong to the name. It allocates nothing.
+// it names no instance), belong to the name. Unlike Parse, which reads a
+// path that people write, it reads as an index only the numbers that PDH's
+// numbering of duplicate names writes, 1 to 2^31 − 1 without a leading
+// zero: an instance that is literally named h#0, h#00 or h#01 keeps that
+// name (Parse reads them as h, h and h#1, and h itself would be written
+// h#0). So name, joined again as parent/name#index (#index where index
+// is not 0), is full, for every full: a log written from the parts names
+// its instances as the log it was read from (relog -f bin). It
+// allocates nothing.
 func SplitInstance(full string) (parent, name string, index int) {
 	name = full
 	if slash := strings.IndexByte(name, '/'); slash > 0 && slash < len(name)-1 {
@@ -88,7 +96,7 @@ func SplitInstance(full string) (parent, name string, index int) {
 	for digits > 0 && '0' <= name[digits-1] && name[digits-1] <= '9' {
 		digits--
 	}
-	if digits > 1 && digits < len(name) && name[digits-1] == '#' {
+	if digits > 1 && digits < len(name) && name[digits-1] == '#' && name[digits] != '0' {
 		if n, ok := parseIndex(name[digits:]); ok {
 			name, index = name[:digits-1], n
 		}

@@ -224,6 +224,18 @@ func TestParseAllocations(t *testing.T) {
 // and os, which would bloat the WebAssembly module) and perfcalc's engine.
 func TestNoFmtOrOS(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
 
+// joinInstance is SplitInstance's parts joined again: parent/name#index,
+// as relog -f bin writes an instance name from a column's parts.
+func joinInstance(parent, name string, index int) string {
+	if parent != "" {
+		name = parent + "/" + name
+	}
+	if index > 0 {
+		name += "#" + strconv.Itoa(index)
+	}
+	return name
+}
+
 func TestSplitInstance(t *testing.T) {
 	for _, tc := range []struct {
 		full, parent, name string
@@ -243,10 +255,21 @@ func TestSplitInstance(t *testing.T) {
 		{"a#*", "", "a#*", 0},
 		{"a#99999999999", "", "a#99999999999", 0},
 		{"p/#3", "p", "#3", 0},
+		// Only the indices PDH's numbering writes: a name that ends in
+		// #0 or in a number with leading zeros keeps it (issue 32, item
+		// 18: h#0 became h).
+		{"h#0", "", "h#0", 0},
+		{"h#00", "", "h#00", 0},
+		{"h#01", "", "h#01", 0},
+		{"p/h#007", "p", "h#007", 0},
+		{"h#10", "", "h", 10},
 	} {
 		parent, name, index := SplitInstance(tc.full)
 		if parent != tc.parent || name != tc.name || index != tc.index {
 			t.Errorf("SplitInstance(%q) = %q, %q, %d; want %q, %q, %d", tc.full, parent, name, index, tc.parent, tc.name, tc.index)
+		}
+		if joined := joinInstance(parent, name, index); joined != tc.full {
+			t.Errorf("SplitInstance(%q) joins again as %q", tc.full, joined)
 		}
 		if allocs := testing.AllocsPerRun(10, func() { SplitInstance(tc.full) }); allocs != 0 {
 			t.Errorf("SplitInstance(%q) allocates %v times", tc.full, allocs)
