@@ -32,11 +32,22 @@ one output in DIR named after it, with the extension of its format:
 SERVER1.blg becomes DIR/SERVER1.parquet, written through a temporary file:
 complete or absent. The formats are relog's (perfcalc relog -h).
 
+A log's outputs belong to its identity, not its file name: the SHA-256 of
+its header (the fields Windows rewrites as it writes the log left out) and
+the record after it (the counter list: every path, machines included).
+Where the name is another log's, or two inputs have it (every data
+collector writes DataCollector01.blg), the outputs are NAME~ID, ID the
+identity's first 12 hex digits: DataCollector01~3f2a9c1b7e40.parquet. Two
+logs of one name never skip, replace or delete each other; a copy of a log
+given twice under one name is converted once. DIR/_perfcalc/NAME.EXT.parts
+(NAME.parts with --partition) records the identity and each file written
+with its size and time.
+
 A log that cannot be converted (not a .blg log, damaged, unreadable) fails
 alone, without an output, and the others go on; the exit status is then 1.
-Running the same command again skips every input whose output exists and
-is not older than the input, so an interrupted batch resumes where it
-stopped; --force converts them again.
+Running the same command again skips every log whose list is its own, not
+older than the log, and whose files are still the ones written, so an
+interrupted batch resumes where it stopped; --force converts them again.
 
 While standard error is a terminal, a progress line shows the logs done,
 the throughput and the time left. At the end, standard output gets one
@@ -56,13 +67,16 @@ DuckDB and Trino read as one dataset (Parquet only):
 one file per machine of the log's counter paths and UTC date of its
 samples (a log that spans midnight UTC is split across two dates). The
 values are escaped as Hive escapes them (%XX; an empty machine is
-__HIVE_DEFAULT_PARTITION__, which the engines read as null). The files
-keep every column, machine included, so each is also an ordinary perfcalc
-Parquet file. DIR/_perfcalc/SERVER1.parts lists a log's files (readers
-skip folders whose name begins with _): a run converts again a log whose
-list is missing or older than the log, or names a missing file, and
-removes the files of its earlier run that it no longer writes. Each file
-is written through a temporary file; the list is written last.
+__HIVE_DEFAULT_PARTITION__, which the engines read as null, and a machine
+of that name %5F_HIVE_DEFAULT_PARTITION__). The files keep every column,
+machine included, so each is also an ordinary perfcalc Parquet file.
+DIR/_perfcalc/SERVER1.parts lists a log's files (readers skip folders
+whose name begins with _): a run converts again a log whose list is
+missing or older than the log, or names a missing or changed file, and
+removes the files of its earlier run that it no longer writes: only files
+its own list names, inside DIR, through no symbolic link, of the size and
+time recorded. Each file is written through a temporary file; the list is
+written last.
 --partition machine or --partition date partitions by one of them.
 
 ` + namesHelp + `
