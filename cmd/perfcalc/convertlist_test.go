@@ -211,13 +211,14 @@ func TestConvertSameNamesOneRun(t *testing.T) {
 	}
 }
 
-// TestConvertDeletesOnlyItsFiles (issue 32, item 3): a stale list of an
-// older perfcalc, and a forged list with the log's own identity, name a
+// TestConvertDeletesOnlyItsFiles (issue 32, item 3): a stale list (an
+// older perfcalc's, older than the log), a forged list with the log's own
+// identity, and a list with a path that climbs out of the folder name a
 // file of the output folder that convert never wrote, a file outside it
-// through a symbolic link inside it, and paths that climb out: converting
-// the log deletes none of them (it used to delete the first two).
+// through a symbolic link inside it, and a file above it: converting the
+// log deletes none of them (it used to delete the first two).
 func TestConvertDeletesOnlyItsFiles(t *testing.T) {
-	for _, forged := range []bool{false, true} {
+	for _, kind := range []string{"stale", "forged", "climbs"} {
 		dir := t.TempDir()
 		out, outside := filepath.Join(dir, "out"), filepath.Join(dir, "outside")
 		log := putFile(t, filepath.Join(dir, "logs", "DataCollector01.blg"), fleetLog(tinyLogStart, 3, "SERVER1"))
@@ -229,8 +230,8 @@ func TestConvertDeletesOnlyItsFiles(t *testing.T) {
 		}
 		list := filepath.Join(out, partsFolder, "DataCollector01.parts")
 		names := []string{"machine=SERVER1/notes.txt", "machine=LINK/secret.parquet", "../above.parquet"}
-		text := strings.Join(names, "\n") + "\n" // an older perfcalc's list
-		if forged {
+		text := strings.Join(names[:2], "\n") + "\n" // an older perfcalc's list
+		if kind != "stale" {
 			f, _ := os.Open(log)
 			fi, _ := f.Stat()
 			id, err := logIdentity(f, fi.Size())
@@ -238,27 +239,33 @@ func TestConvertDeletesOnlyItsFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The file of the folder with a time it never had, the file
-			// outside with its true size and time, through the link.
+			// The file of the folder with a time it never had; the file
+			// outside and the one above with their true sizes and times.
 			l := &outputList{id: id}
-			for i, p := range []string{foreign, secret} {
+			for i, p := range []string{foreign, secret, above} {
 				fi, _ := os.Stat(p)
-				l.files = append(l.files, listedFile{rel: names[i], size: fi.Size(), mtime: fi.ModTime().UnixNano() + int64(1-i)})
+				l.files = append(l.files, listedFile{rel: names[i], size: fi.Size(), mtime: fi.ModTime().UnixNano() + int64(1-min(i, 1))})
+			}
+			if kind == "forged" {
+				l.files = l.files[:2]
 			}
 			text = l.text()
 		}
 		putFile(t, list, []byte(text))
+		// Older than the log, which is converted again.
+		stale := time.Now().Add(-time.Hour)
+		os.Chtimes(list, stale, stale)
 		code, msg := convertArgs(t, log, "-o", out, "--partition", "machine")
 		if code != exitOK || !strings.HasPrefix(msg, "converted 1") {
-			t.Errorf("forged %v: exit %d, %q", forged, code, msg)
+			t.Errorf("%s: exit %d, %q", kind, code, msg)
 		}
 		for _, p := range []string{foreign, secret, above} {
 			if _, err := os.Stat(p); err != nil {
-				t.Errorf("forged %v: %s was deleted (%v)", forged, p, err)
+				t.Errorf("%s: %s was deleted (%v)", kind, p, err)
 			}
 		}
 		if rows := datasetRows(t, out); len(rows["SERVER1"]) != 3 {
-			t.Errorf("forged %v: %d rows of the log, want 3", forged, len(rows["SERVER1"]))
+			t.Errorf("%s: %d rows of the log, want 3", kind, len(rows["SERVER1"]))
 		}
 	}
 }
