@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,11 +32,22 @@ one output in DIR named after it, with the extension of its format:
 SERVER1.blg becomes DIR/SERVER1.parquet, written through a temporary file:
 complete or absent. The formats are relog's (perfcalc relog -h).
 
+A log's outputs belong to its identity, not its file name: the SHA-256 of
+its header (the fields Windows rewrites as it writes the log left out) and
+the record after it (the counter list: every path, machines included).
+Where the name is another log's, or two inputs have it (every data
+collector writes DataCollector01.blg), the outputs are NAME~ID, ID the
+identity's first 12 hex digits: DataCollector01~3f2a9c1b7e40.parquet. Two
+logs of one name never skip, replace or delete each other; a copy of a log
+given twice under one name is converted once. DIR/_perfcalc/NAME.EXT.parts
+(NAME.parts with --partition) records the identity and each file written
+with its size and time.
+
 A log that cannot be converted (not a .blg log, damaged, unreadable) fails
 alone, without an output, and the others go on; the exit status is then 1.
-Running the same command again skips every input whose output exists and
-is not older than the input, so an interrupted batch resumes where it
-stopped; --force converts them again.
+Running the same command again skips every log whose list is its own, not
+older than the log, and whose files are still the ones written, so an
+interrupted batch resumes where it stopped; --force converts them again.
 
 While standard error is a terminal, a progress line shows the logs done,
 the throughput and the time left. At the end, standard output gets one
@@ -55,13 +67,16 @@ DuckDB and Trino read as one dataset (Parquet only):
 one file per machine of the log's counter paths and UTC date of its
 samples (a log that spans midnight UTC is split across two dates). The
 values are escaped as Hive escapes them (%XX; an empty machine is
-__HIVE_DEFAULT_PARTITION__, which the engines read as null). The files
-keep every column, machine included, so each is also an ordinary perfcalc
-Parquet file. DIR/_perfcalc/SERVER1.parts lists a log's files (readers
-skip folders whose name begins with _): a run converts again a log whose
-list is missing or older than the log, or names a missing file, and
-removes the files of its earlier run that it no longer writes. Each file
-is written through a temporary file; the list is written last.
+__HIVE_DEFAULT_PARTITION__, which the engines read as null, and a machine
+of that name %5F_HIVE_DEFAULT_PARTITION__). The files keep every column,
+machine included, so each is also an ordinary perfcalc Parquet file.
+DIR/_perfcalc/SERVER1.parts lists a log's files (readers skip folders
+whose name begins with _): a run converts again a log whose list is
+missing or older than the log, or names a missing or changed file, and
+removes the files of its earlier run that it no longer writes: only files
+its own list names, inside DIR, through no symbolic link, of the size and
+time recorded. Each file is written through a temporary file; the list is
+written last.
 --partition machine or --partition date partitions by one of them.
 
 ` + namesHelp + `
@@ -96,6 +111,13 @@ type job struct {
 	idNotes  []string
 	idBreaks int64
 	names    *namer // --names-lang's translations of its names
+	// id is the log's identity (logIdentity), slot where its outputs go
+	// (chooseSlot), sameAs the earlier input of the run with the same
+	// identity and name, which this job leaves to it.
+	id     string
+	slot   slotNames
+	sameAs string
+	place  func(*job) error // places a job identified when opened (a stream)
 }
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -152,23 +174,16 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if keys != nil {
 		// Each log's output is then its list of partitions.
 		listDir, ext = filepath.Join(*outDir, partsFolder), ".parts"
-		if err := os.MkdirAll(listDir, 0o755); err != nil {
-			return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
-		}
 	}
 	all := expandInputs(pos, listDir, ext, func(name, kind string) {
 		fmt.Fprintf(stderr, "perfcalc convert: note: %s is %s, not a regular file: skipped (give it by name to read it as a stream)\n", name, kind)
 	})
 	refuseOutputsThatAreInputs(all, names.inputs()...)
-	var todo []*job
-	for _, j := range all {
-		if j.err == nil && !*force && (keys == nil && upToDate(j.in, j.out) || keys != nil && partsUpToDate(j.in, j.out, *outDir)) {
-			j.skipped = true
-		}
-		if j.err == nil && !j.skipped {
-			todo = append(todo, j)
-		}
+	if err := mkdirInside(*outDir, partsFolder); err != nil {
+		return failCommand(stderr, "convert", fmt.Errorf("-o: %v", err))
 	}
+	cr := &convertRun{outDir: *outDir, listDir: filepath.Join(*outDir, partsFolder), keys: keys, format: f}
+	todo := cr.plan(all, *force)
 	p := newProgress(stderr, todo)
 	work := make(chan *job)
 	var wg sync.WaitGroup
@@ -178,11 +193,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			defer wg.Done()
 			for j := range work {
 				j.identity = *identity
-				if keys != nil {
-					j.err = convertPartitioned(j, *outDir, keys, int(*digits), *maxColumns, srcs)
-				} else {
-					j.err = convertNamed(j, f, int(*digits), *maxColumns, srcs)
-				}
+				j.err = cr.convert(j, int(*digits), *maxColumns, srcs)
 				p.done(j)
 			}
 		}()
@@ -203,6 +214,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "failed: %s: %v\n", j.in, j.err)
 		case j.skipped:
 			skipped++
+			if j.sameAs != "" {
+				fmt.Fprintf(stderr, "perfcalc convert: note: %s is the same log as %s (the same identity): converted once\n", j.in, j.sameAs)
+			}
 		default:
 			converted++
 			bytes += j.size
@@ -227,9 +241,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // expandInputs turns the command line's inputs into jobs: files as given,
-// folders to their *.blg files, glob patterns to their matches. An input
-// that names nothing, and a second input whose output would have the same
-// name as an earlier one's, become failed jobs. Files of folders and
+// folders to their *.blg files, glob patterns to their matches, each job's
+// out its plain output (outDir/NAME+ext). An input that names nothing
+// becomes a failed job. Files of folders and
 // patterns that are not regular files (a named pipe, a device, a socket,
 // also through a symbolic link) are left out, each passed to skip with what
 // it is: reading one may never end; given by name, such a file is read as
@@ -237,7 +251,6 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func expandInputs(args []string, outDir, ext string, skip func(name, kind string)) []*job {
 	var jobs []*job
 	seenIn := map[string]bool{}
-	byOut := map[string]string{}
 	add := func(in string, err error) {
 		j := &job{in: in, err: err}
 		if err == nil {
@@ -247,13 +260,7 @@ func expandInputs(args []string, outDir, ext string, skip func(name, kind string
 				}
 				seenIn[abs] = true
 			}
-			base := filepath.Base(in)
-			j.out = filepath.Join(outDir, strings.TrimSuffix(base, filepath.Ext(base))+ext)
-			if first, dup := byOut[j.out]; dup {
-				j.err = fmt.Errorf("its output %s would be %s's too; convert it into another folder", j.out, first)
-			} else {
-				byOut[j.out] = in
-			}
+			j.out = filepath.Join(outDir, logBase(in)+ext)
 		}
 		jobs = append(jobs, j)
 	}
@@ -364,7 +371,8 @@ func convertOne(j *job, format outputFormat, digits, maxColumns int) error {
 
 // open opens the job's log (--identity; with --names-lang's sources srcs,
 // nil: none, its names translated with them and its own name table) and
-// reads it once for its columns. An error of the log itself is returned
+// reads it once for its columns. A job without an identity yet (a stream)
+// gets it from the opened log, and its place. An error of the log itself is returned
 // without its file's name: the summary names it already.
 func (j *job) open(digits, maxColumns int, srcs *nameSources) (c *relog.Converter, closeIn func(), err error) {
 	opts := relog.Options{Digits: digits, MaxColumns: maxColumns, Identity: j.identity}
@@ -375,27 +383,155 @@ func (j *job) open(digits, maxColumns int, srcs *nameSources) (c *relog.Converte
 		}
 		j.names, opts.Rename = nm, nm.rename
 	}
-	c, closeIn, j.events, err = openLogsCounting([]string{j.in}, opts, &stdinOnce{})
+	o, err := openLogSet([]string{j.in}, opts, &stdinOnce{})
 	if fe := (*fileError)(nil); errors.As(err, &fe) && fe.name == j.in {
 		return nil, nil, fe.err
 	}
-	return c, closeIn, err
+	if err != nil {
+		return nil, nil, err
+	}
+	j.events = o.skipped
+	if j.id == "" && j.place != nil && len(o.inputs) == 1 {
+		j.id, err = logIdentity(o.inputs[0].R, o.inputs[0].Size)
+		if err == nil {
+			err = j.place(j)
+		}
+		if err != nil {
+			o.closeAll()
+			return nil, nil, err
+		}
+	}
+	return o.c, o.closeAll, nil
 }
 
 // convertNamed is convertOne with --names-lang's sources (nil: none): the
-// log's names are translated with them and its own name table.
+// log's names are translated with them and its own name table. With a
+// slot (convert's runs), the output is written as the slot's file and
+// recorded in the slot's list.
 func convertNamed(j *job, format outputFormat, digits, maxColumns int, srcs *nameSources) error {
 	c, closeIn, err := j.open(digits, maxColumns, srcs)
 	if err != nil {
 		return err
 	}
 	defer closeIn()
-	_, err = writeOutput(j.out, nil, false, func(w io.Writer) (err error) {
-		j.dropped, err = writeLog(w, c, format)
+	defer func() { j.idNotes, j.idBreaks = append([]string(nil), c.IdentityNotes()...), c.IdentityBreaks() }()
+	if j.slot.list == "" {
+		_, err = writeOutput(j.out, nil, false, func(w io.Writer) (err error) {
+			j.dropped, err = writeLog(w, c, format)
+			return err
+		})
 		return err
-	})
-	j.idNotes, j.idBreaks = append([]string(nil), c.IdentityNotes()...), c.IdentityBreaks()
-	return err
+	}
+	dir, name := filepath.Dir(j.out), filepath.Base(j.out)
+	tmp, err := newTempFile(dir, name)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	if j.dropped, err = writeLog(bw, c, format); err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		tmp.discard()
+		return err
+	}
+	if err := tmp.commit(j.out, 0o644); err != nil {
+		return err
+	}
+	f, err := stamp(dir, name)
+	if err != nil {
+		return err
+	}
+	return writeList(j.slot.list, &outputList{id: j.id, files: []listedFile{f}})
+}
+
+// convertRun is what a convert run's jobs share: the output folder, its
+// folder of lists, --partition's keys (nil: one file per log), the format
+// and the file names that several inputs have (logBase).
+type convertRun struct {
+	outDir, listDir string
+	keys            []string
+	format          outputFormat
+	shared          map[string]bool
+}
+
+// logBase is the name of a log's outputs before its identity is known:
+// its file name without the extension (SERVER1.blg: SERVER1).
+func logBase(in string) string {
+	b := filepath.Base(in)
+	return strings.TrimSuffix(b, filepath.Ext(b))
+}
+
+// place chooses the job's slot (chooseSlot) and its output's name.
+func (r *convertRun) place(j *job) error {
+	base := logBase(j.in)
+	listExt, plainOut := ".parts", ""
+	if r.keys == nil {
+		listExt, plainOut = r.format.ext()+".parts", filepath.Join(r.outDir, base+r.format.ext())
+	}
+	s, err := chooseSlot(base, j.id, r.listDir, listExt, plainOut, r.shared[base])
+	if err != nil {
+		return err
+	}
+	j.slot = s
+	if r.keys == nil {
+		j.out = filepath.Join(r.outDir, s.slot+r.format.ext())
+	}
+	return nil
+}
+
+// plan identifies the jobs' logs, chooses their slots and returns the jobs
+// to convert: not those up to date (without force: their slot's list is
+// theirs, not older than the log, its files still the ones written), nor
+// a second input of the same identity and name (the same log, twice). A
+// file that is not a log is left to its conversion, which says why; a
+// stream is identified when it is opened.
+func (r *convertRun) plan(all []*job, force bool) []*job {
+	count := map[string]int{}
+	for _, j := range all {
+		if j.err == nil {
+			count[logBase(j.in)]++
+		}
+	}
+	r.shared = map[string]bool{}
+	for b, n := range count {
+		r.shared[b] = n > 1
+	}
+	bySlot := map[string]*job{}
+	var todo []*job
+	for _, j := range all {
+		if j.err != nil {
+			continue
+		}
+		if id, ok, err := fileIdentity(j.in); ok && err == nil {
+			j.id = id
+			if j.err = r.place(j); j.err != nil {
+				continue
+			}
+			if first := bySlot[j.slot.slot]; first != nil {
+				j.skipped, j.sameAs = true, first.in
+				continue
+			}
+			bySlot[j.slot.slot] = j
+			if !force && listUpToDate(j.in, j.slot.list, j.id, r.outDir) {
+				j.skipped = true
+				continue
+			}
+		}
+		todo = append(todo, j)
+	}
+	return todo
+}
+
+// convert converts one job's log into its slot.
+func (r *convertRun) convert(j *job, digits, maxColumns int, srcs *nameSources) error {
+	if j.id == "" {
+		j.place = r.place // a stream: identified and placed once open
+	}
+	if r.keys != nil {
+		return convertPartitioned(j, r.outDir, r.keys, digits, maxColumns, srcs)
+	}
+	return convertNamed(j, r.format, digits, maxColumns, srcs)
 }
 
 // progress draws the progress line on a terminal.

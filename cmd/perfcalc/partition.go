@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,7 +21,8 @@ import (
 // time column. The list of a log's outputs is kept in
 // DIR/_perfcalc/<log>.parts (readers skip names that begin with _ or .),
 // written last: it tells a later run whether the log is up to date and
-// which of its old outputs to remove.
+// which of its old outputs to remove (convertlist.go: <log> is the log's
+// slot, its file name or its file name and identity).
 
 // partitionKeys are the partition columns convert --partition knows.
 var partitionKeys = []string{"machine", "date"}
@@ -59,10 +58,18 @@ func parsePartition(s string) ([]string, error) {
 // hiveEscape escapes a partition value as Hive (FileUtils.escapePathName)
 // and Spark (ExternalCatalogUtils.escapePathName) do: the control
 // characters and "#%'*/:=?\^{[] and DEL become %XX (upper-case hex), and
-// an empty value is __HIVE_DEFAULT_PARTITION__.
+// an empty value is __HIVE_DEFAULT_PARTITION__, which the engines read as
+// null. A value that is __HIVE_DEFAULT_PARTITION__ itself is written
+// %5F_HIVE_DEFAULT_PARTITION__ (Hive's escaping leaves _ alone, and would
+// give it the empty value's folder): every value has a folder of its own.
 func hiveEscape(v string) string {
 	if v == "" {
 		return hiveDefault
+	}
+	if v == hiveDefault {
+		// The name itself, not an empty value: its first _ escaped, which
+		// Hive and Spark read back as _ (and not as null).
+		return "%5F" + v[1:]
 	}
 	var b strings.Builder
 	for i := 0; i < len(v); i++ {
@@ -82,51 +89,14 @@ func utcDate(ft int64) string {
 	return time.UnixMicro(us).UTC().Format(time.DateOnly)
 }
 
-// partsUpToDate reports whether the list of outputs list exists, is not
-// older than the log in, and every output it names exists.
-func partsUpToDate(in, list string, outDir string) bool {
-	if !upToDate(in, list) {
-		return false
-	}
-	parts, err := readParts(list)
-	if err != nil {
-		return false
-	}
-	for _, p := range parts {
-		if fi, err := os.Stat(filepath.Join(outDir, p)); err != nil || !fi.Mode().IsRegular() {
-			return false
-		}
-	}
-	return true
-}
-
-// readParts reads a list of outputs: one path a line, relative to DIR.
-func readParts(list string) ([]string, error) {
-	f, err := os.Open(list)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var parts []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		p := sc.Text()
-		// Only what convert writes: relative paths inside DIR.
-		if p == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
-			return nil, fmt.Errorf("%s: %q is not an output of convert", list, p)
-		}
-		parts = append(parts, p)
-	}
-	return parts, sc.Err()
-}
-
 // partWriter is one partition's Parquet writer, fed samples through a
 // channel by the goroutine that reads the log.
 type partWriter struct {
-	rel  string // its path relative to DIR
-	tmp  *tempFile
-	in   chan partSample
-	done chan error
+	rel   string // its path relative to DIR (slashes)
+	group int    // its machine's group of series
+	tmp   *tempFile
+	in    chan partSample
+	done  chan error
 }
 
 // partSample is a sample for one partition: its cells (of the partition's
@@ -173,7 +143,7 @@ func convertPartitioned(j *job, outDir string, keys []string, digits, maxColumns
 	defer closeIn()
 	defer func() { j.idNotes, j.idBreaks = append([]string(nil), c.IdentityNotes()...), c.IdentityBreaks() }()
 	t := longform.FromConverter(c)
-	base := strings.TrimSuffix(filepath.Base(j.in), filepath.Ext(j.in))
+	base := j.slot.slot
 	byMachine := slices.Contains(keys, "machine")
 	// The series of each machine (all in one group without machine).
 	groupOf := make([]int, len(t.Series))
@@ -222,24 +192,29 @@ func convertPartitioned(j *job, outDir string, keys []string, digits, maxColumns
 				dirs = append(dirs, "date="+date)
 			}
 		}
-		rel := filepath.Join(append(dirs, base+".parquet")...)
+		rel := strings.Join(append(dirs, base+".parquet"), "/")
+		g := slices.Index(machines, machine)
 		if w := writers[rel]; w != nil {
+			if w.group != g {
+				// Unreachable while hiveEscape is injective: never one
+				// writer for two machines' series.
+				return nil, fmt.Errorf("the machines %q and %q would share %s", machines[w.group], machine, rel)
+			}
 			return w, nil
 		}
 		if len(order) == maxPartitions {
 			return nil, fmt.Errorf("the log has more than %d partitions (%s); partition by fewer columns", maxPartitions, strings.Join(keys, ","))
 		}
-		dir := filepath.Join(outDir, filepath.Dir(rel))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := mkdirInside(outDir, strings.Join(dirs, "/")); err != nil {
 			return nil, err
 		}
-		tmp, err := newTempFile(dir, filepath.Base(rel))
+		dir := filepath.Join(outDir, filepath.FromSlash(strings.Join(dirs, "/")))
+		tmp, err := newTempFile(dir, base+".parquet")
 		if err != nil {
 			return nil, err
 		}
-		w := &partWriter{rel: rel, tmp: tmp, in: make(chan partSample, 16), done: make(chan error, 1)}
+		w := &partWriter{rel: rel, group: g, tmp: tmp, in: make(chan partSample, 16), done: make(chan error, 1)}
 		var ss []longform.Series
-		g := slices.Index(machines, machine)
 		for _, i := range groups[g] {
 			ss = append(ss, t.Series[i])
 		}
@@ -302,12 +277,17 @@ func convertPartitioned(j *job, outDir string, keys []string, digits, maxColumns
 		return ferr
 	}
 	// The outputs, then the list that names them, then the removal of the
-	// old outputs no longer listed.
-	list := filepath.Join(outDir, partsFolder, base+".parts")
-	old, _ := readParts(list)
-	var names []string
+	// old outputs no longer listed (those the log's earlier list proves
+	// convert wrote).
+	old, _ := readList(j.slot.list)
+	list := &outputList{id: j.id}
 	for _, w := range order {
-		if err := w.tmp.commit(filepath.Join(outDir, w.rel), 0o644); err != nil {
+		err := w.tmp.commit(filepath.Join(outDir, filepath.FromSlash(w.rel)), 0o644)
+		var f listedFile
+		if err == nil {
+			f, err = stamp(outDir, w.rel)
+		}
+		if err != nil {
 			for _, v := range order {
 				if v != w {
 					v.tmp.discard()
@@ -315,23 +295,12 @@ func convertPartitioned(j *job, outDir string, keys []string, digits, maxColumns
 			}
 			return fmt.Errorf("%s: %v", w.rel, err)
 		}
-		names = append(names, w.rel)
+		list.files = append(list.files, f)
 	}
-	slices.Sort(names)
-	if _, err := writeOutput(list, nil, false, func(w io.Writer) error {
-		for _, n := range names {
-			if _, err := io.WriteString(w, n+"\n"); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
+	slices.SortFunc(list.files, func(a, b listedFile) int { return strings.Compare(a.rel, b.rel) })
+	if err := writeList(j.slot.list, list); err != nil {
 		return err
 	}
-	for _, p := range old {
-		if !slices.Contains(names, p) {
-			os.Remove(filepath.Join(outDir, p))
-		}
-	}
+	removeUnlisted(outDir, old, list)
 	return nil
 }

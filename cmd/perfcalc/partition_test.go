@@ -55,7 +55,8 @@ func (r partRow) key() string {
 // 26 machines over three UTC dates, is split into 78 files), and every
 // value is relog -f json's. A second run skips every log; a log newer than
 // its list, or whose list names a missing file, is converted again, and a
-// file of the earlier run that the new one does not write is removed.
+// file of the earlier run that the new one does not write is removed (the
+// list records it as written: its size and time).
 func TestConvertPartition(t *testing.T) {
 	dir := corpus.Shared(t, "blg")
 	out := t.TempDir()
@@ -81,7 +82,13 @@ func TestConvertPartition(t *testing.T) {
 			if len(files) != nfiles {
 				t.Errorf("%d files, want %d", len(files), nfiles)
 			}
-			list, err := readParts(filepath.Join(out, partsFolder, name+".parts"))
+			ol, err := readList(filepath.Join(out, partsFolder, name+".parts"))
+			var list []string
+			if err == nil {
+				for _, f := range ol.files {
+					list = append(list, filepath.FromSlash(f.rel))
+				}
+			}
 			if err != nil || len(list) != len(files) {
 				t.Errorf("the list names %d files (%v), want %d", len(list), err, len(files))
 			}
@@ -159,12 +166,18 @@ func TestConvertPartition(t *testing.T) {
 		t.Fatal(err)
 	}
 	listPath := filepath.Join(out, partsFolder, "Tx_BasicPerfCounters.parts")
-	f, err := os.OpenFile(listPath, os.O_APPEND|os.O_WRONLY, 0)
+	ol, err := readList(listPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintln(f, stale)
-	f.Close()
+	written, err := stamp(out, filepath.ToSlash(stale))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ol.files = append(ol.files, written)
+	if err := os.WriteFile(listPath, []byte(ol.text()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, text = convert()
 	if want := "converted 1, skipped 2 (up to date), failed 1"; code != exitError || !strings.Contains(text, want) {
 		t.Errorf("after a file was removed: status %d, have\n%s\nwant %q", code, text, want)

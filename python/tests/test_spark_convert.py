@@ -39,10 +39,20 @@ def listing(d) -> list:
     return sorted(os.path.relpath(os.path.join(a, f), d) for a, _, fs in os.walk(d) for f in fs)
 
 
+def read_list(path):
+    """A list of outputs: its header, the log's identity and its files'
+    names (their sizes and times are each dataset's own)."""
+    lines = open(path).read().splitlines()
+    assert lines[0] == "perfcalc convert outputs 1" and lines[1].startswith("log "), path
+    return lines[1], [line.split(" ", 3)[3] for line in lines[2:]]
+
+
 def assert_same_dataset(have, want) -> int:
     """have's files are want's: the same names, each Parquet file's table
-    equal to want's as pyarrow reads it, each list the same text; returns
-    the Parquet files."""
+    equal to want's as pyarrow reads it, each list naming the same log and
+    files, each file of the size and time its list records; returns the
+    Parquet files."""
+    import perfcalc.spark as ps
     import pyarrow.parquet as pq
 
     names = listing(want)
@@ -57,7 +67,11 @@ def assert_same_dataset(have, want) -> int:
             assert pq.read_metadata(a).metadata == pq.read_metadata(b).metadata
             n += 1
         else:
-            assert open(a).read() == open(b).read(), rel
+            assert read_list(a) == read_list(b), rel
+            for d in (have, want):
+                fs, root = ps.output_fs(str(d))
+                ident, files = ps._read_list(fs, f"{root}/{rel}")
+                assert all(ps._proven(fs, root, f) for f in files), (d, rel)
     return n
 
 
@@ -91,6 +105,9 @@ def test_hive_escape_and_log_base():
     import perfcalc.spark as ps
 
     assert ps.hive_escape("") == "__HIVE_DEFAULT_PARTITION__"
+    # issue 32, item 4: a machine named so has a folder of its own, read back as its name.
+    assert ps.hive_escape("__HIVE_DEFAULT_PARTITION__") == "%5F_HIVE_DEFAULT_PARTITION__"
+    assert urllib.parse.unquote(ps.hive_escape("__HIVE_DEFAULT_PARTITION__")) == "__HIVE_DEFAULT_PARTITION__"
     assert ps.hive_escape("FLEET:010") == "FLEET%3A010"
     assert ps.hive_escape('a/b%c=d?e*f"g#h\'i\\j{k[l]m^n\x01o\x7fp é') == "a%2Fb%25c%3Dd%3Fe%2Af%22g%23h%27i%5Cj%7Bk%5Bl%5Dm%5En%01o%7Fp é"
     assert ps.log_base("file:/logs/SERVER1.blg") == "SERVER1"
@@ -242,18 +259,36 @@ def test_spark_convert_append_skips_up_to_date_logs_as_native(spark, native, log
     assert all(stamps()[p] != after[p] for p in after)
 
 
-def test_spark_convert_refuses_two_logs_of_one_name(spark, logs, tmp_path):
-    import perfcalc.spark
+def test_spark_convert_same_names_as_native(spark, native, logs, tmp_path):
+    """issue 32: two machines' logs of one name (every data collector's
+    DataCollector01.blg) in two folders, in one run and one after the
+    other: both converted, each under its identity's name, native's
+    dataset file for file; a rerun skips both; the same log in two
+    folders is converted once."""
+    import perfcalc.spark as ps
 
-    for d in ("a", "b c"):
+    for d, n in (("a", "FLEET-001.blg"), ("b c", "FLEET-002.blg"), ("copy", "FLEET-001.blg")):
         (tmp_path / d).mkdir()
-        shutil.copy(logs / "Tx_BasicPerfCounters.blg", tmp_path / d / "Tx_BasicPerfCounters.blg")
-    out = tmp_path / "out"
-    failed = perfcalc.spark.convert(spark, [str(tmp_path / "a"), str(tmp_path / "b c")], str(out))
-    assert failed == [(f"file:{tmp_path}/b c/Tx_BasicPerfCounters.blg",
-                       f"its output {out}/_perfcalc/Tx_BasicPerfCounters.parts would be file:{tmp_path}/a/Tx_BasicPerfCounters.blg's too;"
-                       " convert it into another folder")]
-    assert listing(out) == ["_perfcalc/Tx_BasicPerfCounters.parts", "machine=GEORGIS3/Tx_BasicPerfCounters.parquet"]
+        shutil.copy(logs / n, tmp_path / d / "DataCollector01.blg")
+    ids = {ps.log_identity((logs / n).read_bytes()) for n in ("FLEET-001.blg", "FLEET-002.blg")}
+    # One run: the name is shared, both logs take their identities' names.
+    two = [str(tmp_path / "a"), str(tmp_path / "b c")]
+    assert ps.convert(spark, two, str(tmp_path / "one run"), partition_by=("machine", "date")) == []
+    assert "converted 2, skipped 0" in native_convert(native, tmp_path / "one run native", *two, "--partition", "machine,date")
+    assert assert_same_dataset(tmp_path / "one run", tmp_path / "one run native") >= 2
+    assert {p for p in listing(tmp_path / "one run") if p.startswith("_perfcalc")} == {f"_perfcalc/DataCollector01~{i[:12]}.parts" for i in ids}
+    # One after the other: the first keeps the plain name, the second takes its identity's.
+    out, want = tmp_path / "out", tmp_path / "want"
+    assert ps.convert(spark, two[:1], str(out), partition_by=("machine", "date")) == []
+    assert ps.convert(spark, two[1:], str(out), partition_by=("machine", "date"), mode="append") == []
+    native_convert(native, want, two[0], "--partition", "machine,date")
+    assert "converted 1, skipped 0" in native_convert(native, want, two[1], "--partition", "machine,date")
+    assert assert_same_dataset(out, want) >= 2
+    assert "_perfcalc/DataCollector01.parts" in listing(out)
+    before = {p: os.stat(out / p).st_mtime_ns for p in listing(out)}
+    assert ps.convert(spark, two + [str(tmp_path / "copy")], str(out), partition_by=("machine", "date"), mode="append") == []
+    assert {p: os.stat(out / p).st_mtime_ns for p in listing(out)} == before, "an up-to-date log was written again"
+    assert "converted 0, skipped 3" in native_convert(native, want, *two, tmp_path / "copy", "--partition", "machine,date")
 
 
 def test_spark_convert_writer_spark_writes_sparks_layout(spark, logs, tmp_path):

@@ -481,18 +481,24 @@ def convert(
     ``date`` the UTC date of ``time``), each file with every column of
     :data:`perfcalc.SCHEMA` (machine among them) and written to a hidden
     temporary name and renamed, then ``out/_perfcalc/<log>.parts`` listing
-    the log's files; the files of the log's earlier list that this run did
-    not write are removed. A log that cannot be read or is damaged writes
-    nothing (as the command). Two logs of the same name (in two folders):
-    the first in sorted order is written, the second fails. ``out`` is a
+    the log's files with its identity (:func:`log_identity`); the files of
+    the log's earlier list that this run did not write are removed where
+    they are still the files written (their size and time). ``<log>`` is
+    the log's file name, or the file name and ``~`` and the identity's
+    first 12 hex digits where the name is another log's or two inputs have
+    it: logs of one name (every data collector's ``DataCollector01.blg``)
+    never replace, skip or delete each other. A log that cannot be read or
+    is damaged writes nothing (as the command). ``out`` is a
     local path, a ``file:`` URI or a URI of a file system of pyarrow
     (``s3://…``, ``gs://…``, ``hdfs://…``), the same for every executor.
     Modes: ``"errorifexists"`` (``"error"``, ``"default"``) refuses an
     existing ``out``; ``"overwrite"`` empties it first; ``"append"`` writes
-    into it as a rerun of the command does: a log whose list is not older
-    than the log and whose listed files all exist is up to date and left
-    alone (``force=True`` converts it again, as ``--force``), and each
-    other log's files replace its earlier ones, other logs' stay;
+    into it as a rerun of the command does: a log whose list is its own
+    (its identity), not older than the log, and whose listed files are all
+    still the ones written is up to date and left alone (``force=True``
+    converts it again, as ``--force``; the executors read each log's first
+    buffer to know its identity), and each other log's files replace its
+    earlier ones, other logs' stay;
     ``"ignore"`` does nothing where ``out`` exists.
 
     ``writer="spark"`` writes with Spark's DataFrameWriter (any partition
@@ -543,13 +549,10 @@ def convert(
     files, rows, stream = _scan(
         spark, paths, read_options.get("glob", "*.blg"), read_options.get("recursive", False), read_options.get("stream_above", STREAM_ABOVE)
     )
-    refused = _same_names(files.inputFiles(), root)
-    if how == "append" and not force and info.type == pafs.FileType.Directory:
-        current = _up_to_date(files, filesystem, root, refused)
-        if current:
-            from pyspark.sql import functions as F
-
-            rows = rows.filter(~F.col("path").isin(sorted(current)))
+    shared = _shared_names(files.inputFiles())
+    # append without force leaves up-to-date logs alone (the executors tell
+    # them by their identities); the other modes start from an empty folder.
+    skip_current = how == "append" and not force and info.type == pafs.FileType.Directory
     every = read_options.get("every", 0)
     # The logs split among tasks as their work asks (Spark reads these
     # settings when the job runs, and they are the session's again after
@@ -567,7 +570,7 @@ def convert(
     for k in changed:
         spark.conf.set(k, settings[k])
     try:
-        done = rows.mapInArrow(_writer(out, partition_by, counters, every, refused, stream), _WRITE_DDL).collect()
+        done = rows.mapInArrow(_writer(out, partition_by, counters, every, shared, skip_current, stream), _WRITE_DDL).collect()
     finally:
         for k in changed:
             spark.conf.unset(k)
@@ -579,50 +582,17 @@ def convert(
 _OPEN_COST = 64 << 10
 
 
-def _up_to_date(files, fs, root: str, refused: dict) -> set:
-    """The logs of the binaryFile DataFrame files whose outputs under root
-    are up to date as perfcalc convert --partition judges them (without
-    --force): the log's list root/_perfcalc/<log>.parts is not older than
-    the log, and every file it names exists. Their paths, as binaryFile
-    names them (a job of the listing alone: no log is read)."""
-    from pyarrow import fs as pafs
-    from pyspark.sql import functions as F
-
-    logs = [(r[0], r[1]) for r in files.select("path", F.unix_micros("modificationTime")).collect() if r[0] not in refused]
-    lists = [f"{root}/{PARTS_FOLDER}/{log_base(path)}.parts" for path, _ in logs]
-    infos = fs.get_file_info(lists)
-    current = set()
-    for (path, micros), listed, info in zip(logs, lists, infos):
-        # Not older: Hadoop gives the log's time in milliseconds.
-        if info.type != pafs.FileType.File or info.mtime_ns is None or info.mtime_ns < micros * 1000:
-            continue
-        parts = _read_list(fs, listed)
-        if not parts and info.size:
-            continue  # a list that is not convert's
-        if all(i.type == pafs.FileType.File for i in fs.get_file_info([f"{root}/{p}" for p in parts])):
-            current.add(path)
-    return current
-
-
-def _same_names(inputs, root: str) -> dict:
-    """The logs whose outputs would be an earlier log's (the same name in
-    another folder; sorted order), each with its error, as perfcalc convert
-    says it."""
+def _shared_names(inputs) -> frozenset:
+    """The logs' file names (log_base) that two or more inputs have: their
+    outputs take their identities' names unless a name is a log's already,
+    as perfcalc convert names them."""
+    import collections
     import urllib.parse
 
-    first: dict = {}
-    refused = {}
-    for uri in sorted(inputs):
-        # inputFiles gives URIs (file:///a%20b/x.blg); binaryFile's path
-        # column, Hadoop's Path as text (file:/a b/x.blg).
-        u = urllib.parse.urlsplit(uri)
-        file = f"{u.scheme}:{'//' + u.netloc if u.netloc else ''}{urllib.parse.unquote(u.path)}"
-        base = log_base(file)
-        if base in first:
-            refused[file] = f"its output {root}/{PARTS_FOLDER}/{base}.parts would be {first[base]}'s too; convert it into another folder"
-        else:
-            first[base] = file
-    return refused
+    count = collections.Counter()
+    for uri in set(inputs):
+        count[log_base(urllib.parse.unquote(urllib.parse.urlsplit(uri).path))] += 1
+    return frozenset(b for b, n in count.items() if n > 1)
 
 
 def _convert_spark(spark, paths, out, counters, partition_by, mode, read_options) -> list:
@@ -681,16 +651,22 @@ def hive_escape(value: str) -> str:
     """A partition value as Hive and Spark escape it in a folder name (and
     perfcalc convert --partition): the control characters, DEL and
     ``"#%'*/:=?\\{[]^`` become ``%XX``; an empty value is
-    ``__HIVE_DEFAULT_PARTITION__``."""
+    ``__HIVE_DEFAULT_PARTITION__`` (read as null) and that name itself
+    ``%5F_HIVE_DEFAULT_PARTITION__`` (read back as the name), so that no two
+    values share a folder."""
     if not value:
         return _HIVE_DEFAULT
+    if value == _HIVE_DEFAULT:
+        # The name itself, not an empty value: a folder of its own.
+        return "%5F" + value[1:]
     return "".join(f"%{ord(c):02X}" if (c in _HIVE_SPECIAL or "\x01" <= c <= "\x1f" or c == "\x7f") else c for c in value)
 
 
 def log_base(file: str) -> str:
-    """The name of a log's outputs: its file name without the extension
-    (``file:/logs/SERVER1.blg`` → ``SERVER1``), as perfcalc convert names
-    them."""
+    """A log's file name without the extension (``file:/logs/SERVER1.blg``
+    → ``SERVER1``): the name of its outputs where it is free or the log's
+    own, else followed by ``~`` and the log's identity (:func:`log_identity`),
+    as perfcalc convert names them."""
     name = file.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     return name[:dot] if dot >= 0 else name
@@ -828,17 +804,226 @@ class _PartFile:
             pass
 
 
+#: The first line of a log's list of outputs (perfcalc convert's).
+LIST_HEADER = "perfcalc convert outputs 1"
+
+# The identity's hex digits in an output's name (NAME~ID).
+_ID_DIGITS = 12
+
+# The most bytes of a log that log_identity reads (a buffer's largest size).
+_HEAD = 1 << 20
+
+
+def log_identity(head) -> Optional[str]:
+    """The identity of a .blg log from its first bytes ``head`` (its first
+    buffer, at most 1 MiB): 64 hex digits, the SHA-256 of ``perfcalc log
+    identity 1\\n``, the log header event of the first buffer with the
+    fields Windows rewrites while it writes the log (EndTime,
+    BuffersWritten, EventsLost, BuffersLost) as zeros, and the whole event
+    after it in that buffer (in PDH's logs the counter list's first part:
+    every counter path, machines included). The same log, grown or copied,
+    has the same identity; logs of other machines or starts have others.
+    None where head is not a log's. perfcalc convert's logIdentity
+    (cmd/perfcalc/convertlist.go) is the same function."""
+    import hashlib
+    import struct
+
+    b = bytes(head[:_HEAD])
+    if len(b) < 0x48:
+        return None
+    size, used = struct.unpack_from("<I", b, 0)[0], struct.unpack_from("<I", b, 0x30)[0]
+    if not (1024 <= size <= 1 << 20 and size % 1024 == 0 and 0x48 <= used <= size):
+        return None
+    b = b[:used]
+    at = 0x48
+    if len(b) < at + 32 or b[at + 3] & 0xC0 != 0xC0 or b[at + 2] not in (1, 2):
+        return None
+    ptr = 8 if b[at + 2] == 2 else 4
+    n = struct.unpack_from("<H", b, at + 4)[0]
+    t = (56 + 2 * ptr + 172 + 7) & ~7  # BootTime's offset in TRACE_LOGFILE_HEADER
+    if n < 32 + t + 32 or at + n > len(b):
+        return None
+    header = bytearray(b[at : at + n])
+    for off, width in ((16, 8), (36, 4), (48, 4), (t + 28, 4)):  # EndTime, BuffersWritten, EventsLost, BuffersLost
+        header[32 + off : 32 + off + width] = bytes(width)
+    h = hashlib.sha256(b"perfcalc log identity 1\n")
+    h.update(header)
+    off = at + ((n + 7) & ~7)
+    if off + 6 <= len(b):
+        ev = struct.unpack_from("<H", b, off + 4 if b[off + 2] in (1, 2) else off)[0]
+        if ev >= 6 and off + ev <= len(b):
+            h.update(b[off : off + ev])
+    return h.hexdigest()
+
+
+def _escape_list_path(p: str) -> str:
+    """A path as a list writes it: control characters, DEL and % as %XX."""
+    return "".join(f"%{ord(c):02X}" if ord(c) < 0x20 or c in "\x7f%" else c for c in p)
+
+
+def _unescape_list_path(p: str) -> str:
+    import urllib.parse
+
+    return urllib.parse.unquote(p, errors="strict") if "%" in p else p
+
+
+def _local_rel(rel: str) -> bool:
+    """A path of a list that names a file inside the dataset's folder."""
+    return bool(rel) and "\\" not in rel and "\x00" not in rel and not rel.startswith("/") and all(
+        e not in ("", ".", "..") for e in rel.split("/"))
+
+
+def _list_text(ident: str, files) -> str:
+    return "".join([f"{LIST_HEADER}\nlog {ident}\n"] + [f"file {size} {mtime} {_escape_list_path(rel)}\n" for rel, size, mtime in files])
+
+
 def _read_list(fs, path: str):
-    """A log's list of outputs (relative paths), or [] where it is absent
-    or not convert's."""
+    """A log's list of outputs: (identity, [(relative path, size, mtime
+    in ns)]), or None where it is absent or not convert's (another
+    format, an older perfcalc's list, a path climbing out of the folder):
+    such a list proves nothing. A list that exists but is not convert's
+    gives False."""
+    from pyarrow import fs as pafs
+
+    info = fs.get_file_info(path)
+    if info.type == pafs.FileType.NotFound:
+        return None
     try:
+        if _is_link(fs, path) or info.type != pafs.FileType.File:
+            return False
         with fs.open_input_stream(path) as f:
             lines = f.read().decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
-        return []
-    if any(not p or p.startswith("/") or p.startswith("..") or "/../" in p for p in lines):
-        return []
-    return lines
+        return False
+    if len(lines) < 2 or lines[0] != LIST_HEADER or not lines[1].startswith("log "):
+        return False
+    ident = lines[1][4:]
+    if len(ident) != 64 or any(c not in "0123456789abcdef" for c in ident):
+        return False
+    files = []
+    for line in lines[2:]:
+        f = line.split(" ", 3)
+        try:
+            if len(f) != 4 or f[0] != "file":
+                return False
+            rel = _unescape_list_path(f[3])
+            files.append((rel, int(f[1]), int(f[2])))
+        except (ValueError, UnicodeDecodeError):
+            return False
+        if not _local_rel(rel):
+            return False
+    return ident, files
+
+
+def _is_link(fs, path: str) -> bool:
+    """Whether path (of a local file system) is a symbolic link."""
+    from pyarrow import fs as pafs
+
+    return isinstance(fs, pafs.LocalFileSystem) and os.path.islink(path)
+
+
+def _stamp(fs, root: str, rel: str):
+    """The file rel of root as a list records it, (rel, size, mtime in
+    ns), reached through no symbolic link (each folder on its way a real
+    folder, the file a regular file); None otherwise."""
+    import stat
+
+    from pyarrow import fs as pafs
+
+    if not _local_rel(rel):
+        return None
+    if isinstance(fs, pafs.LocalFileSystem):
+        p = root
+        parts = rel.split("/")
+        for i, e in enumerate(parts):
+            p = f"{p}/{e}"
+            try:
+                st = os.lstat(p)
+            except OSError:
+                return None
+            if stat.S_ISLNK(st.st_mode) or (i < len(parts) - 1 and not stat.S_ISDIR(st.st_mode)):
+                return None
+        return (rel, st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None
+    info = fs.get_file_info(f"{root}/{rel}")
+    if info.type != pafs.FileType.File:
+        return None
+    return rel, info.size, info.mtime_ns or 0
+
+
+def _proven(fs, root: str, f) -> bool:
+    """Whether the listed file f is still the file convert wrote."""
+    return _stamp(fs, root, f[0]) == tuple(f)
+
+
+def _mkdir_inside(fs, root: str, rel: str) -> None:
+    """Makes the folder rel of root and those on its way, none a symbolic
+    link (convert writes nothing through a link to a folder elsewhere)."""
+    from pyarrow import fs as pafs
+
+    if not isinstance(fs, pafs.LocalFileSystem):
+        fs.create_dir(f"{root}/{rel}", recursive=True)
+        return
+    os.makedirs(root, exist_ok=True)  # the dataset's folder itself is the caller's to choose
+    p = root
+    for e in rel.split("/"):
+        p = f"{p}/{e}"
+        try:
+            os.mkdir(p)
+        except FileExistsError:
+            pass
+        if os.path.islink(p) or not os.path.isdir(p):
+            raise _Refused(f"{p} is not a folder (a symbolic link or a file): convert writes nothing through it")
+
+
+def _slot(fs, root: str, base: str, ident: str, shared: bool) -> str:
+    """Where a log's outputs go (perfcalc convert's chooseSlot): the name
+    whose list is the log's (the plain name's first), else the plain name
+    where it is free and no other input of the run has it, else
+    NAME~ID."""
+    suffixed = f"{base}~{ident[:_ID_DIGITS]}"
+    plain_list = _read_list(fs, f"{root}/{PARTS_FOLDER}/{base}.parts")
+    suffixed_list = _read_list(fs, f"{root}/{PARTS_FOLDER}/{suffixed}.parts")
+    if plain_list and plain_list[0] == ident:
+        return base
+    if suffixed_list and suffixed_list[0] == ident:
+        return suffixed
+    if plain_list is None and not shared:
+        return base
+    if suffixed_list is not None:
+        raise _Refused(f"its outputs' name {suffixed} is another log's ({root}/{PARTS_FOLDER}/{suffixed}.parts); convert it into another folder")
+    return suffixed
+
+
+def _current(fs, root: str, slot: str, ident: str, log_mtime_ns) -> bool:
+    """Whether the log's outputs in slot are up to date (perfcalc
+    convert's listUpToDate): its list is its own, not older than the log,
+    and every file it names is still the one written."""
+    listed = f"{root}/{PARTS_FOLDER}/{slot}.parts"
+    info = fs.get_file_info(listed)
+    if log_mtime_ns is None or info.mtime_ns is None or info.mtime_ns < log_mtime_ns:
+        return False
+    lst = _read_list(fs, listed)
+    return bool(lst) and lst[0] == ident and all(_proven(fs, root, f) for f in lst[1])
+
+
+def _log_head(file: str, data):
+    """The first bytes of a log for log_identity, and its modification time
+    in ns (None where unknown): from the scan's content, or read here."""
+    mtime = None
+    try:
+        path = local_path(file)
+        if path is not None:
+            mtime = os.stat(path).st_mtime_ns
+    except OSError:
+        pass
+    if data is not None:
+        return memoryview(data)[:_HEAD], mtime
+    try:
+        f, _ = _open(file)
+        with f:
+            return f.read(_HEAD), mtime
+    except (OSError, ValueError):
+        return b"", mtime
 
 
 def _write_text(fs, path: str, text: str) -> None:
@@ -862,33 +1047,44 @@ def write_log(fs, root: str, file: str, log, keys=("machine", "date"), counters=
     """Converts one log (its bytes) into its Parquet files under ``root``
     (in the file system ``fs``) as perfcalc convert --partition does:
     ``root/machine=…/date=…/<log>.parquet``, each written to a temporary
-    name and renamed, then ``root/_perfcalc/<log>.parts`` listing them,
-    then the removal of the files of its earlier list that this run did not
-    write. A log that cannot be read or is damaged writes nothing (its
-    earlier outputs stay). Returns ``(rows, files, error)``."""
-    return _write_parts(fs, root, file, read_parts(log, counters, every, column=True), keys)
+    name and renamed, then ``root/_perfcalc/<log>.parts`` listing them with
+    the log's identity, then the removal of the files of its earlier list
+    that this run did not write (those still the files written). ``<log>``
+    is the log's file name where it is free or its own, else the name
+    followed by ``~`` and its identity's first 12 hex digits. A log that
+    cannot be read or is damaged writes nothing (its earlier outputs
+    stay). Returns ``(rows, files, error)``."""
+    data = memoryview(log) if not isinstance(log, memoryview) else log
+    return _write_parts(fs, root, file, read_parts(log, counters, every, column=True), keys, log_identity(data[:_HEAD]))
 
 
-def _write_parts(fs, root: str, file: str, pieces, keys):
+def _write_parts(fs, root: str, file: str, pieces, keys, ident, shared: bool = False):
     """write_log of the log whose read_parts pairs (read with column) are
-    pieces."""
-    base = log_base(file)
+    pieces and whose identity is ident (None: not a log, which pieces
+    say)."""
     parts: dict = {}
     rows = 0
     error = None
     try:
+        base = _slot(fs, root, log_base(file), ident, shared) if ident else log_base(file)
         for table, err in pieces:
             if err is not None:
                 error = err
+                break
+            if ident is None:
+                error = f"perfcalc: {file}: not a .blg log (no log header in its first buffer)"
                 break
             for rel, t in _partitions(table, keys, base):
                 w = parts.get(rel)
                 if w is None:
                     if len(parts) == MAX_PARTITIONS:
                         raise _Refused(f"the log has more than {MAX_PARTITIONS} partitions ({','.join(keys)}); partition by fewer columns")
+                    _mkdir_inside(fs, root, rel.rsplit("/", 1)[0])
                     w = parts[rel] = _PartFile(fs, root, rel)
                 w.write(t)
                 rows += t.num_rows
+        if error is None and ident is None:
+            error = f"perfcalc: {file}: not a .blg log (no log header in its first buffer)"
         if error is None:
             for w in parts.values():
                 w.close()
@@ -907,20 +1103,26 @@ def _write_parts(fs, root: str, file: str, pieces, keys):
         for w in parts.values():
             w.commit()
             done.append(w)
-        names = sorted(parts)
-        fs.create_dir(f"{root}/{PARTS_FOLDER}", recursive=True)
-        _write_text(fs, listed, "".join(n + "\n" for n in names))
+        files = []
+        for rel in sorted(parts):
+            f = _stamp(fs, root, rel)
+            if f is None:
+                raise OSError(f"{root}/{rel}: not the file written")
+            files.append(f)
+        _mkdir_inside(fs, root, PARTS_FOLDER)
+        _write_text(fs, listed, _list_text(ident, files))
     except Exception as e:
         for w in parts.values():
             if w not in done:
                 w.discard()
         return 0, 0, f"{e}"
-    for p in old:
-        if p not in parts:
-            try:
-                fs.delete_file(f"{root}/{p}")
-            except Exception:
-                pass
+    if old and old[0] == ident:
+        for f in old[1]:
+            if f[0] not in parts and _proven(fs, root, f):
+                try:
+                    fs.delete_file(f"{root}/{f[0]}")
+                except Exception:
+                    pass
     return rows, len(parts), None
 
 
@@ -928,11 +1130,13 @@ class _Refused(Exception):
     pass
 
 
-def _writer(out: str, keys, counters, every: int, refused: dict, stream: bool = False):
+def _writer(out: str, keys, counters, every: int, shared: frozenset, skip_current: bool, stream: bool = False):
     """convert's mapInArrow function: each input row (path, content,
     length) → its files under out, and one row (file, rows, files, error).
     It runs on the executors. A row without content is read here, as
-    read_blg's converter reads it, where stream is set (read_file_parts)."""
+    read_blg's converter reads it, where stream is set (read_file_parts).
+    With skip_current, a log whose outputs are up to date is left alone
+    (files 0, no error)."""
 
     def write(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         fs, root = output_fs(out)
@@ -942,11 +1146,18 @@ def _writer(out: str, keys, counters, every: int, refused: dict, stream: bool = 
             lengths = batch.column("length")
             for i in range(batch.num_rows):
                 file = paths[i].as_py()
-                if file in refused:
-                    rows, files, error = 0, 0, refused[file]
-                else:
-                    pieces = _log_pieces(file, contents[i].as_buffer(), lengths[i].as_py(), stream, counters, every, column=True)
-                    rows, files, error = _write_parts(fs, root, file, pieces, keys)
+                data = contents[i].as_buffer()
+                head, mtime = _log_head(file, data)
+                ident = log_identity(head)
+                base = log_base(file)
+                rows, files, error = 0, 0, None
+                try:
+                    current = skip_current and ident is not None and _current(fs, root, _slot(fs, root, base, ident, base in shared), ident, mtime)
+                except _Refused:
+                    current = False
+                if not current:
+                    pieces = _log_pieces(file, data, lengths[i].as_py(), stream, counters, every, column=True)
+                    rows, files, error = _write_parts(fs, root, file, pieces, keys, ident, base in shared)
                 yield pa.RecordBatch.from_arrays(
                     [pa.array([file], pa.string()), pa.array([rows], pa.int64()), pa.array([files], pa.int32()), pa.array([error], pa.string())],
                     schema=_WRITE_ARROW,
