@@ -9,7 +9,13 @@
 // counter-list.blg (60 MB: 394,736 counter-list entries, no sample),
 // names-1e6.multisz (a name table of 10^6 pairs),
 // new-instances.blg (4 wildcard counters, 2,500 samples that each bring 40
-// new instances: 400,000 columns in 12 MB).
+// new instances: 400,000 columns in 12 MB); and issue 32's threshold
+// files: questions-40000.xml, questions-2000x20000.xml (2,000 questions,
+// 20,000 analyses), trim-4MiB-9000.xml (a 4 MiB question default, 9,000
+// .Trim() calls), regexp-100.xml with one-object-10000.blg (100
+// regular-expression datasources, a log of 10,000 columns of one object),
+// self-16MiB.xml (16 MiB, inheriting itself through 64 /proc/self/root
+// prefixes), inherits-stdin.xml (inheriting /dev/stdin).
 package main
 
 import (
@@ -24,6 +30,11 @@ import (
 func main() {
 	dir := flag.String("o", ".", "folder to write the files into")
 	flag.Parse()
+	abs, err := filepath.Abs(*dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	self := filepath.ToSlash(filepath.Join(abs, "self-16MiB.xml"))
 	blob, err := hostile.LongInstancesV1(40, 30_000)
 	if err != nil {
 		log.Fatal(err)
@@ -37,12 +48,19 @@ func main() {
 		log.Fatal(err)
 	}
 	for name, data := range map[string][]byte{
-		"long-instances.bin":   blob,
-		"capped-instances.bin": capped,
-		"pattern.txt":          []byte(`\#230(` + hostile.NearMissPattern(1000) + `)\*`),
-		"counter-list.blg":     hostile.CounterListLog(394_736),
-		"names-1e6.multisz":    names,
-		"new-instances.blg":    hostile.NewInstancesLog(4, 2500, 40),
+		"long-instances.bin":       blob,
+		"capped-instances.bin":     capped,
+		"pattern.txt":              []byte(`\#230(` + hostile.NearMissPattern(1000) + `)\*`),
+		"counter-list.blg":         hostile.CounterListLog(394_736),
+		"names-1e6.multisz":        names,
+		"new-instances.blg":        hostile.NewInstancesLog(4, 2500, 40),
+		"questions-40000.xml":      hostile.ManyQuestions(40_000),
+		"questions-2000x20000.xml": hostile.QuestionsAnalyses(2_000, 20_000),
+		"trim-4MiB-9000.xml":       hostile.TrimCalls(4<<20, 9_000),
+		"regexp-100.xml":           hostile.RegexpDatasources(100, "Count"),
+		"one-object-10000.blg":     hostile.OneObjectLog(10_000, "Count"),
+		"self-16MiB.xml":           hostile.SelfInheriting(self, 16<<20, 64),
+		"inherits-stdin.xml":       hostile.Inheriting("/dev/stdin"),
 	} {
 		if err := os.WriteFile(filepath.Join(*dir, name), data, 0o644); err != nil {
 			log.Fatal(err)
