@@ -298,6 +298,9 @@ type matcher struct {
 	re  *objre.Regexp
 	all bool // every instance
 	ins string
+	// objects caches re's match of each object name: a log has few
+	// objects and many columns.
+	objects map[string]bool
 }
 
 func newMatcher(ds *Datasource) (*matcher, error) {
@@ -308,6 +311,7 @@ func newMatcher(ds *Datasource) (*matcher, error) {
 			return nil, err
 		}
 		m.re = re
+		m.objects = map[string]bool{}
 	}
 	m.all = !ds.Path.HasInstance || ds.Path.Instance == "" || ds.Path.Instance == "*"
 	if !m.all {
@@ -319,7 +323,12 @@ func newMatcher(ds *Datasource) (*matcher, error) {
 func (m *matcher) match(col *relog.Column) bool {
 	p := &col.Parts
 	if m.re != nil {
-		if !m.re.MatchString(p.Object) {
+		hit, ok := m.objects[p.Object]
+		if !ok {
+			hit = m.re.MatchString(p.Object)
+			m.objects[p.Object] = hit
+		}
+		if !hit {
 			return false
 		}
 	} else if !strings.EqualFold(p.Object, m.ds.Path.Object) {

@@ -87,7 +87,7 @@ func RegexpDatasources(n int, counter string) []byte {
 	var b strings.Builder
 	b.WriteString(palHead)
 	for i := range n {
-		re := "\\" + strings.Repeat(".*q"+strconv.Itoa(i)+".*|", 120) + "^Wide(*)\\" + counter
+		re := "\\" + ObjectPattern(i) + "(*)\\" + counter
 		b.WriteString(`<ANALYSIS NAME="R`)
 		b.WriteString(strconv.Itoa(i))
 		b.WriteString(`" ENABLED="True" CATEGORY="Wide">`)
@@ -99,6 +99,12 @@ func RegexpDatasources(n int, counter string) []byte {
 	}
 	b.WriteString(palTail)
 	return []byte(b.String())
+}
+
+// ObjectPattern is the object regular expression of RegexpDatasources'
+// analysis i: 120 alternatives ".*qi.*", then "^Wide".
+func ObjectPattern(i int) string {
+	return strings.Repeat(".*q"+strconv.Itoa(i)+".*|", 120) + "^Wide"
 }
 
 // SelfInheriting returns a threshold file of about size bytes (padded by

@@ -1,0 +1,53 @@
+package analysis
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/perfcalc/perfcalc/tools/hostile"
+)
+
+// TestRegexpObjectsOnce (issue 32, item 8): 100 regular-expression
+// datasources against a log of 10,000 columns of one object took 197 s,
+// each column's object matched by each; each matches the log's one object
+// name once now. All but the last read another counter of the object, so
+// that the columns they match by object cost no statistics.
+func TestRegexpObjectsOnce(t *testing.T) {
+	const n, columns = 100, 10_000
+	log := hostile.OneObjectLog(columns, "Count")
+	set := &Set{Name: "regexp"}
+	for i := range n {
+		path := `\Wide(*)\Other`
+		if i == n-1 {
+			path = `\Wide(*)\Count`
+		}
+		set.Analyses = append(set.Analyses, Analysis{
+			Name: "R" + strconv.Itoa(i), Enabled: true,
+			Datasources: []Datasource{{Name: path, Path: mustPath(path), ObjectRegexp: hostile.ObjectPattern(i), Round: -1}},
+			Thresholds:  []Threshold{{Name: "T", Condition: Warning, Datasource: path, Operator: Greater, Value: 1e18}},
+		})
+	}
+	c := open(t, log)
+	done := make(chan struct{})
+	var r *Report
+	var err error
+	go func() {
+		defer close(done)
+		r, err = Run(c, set, Options{NoCharts: true})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running after 20s")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) != n || r.Results[n-1].Skipped != "" || len(r.Results[n-1].Series) != columns {
+		t.Fatalf("have %d results, the last skipped %q with %d series; want %d, the last of %d series", len(r.Results), r.Results[n-1].Skipped, len(r.Results[n-1].Series), n, columns)
+	}
+	if want := `no counter of the log matches \Wide(*)\Other`; r.Results[0].Skipped != want {
+		t.Errorf("have %q, want %q", r.Results[0].Skipped, want)
+	}
+}
