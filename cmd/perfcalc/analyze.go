@@ -183,9 +183,6 @@ func pickAnalyzeFormat(f, out string) (analyzeFormat, error) {
 	return "", &usageError{"-o " + out + ": the extension " + ext + " names no format that perfcalc analyze writes (.html, .htm, .json or .txt); give -f"}
 }
 
-// thresholdLimit bounds a threshold file (PAL's largest is about 1 MB).
-var thresholdLimit = inputLimit{64 << 20, "a threshold file"}
-
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	var thresholds stringList
@@ -244,8 +241,13 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkNotInput(*out, stdin, inputs...); err != nil {
 		return fail(err)
 	}
-	analyses, err := loadAnalyses(thresholds, set.values)
+	var read thresholdFiles
+	analyses, err := loadAnalyses(thresholds, set.values, read.reader())
 	if err != nil {
+		return fail(err)
+	}
+	// The files the threshold files inherit are inputs too.
+	if err := checkNotInput(*out, stdin, read.inputs()...); err != nil {
 		return fail(err)
 	}
 	for _, u := range analyses.Unsupported {
@@ -338,12 +340,13 @@ func noteUnsupported(stderr io.Writer, u analysis.Unsupported) {
 }
 
 // loadAnalyses returns the analyses to run: perfcalc's defaults without
-// threshold files, else the files read by palxml.Load (which reads the
-// files they inherit relative to their folder) and joined. Each file gets
+// threshold files, else the files read by palxml.LoadFiles through read
+// (which reads the files they inherit relative to their folder) and
+// joined. Each file gets
 // the --set values of its own questions; a --set variable that no file
 // asks is a usage error, as is an options question without a default that
 // a threshold needs and is not set (palxml.ErrNoValue).
-func loadAnalyses(files []string, values map[string]string) (*analysis.Set, error) {
+func loadAnalyses(files []string, values map[string]string, read func(string) (palxml.File, error)) (*analysis.Set, error) {
 	if len(files) == 0 {
 		if len(values) > 0 {
 			return nil, &usageError{"--set " + strings.Join(sortedKeys(values), ", ") + ": no such question (perfcalc's default analyses ask none; --set is for threshold files' questions)"}
@@ -357,12 +360,12 @@ func loadAnalyses(files []string, values map[string]string) (*analysis.Set, erro
 		// as asked by no question
 		own := map[string]string{}
 		for k, v := range values {
-			if _, err := palxml.Load(name, readThresholds, map[string]string{k: v}); !isNoQuestion(err) {
+			if _, err := palxml.LoadFiles(name, read, map[string]string{k: v}); !isNoQuestion(err) {
 				own[k] = v
 				asked[k] = true
 			}
 		}
-		s, err := palxml.Load(name, readThresholds, own)
+		s, err := palxml.LoadFiles(name, read, own)
 		switch {
 		case errors.As(err, new(*palxml.MissingValueError)) || badValue(err, own):
 			return nil, &usageError{err.Error()}
@@ -416,23 +419,6 @@ func badValue(err error, values map[string]string) bool {
 	}
 	return false
 }
-
-// readThresholds reads a threshold file for palxml.Load: the name as
-// given, or where it does not exist, a file of its folder whose name
-// differs only in case, as Windows, where PAL runs, finds it (SP2013.xml
-// inherits "quicksystemoverview.xml"; palxml.FoldReader).
-var readThresholds = palxml.FoldReader(func(name string) ([]byte, error) {
-	return readInput(name, "--thresholds", &stdinOnce{}, thresholdLimit)
-}, func(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if !e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
-	return names, err
-})
 
 // sortedKeys returns a map's keys in order.
 func sortedKeys(m map[string]string) []string {

@@ -14,8 +14,10 @@
 // 20,000 analyses), trim-4MiB-9000.xml (a 4 MiB question default, 9,000
 // .Trim() calls), regexp-100.xml with one-object-10000.blg (100
 // regular-expression datasources, a log of 10,000 columns of one object),
-// self-16MiB.xml (16 MiB, inheriting itself through 64 /proc/self/root
-// prefixes), inherits-stdin.xml (inheriting /dev/stdin).
+// self-16MiB.xml (16 MiB, inheriting itself under 63 other names: through
+// 1 to 19 /proc/self/root prefixes, Linux following at most 40 links, and
+// 44 symbolic links self-link-N.xml), inherits-stdin.xml (inheriting
+// /dev/stdin).
 package main
 
 import (
@@ -23,6 +25,8 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/perfcalc/perfcalc/tools/hostile"
 )
@@ -35,6 +39,18 @@ func main() {
 		log.Fatal(err)
 	}
 	self := filepath.ToSlash(filepath.Join(abs, "self-16MiB.xml"))
+	var selfNames []string
+	for i := 1; i <= 19; i++ {
+		selfNames = append(selfNames, strings.Repeat("/proc/self/root", i)+self)
+	}
+	for i := 1; i <= 44; i++ {
+		link := "self-link-" + strconv.Itoa(i) + ".xml"
+		os.Remove(filepath.Join(abs, link))
+		if err := os.Symlink("self-16MiB.xml", filepath.Join(abs, link)); err != nil {
+			log.Fatal(err)
+		}
+		selfNames = append(selfNames, link)
+	}
 	blob, err := hostile.LongInstancesV1(40, 30_000)
 	if err != nil {
 		log.Fatal(err)
@@ -59,7 +75,7 @@ func main() {
 		"trim-4MiB-9000.xml":       hostile.TrimCalls(4<<20, 9_000),
 		"regexp-100.xml":           hostile.RegexpDatasources(100, "Count"),
 		"one-object-10000.blg":     hostile.OneObjectLog(10_000, "Count"),
-		"self-16MiB.xml":           hostile.SelfInheriting(self, 16<<20, 64),
+		"self-16MiB.xml":           hostile.SelfInheriting(selfNames, 16<<20),
 		"inherits-stdin.xml":       hostile.Inheriting("/dev/stdin"),
 	} {
 		if err := os.WriteFile(filepath.Join(*dir, name), data, 0o644); err != nil {
