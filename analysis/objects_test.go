@@ -51,3 +51,42 @@ func TestRegexpObjectsOnce(t *testing.T) {
 		t.Errorf("have %q, want %q", r.Results[0].Skipped, want)
 	}
 }
+
+// TestDatasourcesTimesColumns (issue 32, items 6 and 8): each datasource
+// was compared with every column of the log (20,000 analyses × 10,000
+// columns: 200 million comparisons of object names); it is compared with
+// each distinct object name, then with the columns of the objects it
+// matches only. The datasources' object differs from the log's in its
+// last letter only, so that each comparison goes through the name.
+func TestDatasourcesTimesColumns(t *testing.T) {
+	const n, columns = 20_000, 10_000
+	log := hostile.OneObjectLog(columns, "Count")
+	set := &Set{Name: "near misses"}
+	path := `\` + hostile.OneObject + `y(*)\Count`
+	for i := range n {
+		set.Analyses = append(set.Analyses, Analysis{
+			Name: "A" + strconv.Itoa(i), Enabled: true,
+			Datasources: []Datasource{{Name: path, Path: mustPath(path), Round: -1}},
+			Thresholds:  []Threshold{{Name: "T", Condition: Warning, Datasource: path, Operator: Greater, Value: 1}},
+		})
+	}
+	c := open(t, log)
+	done := make(chan struct{})
+	var r *Report
+	var err error
+	go func() {
+		defer close(done)
+		r, err = Run(c, set, Options{NoCharts: true})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running after 20s")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) != n || r.Results[n-1].Skipped != "no counter of the log matches "+path {
+		t.Errorf("have %d results, the last skipped %q; want %d, each matching nothing", len(r.Results), r.Results[n-1].Skipped, n)
+	}
+}

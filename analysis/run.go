@@ -320,18 +320,22 @@ func newMatcher(ds *Datasource) (*matcher, error) {
 	return m, nil
 }
 
+// matchObject reports whether the object name obj is the datasource's.
+func (m *matcher) matchObject(obj string) bool {
+	if m.re == nil {
+		return strings.EqualFold(obj, m.ds.Path.Object)
+	}
+	hit, ok := m.objects[obj]
+	if !ok {
+		hit = m.re.MatchString(obj)
+		m.objects[obj] = hit
+	}
+	return hit
+}
+
 func (m *matcher) match(col *relog.Column) bool {
 	p := &col.Parts
-	if m.re != nil {
-		hit, ok := m.objects[p.Object]
-		if !ok {
-			hit = m.re.MatchString(p.Object)
-			m.objects[p.Object] = hit
-		}
-		if !hit {
-			return false
-		}
-	} else if !strings.EqualFold(p.Object, m.ds.Path.Object) {
+	if !m.matchObject(p.Object) {
 		return false
 	}
 	if !strings.EqualFold(p.Counter, m.ds.Path.Counter) {
@@ -350,6 +354,44 @@ func (m *matcher) match(col *relog.Column) bool {
 		}
 	}
 	return true
+}
+
+// objectColumns lists a log's columns by object name, so that a
+// datasource is matched against each distinct object name once, then
+// against the columns of the objects it matches only: a threshold file's
+// datasources cost their number times the log's objects, not times its
+// columns.
+type objectColumns struct {
+	names []string         // the distinct object names, in the columns' order
+	cols  map[string][]int // each object's columns, in order
+}
+
+func newObjectColumns(cols []relog.Column) *objectColumns {
+	o := &objectColumns{cols: map[string][]int{}}
+	for i := range cols {
+		obj := cols[i].Parts.Object
+		if _, ok := o.cols[obj]; !ok {
+			o.names = append(o.names, obj)
+		}
+		o.cols[obj] = append(o.cols[obj], i)
+	}
+	return o
+}
+
+// candidates returns the columns whose object m matches, in order.
+func (o *objectColumns) candidates(m *matcher) []int {
+	var out []int
+	objects := 0
+	for _, name := range o.names {
+		if m.matchObject(name) {
+			out = append(out, o.cols[name]...)
+			objects++
+		}
+	}
+	if objects > 1 {
+		heapSort(len(out), func(i, j int) bool { return out[i] < out[j] }, func(i, j int) { out[i], out[j] = out[j], out[i] })
+	}
+	return out
 }
 
 // findDS returns the index of the datasource named name (by Name, then by
@@ -389,6 +431,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 		dup[i] = first[key]
 		first[key] = true
 	}
+	objects := newObjectColumns(cols)
 	for ai := range set.Analyses {
 		a := &set.Analyses[ai]
 		pa := plannedAnalysis{a: a, dss: make([]plannedDS, len(a.Datasources))}
@@ -397,7 +440,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 			p.analyses = append(p.analyses, pa)
 			continue
 		}
-		covered, coveredBy := coveredMachines(cols, a.CoveredBy)
+		covered, coveredBy := coveredMachines(cols, objects, a.CoveredBy)
 		for di := range a.Datasources {
 			ds := &a.Datasources[di]
 			pa.dss[di].ds = ds
@@ -410,7 +453,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 				break
 			}
 			left := 0
-			for ci := range cols {
+			for _, ci := range objects.candidates(m) {
 				if !dup[ci] && m.match(&cols[ci]) {
 					if covered[foldKey(cols[ci].Parts.Machine)] {
 						left++
@@ -453,7 +496,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 
 // coveredMachines returns the machines (foldKey) that have a column
 // matching one of paths (Analysis.CoveredBy), and the first such path.
-func coveredMachines(cols []relog.Column, paths []counterpath.Path) (map[string]bool, string) {
+func coveredMachines(cols []relog.Column, objects *objectColumns, paths []counterpath.Path) (map[string]bool, string) {
 	if len(paths) == 0 {
 		return nil, ""
 	}
@@ -464,7 +507,7 @@ func coveredMachines(cols []relog.Column, paths []counterpath.Path) (map[string]
 		if err != nil {
 			continue
 		}
-		for ci := range cols {
+		for _, ci := range objects.candidates(m) {
 			if m.match(&cols[ci]) {
 				if machines == nil {
 					machines, first = map[string]bool{}, paths[i].String()
