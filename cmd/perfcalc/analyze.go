@@ -36,7 +36,8 @@ memory, disk, network, process handles and threads …; the table of
 doc/DEFAULT-ANALYSES.md gives their thresholds and references).
 --thresholds FILE.xml runs one of PAL's threshold files instead (repeat
 it for several; the files they inherit are read relative to each file's
-folder, a name differing only in case found as on Windows). --set
+folder, a name differing only in case found as on Windows; threshold files
+are regular files of at most 16 MiB, each read once). --set
 NAME=VALUE sets one of their questions (--set PhysicalMemory=32); a
 question that has no default (an options question) must be set. What a
 file holds that perfcalc cannot evaluate (hand-written alert loops,
@@ -68,7 +69,8 @@ summary for the terminal. Without -f, -o's extension picks the format
 (.html or .htm: html, .json: json, .txt: text); standard output gets text.
 
 -o writes to a file through a temporary file that replaces it at the end:
-the file is complete or left as it was. An -o that is an input is refused.
+the file is complete or left as it was. An -o that is an input (a log, a
+threshold file or a file it inherits, a names file) is refused.
 
 A damaged log is analyzed up to the damage: the report covers the samples
 before it, and the command names the damage and exits with status 1.
