@@ -90,3 +90,46 @@ func TestDatasourcesTimesColumns(t *testing.T) {
 		t.Errorf("have %d results, the last skipped %q; want %d, each matching nothing", len(r.Results), r.Results[n-1].Skipped, n)
 	}
 }
+
+// TestDatasourcesTimesThresholds: each threshold looked for its datasource
+// among all of the analysis' (for each datasource's series: datasources ×
+// thresholds × datasources); they are found in a map. 2,000 datasources,
+// each of one series, each with one threshold.
+func TestDatasourcesTimesThresholds(t *testing.T) {
+	const n = 2_000
+	log := hostile.OneObjectLog(10, "Count")
+	path := `\` + hostile.OneObject + `(process3)\Count`
+	a := Analysis{Name: "wide", Enabled: true}
+	for i := range n {
+		v := "V" + strconv.Itoa(i)
+		a.Datasources = append(a.Datasources, Datasource{Name: path, Var: v, Path: mustPath(path), Round: -1})
+		a.Thresholds = append(a.Thresholds, Threshold{Name: "T" + strconv.Itoa(i), Condition: Warning, Datasource: "v" + strconv.Itoa(n-1-i), Operator: Greater, Value: -1})
+	}
+	set := &Set{Name: "wide", Analyses: []Analysis{a}}
+	c := open(t, log)
+	done := make(chan struct{})
+	var r *Report
+	var err error
+	go func() {
+		defer close(done)
+		r, err = Run(c, set, Options{NoCharts: true})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running after 20s")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each datasource's series (process3, value 3) breaks its one
+	// threshold (> −1); the alerts, one per slice and path, are one.
+	if len(r.Results) != 1 || len(r.Results[0].Series) != n || len(r.Alerts) != 1 || len(r.Unsupported) != 0 {
+		t.Fatalf("have %d results, %d series, %d alerts, %d unsupported; want 1, %d, 1, 0", len(r.Results), len(r.Results[0].Series), len(r.Alerts), len(r.Unsupported), n)
+	}
+	for i, se := range r.Results[0].Series {
+		if se.Overall.NoThresholds || se.Overall.Condition != Warning {
+			t.Fatalf("series %d: no thresholds %v, condition %v; want its threshold broken", i, se.Overall.NoThresholds, se.Overall.Condition)
+		}
+	}
+}

@@ -264,6 +264,7 @@ type plannedAnalysis struct {
 	a       *Analysis
 	dss     []plannedDS
 	skipped string
+	idx     *dsIndex // a's datasources by name
 }
 
 // plan is what Run reads and computes, from the columns and the set.
@@ -394,28 +395,53 @@ func (o *objectColumns) candidates(m *matcher) []int {
 	return out
 }
 
-// findDS returns the index of the datasource named name (by Name, then by
-// Var, exactly then case-insensitively), or −1; "" names the primary
-// datasource, or the first.
-func findDS(a *Analysis, name string) int {
+// dsIndex finds an analysis' datasources by name (find), each in a map
+// lookup: an analysis' thresholds cost their number, not times its
+// datasources.
+type dsIndex struct {
+	a     *Analysis
+	exact map[string]int // Name or Var: the first datasource of it
+	fold  map[string]int // the same by FoldKey
+}
+
+func newDSIndex(a *Analysis) *dsIndex {
+	x := &dsIndex{a: a, exact: make(map[string]int, 2*len(a.Datasources)), fold: make(map[string]int, 2*len(a.Datasources))}
+	for i := range a.Datasources {
+		d := &a.Datasources[i]
+		for _, s := range []string{d.Name, d.Var} {
+			if s == "" {
+				continue
+			}
+			if _, ok := x.exact[s]; !ok {
+				x.exact[s] = i
+			}
+			if _, ok := x.fold[foldKey(s)]; !ok {
+				x.fold[foldKey(s)] = i
+			}
+		}
+	}
+	return x
+}
+
+// find returns the index of the datasource named name (by Name, then by
+// Var, exactly then case-insensitively: the first datasource so named),
+// or −1; "" names the primary datasource, or the first. The analysis may
+// be a copy of the index's with the same datasources.
+func (x *dsIndex) find(name string) int {
 	if name == "" {
-		name = a.Primary
+		name = x.a.Primary
 		if name == "" {
-			if len(a.Datasources) > 0 {
+			if len(x.a.Datasources) > 0 {
 				return 0
 			}
 			return -1
 		}
 	}
-	for _, fold := range []bool{false, true} {
-		for i := range a.Datasources {
-			d := &a.Datasources[i]
-			for _, s := range []string{d.Name, d.Var} {
-				if s != "" && (s == name || fold && strings.EqualFold(s, name)) {
-					return i
-				}
-			}
-		}
+	if i, ok := x.exact[name]; ok {
+		return i
+	}
+	if i, ok := x.fold[foldKey(name)]; ok {
+		return i
 	}
 	return -1
 }
@@ -434,7 +460,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 	objects := newObjectColumns(cols)
 	for ai := range set.Analyses {
 		a := &set.Analyses[ai]
-		pa := plannedAnalysis{a: a, dss: make([]plannedDS, len(a.Datasources))}
+		pa := plannedAnalysis{a: a, dss: make([]plannedDS, len(a.Datasources)), idx: newDSIndex(a)}
 		if !a.Enabled {
 			pa.skipped = "disabled"
 			p.analyses = append(p.analyses, pa)
@@ -556,12 +582,12 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 				r.unsupported(a.Name, ds.Name, "a generated datasource without a formula perfcalc computes")
 				continue
 			}
-			li, ri := findDS(a, f.Left), -1
+			li, ri := pa.idx.find(f.Left), -1
 			if f.Left == "" {
 				li = -1
 			}
 			if f.Right != "" {
-				ri = findDS(a, f.Right)
+				ri = pa.idx.find(f.Right)
 			}
 			if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
 				done[di], progress = true, true
@@ -572,15 +598,16 @@ func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
 				continue
 			}
 			done[di], progress = true, true
-			right := []member(nil)
+			right, byInstance := []member(nil), map[string]int(nil)
 			if ri >= 0 {
 				right = pa.dss[ri].members
+				byInstance = instances(right)
 			}
 			for _, lm := range pa.dss[li].members {
 				g := generator{id: p.sources, left: lm.source, right: -1, f: f}
 				d := derived{id: p.sources, f: f, left: lm.source, right: -1, leftRound: pa.dss[li].ds.Round}
 				if ri >= 0 {
-					rm, ok := joinInstance(lm, right)
+					rm, ok := joinInstance(lm, right, byInstance)
 					if !ok {
 						continue
 					}
@@ -626,18 +653,36 @@ func (p *plan) need(source int) {
 }
 
 // joinInstance returns the member of right with lm's instance (full name,
-// case-insensitive), or right's only member.
-func joinInstance(lm member, right []member) (member, bool) {
-	li := fullInstance(&lm.parts)
-	for _, rm := range right {
-		if rm.parts.HasInstance == lm.parts.HasInstance && strings.EqualFold(fullInstance(&rm.parts), li) {
-			return rm, true
-		}
+// case-insensitive; byInstance: instances(right)), or right's only member.
+func joinInstance(lm member, right []member, byInstance map[string]int) (member, bool) {
+	if i, ok := byInstance[instanceKey(&lm.parts)]; ok {
+		return right[i], true
 	}
 	if len(right) == 1 {
 		return right[0], true
 	}
 	return member{}, false
+}
+
+// instanceKey is the key of a member's instance in joinInstance's map:
+// whether it has one, and its full instance name (FoldKey).
+func instanceKey(p *counterpath.Path) string {
+	if !p.HasInstance {
+		return "-" + foldKey(fullInstance(p))
+	}
+	return "+" + foldKey(fullInstance(p))
+}
+
+// instances returns the members' indexes by instanceKey, the first of
+// each, for joinInstance.
+func instances(ms []member) map[string]int {
+	m := make(map[string]int, len(ms))
+	for i := range ms {
+		if _, ok := m[instanceKey(&ms[i].parts)]; !ok {
+			m[instanceKey(&ms[i].parts)] = i
+		}
+	}
+	return m
 }
 
 // useSpill gives the stores the budget and spill of opts.
@@ -718,20 +763,26 @@ func (p *plan) finish(r *Report, tl *timeline) error {
 		// Thresholds computed from a count are resolved per machine.
 		byMachine := p.resolver(pa, r)
 		res.Analysis = byMachine(r.Machine)
-		for di := range pa.dss {
-			pd := &pa.dss[di]
-			var ths []*Threshold
-			var thsOf *Analysis
-			for _, m := range pd.members {
-				if a := byMachine(m.parts.Machine); a != thsOf || thsOf == nil {
-					thsOf, ths = a, ths[:0]
-					for ti := range a.Thresholds {
-						th := &a.Thresholds[ti]
-						if findDS(a, th.Datasource) == di {
-							ths = append(ths, th)
-						}
+		// The thresholds of each datasource, per analysis (of a machine).
+		byDS := map[*Analysis][][]*Threshold{}
+		thresholdsOf := func(a *Analysis, di int) []*Threshold {
+			t, ok := byDS[a]
+			if !ok {
+				t = make([][]*Threshold, len(pa.dss))
+				for ti := range a.Thresholds {
+					th := &a.Thresholds[ti]
+					if i := pa.idx.find(th.Datasource); i >= 0 && i < len(t) {
+						t[i] = append(t[i], th)
 					}
 				}
+				byDS[a] = t
+			}
+			return t[di]
+		}
+		for di := range pa.dss {
+			pd := &pa.dss[di]
+			for _, m := range pd.members {
+				ths := thresholdsOf(byMachine(m.parts.Machine), di)
 				s := p.stores[m.store]
 				se := Series{Datasource: pd.ds.Name, Path: m.path, Parts: m.parts, Overall: s.all, Slices: s.stats, Chart: s.store.chart}
 				se.Overall.NoThresholds = len(ths) == 0
@@ -774,7 +825,7 @@ func (p *plan) finish(r *Report, tl *timeline) error {
 		}
 		r.Results = append(r.Results, res)
 		for ti := range pa.a.Thresholds {
-			if th := &pa.a.Thresholds[ti]; findDS(pa.a, th.Datasource) < 0 {
+			if th := &pa.a.Thresholds[ti]; pa.idx.find(th.Datasource) < 0 {
 				r.unsupported(pa.a.Name, th.Name, "the threshold names a datasource the analysis does not have: "+th.Datasource)
 			}
 		}
@@ -879,7 +930,7 @@ func (p *plan) resolver(pa *plannedAnalysis, r *Report) func(machine string) *An
 // named ds of an analysis on a machine (its foldKey), or why there is
 // none (doc/ANALYSIS.md §4; Count's doc).
 func (p *plan) count(pa *plannedAnalysis, ds, machine string) (int, string) {
-	di := findDS(pa.a, ds)
+	di := pa.idx.find(ds)
 	if di < 0 || di >= len(pa.dss) {
 		return 0, "the count's datasource " + ds + " is not one of the analysis'"
 	}
@@ -1040,9 +1091,13 @@ func compare(op Operator, v, t float64, compat bool) bool {
 	return v > t
 }
 
-// foldKey returns s with each rune replaced by the smallest rune of its
+// FoldKey returns s with each rune replaced by the smallest rune of its
 // simple case-folding orbit: two strings have the same key exactly when
-// strings.EqualFold holds for them (without strings.ToLower's tables).
+// strings.EqualFold holds for them (without strings.ToLower's tables). A
+// map keyed by it finds names case-insensitively, as EqualFold compares
+// them.
+func FoldKey(s string) string { return foldKey(s) }
+
 func foldKey(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {

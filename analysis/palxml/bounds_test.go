@@ -140,3 +140,31 @@ func TestLoadFilesIdentity(t *testing.T) {
 		t.Errorf("have %v, want c.xml refused: the files larger than MaxTotal together", err)
 	}
 }
+
+// TestDatasourcesTimesThresholds: each threshold's collection was looked
+// for among all of its analysis' datasources; they are found in a map.
+// One analysis of 40,000 datasources and 40,000 thresholds, whose
+// variables share a prefix of 24 letters.
+func TestDatasourcesTimesThresholds(t *testing.T) {
+	const n = 40_000
+	var b strings.Builder
+	b.WriteString(`<PAL PALVERSION="2.0"><ANALYSIS NAME="W">`)
+	for i := range n {
+		b.WriteString(`<DATASOURCE TYPE="CounterLog" NAME="\P(*)\C` + strconv.Itoa(i) + `" COLLECTIONVARNAME="CollectionVariableNumber` + strconv.Itoa(i) + `"/>`)
+	}
+	for i := range n {
+		b.WriteString(`<THRESHOLD NAME="T` + strconv.Itoa(i) + `" CONDITION="Warning"><CODE>StaticThreshold -CollectionOfCounterInstances $collectionvariablenumber` + strconv.Itoa(n-1-i) + ` -Operator 'gt' -Threshold 1</CODE></THRESHOLD>`)
+	}
+	b.WriteString(`</ANALYSIS></PAL>`)
+	within(t, 20*time.Second, func() {
+		set, err := Load("w.xml", one([]byte(b.String())), nil)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		a := set.Analyses[0]
+		if len(a.Thresholds) != n || a.Thresholds[0].Datasource != `\P(*)\C`+strconv.Itoa(n-1) || len(set.Unsupported) != 0 {
+			t.Errorf("have %d thresholds, the first of %q, %d unsupported", len(a.Thresholds), a.Thresholds[0].Datasource, len(set.Unsupported))
+		}
+	})
+}

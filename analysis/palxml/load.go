@@ -5,8 +5,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/analysis"
 	"github.com/perfcalc/perfcalc/analysis/objre"
@@ -190,7 +188,7 @@ func LoadFiles(name string, read func(name string) (File, error), values map[str
 		file string
 	}
 	var qs []question
-	asked := map[string]int{} // foldKey(variable): its index in qs
+	asked := map[string]int{} // analysis.FoldKey(variable): its index in qs
 	for _, f := range files {
 		for _, n := range f.root.Children {
 			if n.Name != "QUESTION" {
@@ -207,8 +205,8 @@ func LoadFiles(name string, read func(name string) (File, error), values map[str
 			if q.Var == "" {
 				return nil, &Error{File: f.name, Msg: "QUESTION at line " + strconv.Itoa(line(n)) + " without QUESTIONVARNAME"}
 			}
-			if _, dup := asked[foldKey(q.Var)]; !dup {
-				asked[foldKey(q.Var)] = len(qs)
+			if _, dup := asked[analysis.FoldKey(q.Var)]; !dup {
+				asked[analysis.FoldKey(q.Var)] = len(qs)
 				qs = append(qs, question{q, f.name})
 			}
 		}
@@ -217,7 +215,7 @@ func LoadFiles(name string, read func(name string) (File, error), values map[str
 	// any: as before, the map's order decides).
 	given := make([]*string, len(qs))
 	for k := range values {
-		i, found := asked[foldKey(k)]
+		i, found := asked[analysis.FoldKey(k)]
 		if !found {
 			var names []string
 			for _, q := range qs {
@@ -509,11 +507,12 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 		}
 		a.Datasources = append(a.Datasources, d)
 	}
+	dsVars := varNames(a.Datasources)
 	// Generated formulas name their operands by collection variable:
 	// turn them into datasource names.
 	for i := range a.Datasources {
 		if f := a.Datasources[i].Formula; f != nil {
-			l, r := byVar(a.Datasources, f.Left), byVar(a.Datasources, f.Right)
+			l, r := byVar(dsVars, f.Left), byVar(dsVars, f.Right)
 			if l == "" || f.Right != "" && r == "" {
 				unsupported("DATASOURCE", a.Datasources[i].Name, "its formula's operands are not datasources of the analysis")
 				a.Datasources[i].Formula = nil
@@ -586,7 +585,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				unsupported("THRESHOLD", name, "-Operator "+psexpr.Quote(call.Operator)+" is not one of gt, ge, lt, le, eq, ne")
 				continue
 			}
-			ds := byVar(a.Datasources, call.Collection)
+			ds := byVar(dsVars, call.Collection)
 			if ds == "" {
 				unsupported("THRESHOLD", name, "-CollectionOfCounterInstances $"+call.Collection+" is no datasource's COLLECTIONVARNAME in the analysis")
 				continue
@@ -597,7 +596,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			}
 			if call.Count != "" {
 				th.Value = 0
-				th.Count = countOf(a.Datasources, code, env.Scopes, ci, call)
+				th.Count = countOf(dsVars, code, env.Scopes, ci, call)
 			}
 			a.Thresholds = append(a.Thresholds, th)
 		}
@@ -643,7 +642,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				b := analysis.Band{Condition: cond, Min: call.Min, Max: call.Max, UseMax: call.UseMax, GreaterThan: call.GreaterThan}
 				if call.Count != "" {
 					b.Min, b.Max = 0, 0
-					b.Count = countOf(a.Datasources, code, env.Scopes, ci, call)
+					b.Count = countOf(dsVars, code, env.Scopes, ci, call)
 				}
 				ch.Bands = append(ch.Bands, b)
 			}
@@ -662,7 +661,7 @@ const probeCount = 5
 // the count of the collection call.Count: Eval runs the code again with
 // the count n and returns the same call's values (an error where the code
 // makes other calls with n).
-func countOf(ds []analysis.Datasource, code string, scopes []map[string]psexpr.Value, ci int, call psexpr.Call) *analysis.Count {
+func countOf(ds map[string]string, code string, scopes []map[string]psexpr.Value, ci int, call psexpr.Call) *analysis.Count {
 	name := byVar(ds, call.Count)
 	coll := strings.ToLower(call.Count)
 	return &analysis.Count{Datasource: name, Eval: func(n int) (float64, float64, error) {
@@ -696,18 +695,28 @@ func childText(n *Node, name string) string {
 	return ""
 }
 
-// byVar returns the name of the datasource whose COLLECTIONVARNAME is v
-// (case-insensitive), or "".
-func byVar(ds []analysis.Datasource, v string) string {
+// varNames returns the names of the datasources ds by their
+// COLLECTIONVARNAME (analysis.FoldKey), the first of each, for byVar.
+func varNames(ds []analysis.Datasource) map[string]string {
+	m := make(map[string]string, len(ds))
+	for _, d := range ds {
+		if d.Var == "" {
+			continue
+		}
+		if _, ok := m[analysis.FoldKey(d.Var)]; !ok {
+			m[analysis.FoldKey(d.Var)] = d.Name
+		}
+	}
+	return m
+}
+
+// byVar returns the name of the first datasource whose COLLECTIONVARNAME
+// is v (case-insensitive) among names (varNames), or "".
+func byVar(names map[string]string, v string) string {
 	if v == "" {
 		return ""
 	}
-	for _, d := range ds {
-		if strings.EqualFold(d.Var, v) {
-			return d.Name
-		}
-	}
-	return ""
+	return names[analysis.FoldKey(v)]
 }
 
 // datasourceOf reads a DATASOURCE; reason says why it cannot be used.
@@ -814,27 +823,4 @@ func objectRegexp(rp string, hasInstance bool) (string, string) {
 		return "", "REGULAREXPRESSIONCOUNTERPATH's object " + psexpr.Quote(obj) + ": " + err.Error()
 	}
 	return obj, ""
-}
-
-// foldKey returns a key that two strings share exactly when
-// strings.EqualFold says they are equal: each rune replaced by the
-// smallest of its case-folding orbit (unicode.SimpleFold), an invalid
-// byte by U+FFFD (as EqualFold decodes it).
-func foldKey(s string) string {
-	ascii := true
-	for i := 0; i < len(s) && ascii; i++ {
-		ascii = s[i] < utf8.RuneSelf && !('a' <= s[i] && s[i] <= 'z')
-	}
-	if ascii {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
-		m := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			m = min(m, f)
-		}
-		b = utf8.AppendRune(b, m)
-	}
-	return string(b)
 }
