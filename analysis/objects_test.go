@@ -133,3 +133,45 @@ func TestDatasourcesTimesThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedJoin: a generated datasource joined each of its left
+// operand's instances with the right's by going through all of them
+// (instances × instances, each name built again); they are joined through
+// a map. A ratio of two counters of 20,000 instances each.
+func TestGeneratedJoin(t *testing.T) {
+	const n = 20_000
+	log := hostile.WideLog([]string{"A", "B"}, n, 2)
+	set := &Set{Analyses: []Analysis{{Name: "gen", Enabled: true, Datasources: []Datasource{
+		{Name: "num", Path: mustPath(`\Process(*)\A`), Round: -1},
+		{Name: "den", Path: mustPath(`\Process(*)\B`), Round: -1},
+		{Name: `\Process(*)\Ratio`, Kind: Generated, Path: mustPath(`\Process(*)\Ratio`), Round: -1,
+			Formula: &Formula{Left: "num", Right: "den", Op: '/', Scale: 100}},
+	}}}}
+	c := open(t, log)
+	done := make(chan struct{})
+	var r *Report
+	var err error
+	go func() {
+		defer close(done)
+		r, err = Run(c, set, Options{NoCharts: true})
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running after 20s")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratios := 0
+	for _, s := range r.Results[0].Series {
+		// A and B of an instance have the same values: 100 %, except
+		// process0's first sample (0 / 0).
+		if s.Datasource == `\Process(*)\Ratio` && s.Overall.Max == 100 {
+			ratios++
+		}
+	}
+	if ratios != n {
+		t.Errorf("have %d ratios of 100, want %d", ratios, n)
+	}
+}
