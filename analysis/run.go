@@ -565,84 +565,150 @@ func (p *plan) storeOf(source, round int) int {
 // cycle, an unknown operator) is listed in r.Unsupported and has no
 // series.
 func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
-	done := make([]bool, len(a.Datasources))
-	for di := range a.Datasources {
-		done[di] = a.Datasources[di].Kind == CounterLog
-	}
-	for progress := true; progress; {
-		progress = false
-		for di := range a.Datasources {
-			ds := &a.Datasources[di]
-			if done[di] {
-				continue
-			}
-			f := ds.Formula
-			if f == nil || !strings.ContainsRune("+-*/", rune(f.Op)) || f.Op == 0 {
-				done[di], progress = true, true
-				r.unsupported(a.Name, ds.Name, "a generated datasource without a formula perfcalc computes")
-				continue
-			}
-			li, ri := pa.idx.find(f.Left), -1
-			if f.Left == "" {
-				li = -1
-			}
-			if f.Right != "" {
-				ri = pa.idx.find(f.Right)
-			}
-			if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
-				done[di], progress = true, true
-				r.unsupported(a.Name, ds.Name, "the formula names a datasource the analysis does not have")
-				continue
-			}
-			if !done[li] || (ri >= 0 && !done[ri]) {
-				continue
-			}
-			done[di], progress = true, true
-			right, byInstance := []member(nil), map[string]int(nil)
+	steps, cyclic := generationOrder(a, pa.idx)
+	for _, st := range steps {
+		ds := &a.Datasources[st.di]
+		if st.why != "" {
+			r.unsupported(a.Name, ds.Name, st.why)
+			continue
+		}
+		di, li, ri, f := st.di, st.li, st.ri, ds.Formula
+		right, byInstance := []member(nil), map[string]int(nil)
+		if ri >= 0 {
+			right = pa.dss[ri].members
+			byInstance = instances(right)
+		}
+		for _, lm := range pa.dss[li].members {
+			g := generator{id: p.sources, left: lm.source, right: -1, f: f}
+			d := derived{id: p.sources, f: f, left: lm.source, right: -1, leftRound: pa.dss[li].ds.Round}
 			if ri >= 0 {
-				right = pa.dss[ri].members
-				byInstance = instances(right)
+				rm, ok := joinInstance(lm, right, byInstance)
+				if !ok {
+					continue
+				}
+				g.right, d.right, d.rightRound = rm.source, rm.source, pa.dss[ri].ds.Round
+				p.need(rm.source)
 			}
-			for _, lm := range pa.dss[li].members {
-				g := generator{id: p.sources, left: lm.source, right: -1, f: f}
-				d := derived{id: p.sources, f: f, left: lm.source, right: -1, leftRound: pa.dss[li].ds.Round}
-				if ri >= 0 {
-					rm, ok := joinInstance(lm, right, byInstance)
-					if !ok {
-						continue
-					}
-					g.right, d.right, d.rightRound = rm.source, rm.source, pa.dss[ri].ds.Round
-					p.need(rm.source)
-				}
-				p.need(lm.source)
-				p.sources++
-				if f.PerSlice {
-					p.derived = append(p.derived, d)
-				} else {
-					p.gens = append(p.gens, g)
-				}
-				parts := lm.parts
-				if ds.Path.Counter != "" {
-					parts.Counter = ds.Path.Counter
-					if ds.Path.Object != "" {
-						parts.Object = ds.Path.Object
-					}
-				} else {
-					parts.Counter = ds.Name
-				}
-				path := string(parts.AppendTo(nil))
-				if parts.Machine != "" && strings.HasPrefix(lm.path, `\\`) && !strings.HasPrefix(path, `\\`) {
-					path = `\\` + path
-				}
-				pa.dss[di].members = append(pa.dss[di].members, member{source: g.id, path: path, parts: parts, store: -1})
+			p.need(lm.source)
+			p.sources++
+			if f.PerSlice {
+				p.derived = append(p.derived, d)
+			} else {
+				p.gens = append(p.gens, g)
 			}
+			parts := lm.parts
+			if ds.Path.Counter != "" {
+				parts.Counter = ds.Path.Counter
+				if ds.Path.Object != "" {
+					parts.Object = ds.Path.Object
+				}
+			} else {
+				parts.Counter = ds.Name
+			}
+			path := string(parts.AppendTo(nil))
+			if parts.Machine != "" && strings.HasPrefix(lm.path, `\\`) && !strings.HasPrefix(path, `\\`) {
+				path = `\\` + path
+			}
+			pa.dss[di].members = append(pa.dss[di].members, member{source: g.id, path: path, parts: parts, store: -1})
 		}
 	}
+	for _, di := range cyclic {
+		r.unsupported(a.Name, a.Datasources[di].Name, "the formulas of the generated datasources form a cycle")
+	}
+}
+
+// genStep is one generated datasource in generationOrder: its index, its
+// operands' (ri −1 for a constant), or why it has no series.
+type genStep struct {
+	di, li, ri int
+	why        string
+}
+
+// generationOrder returns the generated datasources of a in the order in
+// which they are done, and those never done (a cycle, or depending on
+// one), in their order. The order is a fixpoint's: passes over the
+// datasources in their order, each doing those whose operands are done,
+// until a pass does none. It is computed, not run (a chain of generated
+// datasources written last to first took as many passes as datasources):
+// a datasource's pass is the least after its operands' (the same pass for
+// an operand before it), and they are done by pass, then order.
+func generationOrder(a *Analysis, idx *dsIndex) (steps []genStep, cyclic []int) {
+	const never = math.MaxInt
+	n := len(a.Datasources)
+	all := make([]genStep, n)
+	pass := make([]int, n)
+	state := make([]byte, n) // 0 unseen, 1 being computed, 2 computed
 	for di := range a.Datasources {
-		if !done[di] {
-			r.unsupported(a.Name, a.Datasources[di].Name, "the formulas of the generated datasources form a cycle")
+		ds := &a.Datasources[di]
+		all[di] = genStep{di: di, li: -1, ri: -1}
+		if ds.Kind == CounterLog {
+			state[di] = 2
+			continue
+		}
+		f := ds.Formula
+		if f == nil || !strings.ContainsRune("+-*/", rune(f.Op)) || f.Op == 0 {
+			all[di].why = "a generated datasource without a formula perfcalc computes"
+			continue
+		}
+		li, ri := idx.find(f.Left), -1
+		if f.Left == "" {
+			li = -1
+		}
+		if f.Right != "" {
+			ri = idx.find(f.Right)
+		}
+		if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
+			all[di].why = "the formula names a datasource the analysis does not have"
+			continue
+		}
+		all[di].li, all[di].ri = li, ri
+	}
+	var passOf func(di int) int
+	passOf = func(di int) int {
+		switch state[di] {
+		case 1:
+			return never
+		case 2:
+			return pass[di]
+		}
+		state[di] = 1
+		p := 1
+		for _, o := range []int{all[di].li, all[di].ri} {
+			if o < 0 {
+				continue
+			}
+			po := passOf(o)
+			if po == never {
+				p = never
+				break
+			}
+			if o > di {
+				po++ // done after it in the same pass: the next
+			}
+			p = max(p, po)
+		}
+		pass[di], state[di] = p, 2
+		return p
+	}
+	var order []int
+	for di := range a.Datasources {
+		if a.Datasources[di].Kind == CounterLog {
+			continue
+		}
+		if passOf(di) == never {
+			cyclic = append(cyclic, di)
+		} else {
+			order = append(order, di)
 		}
 	}
+	heapSort(len(order), func(i, j int) bool {
+		x, y := order[i], order[j]
+		return pass[x] < pass[y] || pass[x] == pass[y] && x < y
+	}, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	for _, di := range order {
+		steps = append(steps, all[di])
+	}
+	return steps, cyclic
 }
 
 // need marks a source as read (a column) — generated sources are computed.
