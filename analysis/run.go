@@ -264,6 +264,7 @@ type plannedAnalysis struct {
 	a       *Analysis
 	dss     []plannedDS
 	skipped string
+	idx     *dsIndex // a's datasources by name
 }
 
 // plan is what Run reads and computes, from the columns and the set.
@@ -298,6 +299,9 @@ type matcher struct {
 	re  *objre.Regexp
 	all bool // every instance
 	ins string
+	// objects caches re's match of each object name: a log has few
+	// objects and many columns.
+	objects map[string]bool
 }
 
 func newMatcher(ds *Datasource) (*matcher, error) {
@@ -308,6 +312,7 @@ func newMatcher(ds *Datasource) (*matcher, error) {
 			return nil, err
 		}
 		m.re = re
+		m.objects = map[string]bool{}
 	}
 	m.all = !ds.Path.HasInstance || ds.Path.Instance == "" || ds.Path.Instance == "*"
 	if !m.all {
@@ -316,13 +321,22 @@ func newMatcher(ds *Datasource) (*matcher, error) {
 	return m, nil
 }
 
+// matchObject reports whether the object name obj is the datasource's.
+func (m *matcher) matchObject(obj string) bool {
+	if m.re == nil {
+		return strings.EqualFold(obj, m.ds.Path.Object)
+	}
+	hit, ok := m.objects[obj]
+	if !ok {
+		hit = m.re.MatchString(obj)
+		m.objects[obj] = hit
+	}
+	return hit
+}
+
 func (m *matcher) match(col *relog.Column) bool {
 	p := &col.Parts
-	if m.re != nil {
-		if !m.re.MatchString(p.Object) {
-			return false
-		}
-	} else if !strings.EqualFold(p.Object, m.ds.Path.Object) {
+	if !m.matchObject(p.Object) {
 		return false
 	}
 	if !strings.EqualFold(p.Counter, m.ds.Path.Counter) {
@@ -343,28 +357,91 @@ func (m *matcher) match(col *relog.Column) bool {
 	return true
 }
 
-// findDS returns the index of the datasource named name (by Name, then by
-// Var, exactly then case-insensitively), or −1; "" names the primary
-// datasource, or the first.
-func findDS(a *Analysis, name string) int {
+// objectColumns lists a log's columns by object name, so that a
+// datasource is matched against each distinct object name once, then
+// against the columns of the objects it matches only: a threshold file's
+// datasources cost their number times the log's objects, not times its
+// columns.
+type objectColumns struct {
+	names []string         // the distinct object names, in the columns' order
+	cols  map[string][]int // each object's columns, in order
+}
+
+func newObjectColumns(cols []relog.Column) *objectColumns {
+	o := &objectColumns{cols: map[string][]int{}}
+	for i := range cols {
+		obj := cols[i].Parts.Object
+		if _, ok := o.cols[obj]; !ok {
+			o.names = append(o.names, obj)
+		}
+		o.cols[obj] = append(o.cols[obj], i)
+	}
+	return o
+}
+
+// candidates returns the columns whose object m matches, in order.
+func (o *objectColumns) candidates(m *matcher) []int {
+	var out []int
+	objects := 0
+	for _, name := range o.names {
+		if m.matchObject(name) {
+			out = append(out, o.cols[name]...)
+			objects++
+		}
+	}
+	if objects > 1 {
+		heapSort(len(out), func(i, j int) bool { return out[i] < out[j] }, func(i, j int) { out[i], out[j] = out[j], out[i] })
+	}
+	return out
+}
+
+// dsIndex finds an analysis' datasources by name (find), each in a map
+// lookup: an analysis' thresholds cost their number, not times its
+// datasources.
+type dsIndex struct {
+	a     *Analysis
+	exact map[string]int // Name or Var: the first datasource of it
+	fold  map[string]int // the same by FoldKey
+}
+
+func newDSIndex(a *Analysis) *dsIndex {
+	x := &dsIndex{a: a, exact: make(map[string]int, 2*len(a.Datasources)), fold: make(map[string]int, 2*len(a.Datasources))}
+	for i := range a.Datasources {
+		d := &a.Datasources[i]
+		for _, s := range []string{d.Name, d.Var} {
+			if s == "" {
+				continue
+			}
+			if _, ok := x.exact[s]; !ok {
+				x.exact[s] = i
+			}
+			if _, ok := x.fold[foldKey(s)]; !ok {
+				x.fold[foldKey(s)] = i
+			}
+		}
+	}
+	return x
+}
+
+// find returns the index of the datasource named name (by Name, then by
+// Var, exactly then case-insensitively: the first datasource so named),
+// or −1; "" names the primary datasource, or the first. The analysis may
+// be a copy of the index's with the same datasources.
+func (x *dsIndex) find(name string) int {
 	if name == "" {
-		name = a.Primary
+		name = x.a.Primary
 		if name == "" {
-			if len(a.Datasources) > 0 {
+			if len(x.a.Datasources) > 0 {
 				return 0
 			}
 			return -1
 		}
 	}
-	for _, fold := range []bool{false, true} {
-		for i := range a.Datasources {
-			d := &a.Datasources[i]
-			for _, s := range []string{d.Name, d.Var} {
-				if s != "" && (s == name || fold && strings.EqualFold(s, name)) {
-					return i
-				}
-			}
-		}
+	if i, ok := x.exact[name]; ok {
+		return i
+	}
+	if i, ok := x.fold[foldKey(name)]; ok {
+		return i
 	}
 	return -1
 }
@@ -380,15 +457,16 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 		dup[i] = first[key]
 		first[key] = true
 	}
+	objects := newObjectColumns(cols)
 	for ai := range set.Analyses {
 		a := &set.Analyses[ai]
-		pa := plannedAnalysis{a: a, dss: make([]plannedDS, len(a.Datasources))}
+		pa := plannedAnalysis{a: a, dss: make([]plannedDS, len(a.Datasources)), idx: newDSIndex(a)}
 		if !a.Enabled {
 			pa.skipped = "disabled"
 			p.analyses = append(p.analyses, pa)
 			continue
 		}
-		covered, coveredBy := coveredMachines(cols, a.CoveredBy)
+		covered, coveredBy := coveredMachines(cols, objects, a.CoveredBy)
 		for di := range a.Datasources {
 			ds := &a.Datasources[di]
 			pa.dss[di].ds = ds
@@ -401,7 +479,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 				break
 			}
 			left := 0
-			for ci := range cols {
+			for _, ci := range objects.candidates(m) {
 				if !dup[ci] && m.match(&cols[ci]) {
 					if covered[foldKey(cols[ci].Parts.Machine)] {
 						left++
@@ -444,7 +522,7 @@ func newPlan(cols []relog.Column, set *Set, r *Report) *plan {
 
 // coveredMachines returns the machines (foldKey) that have a column
 // matching one of paths (Analysis.CoveredBy), and the first such path.
-func coveredMachines(cols []relog.Column, paths []counterpath.Path) (map[string]bool, string) {
+func coveredMachines(cols []relog.Column, objects *objectColumns, paths []counterpath.Path) (map[string]bool, string) {
 	if len(paths) == 0 {
 		return nil, ""
 	}
@@ -455,7 +533,7 @@ func coveredMachines(cols []relog.Column, paths []counterpath.Path) (map[string]
 		if err != nil {
 			continue
 		}
-		for ci := range cols {
+		for _, ci := range objects.candidates(m) {
 			if m.match(&cols[ci]) {
 				if machines == nil {
 					machines, first = map[string]bool{}, paths[i].String()
@@ -487,83 +565,150 @@ func (p *plan) storeOf(source, round int) int {
 // cycle, an unknown operator) is listed in r.Unsupported and has no
 // series.
 func (p *plan) generate(a *Analysis, pa *plannedAnalysis, r *Report) {
-	done := make([]bool, len(a.Datasources))
-	for di := range a.Datasources {
-		done[di] = a.Datasources[di].Kind == CounterLog
-	}
-	for progress := true; progress; {
-		progress = false
-		for di := range a.Datasources {
-			ds := &a.Datasources[di]
-			if done[di] {
-				continue
-			}
-			f := ds.Formula
-			if f == nil || !strings.ContainsRune("+-*/", rune(f.Op)) || f.Op == 0 {
-				done[di], progress = true, true
-				r.unsupported(a.Name, ds.Name, "a generated datasource without a formula perfcalc computes")
-				continue
-			}
-			li, ri := findDS(a, f.Left), -1
-			if f.Left == "" {
-				li = -1
-			}
-			if f.Right != "" {
-				ri = findDS(a, f.Right)
-			}
-			if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
-				done[di], progress = true, true
-				r.unsupported(a.Name, ds.Name, "the formula names a datasource the analysis does not have")
-				continue
-			}
-			if !done[li] || (ri >= 0 && !done[ri]) {
-				continue
-			}
-			done[di], progress = true, true
-			right := []member(nil)
+	steps, cyclic := generationOrder(a, pa.idx)
+	for _, st := range steps {
+		ds := &a.Datasources[st.di]
+		if st.why != "" {
+			r.unsupported(a.Name, ds.Name, st.why)
+			continue
+		}
+		di, li, ri, f := st.di, st.li, st.ri, ds.Formula
+		right, byInstance := []member(nil), map[string]int(nil)
+		if ri >= 0 {
+			right = pa.dss[ri].members
+			byInstance = instances(right)
+		}
+		for _, lm := range pa.dss[li].members {
+			g := generator{id: p.sources, left: lm.source, right: -1, f: f}
+			d := derived{id: p.sources, f: f, left: lm.source, right: -1, leftRound: pa.dss[li].ds.Round}
 			if ri >= 0 {
-				right = pa.dss[ri].members
+				rm, ok := joinInstance(lm, right, byInstance)
+				if !ok {
+					continue
+				}
+				g.right, d.right, d.rightRound = rm.source, rm.source, pa.dss[ri].ds.Round
+				p.need(rm.source)
 			}
-			for _, lm := range pa.dss[li].members {
-				g := generator{id: p.sources, left: lm.source, right: -1, f: f}
-				d := derived{id: p.sources, f: f, left: lm.source, right: -1, leftRound: pa.dss[li].ds.Round}
-				if ri >= 0 {
-					rm, ok := joinInstance(lm, right)
-					if !ok {
-						continue
-					}
-					g.right, d.right, d.rightRound = rm.source, rm.source, pa.dss[ri].ds.Round
-					p.need(rm.source)
-				}
-				p.need(lm.source)
-				p.sources++
-				if f.PerSlice {
-					p.derived = append(p.derived, d)
-				} else {
-					p.gens = append(p.gens, g)
-				}
-				parts := lm.parts
-				if ds.Path.Counter != "" {
-					parts.Counter = ds.Path.Counter
-					if ds.Path.Object != "" {
-						parts.Object = ds.Path.Object
-					}
-				} else {
-					parts.Counter = ds.Name
-				}
-				path := string(parts.AppendTo(nil))
-				if parts.Machine != "" && strings.HasPrefix(lm.path, `\\`) && !strings.HasPrefix(path, `\\`) {
-					path = `\\` + path
-				}
-				pa.dss[di].members = append(pa.dss[di].members, member{source: g.id, path: path, parts: parts, store: -1})
+			p.need(lm.source)
+			p.sources++
+			if f.PerSlice {
+				p.derived = append(p.derived, d)
+			} else {
+				p.gens = append(p.gens, g)
 			}
+			parts := lm.parts
+			if ds.Path.Counter != "" {
+				parts.Counter = ds.Path.Counter
+				if ds.Path.Object != "" {
+					parts.Object = ds.Path.Object
+				}
+			} else {
+				parts.Counter = ds.Name
+			}
+			path := string(parts.AppendTo(nil))
+			if parts.Machine != "" && strings.HasPrefix(lm.path, `\\`) && !strings.HasPrefix(path, `\\`) {
+				path = `\\` + path
+			}
+			pa.dss[di].members = append(pa.dss[di].members, member{source: g.id, path: path, parts: parts, store: -1})
 		}
 	}
+	for _, di := range cyclic {
+		r.unsupported(a.Name, a.Datasources[di].Name, "the formulas of the generated datasources form a cycle")
+	}
+}
+
+// genStep is one generated datasource in generationOrder: its index, its
+// operands' (ri −1 for a constant), or why it has no series.
+type genStep struct {
+	di, li, ri int
+	why        string
+}
+
+// generationOrder returns the generated datasources of a in the order in
+// which they are done, and those never done (a cycle, or depending on
+// one), in their order. The order is a fixpoint's: passes over the
+// datasources in their order, each doing those whose operands are done,
+// until a pass does none. It is computed, not run (a chain of generated
+// datasources written last to first took as many passes as datasources):
+// a datasource's pass is the least after its operands' (the same pass for
+// an operand before it), and they are done by pass, then order.
+func generationOrder(a *Analysis, idx *dsIndex) (steps []genStep, cyclic []int) {
+	const never = math.MaxInt
+	n := len(a.Datasources)
+	all := make([]genStep, n)
+	pass := make([]int, n)
+	state := make([]byte, n) // 0 unseen, 1 being computed, 2 computed
 	for di := range a.Datasources {
-		if !done[di] {
-			r.unsupported(a.Name, a.Datasources[di].Name, "the formulas of the generated datasources form a cycle")
+		ds := &a.Datasources[di]
+		all[di] = genStep{di: di, li: -1, ri: -1}
+		if ds.Kind == CounterLog {
+			state[di] = 2
+			continue
+		}
+		f := ds.Formula
+		if f == nil || !strings.ContainsRune("+-*/", rune(f.Op)) || f.Op == 0 {
+			all[di].why = "a generated datasource without a formula perfcalc computes"
+			continue
+		}
+		li, ri := idx.find(f.Left), -1
+		if f.Left == "" {
+			li = -1
+		}
+		if f.Right != "" {
+			ri = idx.find(f.Right)
+		}
+		if li < 0 || li == di || (f.Right != "" && (ri < 0 || ri == di)) {
+			all[di].why = "the formula names a datasource the analysis does not have"
+			continue
+		}
+		all[di].li, all[di].ri = li, ri
+	}
+	var passOf func(di int) int
+	passOf = func(di int) int {
+		switch state[di] {
+		case 1:
+			return never
+		case 2:
+			return pass[di]
+		}
+		state[di] = 1
+		p := 1
+		for _, o := range []int{all[di].li, all[di].ri} {
+			if o < 0 {
+				continue
+			}
+			po := passOf(o)
+			if po == never {
+				p = never
+				break
+			}
+			if o > di {
+				po++ // done after it in the same pass: the next
+			}
+			p = max(p, po)
+		}
+		pass[di], state[di] = p, 2
+		return p
+	}
+	var order []int
+	for di := range a.Datasources {
+		if a.Datasources[di].Kind == CounterLog {
+			continue
+		}
+		if passOf(di) == never {
+			cyclic = append(cyclic, di)
+		} else {
+			order = append(order, di)
 		}
 	}
+	heapSort(len(order), func(i, j int) bool {
+		x, y := order[i], order[j]
+		return pass[x] < pass[y] || pass[x] == pass[y] && x < y
+	}, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	for _, di := range order {
+		steps = append(steps, all[di])
+	}
+	return steps, cyclic
 }
 
 // need marks a source as read (a column) — generated sources are computed.
@@ -574,18 +719,36 @@ func (p *plan) need(source int) {
 }
 
 // joinInstance returns the member of right with lm's instance (full name,
-// case-insensitive), or right's only member.
-func joinInstance(lm member, right []member) (member, bool) {
-	li := fullInstance(&lm.parts)
-	for _, rm := range right {
-		if rm.parts.HasInstance == lm.parts.HasInstance && strings.EqualFold(fullInstance(&rm.parts), li) {
-			return rm, true
-		}
+// case-insensitive; byInstance: instances(right)), or right's only member.
+func joinInstance(lm member, right []member, byInstance map[string]int) (member, bool) {
+	if i, ok := byInstance[instanceKey(&lm.parts)]; ok {
+		return right[i], true
 	}
 	if len(right) == 1 {
 		return right[0], true
 	}
 	return member{}, false
+}
+
+// instanceKey is the key of a member's instance in joinInstance's map:
+// whether it has one, and its full instance name (FoldKey).
+func instanceKey(p *counterpath.Path) string {
+	if !p.HasInstance {
+		return "-" + foldKey(fullInstance(p))
+	}
+	return "+" + foldKey(fullInstance(p))
+}
+
+// instances returns the members' indexes by instanceKey, the first of
+// each, for joinInstance.
+func instances(ms []member) map[string]int {
+	m := make(map[string]int, len(ms))
+	for i := range ms {
+		if _, ok := m[instanceKey(&ms[i].parts)]; !ok {
+			m[instanceKey(&ms[i].parts)] = i
+		}
+	}
+	return m
 }
 
 // useSpill gives the stores the budget and spill of opts.
@@ -666,20 +829,26 @@ func (p *plan) finish(r *Report, tl *timeline) error {
 		// Thresholds computed from a count are resolved per machine.
 		byMachine := p.resolver(pa, r)
 		res.Analysis = byMachine(r.Machine)
-		for di := range pa.dss {
-			pd := &pa.dss[di]
-			var ths []*Threshold
-			var thsOf *Analysis
-			for _, m := range pd.members {
-				if a := byMachine(m.parts.Machine); a != thsOf || thsOf == nil {
-					thsOf, ths = a, ths[:0]
-					for ti := range a.Thresholds {
-						th := &a.Thresholds[ti]
-						if findDS(a, th.Datasource) == di {
-							ths = append(ths, th)
-						}
+		// The thresholds of each datasource, per analysis (of a machine).
+		byDS := map[*Analysis][][]*Threshold{}
+		thresholdsOf := func(a *Analysis, di int) []*Threshold {
+			t, ok := byDS[a]
+			if !ok {
+				t = make([][]*Threshold, len(pa.dss))
+				for ti := range a.Thresholds {
+					th := &a.Thresholds[ti]
+					if i := pa.idx.find(th.Datasource); i >= 0 && i < len(t) {
+						t[i] = append(t[i], th)
 					}
 				}
+				byDS[a] = t
+			}
+			return t[di]
+		}
+		for di := range pa.dss {
+			pd := &pa.dss[di]
+			for _, m := range pd.members {
+				ths := thresholdsOf(byMachine(m.parts.Machine), di)
 				s := p.stores[m.store]
 				se := Series{Datasource: pd.ds.Name, Path: m.path, Parts: m.parts, Overall: s.all, Slices: s.stats, Chart: s.store.chart}
 				se.Overall.NoThresholds = len(ths) == 0
@@ -722,7 +891,7 @@ func (p *plan) finish(r *Report, tl *timeline) error {
 		}
 		r.Results = append(r.Results, res)
 		for ti := range pa.a.Thresholds {
-			if th := &pa.a.Thresholds[ti]; findDS(pa.a, th.Datasource) < 0 {
+			if th := &pa.a.Thresholds[ti]; pa.idx.find(th.Datasource) < 0 {
 				r.unsupported(pa.a.Name, th.Name, "the threshold names a datasource the analysis does not have: "+th.Datasource)
 			}
 		}
@@ -827,7 +996,7 @@ func (p *plan) resolver(pa *plannedAnalysis, r *Report) func(machine string) *An
 // named ds of an analysis on a machine (its foldKey), or why there is
 // none (doc/ANALYSIS.md §4; Count's doc).
 func (p *plan) count(pa *plannedAnalysis, ds, machine string) (int, string) {
-	di := findDS(pa.a, ds)
+	di := pa.idx.find(ds)
 	if di < 0 || di >= len(pa.dss) {
 		return 0, "the count's datasource " + ds + " is not one of the analysis'"
 	}
@@ -988,9 +1157,13 @@ func compare(op Operator, v, t float64, compat bool) bool {
 	return v > t
 }
 
-// foldKey returns s with each rune replaced by the smallest rune of its
+// FoldKey returns s with each rune replaced by the smallest rune of its
 // simple case-folding orbit: two strings have the same key exactly when
-// strings.EqualFold holds for them (without strings.ToLower's tables).
+// strings.EqualFold holds for them (without strings.ToLower's tables). A
+// map keyed by it finds names case-insensitively, as EqualFold compares
+// them.
+func FoldKey(s string) string { return foldKey(s) }
+
 func foldKey(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {

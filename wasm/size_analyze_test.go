@@ -65,9 +65,17 @@ import (
 // Issue 32 item 18, counterpath.SplitInstance's index read only as PDH's
 // numbering writes it: +40 raw, +36 gzipped (3,249,618 -> 3,249,658;
 // 940,968 -> 941,004), within the gzipped budget.
+//
+// Issue 32, items 5 to 10 (threshold files loaded and evaluated in linear
+// time): psexpr's scopes and bounded string work (+9,039 raw), palxml's
+// question map and files by identity (+4,519), the log's columns by
+// object (+6,343), the datasources' and instances' maps (+9,798) and the
+// generated datasources' order computed (+8,182): +36,607 raw, 3,286,225
+// bytes, 951,185 gzipped here; the budgets grew by what exceeded them,
+// +36,607 raw and +7,469 gzipped.
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508 + 8 + 40
-	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508 + 8 + 40 + 36_607
+	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778 + 7_469
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.

@@ -24,8 +24,12 @@
 // entity), and bounds the document's size (MaxInput), nesting (MaxDepth),
 // attributes per element (MaxAttrs) and elements (MaxElements); it never
 // recurses on the document's structure. Load bounds the inherited files
-// (MaxFiles) and ignores inheritance loops; the evaluator runs no loop and
-// bounds its work (psexpr.MaxTokens, psexpr.MaxDepth). Regular
-// expressions are compiled by package objre, a bounded matcher that
-// never backtracks.
+// (MaxFiles) and their bytes together (MaxTotal), and ignores inheritance
+// loops; LoadFiles loads a file of one identity once, whatever the names
+// that reach it. Questions are found by a map, their variables made once
+// for all analyses: a load takes time linear in the files' size. The
+// evaluator runs no loop and bounds its work (psexpr.MaxTokens,
+// psexpr.MaxDepth, and the bytes its strings go through: MaxWork across a
+// load). Regular expressions are compiled by package objre, a bounded
+// matcher that never backtracks.
 package palxml

@@ -16,6 +16,27 @@ import (
 // it inherits, transitively).
 const MaxFiles = 64
 
+// MaxTotal is the most bytes of the files of one Load together (each at
+// most MaxInput): twice the largest file, so that a file of the largest
+// size may inherit as much again (PAL's 72 files are 5 MB together).
+const MaxTotal = 2 * MaxInput
+
+// MaxWork is the bytes of strings that the code of one Load's files may
+// go through together (psexpr.Env.Work): their string members,
+// comparisons and conversions to numbers.
+const MaxWork = 4 * psexpr.MaxWork
+
+// File is a threshold file as LoadFiles' read function returns it: its
+// bytes and its identity.
+type File struct {
+	Data []byte
+	// ID identifies the file: two names of one file (another spelling of
+	// its path, a link to it) have the same ID, and LoadFiles loads it
+	// once; "" stands for the name itself (its case and the separator
+	// ignored: strings.ToLower), as Load identifies files.
+	ID string
+}
+
 // Error is a threshold file Load refuses: the file's name and why (a
 // *SyntaxError for XML that is not well-formed, wrapped).
 type Error struct {
@@ -138,9 +159,22 @@ type file struct {
 // bands and Generated datasources that cannot be evaluated are listed in
 // Set.Unsupported with the reason.
 func Load(name string, read func(name string) ([]byte, error), values map[string]string) (*analysis.Set, error) {
+	return LoadFiles(name, func(name string) (File, error) {
+		b, err := read(name)
+		return File{Data: b}, err
+	}, values)
+}
+
+// LoadFiles is Load with a read function that also says which file a name
+// is (File.ID): a file is loaded once however many names reach it (an
+// inheritance loop through another spelling of a path is ignored as
+// one through the same), and the files' bytes count once towards
+// MaxTotal. The read function should itself read each file once and
+// refuse what is not a regular file (the command: by device and inode).
+func LoadFiles(name string, read func(name string) (File, error), values map[string]string) (*analysis.Set, error) {
 	var files []file
-	seen := map[string]bool{}
-	if err := loadFile(name, "", read, &files, seen, 0); err != nil {
+	l := loader{read: read, seen: map[string]bool{}}
+	if err := l.load(name, "", &files); err != nil {
 		return nil, err
 	}
 	main := files[0]
@@ -154,6 +188,7 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 		file string
 	}
 	var qs []question
+	asked := map[string]int{} // analysis.FoldKey(variable): its index in qs
 	for _, f := range files {
 		for _, n := range f.root.Children {
 			if n.Name != "QUESTION" {
@@ -170,20 +205,17 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 			if q.Var == "" {
 				return nil, &Error{File: f.name, Msg: "QUESTION at line " + strconv.Itoa(line(n)) + " without QUESTIONVARNAME"}
 			}
-			dup := false
-			for _, o := range qs {
-				dup = dup || strings.EqualFold(o.q.Var, q.Var)
-			}
-			if !dup {
+			if _, dup := asked[analysis.FoldKey(q.Var)]; !dup {
+				asked[analysis.FoldKey(q.Var)] = len(qs)
 				qs = append(qs, question{q, f.name})
 			}
 		}
 	}
+	// The values given, by question (of several names of one question,
+	// any: as before, the map's order decides).
+	given := make([]*string, len(qs))
 	for k := range values {
-		found := false
-		for _, q := range qs {
-			found = found || strings.EqualFold(q.q.Var, k)
-		}
+		i, found := asked[analysis.FoldKey(k)]
 		if !found {
 			var names []string
 			for _, q := range qs {
@@ -191,16 +223,16 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 			}
 			return nil, &Error{File: main.name, Err: &NoQuestionError{Name: k, Questions: names}}
 		}
+		v := values[k]
+		given[i] = &v
 	}
-	vars := map[string]psexpr.Value{}
+	vars := map[string]psexpr.Value{} // lower-case names, built once
 	unset := map[string]analysis.Question{}
-	for _, q := range qs {
+	for i, q := range qs {
 		set.Questions = append(set.Questions, q.q)
 		v, ok := "", false
-		for k, val := range values {
-			if strings.EqualFold(k, q.q.Var) {
-				v, ok = val, true
-			}
+		if given[i] != nil {
+			v, ok = *given[i], true
 		}
 		if !ok && q.q.HasDefault {
 			v, ok = q.q.Default, true
@@ -213,9 +245,12 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 		if err != nil {
 			return nil, &Error{File: q.file, Err: &ValueError{Question: q.q.Var, Value: v, Err: err}}
 		}
-		vars[q.q.Var] = pv
+		if _, ok := vars[strings.ToLower(q.q.Var)]; !ok {
+			vars[strings.ToLower(q.q.Var)] = pv
+		}
 		set.Values[q.q.Var] = v
 	}
+	work := MaxWork
 
 	// Analyses: all of the main file's, then the inherited files' unless
 	// one with the same ID or NAME exists.
@@ -234,7 +269,7 @@ func Load(name string, read func(name string) ([]byte, error), values map[string
 				ids[id] = true
 			}
 			names[nm] = true
-			a, err := analysisOf(f.name, n, vars, unset, set)
+			a, err := analysisOf(f.name, n, vars, unset, set, &work)
 			if err == errSkip {
 				continue
 			}
@@ -284,23 +319,51 @@ func typed(q analysis.Question, v string) (psexpr.Value, error) {
 	return psexpr.Str(v), nil
 }
 
-// loadFile reads one file (inherited by the file by, "" for the first)
-// and, depth first, those it inherits.
-func loadFile(name, by string, read func(string) ([]byte, error), files *[]file, seen map[string]bool, depth int) error {
-	key := strings.ToLower(strings.ReplaceAll(name, "\\", "/"))
-	if seen[key] {
+// loader reads the files of one LoadFiles.
+type loader struct {
+	read  func(string) (File, error)
+	seen  map[string]bool // the files read, by identity
+	total int             // their bytes
+	first string          // the name of the file loaded
+}
+
+// nameID is a file's identity by name: the name, case (strings.ToLower)
+// and the separator ignored.
+func nameID(name string) string {
+	return "name:" + strings.ToLower(strings.ReplaceAll(name, "\\", "/"))
+}
+
+// load reads one file (inherited by the file by, "" for the first) and,
+// depth first, those it inherits.
+func (l *loader) load(name, by string, files *[]file) error {
+	if l.seen[nameID(name)] {
 		return nil // an inheritance loop: ignored, as PAL does
 	}
-	seen[key] = true
+	l.seen[nameID(name)] = true
+	if by == "" {
+		l.first = name
+	}
 	if len(*files) >= MaxFiles {
 		return &Error{File: name, Msg: "more than " + strconv.Itoa(MaxFiles) + " inherited files"}
 	}
-	b, err := read(name)
+	f, err := l.read(name)
 	if err != nil {
+		msg := "cannot read it"
 		if by != "" {
 			err = &InheritanceError{File: name, By: by, Err: err}
+			msg = "cannot read it (inherited by " + by + ")"
 		}
-		return &Error{File: name, Msg: "cannot read it", Err: err}
+		return &Error{File: name, Msg: msg, Err: err}
+	}
+	if f.ID != "" {
+		if l.seen[f.ID] {
+			return nil // another name of a file read: a loop, or read once
+		}
+		l.seen[f.ID] = true
+	}
+	b := f.Data
+	if l.total += len(b); l.total > MaxTotal {
+		return &Error{File: name, Msg: "the threshold files of " + l.first + " are larger than " + strconv.Itoa(MaxTotal) + " bytes together"}
 	}
 	root, err := Parse(b)
 	if err != nil {
@@ -340,7 +403,7 @@ func loadFile(name, by string, read func(string) ([]byte, error), files *[]file,
 		if p == "" {
 			continue
 		}
-		if err := loadFile(join(name, p), name, read, files, seen, depth+1); err != nil {
+		if err := l.load(join(name, p), name, files); err != nil {
 			return err
 		}
 	}
@@ -366,10 +429,11 @@ func join(name, p string) string {
 // inherits "quicksystemoverview.xml"): where read fails, list gives the
 // names in the file's folder ("." for none), and the one equal to the
 // name under Unicode case folding is read. Names use "/" as the
-// separator. (The package takes functions, not an io/fs.FS: io/fs brings
-// package time into the WebAssembly module.)
-func FoldReader(read func(name string) ([]byte, error), list func(dir string) ([]string, error)) func(name string) ([]byte, error) {
-	return func(name string) ([]byte, error) {
+// separator; T is []byte for Load, File for LoadFiles. (The package takes
+// functions, not an io/fs.FS: io/fs brings package time into the
+// WebAssembly module.)
+func FoldReader[T any](read func(name string) (T, error), list func(dir string) ([]string, error)) func(name string) (T, error) {
+	return func(name string) (T, error) {
 		b, err := read(name)
 		if err == nil {
 			return b, nil
@@ -380,7 +444,7 @@ func FoldReader(read func(name string) ([]byte, error), list func(dir string) ([
 		}
 		names, lerr := list(dir)
 		if lerr != nil {
-			return nil, err
+			return b, err
 		}
 		for _, n := range names {
 			if n != base && strings.EqualFold(n, base) {
@@ -390,7 +454,7 @@ func FoldReader(read func(name string) ([]byte, error), list func(dir string) ([
 				return read(dir + "/" + n)
 			}
 		}
-		return nil, err
+		return b, err
 	}
 }
 
@@ -410,7 +474,9 @@ var operators = map[string]analysis.Operator{
 	"le": analysis.LessEqual, "eq": analysis.Equal, "ne": analysis.NotEqual,
 }
 
-func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[string]analysis.Question, set *analysis.Set) (analysis.Analysis, error) {
+// analysisOf reads an ANALYSIS: vars are the question variables (lower
+// case), work the bytes its code's strings may still go through.
+func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[string]analysis.Question, set *analysis.Set, work *int) (analysis.Analysis, error) {
 	var a analysis.Analysis
 	a.Name, _ = n.Attr("NAME")
 	a.ID, _ = n.Attr("ID")
@@ -441,11 +507,12 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 		}
 		a.Datasources = append(a.Datasources, d)
 	}
+	dsVars := varNames(a.Datasources)
 	// Generated formulas name their operands by collection variable:
 	// turn them into datasource names.
 	for i := range a.Datasources {
 		if f := a.Datasources[i].Formula; f != nil {
-			l, r := byVar(a.Datasources, f.Left), byVar(a.Datasources, f.Right)
+			l, r := byVar(dsVars, f.Left), byVar(dsVars, f.Right)
 			if l == "" || f.Right != "" && r == "" {
 				unsupported("DATASOURCE", a.Datasources[i].Name, "its formula's operands are not datasources of the analysis")
 				a.Datasources[i].Formula = nil
@@ -457,19 +524,17 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 	// The analysis' counter collections, for code that reads their
 	// count (the processor count): evaluated with probeCount here, and
 	// again with the log's count by analysis.Run (Threshold.Count).
-	avars := make(map[string]psexpr.Value, len(vars)+len(a.Datasources))
-	for k, v := range vars {
-		avars[strings.ToLower(k)] = v
-	}
+	// The question variables first, then the collections (a collection
+	// of a question's name is the question's).
+	colls := make(map[string]psexpr.Value, len(a.Datasources))
 	for _, d := range a.Datasources {
 		if k := strings.ToLower(d.Var); k != "" {
-			if _, ok := avars[k]; !ok {
-				avars[k] = psexpr.Counted(probeCount)
-			}
+			colls[k] = psexpr.Counted(probeCount)
 		}
 	}
+	env := psexpr.Env{Scopes: []map[string]psexpr.Value{vars, colls}, Work: work}
 	eval := func(code string) ([]psexpr.Call, error) {
-		calls, err := psexpr.Eval(code, avars)
+		calls, err := env.Eval(code)
 		if pe, ok := err.(*psexpr.Error); ok && pe.Var != "" {
 			if q, ok := unset[strings.ToLower(pe.Var)]; ok {
 				return nil, &Error{File: fname, Err: &MissingValueError{Analysis: a.Name, Question: q.Var, Prompt: strings.TrimSpace(q.Prompt)}}
@@ -520,7 +585,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				unsupported("THRESHOLD", name, "-Operator "+psexpr.Quote(call.Operator)+" is not one of gt, ge, lt, le, eq, ne")
 				continue
 			}
-			ds := byVar(a.Datasources, call.Collection)
+			ds := byVar(dsVars, call.Collection)
 			if ds == "" {
 				unsupported("THRESHOLD", name, "-CollectionOfCounterInstances $"+call.Collection+" is no datasource's COLLECTIONVARNAME in the analysis")
 				continue
@@ -531,7 +596,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 			}
 			if call.Count != "" {
 				th.Value = 0
-				th.Count = countOf(a.Datasources, code, avars, ci, call)
+				th.Count = countOf(dsVars, code, env.Scopes, ci, call)
 			}
 			a.Thresholds = append(a.Thresholds, th)
 		}
@@ -577,7 +642,7 @@ func analysisOf(fname string, n *Node, vars map[string]psexpr.Value, unset map[s
 				b := analysis.Band{Condition: cond, Min: call.Min, Max: call.Max, UseMax: call.UseMax, GreaterThan: call.GreaterThan}
 				if call.Count != "" {
 					b.Min, b.Max = 0, 0
-					b.Count = countOf(a.Datasources, code, avars, ci, call)
+					b.Count = countOf(dsVars, code, env.Scopes, ci, call)
 				}
 				ch.Bands = append(ch.Bands, b)
 			}
@@ -596,16 +661,14 @@ const probeCount = 5
 // the count of the collection call.Count: Eval runs the code again with
 // the count n and returns the same call's values (an error where the code
 // makes other calls with n).
-func countOf(ds []analysis.Datasource, code string, vars map[string]psexpr.Value, ci int, call psexpr.Call) *analysis.Count {
+func countOf(ds map[string]string, code string, scopes []map[string]psexpr.Value, ci int, call psexpr.Call) *analysis.Count {
 	name := byVar(ds, call.Count)
 	coll := strings.ToLower(call.Count)
 	return &analysis.Count{Datasource: name, Eval: func(n int) (float64, float64, error) {
-		v := make(map[string]psexpr.Value, len(vars))
-		for k, x := range vars {
-			v[k] = x
-		}
-		v[coll] = psexpr.Counted(n)
-		calls, err := psexpr.Eval(code, v)
+		// The count first: it hides a question of its name. The work:
+		// psexpr.MaxWork for each count.
+		env := psexpr.Env{Scopes: append([]map[string]psexpr.Value{{coll: psexpr.Counted(n)}}, scopes...)}
+		calls, err := env.Eval(code)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -632,18 +695,28 @@ func childText(n *Node, name string) string {
 	return ""
 }
 
-// byVar returns the name of the datasource whose COLLECTIONVARNAME is v
-// (case-insensitive), or "".
-func byVar(ds []analysis.Datasource, v string) string {
+// varNames returns the names of the datasources ds by their
+// COLLECTIONVARNAME (analysis.FoldKey), the first of each, for byVar.
+func varNames(ds []analysis.Datasource) map[string]string {
+	m := make(map[string]string, len(ds))
+	for _, d := range ds {
+		if d.Var == "" {
+			continue
+		}
+		if _, ok := m[analysis.FoldKey(d.Var)]; !ok {
+			m[analysis.FoldKey(d.Var)] = d.Name
+		}
+	}
+	return m
+}
+
+// byVar returns the name of the first datasource whose COLLECTIONVARNAME
+// is v (case-insensitive) among names (varNames), or "".
+func byVar(names map[string]string, v string) string {
 	if v == "" {
 		return ""
 	}
-	for _, d := range ds {
-		if strings.EqualFold(d.Var, v) {
-			return d.Name
-		}
-	}
-	return ""
+	return names[analysis.FoldKey(v)]
 }
 
 // datasourceOf reads a DATASOURCE; reason says why it cannot be used.

@@ -248,8 +248,8 @@ func TestQuestions(t *testing.T) {
 
 // TestInheritanceError: an inherited file that cannot be read is an
 // *InheritanceError naming it and the file that inherits it, wrapping the
-// read function's error; the text is as before (the file's name, "cannot
-// read it", the read error). The first file's own absence is not one.
+// read function's error; the text names both (issue 32, item 9) and gives
+// the read error. The first file's own absence is not one.
 func TestInheritanceError(t *testing.T) {
 	read := memFiles(map[string]string{
 		"dir/main.xml":     `<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="sub\base.xml"/></PAL>`,
@@ -260,7 +260,7 @@ func TestInheritanceError(t *testing.T) {
 	if !errors.As(err, &ie) || ie.File != "dir/sub/gone.xml" || ie.By != "dir/sub/base.xml" || !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("have %#v, want an *InheritanceError of dir/sub/gone.xml by dir/sub/base.xml", err)
 	}
-	if have, want := err.Error(), "palxml: dir/sub/gone.xml: cannot read it: "+os.ErrNotExist.Error(); have != want {
+	if have, want := err.Error(), "palxml: dir/sub/gone.xml: cannot read it (inherited by dir/sub/base.xml): "+os.ErrNotExist.Error(); have != want {
 		t.Errorf("have %q, want %q", have, want)
 	}
 	_, err = Load("nowhere.xml", read, nil)

@@ -16,14 +16,18 @@
 // # Security
 //
 // The code is untrusted. Eval never executes a loop (there is none in the
-// subset), bounds the code's length (MaxCode), its tokens (MaxTokens) and
-// the nesting of expressions and blocks (MaxDepth), and never panics.
+// subset), bounds the code's length (MaxCode), its tokens (MaxTokens), the
+// nesting of expressions and blocks (MaxDepth) and the bytes of strings
+// its string members, comparisons and conversions go through (MaxWork, or
+// Env.Work across several blocks: a member goes through its string once,
+// without converting it), and never panics.
 package psexpr
 
 import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Bounds of Eval.
@@ -32,6 +36,10 @@ const (
 	MaxTokens = 20000    // tokens read
 	MaxDepth  = 64       // nesting of parentheses, casts and blocks
 	MaxCalls  = 64       // calls made by one block
+	// MaxWork is the bytes of strings that one Eval's string members
+	// (.ToUpper(), .Substring(), .Length …), comparisons and conversions
+	// to numbers go through, unless Env.Work bounds them.
+	MaxWork = 64 << 20
 )
 
 // Kind is a Value's type.
@@ -117,7 +125,9 @@ func (e *Error) Error() string {
 type parser struct {
 	s      string
 	i      int
-	vars   map[string]Value // lower-case names
+	vars   map[string]Value // lower-case names: the code's assignments
+	scopes []map[string]Value
+	work   *int // the bytes of strings that may still be gone through
 	tokens int
 	depth  int
 	calls  []Call
@@ -130,18 +140,85 @@ type parser struct {
 // case-insensitively, as PowerShell does) and returns the calls it made
 // (none when an If left them out).
 func Eval(code string, vars map[string]Value) ([]Call, error) {
+	lower := make(map[string]Value, len(vars))
+	for k, v := range vars {
+		lower[strings.ToLower(k)] = v
+	}
+	return Env{Scopes: []map[string]Value{lower}}.Eval(code)
+}
+
+// Env is what Env.Eval runs code with: the variables, and a bound on the
+// work the code's strings cost. Code that evaluates many blocks with the
+// same variables builds their maps once (Eval copies its map at each
+// call).
+type Env struct {
+	// Scopes are the variables, looked up in order (a name in the
+	// first scope that has it), their names lower case (strings.ToLower,
+	// without "$"). Eval never changes them: the code's assignments go
+	// to a scope of its own, looked up first.
+	Scopes []map[string]Value
+	// Work, when not nil, is the bytes of strings that Eval may go
+	// through (string members, comparisons, conversions to numbers),
+	// shared by the Evals given the same pointer: each subtracts what it
+	// goes through, and fails once there is none left. nil: MaxWork for
+	// each Eval.
+	Work *int
+}
+
+// Eval runs code with e's variables and returns the calls it made (none
+// when an If left them out), as Eval does.
+func (e Env) Eval(code string) ([]Call, error) {
 	if len(code) > MaxCode {
 		return nil, &Error{Pos: MaxCode, Msg: "code longer than " + strconv.Itoa(MaxCode) + " bytes"}
 	}
-	p := &parser{s: code, vars: map[string]Value{"true": Boolean(true), "false": Boolean(false), "null": {}}}
-	for k, v := range vars {
-		p.vars[strings.ToLower(k)] = v
+	work := e.Work
+	if work == nil {
+		w := MaxWork
+		work = &w
 	}
+	p := &parser{s: code, vars: map[string]Value{}, scopes: e.Scopes, work: work}
 	p.statements(true, false)
 	if p.err != nil {
 		return nil, p.err
 	}
 	return p.calls, nil
+}
+
+// builtins are the variables PowerShell defines, looked up last.
+var builtins = map[string]Value{"true": Boolean(true), "false": Boolean(false), "null": {}}
+
+// lookup returns the variable of the lower-case name.
+func (p *parser) lookup(name string) (Value, bool) {
+	if v, ok := p.vars[name]; ok {
+		return v, true
+	}
+	for _, s := range p.scopes {
+		if v, ok := s[name]; ok {
+			return v, true
+		}
+	}
+	v, ok := builtins[name]
+	return v, ok
+}
+
+// use counts n bytes of strings gone through against the work left,
+// failing at at when there is not as much left.
+func (p *parser) use(at, n int) bool {
+	if *p.work < n {
+		*p.work = 0
+		p.fail(at, "the code's strings cost more than the work allowed (the bytes that string members, comparisons and conversions go through: "+strconv.Itoa(MaxWork)+" for a block)")
+		return false
+	}
+	*p.work -= n
+	return true
+}
+
+// number is the function number, its string's bytes counted as work.
+func (p *parser) number(v Value) (float64, bool) {
+	if v.Kind == String && !p.use(p.i, len(v.Str)) {
+		return 0, false
+	}
+	return number(v)
 }
 
 func (p *parser) fail(at int, msg string) {
@@ -490,7 +567,7 @@ func (p *parser) call(exec bool, fn string) {
 				return
 			}
 			if exec {
-				n, ok := number(v)
+				n, ok := p.number(v)
 				if !ok {
 					p.fail(at, "-"+param+" is not a number")
 					return
@@ -673,9 +750,9 @@ func (p *parser) compare(at int, op string, a, b Value) Value {
 			c = 1
 		}
 	case Number:
-		y, ok := number(b)
+		y, ok := p.number(b)
 		if !ok {
-			p.fail(at, "cannot compare a number with "+Quote(b.Str))
+			p.fail(at, "cannot compare a number with "+quoteShort(b.Str))
 			return Value{}
 		}
 		switch {
@@ -685,8 +762,11 @@ func (p *parser) compare(at int, op string, a, b Value) Value {
 			c = 1
 		}
 	case String:
-		x, y := strings.ToLower(a.Str), strings.ToLower(str(b))
-		c = strings.Compare(x, y)
+		y := str(b)
+		if !p.use(at, len(a.Str)+len(y)) {
+			return Value{}
+		}
+		c = strings.Compare(strings.ToLower(a.Str), strings.ToLower(y))
 	}
 	switch op {
 	case "eq":
@@ -790,8 +870,8 @@ func (p *parser) arith(at int, op byte, a, b Value) Value {
 		p.fail(at, "string arithmetic ('"+string(op)+"' on a string) is not supported")
 		return Value{}
 	}
-	x, ok1 := number(a)
-	y, ok2 := number(b)
+	x, ok1 := p.number(a)
+	y, ok2 := p.number(b)
 	if !ok1 || !ok2 {
 		p.fail(at, "arithmetic on a value that is not a number")
 		return Value{}
@@ -850,7 +930,7 @@ func (p *parser) unary(exec bool) Value {
 		if !exec || p.err != nil {
 			return v
 		}
-		n, ok := number(v)
+		n, ok := p.number(v)
 		if !ok {
 			p.fail(at, "unary "+string(c)+" on a value that is not a number")
 			return Value{}
@@ -906,9 +986,9 @@ func (p *parser) cast(at int, typ string, v Value) Value {
 	case "bool":
 		return Boolean(truthy(v))
 	}
-	n, ok := number(v)
+	n, ok := p.number(v)
 	if !ok {
-		p.fail(at, "cannot convert "+Quote(v.Str)+" to ["+typ+"]")
+		p.fail(at, "cannot convert "+quoteShort(v.Str)+" to ["+typ+"]")
 		return Value{}
 	}
 	switch typ {
@@ -964,7 +1044,7 @@ func (p *parser) primary(exec bool) Value {
 			return Value{}
 		}
 		if strings.HasPrefix(strings.ToLower(p.s[p.i:]), ".count") && (p.i+6 >= len(p.s) || !isWordChar(p.s[p.i+6])) {
-			c, ok := p.vars[strings.ToLower(name)]
+			c, ok := p.lookup(strings.ToLower(name))
 			if !ok || c.Kind != Collection {
 				p.fail(at, "$"+name+".Count: $"+name+" is no counter collection of the analysis (a loop's or PAL's own variable)")
 				return Value{}
@@ -982,7 +1062,7 @@ func (p *parser) primary(exec bool) Value {
 		var v Value
 		if exec {
 			var ok bool
-			v, ok = p.vars[strings.ToLower(name)]
+			v, ok = p.lookup(strings.ToLower(name))
 			if !ok {
 				p.fail(at, "unknown variable $"+name+" (a counter collection or a value only PAL computes)")
 				p.err.Var = name
@@ -1047,8 +1127,8 @@ func (p *parser) primary(exec bool) Value {
 		if !exec || p.err != nil {
 			return Value{}
 		}
-		n, ok1 := number(x)
-		d, ok2 := number(digits)
+		n, ok1 := p.number(x)
+		d, ok2 := p.number(digits)
 		if !ok1 || !ok2 || d < 0 || d > 15 || d != math.Trunc(d) {
 			p.fail(at, "[Math]::Round of a value that is not a number, or with digits outside 0..15")
 			return Value{}
@@ -1081,7 +1161,10 @@ func (p *parser) member(v Value, exec bool) Value {
 		}
 		switch strings.ToLower(name) {
 		case "length":
-			v = Num(float64(len([]rune(v.Str))))
+			if exec && !p.use(at, len(v.Str)) {
+				return Value{}
+			}
+			v = Num(float64(utf8.RuneCountInString(v.Str)))
 			continue
 		case "toupper", "tolower", "substring", "trim":
 		default:
@@ -1115,31 +1198,46 @@ func (p *parser) member(v Value, exec bool) Value {
 		if p.err != nil || !exec {
 			continue
 		}
-		r := []rune(v.Str)
+		// Each member goes through its string once (.Trim() only
+		// through the white space it removes).
 		switch strings.ToLower(name) {
 		case "toupper":
+			if !p.use(at, len(v.Str)) {
+				return Value{}
+			}
 			v = Str(strings.ToUpper(v.Str))
 		case "tolower":
+			if !p.use(at, len(v.Str)) {
+				return Value{}
+			}
 			v = Str(strings.ToLower(v.Str))
 		case "trim":
-			v = Str(strings.TrimSpace(v.Str))
+			t := strings.TrimSpace(v.Str)
+			if !p.use(at, len(v.Str)-len(t)) {
+				return Value{}
+			}
+			v = Str(t)
 		case "substring":
 			if len(args) < 1 || len(args) > 2 {
 				p.fail(at, ".Substring takes 1 or 2 arguments")
 				return Value{}
 			}
-			start, ok := number(args[0])
-			n := float64(len(r)) - start
+			if !p.use(at, len(v.Str)) {
+				return Value{}
+			}
+			runes := float64(utf8.RuneCountInString(v.Str))
+			start, ok := p.number(args[0])
+			n := runes - start
 			if len(args) == 2 {
 				var ok2 bool
-				n, ok2 = number(args[1])
+				n, ok2 = p.number(args[1])
 				ok = ok && ok2
 			}
-			if !ok || start < 0 || n < 0 || start+n > float64(len(r)) || start != math.Trunc(start) || n != math.Trunc(n) {
+			if !ok || start < 0 || n < 0 || start+n > runes || start != math.Trunc(start) || n != math.Trunc(n) {
 				p.fail(at, ".Substring out of the string's range (PowerShell fails there too)")
 				return Value{}
 			}
-			v = Str(string(r[int(start):int(start+n)]))
+			v = Str(runeSlice(v.Str, int(start), int(start+n)))
 		}
 		if len(args) > 0 && strings.ToLower(name) != "substring" {
 			p.fail(at, "."+name+" takes no argument")
@@ -1147,6 +1245,39 @@ func (p *parser) member(v Value, exec bool) Value {
 		}
 	}
 	return v
+}
+
+// runeSlice returns the runes from..to of s, as string([]rune(s)[from:to])
+// does (an invalid byte is a rune, U+FFFD), without converting all of s.
+func runeSlice(s string, from, to int) string {
+	i := 0
+	for k := 0; k < from; k++ {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+	}
+	start, valid := i, true
+	for k := from; k < to; k++ {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		valid = valid && !(r == utf8.RuneError && n == 1)
+		i += n
+	}
+	if valid {
+		return s[start:i]
+	}
+	return string([]rune(s[start:i]))
+}
+
+// quoteShort is Quote of s, or of its first 100 bytes and "…" when
+// longer: an error quotes a value that may be megabytes long.
+func quoteShort(s string) string {
+	if len(s) <= 100 {
+		return Quote(s)
+	}
+	k := 100
+	for k > 0 && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	return Quote(s[:k]) + "…"
 }
 
 // switchStatement runs switch (value) { label { … } … default { … } }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gb16 is 16 GB as a variable: Go computes gb16 * 0.75 * 0.60 at run
@@ -233,5 +234,83 @@ func TestQuote(t *testing.T) {
 	}
 	if have := Quote("\xff"); have != `"\xff"` {
 		t.Errorf("Quote(\\xff) = %s", have)
+	}
+}
+
+// within runs f and fails the test when it takes more than limit (a
+// quadratic evaluation, where the linear one takes milliseconds): the
+// test ends then, without waiting for f.
+func within(t *testing.T, limit time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		t.Fatalf("still running after %v", limit)
+	}
+}
+
+// TestMembersLinear (issue 32, item 7): 9,000 .Trim() calls on a 4 MiB
+// question value took 149 s, each member converting the whole string to
+// runes; they go through the string once now. Members that go through the
+// whole string each time (.ToUpper() 6,000 times) are bounded by the work
+// (MaxWork) and refused with an error saying so.
+func TestMembersLinear(t *testing.T) {
+	vars := map[string]Value{"S": Str(strings.Repeat("x", 4<<20) + "  ")}
+	within(t, 20*time.Second, func() {
+		calls, err := Eval("$t = $S"+strings.Repeat(".Trim()", 9000)+"\nStaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold $t.Length", vars)
+		if err != nil || len(calls) != 1 || calls[0].Threshold != 4<<20 {
+			t.Errorf("have %v, %v; want one call with the threshold %d", calls, err, 4<<20)
+		}
+	})
+	within(t, 20*time.Second, func() {
+		_, err := Eval("$t = $S"+strings.Repeat(".ToUpper()", 6000), vars)
+		if err == nil || !strings.Contains(err.Error(), "work allowed") {
+			t.Errorf("have %v, want the work refused", err)
+		}
+	})
+}
+
+// TestEnvWork: Evals that share Env.Work share one bound.
+func TestEnvWork(t *testing.T) {
+	work := 10
+	env := Env{Scopes: []map[string]Value{{"s": Str("abcdef")}}, Work: &work}
+	code := "$t = $S.ToUpper()"
+	if _, err := env.Eval(code); err != nil {
+		t.Fatal(err)
+	}
+	if work != 4 {
+		t.Errorf("have %d left, want 4", work)
+	}
+	if _, err := env.Eval(code); err == nil || !strings.Contains(err.Error(), "work allowed") {
+		t.Errorf("have %v, want the work refused", err)
+	}
+}
+
+// TestSubstringRunes: .Substring counts runes, an invalid byte as one
+// (U+FFFD), as string([]rune(s)) does.
+func TestSubstringRunes(t *testing.T) {
+	for _, tc := range []struct {
+		s        string
+		start, n int
+		want     string
+	}{
+		{"héllo", 1, 3, "éll"},
+		{"héllo", 0, 5, "héllo"},
+		{"héllo", 5, 0, ""},
+		{"a\xff\xfeb", 1, 2, "\uFFFD\uFFFD"},
+		{"a\xff\xfeb", 3, 1, "b"},
+	} {
+		calls, err := Eval("$t = $S.Substring("+strconv.Itoa(tc.start)+", "+strconv.Itoa(tc.n)+")\nStaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold $t.Length", map[string]Value{"S": Str(tc.s)})
+		if err != nil || len(calls) != 1 || calls[0].Threshold != float64(tc.n) {
+			t.Errorf("%q.Substring(%d, %d): have %v, %v", tc.s, tc.start, tc.n, calls, err)
+		}
+		if have := runeSlice(tc.s, tc.start, tc.start+tc.n); have != tc.want || have != string([]rune(tc.s)[tc.start:tc.start+tc.n]) {
+			t.Errorf("%q.Substring(%d, %d): have %q, want %q", tc.s, tc.start, tc.n, have, tc.want)
+		}
 	}
 }

@@ -37,7 +37,8 @@ memory, disk, network, process handles and threads …; the table of
 doc/DEFAULT-ANALYSES.md gives their thresholds and references).
 --thresholds FILE.xml runs one of PAL's threshold files instead (repeat
 it for several; the files they inherit are read relative to each file's
-folder, a name differing only in case found as on Windows). --set
+folder, a name differing only in case found as on Windows; threshold files
+are regular files of at most 16 MiB, each read once). --set
 NAME=VALUE sets one of their questions (--set PhysicalMemory=32); a
 question that has no default (an options question) must be set. What a
 file holds that perfcalc cannot evaluate (hand-written alert loops,
@@ -70,7 +71,8 @@ summary for the terminal (names' control characters escaped: \x1b, \u202e
 .json: json, .txt: text); standard output gets text.
 
 -o writes to a file through a temporary file that replaces it at the end:
-the file is complete or left as it was. An -o that is an input is refused.
+the file is complete or left as it was. An -o that is an input (a log, a
+threshold file or a file it inherits, a names file) is refused.
 
 A damaged log is analyzed up to the damage: the report covers the samples
 before it, and the command names the damage and exits with status 1.
@@ -185,9 +187,6 @@ func pickAnalyzeFormat(f, out string) (analyzeFormat, error) {
 	return "", &usageError{"-o " + out + ": the extension " + ext + " names no format that perfcalc analyze writes (.html, .htm, .json or .txt); give -f"}
 }
 
-// thresholdLimit bounds a threshold file (PAL's largest is about 1 MB).
-var thresholdLimit = inputLimit{64 << 20, "a threshold file"}
-
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	var thresholds stringList
@@ -246,8 +245,13 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := checkNotInput(*out, stdin, inputs...); err != nil {
 		return fail(err)
 	}
-	analyses, err := loadAnalyses(thresholds, set.values)
+	var read thresholdFiles
+	analyses, err := loadAnalyses(thresholds, set.values, read.reader())
 	if err != nil {
+		return fail(err)
+	}
+	// The files the threshold files inherit are inputs too.
+	if err := checkNotInput(*out, stdin, read.inputs()...); err != nil {
 		return fail(err)
 	}
 	for _, u := range analyses.Unsupported {
@@ -341,12 +345,13 @@ func noteUnsupported(stderr io.Writer, u analysis.Unsupported) {
 }
 
 // loadAnalyses returns the analyses to run: perfcalc's defaults without
-// threshold files, else the files read by palxml.Load (which reads the
-// files they inherit relative to their folder) and joined. Each file gets
+// threshold files, else the files read by palxml.LoadFiles through read
+// (which reads the files they inherit relative to their folder) and
+// joined. Each file gets
 // the --set values of its own questions; a --set variable that no file
 // asks is a usage error, as is an options question without a default that
 // a threshold needs and is not set (palxml.ErrNoValue).
-func loadAnalyses(files []string, values map[string]string) (*analysis.Set, error) {
+func loadAnalyses(files []string, values map[string]string, read func(string) (palxml.File, error)) (*analysis.Set, error) {
 	if len(files) == 0 {
 		if len(values) > 0 {
 			return nil, &usageError{"--set " + strings.Join(sortedKeys(values), ", ") + ": no such question (perfcalc's default analyses ask none; --set is for threshold files' questions)"}
@@ -360,12 +365,12 @@ func loadAnalyses(files []string, values map[string]string) (*analysis.Set, erro
 		// as asked by no question
 		own := map[string]string{}
 		for k, v := range values {
-			if _, err := palxml.Load(name, readThresholds, map[string]string{k: v}); !isNoQuestion(err) {
+			if _, err := palxml.LoadFiles(name, read, map[string]string{k: v}); !isNoQuestion(err) {
 				own[k] = v
 				asked[k] = true
 			}
 		}
-		s, err := palxml.Load(name, readThresholds, own)
+		s, err := palxml.LoadFiles(name, read, own)
 		switch {
 		case errors.As(err, new(*palxml.MissingValueError)) || badValue(err, own):
 			return nil, &usageError{err.Error()}
@@ -419,23 +424,6 @@ func badValue(err error, values map[string]string) bool {
 	}
 	return false
 }
-
-// readThresholds reads a threshold file for palxml.Load: the name as
-// given, or where it does not exist, a file of its folder whose name
-// differs only in case, as Windows, where PAL runs, finds it (SP2013.xml
-// inherits "quicksystemoverview.xml"; palxml.FoldReader).
-var readThresholds = palxml.FoldReader(func(name string) ([]byte, error) {
-	return readInput(name, "--thresholds", &stdinOnce{}, thresholdLimit)
-}, func(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		if !e.IsDir() {
-			names = append(names, e.Name())
-		}
-	}
-	return names, err
-})
 
 // sortedKeys returns a map's keys in order.
 func sortedKeys(m map[string]string) []string {

@@ -110,11 +110,16 @@ func NewInstancesLog(counters, samples, perSample int) []byte {
 // columns, for the memory of analyze (its defaults match Process' Handle
 // Count, Thread Count, Private Bytes and Working Set).
 func WideLog(counters []string, instances, samples int) []byte {
+	return wideLog("Process", counters, instances, samples)
+}
+
+// wideLog is WideLog of the object object.
+func wideLog(object string, counters []string, instances, samples int) []byte {
 	const start = 130_057_734_178_440_000
 	list := append([]byte(nil), blgbuild.CounterListHeader...)
 	for _, name := range counters {
 		list = blgbuild.AppendCounterList(list, blgbuild.Counter{
-			Flags: 1, Type: uint32(engine.CounterRawcount), Machine: `\\WIDE`, Object: "Process",
+			Flags: 1, Type: uint32(engine.CounterRawcount), Machine: `\\WIDE`, Object: object,
 			Instance: "*", Counter: name,
 		})
 	}

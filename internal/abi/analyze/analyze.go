@@ -185,19 +185,22 @@ func MissingFile(err error) (name string, ok bool) {
 
 // LoadSet returns the analyses of the files that are run among files,
 // with values, as perfcalc analyze --thresholds FILE... --set NAME=VALUE...
-// loads them: each file run is loaded by palxml.Load with the values of its
-// own questions (INHERITANCE reads the files among files, by name: ASCII
-// case and folders ignored), and several are joined (analysis.Join).
+// loads them: each file run is loaded by palxml.LoadFiles with the values
+// of its own questions (INHERITANCE reads the files among files, by name:
+// ASCII case and folders ignored; a file reached by several names is
+// loaded once), and several are joined (analysis.Join).
 // Without a file run, perfcalc's own analyses (analysis.Defaults). A value
 // that no file asks for is an error, as in the command.
 func LoadSet(files []ThresholdFile, values map[string]string) (*analysis.Set, error) {
-	read := func(name string) ([]byte, error) {
+	// A file given is identified by its index: the names that reach it
+	// (another folder, another case) load it once (palxml.LoadFiles).
+	read := func(name string) (palxml.File, error) {
 		for i := range files {
 			if sameFile(files[i].Name, name) {
-				return files[i].Data, nil
+				return palxml.File{Data: files[i].Data, ID: strconv.Itoa(i)}, nil
 			}
 		}
-		return nil, &abi.Error{Code: abi.CodeInput, Text: "perfcalc: analyze: no threshold file named " + name + " was given (INHERITANCE needs it)"}
+		return palxml.File{}, &abi.Error{Code: abi.CodeInput, Text: "perfcalc: analyze: no threshold file named " + name + " was given (INHERITANCE needs it)"}
 	}
 	var sets []*analysis.Set
 	asked := map[string]bool{}
@@ -210,11 +213,11 @@ func LoadSet(files []ThresholdFile, values map[string]string) (*analysis.Set, er
 		for k, v := range values {
 			// A value is the file's unless Load refuses it as asked by
 			// no question (the command's test, the same).
-			if _, err := palxml.Load(name, read, map[string]string{k: v}); !noQuestion(err) {
+			if _, err := palxml.LoadFiles(name, read, map[string]string{k: v}); !noQuestion(err) {
 				own[k], asked[k] = v, true
 			}
 		}
-		s, err := palxml.Load(name, read, own)
+		s, err := palxml.LoadFiles(name, read, own)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,9 @@
 package analyze
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestSameFile checks how INHERITANCE finds a given file: by its last
 // element, ASCII case ignored.
@@ -48,5 +51,23 @@ func TestMissingFile(t *testing.T) {
 	}
 	if _, ok := MissingFile(ErrNoLog); ok {
 		t.Error("MissingFile(ErrNoLog)")
+	}
+}
+
+// TestLoadSetOnce (issue 32, item 10): a given file that INHERITANCE
+// reaches under 70 names (other folders, other case) was loaded once per
+// name, then refused as more than 64 files; it is loaded once.
+func TestLoadSetOnce(t *testing.T) {
+	a := `<PAL PALVERSION="2.0" NAME="a">`
+	for i := range 70 {
+		a += `<INHERITANCE FILEPATH="d` + strconv.Itoa(i) + `\B.xml"/>`
+	}
+	files := []ThresholdFile{
+		{Name: "a.xml", Data: []byte(a + `</PAL>`), Run: true},
+		{Name: "b.xml", Data: []byte(`<PAL PALVERSION="2.0"><QUESTION QUESTIONVARNAME="Q" DATATYPE="string" DEFAULTVALUE="x">q</QUESTION><INHERITANCE FILEPATH="A.XML"/></PAL>`)},
+	}
+	set, err := LoadSet(files, map[string]string{"q": "y"})
+	if err != nil || len(set.Questions) != 1 || set.Values["Q"] != "y" {
+		t.Fatalf("have %v, %+v; want the set of one question Q=y", err, set)
 	}
 }
