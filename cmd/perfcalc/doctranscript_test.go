@@ -105,12 +105,19 @@ var synopsisWord = regexp.MustCompile(`^[A-Z][A-Z0-9]*(\.blg|\.\.\.)?$|^\[`)
 var inputFile = regexp.MustCompile(`\.(blg|bin|multisz|xml|csv|tsv)$`)
 
 // TestDocTranscripts runs every transcript of transcriptDocs whose inputs
-// are the shared corpus' logs or testdata/'s captures, and compares what it
-// prints (the lines a "| head -N" or "| tail -N" keeps; the exit status
-// for "; echo $?"; CRLF read as LF) with what the document shows.
+// are the shared corpus' logs (where it is present) or testdata/'s
+// captures, and compares what it prints (the lines a "| head -N" or
+// "| tail -N" keeps; the exit status for "; echo $?"; CRLF read as LF) with
+// what the document shows.
 func TestDocTranscripts(t *testing.T) {
 	root := corpus.Root()
-	logs := corpus.Shared(t, "blg")
+	// corpus.Shared's folder, without its skip: testdata/'s transcripts
+	// (values twice, paths) run without it.
+	logs := filepath.Join(filepath.Dir(root), "shared", "corpus", "blg")
+	minRan := 3
+	if _, err := os.Stat(logs); err == nil {
+		minRan = 8
+	}
 	ran := 0
 	for _, doc := range transcriptDocs {
 		text, err := os.ReadFile(filepath.Join(root, doc))
@@ -175,8 +182,8 @@ func TestDocTranscripts(t *testing.T) {
 			}
 		}
 	}
-	if ran < 8 {
-		t.Errorf("ran %d transcripts; want at least the 8 of the corpus' logs and testdata/", ran)
+	if ran < minRan {
+		t.Errorf("ran %d transcripts; want at least %d", ran, minRan)
 	}
 }
 
