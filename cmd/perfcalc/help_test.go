@@ -26,7 +26,7 @@ func TestHelpCommand(t *testing.T) {
 // of an unknown command, or of two, one line on standard error and exit
 // status 2.
 func TestHelpRefused(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"help", "help"}, {"--help"}} {
+	for _, args := range [][]string{{"help"}, {"help", "help"}, {"help", "-h"}, {"--help"}} {
 		code, out, errs := runCmd(t, "", args...)
 		if code != exitOK || errs != "" || !strings.Contains(out, "\nCommands:\n") {
 			t.Errorf("%q: have exit %d, stderr %q, stdout %.80q; want exit 0 and the command list", args, code, errs, out)

@@ -86,10 +86,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runHelp is "perfcalc help [COMMAND]": the command list, or COMMAND's
 // usage exactly as "perfcalc COMMAND -h" prints it (standard output, exit
-// status 0). An unknown command, or more than one, is a usage error.
+// status 0); "help help" and "help -h" are the list. An unknown command, or
+// more than one, is a usage error.
 func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
-	case len(args) == 0, len(args) == 1 && args[0] == "help":
+	case len(args) == 0, len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help"):
 		usage(stdout)
 		return exitOK
 	case len(args) > 1:
