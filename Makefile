@@ -121,18 +121,19 @@ bench-growth:
 web-bench:
 	cd web && node bench/compute.bench.mjs 10000 41
 
-# Every fuzz target of FUZZPKGS for FUZZTIME each (go test -fuzz takes one
-# target per run): fuzz/, and the packages whose targets need their
-# unexported decoders (collect's PDH and PerfLib buffers, perfcalc watch's
-# -si and text, htmlreport's sanitiser, internal/abi's --set values).
-FUZZPKGS ?= ./fuzz/ ./collect/ ./cmd/perfcalc/ ./analysis/htmlreport/ ./internal/abi/
+# Every fuzz target of FUZZPKGS (./...: every package) for FUZZTIME each
+# (go test -fuzz takes one target per run), found in the tree by
+# tools/fuzztargets: every func FuzzX(*testing.F) of a _test.go file, with
+# the build tag its file needs (wasm's analyze target: perfcalcanalyze), so a
+# new target is fuzzed without editing a list (a test fails if one is not).
+FUZZPKGS ?= ./...
 fuzz:
-	@set -e; for p in $(FUZZPKGS); do \
-		for t in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
-			ft=$(FUZZTIME); case " $(FUZZSLOW) " in *" $$t "*) ft=$(FUZZTIME_SLOW);; esac; \
-			echo "== $$p $$t ($$ft)"; \
-			$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$$ft -fuzzminimizetime=$(FUZZMIN) $$p; \
-		done; \
+	@set -e; targets=$$($(GO) run ./tools/fuzztargets $(FUZZPKGS)); \
+	for x in $$targets; do \
+		p=$${x%%:*}; r=$${x#*:}; t=$${r%%:*}; tags=$${r#*:}; \
+		ft=$(FUZZTIME); case " $(FUZZSLOW) " in *" $$t "*) ft=$(FUZZTIME_SLOW);; esac; \
+		echo "== $$p $$t ($$ft$${tags:+, -tags $$tags})"; \
+		$(GO) test -tags="$$tags" -run='^$$' -fuzz="^$$t$$" -fuzztime=$$ft -fuzzminimizetime=$(FUZZMIN) $$p; \
 	done
 
 # Long fuzzing, by hand or at night (CI keeps make fuzz's short budgets):
@@ -141,11 +142,11 @@ fuzz:
 # testdata/fuzz/<target>/: commit them with the fix, as seeds.
 FUZZLONG ?= 10m
 fuzz-long:
-	@set -e; for p in $(FUZZPKGS); do \
-		for t in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
-			echo "== $$p $$t ($(FUZZLONG))"; \
-			$(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZLONG) -parallel=2 $$p; \
-		done; \
+	@set -e; targets=$$($(GO) run ./tools/fuzztargets $(FUZZPKGS)); \
+	for x in $$targets; do \
+		p=$${x%%:*}; r=$${x#*:}; t=$${r%%:*}; tags=$${r#*:}; \
+		echo "== $$p $$t ($(FUZZLONG)$${tags:+, -tags $$tags})"; \
+		$(GO) test -tags="$$tags" -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZLONG) -parallel=2 $$p; \
 	done
 
 # Regenerates testdata/corpus/ from tools/gencorpus (byte-identical;

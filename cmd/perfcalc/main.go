@@ -24,7 +24,7 @@
 //	perfcalc names --save DIR
 //	perfcalc version [--json]
 //
-// Run "perfcalc help" or "perfcalc COMMAND -h" for details.
+// Run "perfcalc help" or "perfcalc COMMAND -h" (perfcalc help COMMAND) for details.
 package main
 
 import (
@@ -67,7 +67,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "help", "-h", "-help", "--help":
+	case "help":
+		return runHelp(args[1:], stdin, stdout, stderr)
+	case "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
 	case "-version", "--version":
@@ -82,6 +84,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
+// runHelp is "perfcalc help [COMMAND]": the command list, or COMMAND's
+// usage exactly as "perfcalc COMMAND -h" prints it (standard output, exit
+// status 0); "help help" and "help -h" are the list. An unknown command, or
+// more than one, is a usage error.
+func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0, len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help"):
+		usage(stdout)
+		return exitOK
+	case len(args) > 1:
+		fmt.Fprintln(stderr, "perfcalc help: one command at most (see perfcalc help)")
+		return exitUsage
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run([]string{"-h"}, stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "perfcalc help: unknown command %q (see perfcalc help)\n", args[0])
+	return exitUsage
+}
+
+// usage writes the command list.
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "perfcalc computes Windows performance counter values exactly as PDH does.")
 	fmt.Fprintln(w, "\nUsage: perfcalc COMMAND [flags]\n\nCommands:")
@@ -90,5 +115,5 @@ func usage(w io.Writer) {
 	for _, c := range sorted {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun perfcalc COMMAND -h for the flags of a command.")
+	fmt.Fprintln(w, "\nRun perfcalc COMMAND -h (or perfcalc help COMMAND) for the flags of a command.")
 }

@@ -3,6 +3,7 @@ package relog
 import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/internal/filetime"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 // ticksPerSecond is FILETIME's unit, for the tests' time stamps.
@@ -20,10 +21,14 @@ func HandMadeHalves() ([]byte, []byte) { return exampleLogRange(0, 2), exampleLo
 func exampleLog(n int) []byte { return exampleLogRange(0, n) }
 
 // exampleLogRange returns the samples [from, to) of the examples' log.
-func exampleLogRange(from, to int) []byte {
+func exampleLogRange(from, to int) []byte { return exampleLogBuffers(from, to, bufSize) }
+
+// exampleLogBuffers is exampleLogRange in buffers of size bytes (a
+// multiple of 1 KiB): small ones make a short log of many buffers.
+func exampleLogBuffers(from, to, size int) []byte {
 	const local = 130057734178440000 // 02/19/2013 18:50:17.844, Pacific
 	const utc = local + 8*3600*ticksPerSecond
-	l := newLog(pacific, utc)
+	l := &logBuilder{blgbuild.NewTZ(size, utc, pacific.encode())}
 	l.record(0x20, local, counterList(
 		counterSpec{Type: 0x00550500, TimeBase: 10_000_000, Machine: `\\HOST`, Object: "PhysicalDisk", Instance: "0 C:", Counter: "Avg. Disk Queue Length"},
 		counterSpec{Flags: 1, Type: 0x21510500, TimeBase: 10_000_000, Machine: `\\HOST`, Object: "Processor", Instance: "*", Counter: "% Processor Time"},
