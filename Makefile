@@ -6,9 +6,10 @@ GO       ?= go
 FUZZTIME ?= 20s
 FUZZMIN  ?= 2s
 # Targets that run the WebAssembly module through wazero, or that write and
-# read back files for every input (the collector's saved captures), execute
+# read back files for every input (the collector's saved captures, convert's
+# partitioned reruns), execute
 # far fewer inputs per second; FUZZTIME_SLOW bounds them on their own.
-FUZZSLOW ?= FuzzHostCompute FuzzHostDecode FuzzRegistryCollect FuzzPDHSavedRequests
+FUZZSLOW ?= FuzzHostCompute FuzzHostDecode FuzzRegistryCollect FuzzPDHSavedRequests FuzzConvertReruns
 FUZZTIME_SLOW ?= $(FUZZTIME)
 BENCH    ?= .
 COUNT    ?= 5
