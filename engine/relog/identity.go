@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/internal/pidname"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 )
 
@@ -68,64 +69,33 @@ func (id Identity) String() string {
 }
 
 // idKind is the kind of object whose instances IdentityPID pairs by ID.
-type idKind uint8
+type idKind = pidname.Kind
 
 const (
-	kindNone idKind = iota
-	kindProcess
-	kindThread
+	kindNone    = pidname.None
+	kindProcess = pidname.Process
+	kindThread  = pidname.Thread
 )
 
 // kindOf returns the kind of the object named object.
-func kindOf(object string) idKind {
-	switch {
-	case strings.EqualFold(object, "Process"):
-		return kindProcess
-	case strings.EqualFold(object, "Thread"):
-		return kindThread
-	}
-	return kindNone
-}
+func kindOf(object string) idKind { return pidname.KindOf(object) }
 
-// The counters that identify an instance.
+// The roles of the counters that identify an instance.
 const (
-	idProcessName = "ID Process"
-	idCreatorName = "Creating Process ID"
-	idThreadName  = "ID Thread"
-	idRoleNone    = 0
-	idRolePID     = 1
-	idRoleAux     = 2 // Creating Process ID of a process, ID Thread of a thread
+	idRoleNone = uint8(pidname.NoRole)
+	idRolePID  = uint8(pidname.PID)
+	idRoleAux  = uint8(pidname.Aux) // Creating Process ID of a process, ID Thread of a thread
 )
 
 // roleOf returns the role of counter in an object of kind k: idRolePID for
 // ID Process, idRoleAux for a process's Creating Process ID and a
 // thread's ID Thread, else idRoleNone.
-func roleOf(k idKind, counter string) uint8 {
-	aux := idCreatorName
-	if k == kindThread {
-		aux = idThreadName
-	}
-	switch {
-	case strings.EqualFold(counter, idProcessName):
-		return idRolePID
-	case strings.EqualFold(counter, aux):
-		return idRoleAux
-	}
-	return idRoleNone
-}
+func roleOf(k idKind, counter string) uint8 { return uint8(pidname.RoleOf(k, counter)) }
 
 // missingID returns the name of the ID counter that an object of kind k
 // lacks to be paired by ID, given whether it has ID Process and its aux
 // counter, or "".
-func missingID(k idKind, pid, aux bool) string {
-	switch {
-	case !pid:
-		return idProcessName
-	case k == kindThread && !aux:
-		return idThreadName
-	}
-	return ""
-}
+func missingID(k idKind, pid, aux bool) string { return pidname.Missing(k, pid, aux) }
 
 // idKey identifies the process (or thread) of an instance in one sample.
 type idKey struct {
@@ -143,9 +113,15 @@ type idGroup struct {
 	auxEntry        int // raw records: the Creating Process ID or ID Thread entry, or −1
 	// cur and prev map a PDH instance name (parent/name#n) to its key, in
 	// this sample and in the previous kept one; names lists cur's names
-	// (countBreaks walks it: the module links no map iteration).
+	// in their order in the sample (countBreaks walks it: the module links
+	// no map iteration), parts their parent and name (without #n).
 	cur, prev map[string]idKey
 	names     []string
+	parts     [][2]string
+	// ids maps, in this sample, a PDH instance name to its IdentityPID
+	// name (nameSample), which dups tells apart where the IDs cannot.
+	ids  map[string]string
+	dups pidname.Dups
 	// reused maps a process's name:pid to the Creating Process ID of its
 	// last process and that process's number: 0 for the first, whose name
 	// is name:pid, 1 for the second, name:pid#1 (PDH numbers duplicate
@@ -154,10 +130,13 @@ type idGroup struct {
 }
 
 // reuse is, for a name:pid, the creator of its last process and that
-// process's number (0 for the first).
+// process's number (0 for the first), and the highest number its name
+// has had: the processes that shared its PID in one sample (a damaged
+// log) took n+1, n+2, … (pidname.Dups), so that a reused PID takes the
+// number after them.
 type reuse struct {
-	aux uint64
-	n   int
+	aux    uint64
+	n, top int
 }
 
 // start starts a sample of the group: the previous sample's keys become
@@ -165,15 +144,19 @@ type reuse struct {
 func (gr *idGroup) start() {
 	gr.prev, gr.cur = gr.cur, gr.prev
 	clear(gr.cur)
+	clear(gr.ids)
 	gr.names = gr.names[:0]
+	gr.parts = gr.parts[:0]
 }
 
-// set records the key of a PDH instance name in the sample.
+// set records the key of a PDH instance name in the sample, and the
+// parent and name (without #n) it is named by.
 //
 //go:noinline
-func (gr *idGroup) set(name string, k idKey) {
+func (gr *idGroup) set(name string, k idKey, parent, own string) {
 	if _, ok := gr.cur[name]; !ok {
 		gr.names = append(gr.names, name)
+		gr.parts = append(gr.parts, [2]string{parent, own})
 	}
 	gr.cur[name] = k
 }
@@ -255,19 +238,27 @@ func (id *identity) group(k idKind, machine, object string) int {
 		}
 	}
 	id.groups = append(id.groups, idGroup{kind: k, machine: machine, object: object, pidEntry: -1, auxEntry: -1,
-		cur: map[string]idKey{}, prev: map[string]idKey{}, reused: map[string]reuse{}})
+		cur: map[string]idKey{}, prev: map[string]idKey{}, ids: map[string]string{}, reused: map[string]reuse{}})
 	return len(id.groups) - 1
 }
 
 // note records, once per object, that its instances are paired by name.
+func (id *identity) note(machine, object, missing string) {
+	id.addNote(objectName(machine, object) + ": no " + missing + " counter in the log; its instances are paired by name (pdh)")
+}
+
+// objectName names an object in a note: Process (\\HOST).
+func objectName(machine, object string) string {
+	if machine != "" {
+		return object + " (" + machine + ")"
+	}
+	return object
+}
+
+// addNote records a sentence of IdentityNotes once.
 //
 //go:noinline
-func (id *identity) note(machine, object, missing string) {
-	s := object
-	if machine != "" {
-		s += " (" + machine + ")"
-	}
-	s += ": no " + missing + " counter in the log; its instances are paired by name (pdh)"
+func (id *identity) addNote(s string) {
 	if !contains(id.notes, s) {
 		id.notes = append(id.notes, s)
 	}
@@ -279,7 +270,9 @@ func (id *identity) reset() {
 		clear(id.groups[g].cur)
 		clear(id.groups[g].prev)
 		clear(id.groups[g].reused)
+		clear(id.groups[g].ids)
 		id.groups[g].names = id.groups[g].names[:0]
+		id.groups[g].parts = id.groups[g].parts[:0]
 	}
 	id.breaks = 0
 }
@@ -371,15 +364,22 @@ func (id *identity) collect(values []blg.Value, first bool) {
 		}
 		gr := &id.groups[id.entryGroup[v.Counter]]
 		name := id.numbered(v.Counter, v.Instance)
-		k := gr.cur[name]
+		k, met := gr.cur[name]
 		if id.entryRole[v.Counter] == idRolePID {
 			k.pid = v.Raw.FirstValue
 		} else {
 			k.aux, k.hasAux = v.Raw.FirstValue, true
 		}
-		gr.set(name, k)
+		parent, own := "", ""
+		if !met {
+			parent, own = splitThread(gr.kind, string(v.Instance))
+		}
+		gr.set(name, k, parent, own)
 	}
 	clear(id.occ)
+	for g := range id.groups {
+		id.nameSample(&id.groups[g])
+	}
 	if !first {
 		for g := range id.groups {
 			id.countBreaks(&id.groups[g])
@@ -399,62 +399,91 @@ func (id *identity) countBreaks(gr *idGroup) {
 	}
 }
 
+// splitThread splits a thread's instance name parent/name at its first
+// "/"; another object's name is its own.
+func splitThread(k idKind, inst string) (parent, own string) {
+	if k == kindThread {
+		if i := strings.IndexByte(inst, '/'); i >= 0 {
+			return inst[:i], inst[i+1:]
+		}
+	}
+	return "", inst
+}
+
 // rawName returns, for a value of a raw-record entry paired by ID, the
-// name of its instance in IdentityPID mode, and sets id.key; ok is false
-// where the sample lacks the instance's ID (it is then paired by name).
+// name of its instance in IdentityPID mode; ok is false where the sample
+// lacks the instance's ID (it is then paired by name).
 func (id *identity) rawName(ei int, inst []byte) (name []byte, ok bool) {
 	gr := &id.groups[id.entryGroup[ei]]
 	pdh := id.numbered(ei, inst)
-	k, found := gr.cur[pdh]
+	n, found := gr.ids[pdh]
 	if !found {
 		return append(id.name[:0], pdh...), false
 	}
-	parent, own := "", string(inst)
-	if gr.kind == kindThread {
-		if i := strings.IndexByte(own, '/'); i >= 0 {
-			parent, own = own[:i], own[i+1:]
-		}
-	}
-	return id.appendName(id.name[:0], gr, parent, own, k), true
+	return append(id.name[:0], n...), true
 }
 
-// appendName appends the IdentityPID name of an instance of group gr:
-// name:pid for a process (_Total as is), process:pid/tid for a thread. A
-// process whose name:pid an earlier process of the group had (a reused
-// PID: another Creating Process ID than the last one's) is name:pid#1,
-// then #2, … (PDH's numbering of duplicate names: #1 is the second): a
-// series of its own.
+// nameSample names, in IdentityPID mode, the instances of a sample of
+// group gr (gr.names, in their order in the sample): gr.ids.
+func (id *identity) nameSample(gr *idGroup) {
+	gr.dups.Reset()
+	for i, pdh := range gr.names {
+		id.name = id.appendName(id.name[:0], gr, gr.parts[i][0], gr.parts[i][1], gr.cur[pdh])
+		gr.ids[pdh] = string(id.name)
+	}
+}
+
+// appendName appends the IdentityPID name of the next instance of a sample
+// of group gr: name:pid for a process, process:pid/tid for a thread
+// (_Total as is: pidname.Name). A process whose name:pid an earlier
+// process of the group had (a reused PID: another Creating Process ID than
+// the last one's) is name:pid#1, then #2, … (PDH's numbering of duplicate
+// names: #1 is the second): a series of its own. Instances of the sample
+// that the IDs cannot tell apart (the same name:pid, or process:pid/tid)
+// are numbered in their order in the sample, as PDH numbers duplicate
+// names (pidname.Dups), and noted.
 func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key idKey) []byte {
 	k := gr.kind
-	if k == kindThread {
-		own = parent
+	if k == kindProcess {
+		parent = ""
+	}
+	parent, own = pidname.Name(k, parent, own, key.pid, key.aux)
+	dup := gr.dups.Next(parent, own)
+	if dup == 1 {
+		id.addNote(pidname.Note(k, objectName(gr.machine, gr.object), gr.dups.First, "sample"))
 	}
 	start := len(dst)
+	if parent != "" {
+		dst = append(dst, parent...)
+		dst = append(dst, '/')
+	}
 	dst = append(dst, own...)
-	if own == "_Total" && k != kindThread {
-		return dst
-	}
-	for i, x := range [2]uint64{key.pid, key.aux} {
-		if i == 1 && k != kindThread {
-			break
+	n := dup
+	if k == kindProcess && own != "_Total" {
+		r, ok := gr.reused[string(dst[start:])]
+		switch {
+		case dup > 0:
+			// Another process of this name:pid in the sample: after the
+			// first's number.
+			if n = r.n + dup; n > r.top {
+				r.top = n
+				gr.reused[string(dst[start:])] = r
+			}
+		case !ok || key.hasAux && r.aux != key.aux:
+			if ok {
+				r.n = r.top + 1
+				r.top = r.n
+			}
+			r.aux = key.aux
+			gr.reused[string(dst[start:])] = r
 		}
-		dst = append(dst, ":/"[i])
-		dst = strconv.AppendUint(dst, x, 10)
-	}
-	if k != kindProcess {
-		return dst
-	}
-	r, ok := gr.reused[string(dst[start:])]
-	if !ok || key.hasAux && r.aux != key.aux {
-		if ok {
-			r.n++
+		if dup == 0 {
+			n = r.n
 		}
-		r.aux = key.aux
-		gr.reused[string(dst[start:])] = r
 	}
-	if r.n > 0 {
+	if n > 0 {
 		dst = append(dst, '#')
-		dst = strconv.AppendInt(dst, int64(r.n), 10)
+		dst = strconv.AppendInt(dst, int64(n), 10)
 	}
 	return dst
 }

@@ -1,0 +1,67 @@
+package pidname
+
+import (
+	"testing"
+
+	"github.com/perfcalc/perfcalc/tools/importban"
+)
+
+func TestName(t *testing.T) {
+	for _, tc := range []struct {
+		k                    Kind
+		parent, name         string
+		pid, aux             uint64
+		wantParent, wantName string
+	}{
+		{Process, "", "chrome", 4242, 7, "", "chrome:4242"},
+		{Process, "", "_Total", 0, 0, "", "_Total"},
+		{Thread, "chrome", "3", 4242, 5120, "chrome:4242", "5120"},
+		{Thread, "Idle", "0", 0, 0, "Idle:0", "0"},
+		{Thread, "_Total", "_Total", 0, 0, "_Total", "_Total"},
+		{None, "a", "b", 1, 2, "a", "b"},
+	} {
+		p, n := Name(tc.k, tc.parent, tc.name, tc.pid, tc.aux)
+		if p != tc.wantParent || n != tc.wantName {
+			t.Errorf("Name(%v, %q, %q, %d, %d) = %q, %q; want %q, %q", tc.k, tc.parent, tc.name, tc.pid, tc.aux, p, n, tc.wantParent, tc.wantName)
+		}
+	}
+}
+
+func TestDups(t *testing.T) {
+	var d Dups
+	for i, tc := range []struct {
+		parent, name string
+		want         int
+	}{
+		{"Idle:0", "0", 0}, {"Idle:0", "0", 1}, {"IDLE:0", "0", 2}, {"app:100", "1000", 0}, {"", "Idle:0/0", 0},
+	} {
+		if got := d.Next(tc.parent, tc.name); got != tc.want {
+			t.Errorf("%d: Next(%q, %q) = %d, want %d", i, tc.parent, tc.name, got, tc.want)
+		}
+	}
+	if d.First != "Idle:0/0" {
+		t.Errorf("First %q, want Idle:0/0", d.First)
+	}
+	d.Reset()
+	if got := d.Next("Idle:0", "0"); got != 0 || d.First != "Idle:0/0" {
+		t.Errorf("after Reset: %d, First %q; want 0 and the first kept", got, d.First)
+	}
+}
+
+func TestRoleOf(t *testing.T) {
+	for _, tc := range []struct {
+		k       Kind
+		counter string
+		want    Role
+	}{
+		{Process, "id process", PID}, {Process, "Creating Process ID", Aux}, {Process, "ID Thread", NoRole},
+		{Thread, "ID Thread", Aux}, {Thread, "ID Process", PID}, {None, "ID Process", NoRole},
+	} {
+		if got := RoleOf(tc.k, tc.counter); got != tc.want {
+			t.Errorf("RoleOf(%v, %q) = %v, want %v", tc.k, tc.counter, got, tc.want)
+		}
+	}
+}
+
+// TestImports: the package is linked into the WebAssembly module.
+func TestImports(t *testing.T) { importban.Check(t, "github.com/perfcalc/perfcalc/engine") }
