@@ -120,8 +120,9 @@ type idGroup struct {
 	parts     [][2]string
 	// ids maps, in this sample, a PDH instance name to its IdentityPID
 	// name (nameSample), which dups tells apart where the IDs cannot.
-	ids  map[string]string
-	dups pidname.Dups
+	ids   map[string]string
+	dups  pidname.Dups
+	noted bool // the object's shared IDs are noted
 	// reused maps a process's name:pid to the Creating Process ID of its
 	// last process and that process's number: 0 for the first, whose name
 	// is name:pid, 1 for the second, name:pid#1 (PDH numbers duplicate
@@ -449,8 +450,10 @@ func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key 
 	}
 	parent, own = pidname.Name(k, parent, own, key.pid, key.aux)
 	dup := gr.dups.Next(parent, own)
-	if dup == 1 {
-		id.addNote(pidname.Note(k, objectName(gr.machine, gr.object), gr.dups.First, "sample"))
+	if dup == 1 && !gr.noted {
+		// Once per object: the first name met twice.
+		gr.noted = true
+		id.addNote(pidname.Note(k, objectName(gr.machine, gr.object), pidname.Join(parent, own), "sample"))
 	}
 	start := len(dst)
 	if parent != "" {

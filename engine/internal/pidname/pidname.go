@@ -101,6 +101,14 @@ func Name(k Kind, parent, name string, pid, aux uint64) (string, string) {
 	return parent, name
 }
 
+// Join returns parent/name, or name without a parent.
+func Join(parent, name string) string {
+	if parent == "" {
+		return name
+	}
+	return parent + "/" + name
+}
+
 // Dups numbers the instances of one sample that take the same name by ID
 // (threads that share ID Process and ID Thread, such as the Idle process's
 // threads, all 0/0; two processes with one PID in a damaged log): as PDH
@@ -112,9 +120,6 @@ func Name(k Kind, parent, name string, pid, aux uint64) (string, string) {
 type Dups struct {
 	seen map[string]int
 	key  []byte
-	// First is the first name met twice since the Dups was made (for the
-	// note), or "".
-	First string
 }
 
 // Reset starts a sample.
@@ -131,19 +136,14 @@ func (d *Dups) Next(parent, name string) int {
 	d.key = fold.Append(d.key, name)
 	n := d.seen[string(d.key)]
 	d.seen[string(d.key)] = n + 1
-	if n == 1 && d.First == "" {
-		d.First = name
-		if parent != "" {
-			d.First = parent + "/" + name
-		}
-	}
 	return n
 }
 
 // Note is the sentence that says an object's instances were told apart by
 // their order in the sample (Dups) because their IDs could not: object is
-// the object's name (with its machine, where the caller names it),
-// first the first name met twice, and where "sample" or "capture".
+// the object's name (with its machine, where the caller names it), first
+// the first name met twice (parent/name), and where "sample" or
+// "capture".
 func Note(k Kind, object, first, where string) string {
 	ids := IDProcess
 	if k == Thread {
