@@ -465,3 +465,43 @@ func TestIdentitySharedIDs(t *testing.T) {
 		t.Fatalf("planned and unplanned pid-mode CSV differ (%v)", err)
 	}
 }
+
+// TestIdentitySharedIDsWhole: in a whole-object log (the PAL sample log)
+// whose svchost#2 says it is PID 732, as svchost#1 does (a damaged log;
+// the same Creating Process ID, 484), the two stay two series in pid
+// mode, svchost:732 and svchost:732#1, each with its own process's values
+// (those of svchost:732 and svchost:760 in the log as it is), and the
+// object is noted.
+func TestIdentitySharedIDsWhole(t *testing.T) {
+	log := readCorpus(t, "PAL_SamplePerfmonLog.blg")
+	damaged, n, err := blgedit.SetCounter(log, "Process", "svchost#2", "ID Process", 732, 0)
+	if err != nil || n != 11 {
+		t.Fatalf("%d samples changed (want 11), %v", n, err)
+	}
+	orig, _ := idTable(t, log, Options{Identity: IdentityPID})
+	pid, c := idTable(t, damaged, Options{Identity: IdentityPID})
+	if len(pid) != len(orig) {
+		t.Errorf("%d columns, the log as it is %d", len(pid), len(orig))
+	}
+	const proc = `\\ZACH-PC\Process(`
+	for from, to := range map[string]string{"svchost:732": "svchost:732", "svchost:760": "svchost:732#1"} {
+		for _, counter := range []string{`% Processor Time`, `Private Bytes`, `Creating Process ID`} {
+			w, g := orig[proc+from+`)\`+counter], pid[proc+to+`)\`+counter]
+			if len(w) == 0 || len(g) != len(w) {
+				t.Fatalf("%s: %d rows, %s %d", from, len(w), to, len(g))
+			}
+			for i := range w {
+				if g[i] != w[i] && !(math.IsNaN(w[i].res.Value) && math.IsNaN(g[i].res.Value)) {
+					t.Errorf("%s\\%s row %d: %+v, %s's %+v", to, counter, i, g[i], from, w[i])
+				}
+			}
+		}
+	}
+	want := `Process (\\ZACH-PC): instances share their ID Process (svchost:732); they are told apart by their order in the sample, as PDH numbers duplicate names (svchost:732, svchost:732#1, …)`
+	if notes := c.IdentityNotes(); len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+	if c.IdentityBreaks() != 1 {
+		t.Errorf("%d breaks, want 1 (the log's rundll32#1)", c.IdentityBreaks())
+	}
+}
