@@ -197,5 +197,6 @@ func (q *Query) IdentityBreaks() int { return q.breaks }
 // IdentityNotes returns, with Config.PID, one sentence per object whose
 // instances the runs so far paired by name for want of their ID counters
 // ("Process: no ID Process counter in the capture; its instances are
-// paired by name (pdh)").
+// paired by name (pdh)"), and one per object whose instances shared their
+// IDs in a capture, told apart by their order in it.
 func (q *Query) IdentityNotes() []string { return q.notes }

@@ -25,12 +25,18 @@ import (
 //     a series per process; _Total keeps its name;
 //   - a Thread instance by "ID Process" and "ID Thread": it is named
 //     process:pid/tid (\Thread(chrome:4242/5120)\Context Switches/sec);
+//     _Total/_Total keeps its name;
 //   - a Process V2 instance is already named name:pid by Windows: pairing it
 //     by name is pairing it by PID, in both modes.
 //
 // A process that appears is a new series, whose first sample has no value
 // (NewData for a two-sample type, as PDH's first sample), and no value is
-// ever computed between two processes. An object whose IDs the log does
+// ever computed between two processes. Instances that share their IDs in
+// a sample (the Idle process's threads, all ID Process 0 and ID Thread 0;
+// two processes with one PID in a damaged log) stay distinct series:
+// numbered in their order in the sample as PDH numbers duplicate names
+// (Idle:0/0, Idle:0/0#1, …), paired from sample to sample by that
+// position, and IdentityNotes says so. An object whose IDs the log does
 // not hold is paired by name, as PDH pairs it, and IdentityNotes says so.
 // IdentityBreaks counts the identity breaks: a PDH instance name whose
 // process (or thread) differs from the one it named in the sample before
@@ -281,8 +287,10 @@ func (id *identity) reset() {
 // IdentityNotes returns, in IdentityPID mode, one sentence per object
 // whose instances are paired by name because the log lacks the counters
 // that identify them ("Process (\\HOST): no ID Process counter in the log;
-// its instances are paired by name (pdh)"). Whole-object logs are known
-// after the first reading (New), raw-record logs from their counter list.
+// its instances are paired by name (pdh)"), and one per object whose
+// instances share their IDs in a sample ("Thread (\\HOST): instances share
+// their ID Process and ID Thread (Idle:0/0); they are told apart by their
+// order in the sample, …"). They are known after the first reading (New).
 func (c *Converter) IdentityNotes() []string {
 	if m, ok := c.merge.(*merger); ok {
 		var notes []string
