@@ -92,7 +92,18 @@ func (q *Query) apart(c *capture, object string, pair []int) {
 			first += "#" + strconv.Itoa(n.occurrence)
 		}
 		renumbered := false
-		for d.Next(n.parent, n.name+"\x00"+strconv.Itoa(n.occurrence)) > 0 {
+		for {
+			// parent/name NUL occurrence: a NUL, which names cannot
+			// hold, keeps "a#1" (a name) apart from the second "a".
+			q.nameBuf = append(q.nameBuf[:0], n.parent...)
+			if n.parent != "" {
+				q.nameBuf = append(q.nameBuf, '/')
+			}
+			q.nameBuf = append(append(q.nameBuf, n.name...), 0)
+			q.nameBuf = strconv.AppendInt(q.nameBuf, int64(n.occurrence), 10)
+			if d.Next(q.nameBuf) == 0 {
+				break
+			}
 			n.occurrence++
 			renumbered = true
 		}

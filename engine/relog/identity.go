@@ -124,9 +124,12 @@ type idGroup struct {
 	cur, prev map[string]idKey
 	names     []string
 	parts     [][2]string
-	// ids maps, in this sample, a PDH instance name to its IdentityPID
-	// name (nameSample), which dups tells apart where the IDs cannot.
-	ids   map[string]string
+	// ids maps a PDH instance name to its IdentityPID name in sample gen
+	// (nameSample), which dups tells apart where the IDs cannot; it keeps
+	// the names of earlier samples, so that a sample like the one before
+	// allocates nothing.
+	ids   map[string]*idName
+	gen   uint32
 	dups  pidname.Dups
 	noted bool // the object's shared IDs are noted
 	// reused maps a process's name:pid to the Creating Process ID of its
@@ -134,6 +137,12 @@ type idGroup struct {
 	// is name:pid, 1 for the second, name:pid#1 (PDH numbers duplicate
 	// names so), a series of its own, ….
 	reused map[string]reuse
+}
+
+// idName is the IdentityPID name of a PDH instance name in sample gen.
+type idName struct {
+	gen  uint32
+	name string
 }
 
 // reuse is, for a name:pid, the creator of its last process and that
@@ -151,7 +160,7 @@ type reuse struct {
 func (gr *idGroup) start() {
 	gr.prev, gr.cur = gr.cur, gr.prev
 	clear(gr.cur)
-	clear(gr.ids)
+	gr.gen++
 	gr.names = gr.names[:0]
 	gr.parts = gr.parts[:0]
 }
@@ -175,8 +184,9 @@ type identity struct {
 	entryRole  []uint8 // per raw-record entry: idRole…
 	notes      []string
 	breaks     int64
-	occ        map[string]int // per sample: occurrences of (entry, name)
-	raw        bool           // some raw-record entries are paired by ID
+	occ        map[string]*occurrences // per (entry, name): its occurrences in sample occGen
+	occGen     uint32
+	raw        bool // some raw-record entries are paired by ID
 	name       []byte
 	ids        []idKey // whole objects: per instance of the block
 }
@@ -188,7 +198,7 @@ func (c *Converter) setupIdentity() {
 	if c.opts.Identity != IdentityPID {
 		return
 	}
-	id := &identity{occ: map[string]int{}}
+	id := &identity{occ: map[string]*occurrences{}}
 	c.id = id
 	id.entryGroup = make([]int32, len(c.entries))
 	id.entryRole = make([]uint8, len(c.entries))
@@ -245,7 +255,7 @@ func (id *identity) group(k idKind, machine, object string) int {
 		}
 	}
 	id.groups = append(id.groups, idGroup{kind: k, machine: machine, object: object, pidEntry: -1, auxEntry: -1,
-		cur: map[string]idKey{}, prev: map[string]idKey{}, ids: map[string]string{}, reused: map[string]reuse{}})
+		cur: map[string]idKey{}, prev: map[string]idKey{}, ids: map[string]*idName{}, reused: map[string]reuse{}})
 	return len(id.groups) - 1
 }
 
@@ -277,7 +287,7 @@ func (id *identity) reset() {
 		clear(id.groups[g].cur)
 		clear(id.groups[g].prev)
 		clear(id.groups[g].reused)
-		clear(id.groups[g].ids)
+		id.groups[g].gen++
 		id.groups[g].names = id.groups[g].names[:0]
 		id.groups[g].parts = id.groups[g].parts[:0]
 	}
@@ -343,6 +353,14 @@ func (c *Converter) IdentityBreaks() int64 {
 	return c.id.breaks
 }
 
+// occurrences counts the occurrences of an (entry, instance name) in
+// sample gen: the map keeps the names of earlier samples, so that a sample
+// like the one before adds no key.
+type occurrences struct {
+	gen uint32
+	n   int
+}
+
 // numbered returns the PDH name of the n-th occurrence of an instance name
 // in the values of entry ei in the current sample: name, name#1, … (PDH
 // numbers the duplicates of a sample in their order).
@@ -350,8 +368,16 @@ func (id *identity) numbered(ei int, inst []byte) string {
 	id.name = strconv.AppendInt(id.name[:0], int64(ei), 10)
 	id.name = append(id.name, 0)
 	id.name = append(id.name, inst...)
-	n := id.occ[string(id.name)]
-	id.occ[string(id.name)] = n + 1
+	o := id.occ[string(id.name)]
+	if o == nil {
+		o = &occurrences{}
+		id.occ[string(id.name)] = o
+	}
+	if o.gen != id.occGen {
+		o.gen, o.n = id.occGen, 0
+	}
+	n := o.n
+	o.n++
 	if n == 0 {
 		return string(inst)
 	}
@@ -365,7 +391,7 @@ func (id *identity) collect(values []blg.Value, first bool) {
 	for g := range id.groups {
 		id.groups[g].start()
 	}
-	clear(id.occ)
+	id.occGen++
 	for i := range values {
 		v := &values[i]
 		if v.Counter < 0 || v.Counter >= len(id.entryRole) || id.entryRole[v.Counter] == idRoleNone {
@@ -385,7 +411,7 @@ func (id *identity) collect(values []blg.Value, first bool) {
 		}
 		gr.set(name, k, parent, own)
 	}
-	clear(id.occ)
+	id.occGen++
 	for g := range id.groups {
 		id.nameSample(&id.groups[g])
 	}
@@ -425,11 +451,21 @@ func splitThread(k idKind, inst string) (parent, own string) {
 func (id *identity) rawName(ei int, inst []byte) (name []byte, ok bool) {
 	gr := &id.groups[id.entryGroup[ei]]
 	pdh := id.numbered(ei, inst)
-	n, found := gr.ids[pdh]
-	if !found {
+	n, ok := gr.idOf(pdh)
+	if !ok {
 		return append(id.name[:0], pdh...), false
 	}
 	return append(id.name[:0], n...), true
+}
+
+// idOf returns the IdentityPID name of the PDH instance name pdh in the
+// current sample; ok is false where the sample has not named it.
+func (gr *idGroup) idOf(pdh string) (name string, ok bool) {
+	n := gr.ids[pdh]
+	if n == nil || n.gen != gr.gen {
+		return "", false
+	}
+	return n.name, true
 }
 
 // nameSample names, in IdentityPID mode, the instances of a sample of
@@ -438,7 +474,15 @@ func (id *identity) nameSample(gr *idGroup) {
 	gr.dups.Reset()
 	for i, pdh := range gr.names {
 		id.name = id.appendName(id.name[:0], gr, gr.parts[i][0], gr.parts[i][1], gr.cur[pdh])
-		gr.ids[pdh] = string(id.name)
+		n := gr.ids[pdh]
+		if n == nil {
+			n = &idName{}
+			gr.ids[pdh] = n
+		}
+		if n.name != string(id.name) {
+			n.name = string(id.name)
+		}
+		n.gen = gr.gen
 	}
 }
 
@@ -456,19 +500,14 @@ func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key 
 	if k == kindProcess {
 		parent = ""
 	}
-	parent, own = pidname.Name(k, parent, own, key.pid, key.aux)
-	dup := gr.dups.Next(parent, own)
+	start := len(dst)
+	dst = pidname.AppendName(dst, k, parent, own, key.pid, key.aux)
+	dup := gr.dups.Next(dst[start:])
 	if dup == 1 && !gr.noted {
 		// Once per object: the first name met twice.
 		gr.noted = true
-		id.addNote(pidname.Note(k, objectName(gr.machine, gr.object), pidname.Join(parent, own), "sample"))
+		id.addNote(pidname.Note(k, objectName(gr.machine, gr.object), string(dst[start:]), "sample"))
 	}
-	start := len(dst)
-	if parent != "" {
-		dst = append(dst, parent...)
-		dst = append(dst, '/')
-	}
-	dst = append(dst, own...)
 	n := dup
 	if k == kindProcess && own != "_Total" {
 		r, ok := gr.reused[string(dst[start:])]

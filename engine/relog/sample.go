@@ -143,7 +143,8 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 			name = append(name, noInstance...)
 		case gr != nil && k < len(names) && k < len(id.ids):
 			id.name = names[k].AppendTo(id.name[:0])
-			name = append(name, gr.ids[string(id.name)]...)
+			n, _ := gr.idOf(string(id.name))
+			name = append(name, n...)
 		case k < len(names):
 			name = names[k].AppendTo(name)
 		}

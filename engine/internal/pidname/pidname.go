@@ -11,6 +11,7 @@ package pidname
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/perfcalc/perfcalc/engine/internal/fold"
 )
@@ -93,12 +94,44 @@ func Missing(k Kind, pid, aux bool) string {
 // a thread's _Total/_Total) keeps its name.
 func Name(k Kind, parent, name string, pid, aux uint64) (string, string) {
 	switch {
-	case k == Thread && parent != "_Total":
+	case keeps(k, parent, name):
+		return parent, name
+	case k == Thread:
 		return parent + ":" + strconv.FormatUint(pid, 10), strconv.FormatUint(aux, 10)
-	case k == Process && name != "_Total":
-		return parent, name + ":" + strconv.FormatUint(pid, 10)
 	}
-	return parent, name
+	return parent, name + ":" + strconv.FormatUint(pid, 10)
+}
+
+// AppendName appends Name's parent/name (name alone without a parent).
+func AppendName(dst []byte, k Kind, parent, name string, pid, aux uint64) []byte {
+	keep := keeps(k, parent, name)
+	if parent != "" {
+		dst = append(dst, parent...)
+		if !keep && k == Thread {
+			dst = append(dst, ':')
+			dst = strconv.AppendUint(dst, pid, 10)
+			return strconv.AppendUint(append(dst, '/'), aux, 10)
+		}
+		dst = append(dst, '/')
+	}
+	dst = append(dst, name...)
+	if !keep && k == Process {
+		dst = append(dst, ':')
+		dst = strconv.AppendUint(dst, pid, 10)
+	}
+	return dst
+}
+
+// keeps reports whether an instance keeps its PDH name: another object's,
+// a _Total.
+func keeps(k Kind, parent, name string) bool {
+	switch k {
+	case Thread:
+		return parent == "_Total"
+	case Process:
+		return name == "_Total"
+	}
+	return true
 }
 
 // Join returns parent/name, or name without a parent.
@@ -116,27 +149,53 @@ func Join(parent, name string) string {
 // #1, #2, … in their order in the sample, so that instances distinct in
 // a sample stay distinct series, paired by that position. Names are
 // compared as PDH compares them (case-insensitive). The zero value is
-// ready; Reset starts a sample.
+// ready; Reset starts a sample. It keeps every name it has met (a log's
+// names recur from sample to sample: it allocates for new names only).
 type Dups struct {
-	seen map[string]int
+	seen map[string]*dupCount
+	gen  uint32
 	key  []byte
 }
 
-// Reset starts a sample.
-func (d *Dups) Reset() { clear(d.seen) }
+// dupCount is how many instances of sample gen took a name.
+type dupCount struct {
+	gen uint32
+	n   int
+}
 
-// Next returns how many instances of the sample took name before this one
-// (0 for the first), and counts it.
-func (d *Dups) Next(parent, name string) int {
+// Reset starts a sample.
+func (d *Dups) Reset() { d.gen++ }
+
+// Next returns how many instances of the sample took name (parent/name, as
+// AppendName writes it) before this one (0 for the first), and counts it.
+func (d *Dups) Next(name []byte) int {
 	if d.seen == nil {
-		d.seen = map[string]int{}
+		d.seen = map[string]*dupCount{}
 	}
-	d.key = fold.Append(d.key[:0], parent)
-	d.key = append(d.key, '/')
-	d.key = fold.Append(d.key, name)
-	n := d.seen[string(d.key)]
-	d.seen[string(d.key)] = n + 1
-	return n
+	d.key = d.key[:0]
+	for i := 0; i < len(name); {
+		if b := name[i]; b < utf8.RuneSelf {
+			if 'A' <= b && b <= 'Z' {
+				b += 'a' - 'A'
+			}
+			d.key = append(d.key, b)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(name[i:])
+		d.key = utf8.AppendRune(d.key, fold.Rune(r))
+		i += size
+	}
+	c := d.seen[string(d.key)]
+	if c == nil {
+		c = &dupCount{}
+		d.seen[string(d.key)] = c
+	}
+	if c.gen != d.gen {
+		c.gen, c.n = d.gen, 0
+	}
+	c.n++
+	return c.n - 1
 }
 
 // Note is the sentence that says an object's instances were told apart by

@@ -24,24 +24,34 @@ func TestName(t *testing.T) {
 		if p != tc.wantParent || n != tc.wantName {
 			t.Errorf("Name(%v, %q, %q, %d, %d) = %q, %q; want %q, %q", tc.k, tc.parent, tc.name, tc.pid, tc.aux, p, n, tc.wantParent, tc.wantName)
 		}
+		if got := string(AppendName([]byte("x"), tc.k, tc.parent, tc.name, tc.pid, tc.aux)); got != "x"+Join(tc.wantParent, tc.wantName) {
+			t.Errorf("AppendName(%v, %q, %q, %d, %d) = %q, want x%q", tc.k, tc.parent, tc.name, tc.pid, tc.aux, got, Join(tc.wantParent, tc.wantName))
+		}
 	}
 }
 
 func TestDups(t *testing.T) {
 	var d Dups
 	for i, tc := range []struct {
-		parent, name string
-		want         int
+		name string
+		want int
 	}{
-		{"Idle:0", "0", 0}, {"Idle:0", "0", 1}, {"IDLE:0", "0", 2}, {"app:100", "1000", 0}, {"", "Idle:0/0", 0},
+		{"Idle:0/0", 0}, {"Idle:0/0", 1}, {"IDLE:0/0", 2}, {"app:100/1000", 0}, {"Straße:1", 0}, {"STRASSE:1", 0}, {"straße:1", 1},
 	} {
-		if got := d.Next(tc.parent, tc.name); got != tc.want {
-			t.Errorf("%d: Next(%q, %q) = %d, want %d", i, tc.parent, tc.name, got, tc.want)
+		if got := d.Next([]byte(tc.name)); got != tc.want {
+			t.Errorf("%d: Next(%q) = %d, want %d", i, tc.name, got, tc.want)
 		}
 	}
 	d.Reset()
-	if got := d.Next("Idle:0", "0"); got != 0 {
+	if got := d.Next([]byte("Idle:0/0")); got != 0 {
 		t.Errorf("after Reset: %d, want 0", got)
+	}
+	if got := d.Next([]byte("idle:0/0")); got != 1 {
+		t.Errorf("after Reset, the second: %d, want 1", got)
+	}
+	name := []byte("Idle:0/0")
+	if n := testing.AllocsPerRun(100, func() { d.Reset(); d.Next(name); d.Next(name) }); n != 0 {
+		t.Errorf("%v allocations per sample of names met before, want 0", n)
 	}
 }
 
