@@ -2,6 +2,7 @@ package query
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/internal/pidname"
@@ -68,7 +69,14 @@ func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, 
 		c.pids = append(c.pids, key)
 		c.apart = append(c.apart, false)
 		n := &c.insts[i]
-		n.parent, n.name = pidname.Name(kind, n.parent, n.name, key.pid, key.aux)
+		q.nameBuf = pidname.AppendName(q.nameBuf[:0], kind, n.parent, n.name, key.pid, key.aux)
+		name := string(q.nameBuf)
+		n.parent, n.name = "", name
+		if kind == pidname.Thread {
+			// process:pid/tid: the thread's number has no "/".
+			j := strings.LastIndexByte(name, '/')
+			n.parent, n.name = name[:j], name[j+1:]
+		}
 		n.occurrence = 0
 	}
 	return true, nil
@@ -85,29 +93,21 @@ func (q *Query) apart(c *capture, object string, pair []int) {
 	kind := pidname.KindOf(object)
 	d := &q.dups[kind]
 	d.Reset()
+	mark := len(q.keys)
 	for i := range c.insts {
 		n := &c.insts[i]
-		first := pidname.Join(n.parent, n.name)
-		if n.occurrence > 0 {
-			first += "#" + strconv.Itoa(n.occurrence)
-		}
-		renumbered := false
+		occ := n.occurrence
 		for {
-			// parent/name NUL occurrence: a NUL, which names cannot
-			// hold, keeps "a#1" (a name) apart from the second "a".
-			q.nameBuf = append(q.nameBuf[:0], n.parent...)
-			if n.parent != "" {
-				q.nameBuf = append(q.nameBuf, '/')
-			}
-			q.nameBuf = append(append(q.nameBuf, n.name...), 0)
-			q.nameBuf = strconv.AppendInt(q.nameBuf, int64(n.occurrence), 10)
-			if d.Next(q.nameBuf) == 0 {
+			// The instance's key (q.keys, then taken back).
+			s := q.appendKey(n.parent, n.name, n.occurrence, i)
+			dup := d.Next(q.keys[s.start:s.end])
+			q.keys = q.keys[:mark]
+			if dup == 0 {
 				break
 			}
 			n.occurrence++
-			renumbered = true
 		}
-		if !renumbered {
+		if n.occurrence == occ {
 			continue
 		}
 		if i < len(c.apart) {
@@ -119,6 +119,13 @@ func (q *Query) apart(c *capture, object string, pair []int) {
 		if !q.dupNoted[kind] {
 			// Once per object: the first name met twice.
 			q.dupNoted[kind] = true
+			first := n.name
+			if n.parent != "" {
+				first = n.parent + "/" + first
+			}
+			if occ > 0 {
+				first += "#" + strconv.Itoa(occ)
+			}
 			q.note(pidname.Note(kind, object, first, "capture"))
 		}
 	}

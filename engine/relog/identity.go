@@ -123,7 +123,7 @@ type idGroup struct {
 	// no map iteration), parts their parent and name (without #n).
 	cur, prev map[string]idKey
 	names     []string
-	parts     [][2]string
+	parts     []instParts
 	// ids maps a PDH instance name to its IdentityPID name in sample gen
 	// (nameSample), which dups tells apart where the IDs cannot; it keeps
 	// the names of earlier samples, so that a sample like the one before
@@ -139,8 +139,15 @@ type idGroup struct {
 	reused map[string]reuse
 }
 
+// instParts is an instance's PDH parent and name (without #n).
+type instParts struct {
+	_           [0]func() // not comparable: no equality function in the WebAssembly module
+	parent, own string
+}
+
 // idName is the IdentityPID name of a PDH instance name in sample gen.
 type idName struct {
+	_    [0]func() // not comparable: no equality function in the WebAssembly module
 	gen  uint32
 	name string
 }
@@ -172,7 +179,7 @@ func (gr *idGroup) start() {
 func (gr *idGroup) set(name string, k idKey, parent, own string) {
 	if _, ok := gr.cur[name]; !ok {
 		gr.names = append(gr.names, name)
-		gr.parts = append(gr.parts, [2]string{parent, own})
+		gr.parts = append(gr.parts, instParts{parent: parent, own: own})
 	}
 	gr.cur[name] = k
 }
@@ -357,6 +364,7 @@ func (c *Converter) IdentityBreaks() int64 {
 // sample gen: the map keeps the names of earlier samples, so that a sample
 // like the one before adds no key.
 type occurrences struct {
+	_   [0]func() // not comparable: no equality function in the WebAssembly module
 	gen uint32
 	n   int
 }
@@ -473,7 +481,7 @@ func (gr *idGroup) idOf(pdh string) (name string, ok bool) {
 func (id *identity) nameSample(gr *idGroup) {
 	gr.dups.Reset()
 	for i, pdh := range gr.names {
-		id.name = id.appendName(id.name[:0], gr, gr.parts[i][0], gr.parts[i][1], gr.cur[pdh])
+		id.name = id.appendName(id.name[:0], gr, gr.parts[i].parent, gr.parts[i].own, gr.cur[pdh])
 		n := gr.ids[pdh]
 		if n == nil {
 			n = &idName{}

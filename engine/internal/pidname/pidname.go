@@ -88,36 +88,23 @@ func Missing(k Kind, pid, aux bool) string {
 	return ""
 }
 
-// Name returns the parent and name an instance of an object of kind k
-// takes by ID, given its PDH parent and name (without #n) and its IDs:
-// a process name:pid, a thread process:pid / tid; _Total (a process's,
-// a thread's _Total/_Total) keeps its name.
-func Name(k Kind, parent, name string, pid, aux uint64) (string, string) {
-	switch {
-	case keeps(k, parent, name):
-		return parent, name
-	case k == Thread:
-		return parent + ":" + strconv.FormatUint(pid, 10), strconv.FormatUint(aux, 10)
-	}
-	return parent, name + ":" + strconv.FormatUint(pid, 10)
-}
-
-// AppendName appends Name's parent/name (name alone without a parent).
+// AppendName appends the name an instance of an object of kind k takes
+// by ID, given its PDH parent and name (without #n) and its IDs: a
+// process name:pid, a thread process:pid/tid; _Total (a process's, a
+// thread's _Total/_Total) keeps its name (parent/name).
 func AppendName(dst []byte, k Kind, parent, name string, pid, aux uint64) []byte {
-	keep := keeps(k, parent, name)
-	if parent != "" {
-		dst = append(dst, parent...)
-		if !keep && k == Thread {
-			dst = append(dst, ':')
-			dst = strconv.AppendUint(dst, pid, 10)
-			return strconv.AppendUint(append(dst, '/'), aux, 10)
+	if keeps(k, parent, name) {
+		if parent != "" {
+			dst = append(append(dst, parent...), '/')
 		}
-		dst = append(dst, '/')
+		return append(dst, name...)
 	}
-	dst = append(dst, name...)
-	if !keep && k == Process {
-		dst = append(dst, ':')
-		dst = strconv.AppendUint(dst, pid, 10)
+	if k == Thread {
+		name = parent // process:pid/tid
+	}
+	dst = strconv.AppendUint(append(append(dst, name...), ':'), pid, 10)
+	if k == Thread {
+		dst = strconv.AppendUint(append(dst, '/'), aux, 10)
 	}
 	return dst
 }
@@ -132,14 +119,6 @@ func keeps(k Kind, parent, name string) bool {
 		return name == "_Total"
 	}
 	return true
-}
-
-// Join returns parent/name, or name without a parent.
-func Join(parent, name string) string {
-	if parent == "" {
-		return name
-	}
-	return parent + "/" + name
 }
 
 // Dups numbers the instances of one sample that take the same name by ID
@@ -159,6 +138,7 @@ type Dups struct {
 
 // dupCount is how many instances of sample gen took a name.
 type dupCount struct {
+	_   [0]func() // not comparable: no equality function in the WebAssembly module
 	gen uint32
 	n   int
 }
@@ -166,25 +146,23 @@ type dupCount struct {
 // Reset starts a sample.
 func (d *Dups) Reset() { d.gen++ }
 
-// Next returns how many instances of the sample took name (parent/name, as
-// AppendName writes it) before this one (0 for the first), and counts it.
+// Next returns how many instances of the sample took name (as AppendName
+// writes it, or any key) before this one (0 for the first), and counts it.
 func (d *Dups) Next(name []byte) int {
 	if d.seen == nil {
 		d.seen = map[string]*dupCount{}
 	}
 	d.key = d.key[:0]
-	for i := 0; i < len(name); {
-		if b := name[i]; b < utf8.RuneSelf {
-			if 'A' <= b && b <= 'Z' {
-				b += 'a' - 'A'
-			}
-			d.key = append(d.key, b)
-			i++
-			continue
+	for _, b := range name {
+		if b >= utf8.RuneSelf {
+			// Not ASCII (rare): fold's Unicode case mapping.
+			d.key = fold.Append(d.key[:0], string(name))
+			break
 		}
-		r, size := utf8.DecodeRune(name[i:])
-		d.key = utf8.AppendRune(d.key, fold.Rune(r))
-		i += size
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		d.key = append(d.key, b)
 	}
 	c := d.seen[string(d.key)]
 	if c == nil {

@@ -6,26 +6,23 @@ import (
 	"github.com/perfcalc/perfcalc/tools/importban"
 )
 
-func TestName(t *testing.T) {
+func TestAppendName(t *testing.T) {
 	for _, tc := range []struct {
-		k                    Kind
-		parent, name         string
-		pid, aux             uint64
-		wantParent, wantName string
+		k            Kind
+		parent, name string
+		pid, aux     uint64
+		want         string
 	}{
-		{Process, "", "chrome", 4242, 7, "", "chrome:4242"},
-		{Process, "", "_Total", 0, 0, "", "_Total"},
-		{Thread, "chrome", "3", 4242, 5120, "chrome:4242", "5120"},
-		{Thread, "Idle", "0", 0, 0, "Idle:0", "0"},
-		{Thread, "_Total", "_Total", 0, 0, "_Total", "_Total"},
-		{None, "a", "b", 1, 2, "a", "b"},
+		{Process, "", "chrome", 4242, 7, "chrome:4242"},
+		{Process, "", "_Total", 0, 0, "_Total"},
+		{Thread, "chrome", "3", 4242, 5120, "chrome:4242/5120"},
+		{Thread, "Idle", "0", 0, 0, "Idle:0/0"},
+		{Thread, "", "0", 8, 9, ":8/9"},
+		{Thread, "_Total", "_Total", 0, 0, "_Total/_Total"},
+		{None, "a", "b", 1, 2, "a/b"},
 	} {
-		p, n := Name(tc.k, tc.parent, tc.name, tc.pid, tc.aux)
-		if p != tc.wantParent || n != tc.wantName {
-			t.Errorf("Name(%v, %q, %q, %d, %d) = %q, %q; want %q, %q", tc.k, tc.parent, tc.name, tc.pid, tc.aux, p, n, tc.wantParent, tc.wantName)
-		}
-		if got := string(AppendName([]byte("x"), tc.k, tc.parent, tc.name, tc.pid, tc.aux)); got != "x"+Join(tc.wantParent, tc.wantName) {
-			t.Errorf("AppendName(%v, %q, %q, %d, %d) = %q, want x%q", tc.k, tc.parent, tc.name, tc.pid, tc.aux, got, Join(tc.wantParent, tc.wantName))
+		if got := string(AppendName([]byte("x"), tc.k, tc.parent, tc.name, tc.pid, tc.aux)); got != "x"+tc.want {
+			t.Errorf("AppendName(%v, %q, %q, %d, %d) = %q, want x%q", tc.k, tc.parent, tc.name, tc.pid, tc.aux, got, tc.want)
 		}
 	}
 }
