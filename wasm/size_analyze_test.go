@@ -56,9 +56,13 @@ import (
 // The branches of 2026-11-26 merged (identity, names, the .blg writer's
 // longer error text, statistics' copies): 3,249,618 raw, 940,969 gzipped,
 // 508 raw over the sum of the entries above; the budget grew by as much.
+//
+// Issue 32 item 19, --identity pid's instances that share their IDs kept
+// apart (size_test.go says what it is made of): +18,471 raw, +3,197
+// gzipped over the budgets (3,268,089; 946,913 gzipped).
 const (
-	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508
-	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778
+	maxAnalyzeModuleBytes     = 3_162_000 + 3_458 + 36_288 + 47_364 + 508 + 18_471
+	maxAnalyzeModuleGzipBytes = 921_000 + 2_670 + 7_268 + 12_778 + 3_197
 )
 
 // TestAnalyzeModuleSize holds perfcalc-analyze.wasm to its budget.
