@@ -25,8 +25,11 @@ renumbered and PDH computes a rate between two processes. In pid mode each
 process is its own series, \Process(chrome:4242)\% Processor Time
 (\Thread(chrome:4242/5120)\… for a thread), and its first sample has no
 value; the number of identity breaks (names that changed process) is
-noted on standard error. An object without those counters is paired by
-name, and a note says so. The default, pdh, is relog's pairing.
+noted on standard error. Instances that share their IDs in a sample (the
+Idle process's threads, all 0/0) are numbered in their order as PDH
+numbers duplicates, \Thread(Idle:0/0#1)\…, with a note. An object without
+those counters is paired by name, and a note says so. The default, pdh,
+is relog's pairing.
 `
 
 // addIdentityFlag registers --identity on fs.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 	"github.com/perfcalc/perfcalc/tools/blgedit"
 	"github.com/perfcalc/perfcalc/tools/corpus"
 )
@@ -119,5 +120,30 @@ func TestIdentityAnalyze(t *testing.T) {
 	_, out, errs = runCmd(t, "", "analyze", "-f", "json", pal)
 	if strings.Contains(out, `"identity"`) || errs != "" {
 		t.Errorf("analyze in pdh mode: identity in the report, or stderr %q", errs)
+	}
+}
+
+// TestIdentitySharedIDsRelog: relog --identity pid of a log whose Idle
+// threads share ID Process 0 and ID Thread 0, and two svchost one PID
+// (blgbuild.IdentityLog), writes each instance as a series of its own and
+// notes, for each object, that its instances were told apart by order.
+func TestIdentitySharedIDsRelog(t *testing.T) {
+	log := writeFile(t, "shared.blg", blgbuild.IdentityLog())
+	code, out, errs := runCmd(t, "", "relog", "--identity", "pid", log)
+	header, _, _ := strings.Cut(out, "\r\n")
+	want := `perfcalc relog: note: Thread (\\HOST): instances share their ID Process and ID Thread (Idle:0/0); they are told apart by their order in the sample, as PDH numbers duplicate names (Idle:0/0, Idle:0/0#1, …)
+perfcalc relog: note: Process (\\HOST): instances share their ID Process (svchost:500); they are told apart by their order in the sample, as PDH numbers duplicate names (svchost:500, svchost:500#1, …)
+perfcalc relog: note: identity: 2 identity breaks (instance names that changed process; by name, PDH computes a value between the two)
+`
+	if code != exitOK || errs != want {
+		t.Errorf("exit %d, stderr\n%s\nwant\n%s", code, errs, want)
+	}
+	for _, inst := range []string{`Thread(Idle:0/0#3)`, `Thread(_Total/_Total)`, `Process(svchost:500#1)`, `Process(app:200)`} {
+		if !strings.Contains(header, `"\\HOST\`+inst+`\`) {
+			t.Errorf("no %s in the header %s", inst, header)
+		}
+	}
+	if n := strings.Count(header, ","); n != 39 {
+		t.Errorf("%d columns, want 39", n)
 	}
 }

@@ -39,6 +39,8 @@ type capture struct {
 	// it is paired by ID.
 	pdh  []instName
 	pids []idKey
+	// apart marks the instances that Query.apart numbered.
+	apart []bool
 }
 
 // instName is the PDH name of an instance, `parent/name#occurrence`.

@@ -38,9 +38,11 @@
 // Thread instances by "ID Process" and "ID Thread", named process:pid/tid,
 // so that a process renumbered by another's exit (chrome#3 becoming
 // chrome#2) keeps its pair and no value is computed between two processes;
+// instances that share their IDs in a capture (the Idle process's threads,
+// all 0/0) are numbered in their order as PDH numbers duplicate names;
 // Query.IdentityBreaks counts the names that changed process,
 // Query.IdentityNotes names the objects paired by name for want of their
-// ID counters (identity.go).
+// ID counters, and those whose instances share their IDs (identity.go).
 //
 // Captures of different machines, with different objects, or with an object
 // whose counter definitions changed, are refused with a *MismatchError.

@@ -5,17 +5,21 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/internal/pidname"
 )
 
 // Pairing by process (Config.PID), as package relog's IdentityPID pairs a
 // log's samples: a V1 Process instance is paired by its "ID Process" (and
 // "Creating Process ID", to tell a reused PID) and named name:pid
 // (_Total keeps its name); a Thread instance by "ID Process" and
-// "ID Thread", named process:pid/tid. An instance whose process is not in
-// the older capture is new (2-sample types answer engine.NewData), so no
-// value is computed between two processes. A Process V2 capture names its
-// instances name:pid already: its pairing by name is by PID. Objects are
-// recognised by their English names.
+// "ID Thread", named process:pid/tid (_Total/_Total keeps its name). An
+// instance whose process is not in the older capture is new (2-sample
+// types answer engine.NewData), so no value is computed between two
+// processes. Instances of a capture that the IDs cannot tell apart (the
+// Idle process's threads, all 0/0) are numbered in their order, as PDH
+// numbers duplicate names (pidname.Dups), and noted. A Process V2 capture
+// names its instances name:pid already: its pairing by name is by PID.
+// Objects are recognised by their English names (package pidname).
 
 // idKey identifies the process (or thread) of an instance.
 type idKey struct {
@@ -23,42 +27,32 @@ type idKey struct {
 	hasAux   bool
 }
 
-// The counters that identify an instance.
-const (
-	idProcess = "ID Process"
-	idCreator = "Creating Process ID"
-	idThread  = "ID Thread"
-)
-
 // identify reads, for Config.PID, the IDs of the instances of object o of
 // capture c (its counters and instances listed) and renames them: c.pdh
 // keeps their PDH names, c.ids their keys. It reports whether the object
 // is paired by ID; an object named Process or Thread without its ID
 // counters is noted (Query.IdentityNotes).
 func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, error) {
-	thread := strings.EqualFold(object, "Thread")
-	if c.v2 || !hasInst || !thread && !strings.EqualFold(object, "Process") {
+	kind := pidname.KindOf(object)
+	if c.v2 || !hasInst || kind == pidname.None {
 		return false, nil
 	}
 	pidK, auxK := -1, -1
 	for k, name := range q.cnames {
-		switch {
-		case strings.EqualFold(name, idProcess):
+		switch pidname.RoleOf(kind, name) {
+		case pidname.PID:
 			pidK = k
-		case !thread && strings.EqualFold(name, idCreator), thread && strings.EqualFold(name, idThread):
+		case pidname.Aux:
 			auxK = k
 		}
 	}
-	if pidK < 0 || thread && auxK < 0 {
-		missing := idProcess
-		if pidK >= 0 {
-			missing = idThread
-		}
+	if missing := pidname.Missing(kind, pidK >= 0, auxK >= 0); missing != "" {
 		q.note(object + ": no " + missing + " counter in the capture; its instances are paired by name (pdh)")
 		return false, nil
 	}
 	c.pdh = append(c.pdh[:0], c.insts...)
 	c.pids = c.pids[:0]
+	c.apart = c.apart[:0]
 	var in engine.Input
 	for i := range c.insts {
 		var key idKey
@@ -73,17 +67,68 @@ func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, 
 			key.aux, key.hasAux = in.New.FirstValue, true
 		}
 		c.pids = append(c.pids, key)
+		c.apart = append(c.apart, false)
 		n := &c.insts[i]
-		switch {
-		case thread:
-			n.parent = n.parent + ":" + strconv.FormatUint(key.pid, 10)
-			n.name = strconv.FormatUint(key.aux, 10)
-		case n.name != "_Total":
-			n.name = n.name + ":" + strconv.FormatUint(key.pid, 10)
+		q.nameBuf = pidname.AppendName(q.nameBuf[:0], kind, n.parent, n.name, key.pid, key.aux)
+		name := string(q.nameBuf)
+		n.parent, n.name = "", name
+		if kind == pidname.Thread {
+			// process:pid/tid: the thread's number has no "/".
+			j := strings.LastIndexByte(name, '/')
+			n.parent, n.name = name[:j], name[j+1:]
 		}
 		n.occurrence = 0
 	}
 	return true, nil
+}
+
+// apart numbers, for Config.PID, the instances of capture c (its object
+// identified and recalled) that share a name by ID (parent/name#n): as PDH
+// numbers duplicate names, the first keeps its name and the next take the
+// numbers after it that no instance of c has taken, in their order in the
+// capture (c.apart marks them), and the object is noted. Where pair is
+// set (after unpairReused, whose numbers may meet another's), an instance
+// renumbered is unpaired: a series of its own.
+func (q *Query) apart(c *capture, object string, pair []int) {
+	kind := pidname.KindOf(object)
+	d := &q.dups[kind]
+	d.Reset()
+	mark := len(q.keys)
+	for i := range c.insts {
+		n := &c.insts[i]
+		occ := n.occurrence
+		for {
+			// The instance's key (q.keys, then taken back).
+			s := q.appendKey(n.parent, n.name, n.occurrence, i)
+			dup := d.Next(q.keys[s.start:s.end])
+			q.keys = q.keys[:mark]
+			if dup == 0 {
+				break
+			}
+			n.occurrence++
+		}
+		if n.occurrence == occ {
+			continue
+		}
+		if i < len(c.apart) {
+			c.apart[i] = true
+		}
+		if i < len(pair) {
+			pair[i] = -1
+		}
+		if !q.dupNoted[kind] {
+			// Once per object: the first name met twice.
+			q.dupNoted[kind] = true
+			first := n.name
+			if n.parent != "" {
+				first = n.parent + "/" + first
+			}
+			if occ > 0 {
+				first += "#" + strconv.Itoa(occ)
+			}
+			q.note(pidname.Note(kind, object, first, "capture"))
+		}
+	}
 }
 
 // reuse is a process that a Run numbered after the first of its name:pid
@@ -99,7 +144,7 @@ type reuse struct {
 // identified) that the last Run numbered (q.reused): the older capture's
 // process met as the newer one in the Run before keeps its name:pid#n.
 func (q *Query) recall(c *capture, object string) {
-	if len(q.reused) == 0 || strings.EqualFold(object, "Thread") {
+	if len(q.reused) == 0 || pidname.KindOf(object) == pidname.Thread {
 		return
 	}
 	for i := range c.pids {
@@ -112,11 +157,11 @@ func (q *Query) recall(c *capture, object string) {
 }
 
 // remember keeps, for the next Run, the newer capture's processes that
-// this Run numbered, in q.nextReused (q.reused until then: the Run's
-// other objects recall it).
+// this Run numbered as a reused PID (not those apart numbered), in
+// q.nextReused (q.reused until then: the Run's other objects recall it).
 func (q *Query) remember(c *capture) {
 	for i := range c.pids {
-		if i < len(c.insts) && c.insts[i].occurrence > 0 {
+		if i < len(c.insts) && c.insts[i].occurrence > 0 && !(i < len(c.apart) && c.apart[i]) {
 			q.nextReused = append(q.nextReused, reuse{c.pids[i], c.insts[i].occurrence})
 		}
 	}
@@ -170,5 +215,6 @@ func (q *Query) IdentityBreaks() int { return q.breaks }
 // IdentityNotes returns, with Config.PID, one sentence per object whose
 // instances the runs so far paired by name for want of their ID counters
 // ("Process: no ID Process counter in the capture; its instances are
-// paired by name (pdh)").
+// paired by name (pdh)"), and one per object whose instances shared their
+// IDs in a capture, told apart by their order in it.
 func (q *Query) IdentityNotes() []string { return q.notes }

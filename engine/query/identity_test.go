@@ -288,3 +288,142 @@ func TestIdentityPIDReused(t *testing.T) {
 		t.Fatalf("%d values of chrome:10, want 3", met)
 	}
 }
+
+// sharedIDBlob is a capture of Process and Thread instances whose IDs do
+// not tell all of them apart: Idle's four threads (ID Process 0, ID Thread
+// 0), two svchost with PID 500, _Total and _Total/_Total, and app (PID
+// app, its thread app·10), at second sec: each instance's counter is its
+// rate times sec.
+func sharedIDBlob(t *testing.T, sec int64, app uint64) []byte {
+	t.Helper()
+	pc := []encode.V1Counter{
+		{CounterNameTitleIndex: 6, CounterType: engine.Timer100ns, CounterSize: 8},
+		{CounterNameTitleIndex: 784, CounterType: engine.CounterRawcount, CounterSize: 4},
+		{CounterNameTitleIndex: 1410, CounterType: engine.CounterRawcount, CounterSize: 4},
+	}
+	tc := []encode.V1Counter{
+		{CounterNameTitleIndex: 146, CounterType: engine.CounterCounter, CounterSize: 4},
+		{CounterNameTitleIndex: 784, CounterType: engine.CounterRawcount, CounterSize: 4},
+		{CounterNameTitleIndex: 804, CounterType: engine.CounterRawcount, CounterSize: 4},
+	}
+	encode.V1Layout(pc)
+	encode.V1Layout(tc)
+	s := uint64(sec)
+	procs := []encode.V1Instance{
+		{Name: "Idle", UniqueID: -1, Values: []uint64{5_000_000 * s, 0, 0}},
+		{Name: "app", UniqueID: -1, Values: []uint64{1_000_000 * s, app, 4}},
+		{Name: "svchost", UniqueID: -1, Values: []uint64{3_000_000 * s, 500, 4}},
+		{Name: "svchost", UniqueID: -1, Values: []uint64{4_000_000 * s, 500, 4}},
+		{Name: "_Total", UniqueID: -1, Values: []uint64{9_000_000 * s, 0, 0}},
+	}
+	var threads []encode.V1Instance
+	for k := range uint64(4) {
+		threads = append(threads, encode.V1Instance{Name: strconv.FormatUint(k, 10), ParentObjectTitleIndex: 230, ParentObjectInstance: 0,
+			UniqueID: -1, Values: []uint64{(k + 1) * 10 * s, 0, 0}})
+	}
+	threads = append(threads,
+		encode.V1Instance{Name: "0", ParentObjectTitleIndex: 230, ParentObjectInstance: 1, UniqueID: -1, Values: []uint64{5 * s, app, app * 10}},
+		encode.V1Instance{Name: "_Total", ParentObjectTitleIndex: 230, ParentObjectInstance: 4, UniqueID: -1, Values: []uint64{1000 * s, 0, 0}})
+	data, err := encode.EncodeV1(&encode.V1Blob{
+		SystemName: "HOST", PerfTime: sec * 1000, PerfFreq: 1000, PerfTime100nSec: sec * 10_000_000,
+		Objects: []encode.V1Object{
+			{ObjectNameTitleIndex: 230, NumInstances: int32(len(procs)), Counters: pc, Instances: procs},
+			{ObjectNameTitleIndex: 232, NumInstances: int32(len(threads)), Counters: tc, Instances: threads},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestIdentityPIDSharedIDs: instances that the IDs cannot tell apart in a
+// capture stay distinct, numbered in their order as PDH numbers duplicate
+// names, each paired with its older namesake by that position, and noted;
+// _Total/_Total keeps its name; app, restarted (PID 100, then 200), is a
+// new process and two breaks (Process and Thread).
+func TestIdentityPIDSharedIDs(t *testing.T) {
+	data, err := encode.EncodeNameTable(&encode.NameTable{Pairs: []encode.NameTablePair{
+		{Index: 1, Text: "1847"}, {Index: 6, Text: "% Processor Time"}, {Index: 146, Text: "Context Switches/sec"},
+		{Index: 230, Text: "Process"}, {Index: 232, Text: "Thread"}, {Index: 784, Text: "ID Process"},
+		{Index: 804, Text: "ID Thread"}, {Index: 1410, Text: "Creating Process ID"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := nametable.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := query.New(query.Config{Names: names, PID: true})
+	vals, err := q.Run(nil, sharedIDBlob(t, 10, 100), sharedIDBlob(t, 11, 200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, v := range vals {
+		if v.Parts.Counter != "% Processor Time" && v.Parts.Counter != "Context Switches/sec" {
+			continue
+		}
+		p := string(v.Path)
+		if _, ok := got[p]; ok {
+			t.Errorf("%s twice", p)
+		}
+		switch {
+		case !v.HasOld && v.Status == engine.NewData:
+			got[p] = -1
+		case v.Status == engine.Valid:
+			got[p] = math.Round(v.Value)
+		default:
+			t.Errorf("%s: %v", p, v.Status)
+		}
+	}
+	want := map[string]float64{
+		`\\HOST\Thread(Idle:0/0)\Context Switches/sec`:      10,
+		`\\HOST\Thread(Idle:0/0#1)\Context Switches/sec`:    20,
+		`\\HOST\Thread(Idle:0/0#2)\Context Switches/sec`:    30,
+		`\\HOST\Thread(Idle:0/0#3)\Context Switches/sec`:    40,
+		`\\HOST\Thread(_Total/_Total)\Context Switches/sec`: 1000,
+		`\\HOST\Thread(app:200/2000)\Context Switches/sec`:  -1, // -1: no older value
+		`\\HOST\Process(Idle:0)\% Processor Time`:           50,
+		`\\HOST\Process(app:200)\% Processor Time`:          -1,
+		`\\HOST\Process(svchost:500)\% Processor Time`:      30,
+		`\\HOST\Process(svchost:500#1)\% Processor Time`:    40,
+		`\\HOST\Process(_Total)\% Processor Time`:           90,
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d values, want %d: %v", len(got), len(want), got)
+	}
+	for p, w := range want {
+		if g, ok := got[p]; !ok || g != w {
+			t.Errorf("%s: %v (present %v), want %v", p, g, ok, w)
+		}
+	}
+	if q.IdentityBreaks() != 2 {
+		t.Errorf("%d breaks, want 2 (app and app/0)", q.IdentityBreaks())
+	}
+	wantNotes := []string{
+		"Process: instances share their ID Process (svchost:500); they are told apart by their order in the capture, as PDH numbers duplicate names (svchost:500, svchost:500#1, …)",
+		"Thread: instances share their ID Process and ID Thread (Idle:0/0); they are told apart by their order in the capture, as PDH numbers duplicate names (Idle:0/0, Idle:0/0#1, …)",
+	}
+	if notes := q.IdentityNotes(); strings.Join(notes, "\n") != strings.Join(wantNotes, "\n") {
+		t.Errorf("notes %q, want %q", notes, wantNotes)
+	}
+	// A second Run (watch) names them alike.
+	again, err := q.Run(nil, sharedIDBlob(t, 11, 200), sharedIDBlob(t, 12, 200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, v := range again {
+		if p := string(v.Path); strings.HasPrefix(p, `\\HOST\Process(svchost:500`) && v.Parts.Counter == "% Processor Time" {
+			n++
+			if w := want[p]; v.Status != engine.Valid || math.Round(v.Value) != w {
+				t.Errorf("second run: %s = %v (%v), want %v", p, v.Value, v.Status, w)
+			}
+		}
+	}
+	if n != 2 || len(q.IdentityNotes()) != 2 {
+		t.Errorf("second run: %d svchost values, %d notes; want 2 and 2", n, len(q.IdentityNotes()))
+	}
+}

@@ -138,9 +138,11 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 				}
 				q.countBreaks()
 				q.recall(old, object)
+				q.apart(old, object, nil)
 			}
 			if byID {
 				q.recall(nw, object)
+				q.apart(nw, object, nil)
 			}
 		}
 		insts := nw.insts
@@ -158,6 +160,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 			q.matchInstances()
 			if byID {
 				q.unpairReused()
+				q.apart(nw, object, q.pair[:ni])
 			}
 		} else {
 			q.pair = grow(q.pair, ni)

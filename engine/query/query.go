@@ -11,6 +11,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
+	"github.com/perfcalc/perfcalc/engine/internal/pidname"
 	"github.com/perfcalc/perfcalc/engine/internal/quote"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
 	"github.com/perfcalc/perfcalc/engine/nametable"
@@ -173,6 +174,10 @@ type Query struct {
 	// Config.PID: the processes the last Run numbered (recall), and
 	// those this Run numbers (remember).
 	reused, nextReused []reuse
+	// Config.PID: the names of the current object's instances, to number
+	// those that share one (apart), per pidname.Kind.
+	dups     [3]pidname.Dups
+	dupNoted [3]bool
 }
 
 // span is a key in Query.keys, with the position of its instance.

@@ -71,8 +71,9 @@
 // named name:pid, and no value computed between two processes that PDH's
 // renumbering gave the same name (see Identity; IdentityBreaks counts
 // where the two modes differ, IdentityNotes names the objects paired by
-// name for want of their ID counters). The default, IdentityPDH, is
-// relog's pairing, byte for byte.
+// name for want of their ID counters, and those whose instances share
+// their IDs in a sample, told apart by their order). The default,
+// IdentityPDH, is relog's pairing, byte for byte.
 //
 // # Several logs
 //

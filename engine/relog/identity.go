@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/internal/pidname"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 )
 
@@ -24,12 +25,18 @@ import (
 //     a series per process; _Total keeps its name;
 //   - a Thread instance by "ID Process" and "ID Thread": it is named
 //     process:pid/tid (\Thread(chrome:4242/5120)\Context Switches/sec);
+//     _Total/_Total keeps its name;
 //   - a Process V2 instance is already named name:pid by Windows: pairing it
 //     by name is pairing it by PID, in both modes.
 //
 // A process that appears is a new series, whose first sample has no value
 // (NewData for a two-sample type, as PDH's first sample), and no value is
-// ever computed between two processes. An object whose IDs the log does
+// ever computed between two processes. Instances that share their IDs in
+// a sample (the Idle process's threads, all ID Process 0 and ID Thread 0;
+// two processes with one PID in a damaged log) stay distinct series:
+// numbered in their order in the sample as PDH numbers duplicate names
+// (Idle:0/0, Idle:0/0#1, …), paired from sample to sample by that
+// position, and IdentityNotes says so. An object whose IDs the log does
 // not hold is paired by name, as PDH pairs it, and IdentityNotes says so.
 // IdentityBreaks counts the identity breaks: a PDH instance name whose
 // process (or thread) differs from the one it named in the sample before
@@ -68,64 +75,33 @@ func (id Identity) String() string {
 }
 
 // idKind is the kind of object whose instances IdentityPID pairs by ID.
-type idKind uint8
+type idKind = pidname.Kind
 
 const (
-	kindNone idKind = iota
-	kindProcess
-	kindThread
+	kindNone    = pidname.None
+	kindProcess = pidname.Process
+	kindThread  = pidname.Thread
 )
 
 // kindOf returns the kind of the object named object.
-func kindOf(object string) idKind {
-	switch {
-	case strings.EqualFold(object, "Process"):
-		return kindProcess
-	case strings.EqualFold(object, "Thread"):
-		return kindThread
-	}
-	return kindNone
-}
+func kindOf(object string) idKind { return pidname.KindOf(object) }
 
-// The counters that identify an instance.
+// The roles of the counters that identify an instance.
 const (
-	idProcessName = "ID Process"
-	idCreatorName = "Creating Process ID"
-	idThreadName  = "ID Thread"
-	idRoleNone    = 0
-	idRolePID     = 1
-	idRoleAux     = 2 // Creating Process ID of a process, ID Thread of a thread
+	idRoleNone = uint8(pidname.NoRole)
+	idRolePID  = uint8(pidname.PID)
+	idRoleAux  = uint8(pidname.Aux) // Creating Process ID of a process, ID Thread of a thread
 )
 
 // roleOf returns the role of counter in an object of kind k: idRolePID for
 // ID Process, idRoleAux for a process's Creating Process ID and a
 // thread's ID Thread, else idRoleNone.
-func roleOf(k idKind, counter string) uint8 {
-	aux := idCreatorName
-	if k == kindThread {
-		aux = idThreadName
-	}
-	switch {
-	case strings.EqualFold(counter, idProcessName):
-		return idRolePID
-	case strings.EqualFold(counter, aux):
-		return idRoleAux
-	}
-	return idRoleNone
-}
+func roleOf(k idKind, counter string) uint8 { return uint8(pidname.RoleOf(k, counter)) }
 
 // missingID returns the name of the ID counter that an object of kind k
 // lacks to be paired by ID, given whether it has ID Process and its aux
 // counter, or "".
-func missingID(k idKind, pid, aux bool) string {
-	switch {
-	case !pid:
-		return idProcessName
-	case k == kindThread && !aux:
-		return idThreadName
-	}
-	return ""
-}
+func missingID(k idKind, pid, aux bool) string { return pidname.Missing(k, pid, aux) }
 
 // idKey identifies the process (or thread) of an instance in one sample.
 type idKey struct {
@@ -143,9 +119,19 @@ type idGroup struct {
 	auxEntry        int // raw records: the Creating Process ID or ID Thread entry, or −1
 	// cur and prev map a PDH instance name (parent/name#n) to its key, in
 	// this sample and in the previous kept one; names lists cur's names
-	// (countBreaks walks it: the module links no map iteration).
+	// in their order in the sample (countBreaks walks it: the module links
+	// no map iteration), parts their parent and name (without #n).
 	cur, prev map[string]idKey
 	names     []string
+	parts     []instParts
+	// ids maps a PDH instance name to its IdentityPID name in sample gen
+	// (nameSample), which dups tells apart where the IDs cannot; it keeps
+	// the names of earlier samples, so that a sample like the one before
+	// allocates nothing.
+	ids   map[string]*idName
+	gen   uint32
+	dups  pidname.Dups
+	noted bool // the object's shared IDs are noted
 	// reused maps a process's name:pid to the Creating Process ID of its
 	// last process and that process's number: 0 for the first, whose name
 	// is name:pid, 1 for the second, name:pid#1 (PDH numbers duplicate
@@ -153,11 +139,27 @@ type idGroup struct {
 	reused map[string]reuse
 }
 
+// instParts is an instance's PDH parent and name (without #n).
+type instParts struct {
+	_           [0]func() // not comparable: no equality function in the WebAssembly module
+	parent, own string
+}
+
+// idName is the IdentityPID name of a PDH instance name in sample gen.
+type idName struct {
+	_    [0]func() // not comparable: no equality function in the WebAssembly module
+	gen  uint32
+	name string
+}
+
 // reuse is, for a name:pid, the creator of its last process and that
-// process's number (0 for the first).
+// process's number (0 for the first), and the highest number its name
+// has had: the processes that shared its PID in one sample (a damaged
+// log) took n+1, n+2, … (pidname.Dups), so that a reused PID takes the
+// number after them.
 type reuse struct {
-	aux uint64
-	n   int
+	aux    uint64
+	n, top int
 }
 
 // start starts a sample of the group: the previous sample's keys become
@@ -165,15 +167,19 @@ type reuse struct {
 func (gr *idGroup) start() {
 	gr.prev, gr.cur = gr.cur, gr.prev
 	clear(gr.cur)
+	gr.gen++
 	gr.names = gr.names[:0]
+	gr.parts = gr.parts[:0]
 }
 
-// set records the key of a PDH instance name in the sample.
+// set records the key of a PDH instance name in the sample, and the
+// parent and name (without #n) it is named by.
 //
 //go:noinline
-func (gr *idGroup) set(name string, k idKey) {
+func (gr *idGroup) set(name string, k idKey, parent, own string) {
 	if _, ok := gr.cur[name]; !ok {
 		gr.names = append(gr.names, name)
+		gr.parts = append(gr.parts, instParts{parent: parent, own: own})
 	}
 	gr.cur[name] = k
 }
@@ -185,8 +191,9 @@ type identity struct {
 	entryRole  []uint8 // per raw-record entry: idRole…
 	notes      []string
 	breaks     int64
-	occ        map[string]int // per sample: occurrences of (entry, name)
-	raw        bool           // some raw-record entries are paired by ID
+	occ        map[string]*occurrences // per (entry, name): its occurrences in sample occGen
+	occGen     uint32
+	raw        bool // some raw-record entries are paired by ID
 	name       []byte
 	ids        []idKey // whole objects: per instance of the block
 }
@@ -198,7 +205,7 @@ func (c *Converter) setupIdentity() {
 	if c.opts.Identity != IdentityPID {
 		return
 	}
-	id := &identity{occ: map[string]int{}}
+	id := &identity{occ: map[string]*occurrences{}}
 	c.id = id
 	id.entryGroup = make([]int32, len(c.entries))
 	id.entryRole = make([]uint8, len(c.entries))
@@ -255,19 +262,27 @@ func (id *identity) group(k idKind, machine, object string) int {
 		}
 	}
 	id.groups = append(id.groups, idGroup{kind: k, machine: machine, object: object, pidEntry: -1, auxEntry: -1,
-		cur: map[string]idKey{}, prev: map[string]idKey{}, reused: map[string]reuse{}})
+		cur: map[string]idKey{}, prev: map[string]idKey{}, ids: map[string]*idName{}, reused: map[string]reuse{}})
 	return len(id.groups) - 1
 }
 
 // note records, once per object, that its instances are paired by name.
+func (id *identity) note(machine, object, missing string) {
+	id.addNote(objectName(machine, object) + ": no " + missing + " counter in the log; its instances are paired by name (pdh)")
+}
+
+// objectName names an object in a note: Process (\\HOST).
+func objectName(machine, object string) string {
+	if machine != "" {
+		return object + " (" + machine + ")"
+	}
+	return object
+}
+
+// addNote records a sentence of IdentityNotes once.
 //
 //go:noinline
-func (id *identity) note(machine, object, missing string) {
-	s := object
-	if machine != "" {
-		s += " (" + machine + ")"
-	}
-	s += ": no " + missing + " counter in the log; its instances are paired by name (pdh)"
+func (id *identity) addNote(s string) {
 	if !contains(id.notes, s) {
 		id.notes = append(id.notes, s)
 	}
@@ -279,7 +294,9 @@ func (id *identity) reset() {
 		clear(id.groups[g].cur)
 		clear(id.groups[g].prev)
 		clear(id.groups[g].reused)
+		id.groups[g].gen++
 		id.groups[g].names = id.groups[g].names[:0]
+		id.groups[g].parts = id.groups[g].parts[:0]
 	}
 	id.breaks = 0
 }
@@ -287,8 +304,10 @@ func (id *identity) reset() {
 // IdentityNotes returns, in IdentityPID mode, one sentence per object
 // whose instances are paired by name because the log lacks the counters
 // that identify them ("Process (\\HOST): no ID Process counter in the log;
-// its instances are paired by name (pdh)"). Whole-object logs are known
-// after the first reading (New), raw-record logs from their counter list.
+// its instances are paired by name (pdh)"), and one per object whose
+// instances share their IDs in a sample ("Thread (\\HOST): instances share
+// their ID Process and ID Thread (Idle:0/0); they are told apart by their
+// order in the sample, …"). They are known after the first reading (New).
 func (c *Converter) IdentityNotes() []string {
 	if m, ok := c.merge.(*merger); ok {
 		var notes []string
@@ -341,6 +360,15 @@ func (c *Converter) IdentityBreaks() int64 {
 	return c.id.breaks
 }
 
+// occurrences counts the occurrences of an (entry, instance name) in
+// sample gen: the map keeps the names of earlier samples, so that a sample
+// like the one before adds no key.
+type occurrences struct {
+	_   [0]func() // not comparable: no equality function in the WebAssembly module
+	gen uint32
+	n   int
+}
+
 // numbered returns the PDH name of the n-th occurrence of an instance name
 // in the values of entry ei in the current sample: name, name#1, … (PDH
 // numbers the duplicates of a sample in their order).
@@ -348,8 +376,16 @@ func (id *identity) numbered(ei int, inst []byte) string {
 	id.name = strconv.AppendInt(id.name[:0], int64(ei), 10)
 	id.name = append(id.name, 0)
 	id.name = append(id.name, inst...)
-	n := id.occ[string(id.name)]
-	id.occ[string(id.name)] = n + 1
+	o := id.occ[string(id.name)]
+	if o == nil {
+		o = &occurrences{}
+		id.occ[string(id.name)] = o
+	}
+	if o.gen != id.occGen {
+		o.gen, o.n = id.occGen, 0
+	}
+	n := o.n
+	o.n++
 	if n == 0 {
 		return string(inst)
 	}
@@ -363,7 +399,7 @@ func (id *identity) collect(values []blg.Value, first bool) {
 	for g := range id.groups {
 		id.groups[g].start()
 	}
-	clear(id.occ)
+	id.occGen++
 	for i := range values {
 		v := &values[i]
 		if v.Counter < 0 || v.Counter >= len(id.entryRole) || id.entryRole[v.Counter] == idRoleNone {
@@ -371,15 +407,22 @@ func (id *identity) collect(values []blg.Value, first bool) {
 		}
 		gr := &id.groups[id.entryGroup[v.Counter]]
 		name := id.numbered(v.Counter, v.Instance)
-		k := gr.cur[name]
+		k, met := gr.cur[name]
 		if id.entryRole[v.Counter] == idRolePID {
 			k.pid = v.Raw.FirstValue
 		} else {
 			k.aux, k.hasAux = v.Raw.FirstValue, true
 		}
-		gr.set(name, k)
+		parent, own := "", ""
+		if !met {
+			parent, own = splitThread(gr.kind, string(v.Instance))
+		}
+		gr.set(name, k, parent, own)
 	}
-	clear(id.occ)
+	id.occGen++
+	for g := range id.groups {
+		id.nameSample(&id.groups[g])
+	}
 	if !first {
 		for g := range id.groups {
 			id.countBreaks(&id.groups[g])
@@ -399,62 +442,106 @@ func (id *identity) countBreaks(gr *idGroup) {
 	}
 }
 
+// splitThread splits a thread's instance name parent/name at its first
+// "/"; another object's name is its own.
+func splitThread(k idKind, inst string) (parent, own string) {
+	if k == kindThread {
+		if i := strings.IndexByte(inst, '/'); i >= 0 {
+			return inst[:i], inst[i+1:]
+		}
+	}
+	return "", inst
+}
+
 // rawName returns, for a value of a raw-record entry paired by ID, the
-// name of its instance in IdentityPID mode, and sets id.key; ok is false
-// where the sample lacks the instance's ID (it is then paired by name).
+// name of its instance in IdentityPID mode; ok is false where the sample
+// lacks the instance's ID (it is then paired by name).
 func (id *identity) rawName(ei int, inst []byte) (name []byte, ok bool) {
 	gr := &id.groups[id.entryGroup[ei]]
 	pdh := id.numbered(ei, inst)
-	k, found := gr.cur[pdh]
-	if !found {
+	n, ok := gr.idOf(pdh)
+	if !ok {
 		return append(id.name[:0], pdh...), false
 	}
-	parent, own := "", string(inst)
-	if gr.kind == kindThread {
-		if i := strings.IndexByte(own, '/'); i >= 0 {
-			parent, own = own[:i], own[i+1:]
-		}
-	}
-	return id.appendName(id.name[:0], gr, parent, own, k), true
+	return append(id.name[:0], n...), true
 }
 
-// appendName appends the IdentityPID name of an instance of group gr:
-// name:pid for a process (_Total as is), process:pid/tid for a thread. A
-// process whose name:pid an earlier process of the group had (a reused
-// PID: another Creating Process ID than the last one's) is name:pid#1,
-// then #2, … (PDH's numbering of duplicate names: #1 is the second): a
-// series of its own.
+// idOf returns the IdentityPID name of the PDH instance name pdh in the
+// current sample; ok is false where the sample has not named it.
+func (gr *idGroup) idOf(pdh string) (name string, ok bool) {
+	n := gr.ids[pdh]
+	if n == nil || n.gen != gr.gen {
+		return "", false
+	}
+	return n.name, true
+}
+
+// nameSample names, in IdentityPID mode, the instances of a sample of
+// group gr (gr.names, in their order in the sample): gr.ids.
+func (id *identity) nameSample(gr *idGroup) {
+	gr.dups.Reset()
+	for i, pdh := range gr.names {
+		id.name = id.appendName(id.name[:0], gr, gr.parts[i].parent, gr.parts[i].own, gr.cur[pdh])
+		n := gr.ids[pdh]
+		if n == nil {
+			n = &idName{}
+			gr.ids[pdh] = n
+		}
+		if n.name != string(id.name) {
+			n.name = string(id.name)
+		}
+		n.gen = gr.gen
+	}
+}
+
+// appendName appends the IdentityPID name of the next instance of a sample
+// of group gr: name:pid for a process, process:pid/tid for a thread
+// (_Total as is: pidname.Name). A process whose name:pid an earlier
+// process of the group had (a reused PID: another Creating Process ID than
+// the last one's) is name:pid#1, then #2, … (PDH's numbering of duplicate
+// names: #1 is the second): a series of its own. Instances of the sample
+// that the IDs cannot tell apart (the same name:pid, or process:pid/tid)
+// are numbered in their order in the sample, as PDH numbers duplicate
+// names (pidname.Dups), and noted.
 func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key idKey) []byte {
 	k := gr.kind
-	if k == kindThread {
-		own = parent
+	if k == kindProcess {
+		parent = ""
 	}
 	start := len(dst)
-	dst = append(dst, own...)
-	if own == "_Total" && k != kindThread {
-		return dst
+	dst = pidname.AppendName(dst, k, parent, own, key.pid, key.aux)
+	dup := gr.dups.Next(dst[start:])
+	if dup == 1 && !gr.noted {
+		// Once per object: the first name met twice.
+		gr.noted = true
+		id.addNote(pidname.Note(k, objectName(gr.machine, gr.object), string(dst[start:]), "sample"))
 	}
-	for i, x := range [2]uint64{key.pid, key.aux} {
-		if i == 1 && k != kindThread {
-			break
+	n := dup
+	if k == kindProcess && own != "_Total" {
+		r, ok := gr.reused[string(dst[start:])]
+		switch {
+		case dup > 0:
+			// Another process of this name:pid in the sample: after the
+			// first's number.
+			if n = r.n + dup; n > r.top {
+				r.top = n
+				gr.reused[string(dst[start:])] = r
+			}
+		case !ok || key.hasAux && r.aux != key.aux:
+			if ok {
+				r.n = r.top + 1
+				r.top = r.n
+			}
+			r.aux = key.aux
+			gr.reused[string(dst[start:])] = r
 		}
-		dst = append(dst, ":/"[i])
-		dst = strconv.AppendUint(dst, x, 10)
-	}
-	if k != kindProcess {
-		return dst
-	}
-	r, ok := gr.reused[string(dst[start:])]
-	if !ok || key.hasAux && r.aux != key.aux {
-		if ok {
-			r.n++
+		if dup == 0 {
+			n = r.n
 		}
-		r.aux = key.aux
-		gr.reused[string(dst[start:])] = r
 	}
-	if r.n > 0 {
+	if n > 0 {
 		dst = append(dst, '#')
-		dst = strconv.AppendInt(dst, int64(r.n), 10)
+		dst = strconv.AppendInt(dst, int64(n), 10)
 	}
 	return dst
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 	"github.com/perfcalc/perfcalc/tools/blgedit"
 )
 
@@ -387,5 +388,120 @@ func TestIdentityReusedStats(t *testing.T) {
 	}
 	if c.IdentityBreaks() != 2 {
 		t.Errorf("breaks %d, want 2", c.IdentityBreaks())
+	}
+}
+
+// TestIdentitySharedIDs: instances that the IDs cannot tell apart in a
+// sample (the Idle process's four threads, all ID Process 0 and ID Thread
+// 0; two svchost with one PID) stay distinct series, numbered in their
+// order as PDH numbers duplicate names, and noted; _Total/_Total keeps its
+// name; a restarted process (app: PID 100, then 200) is still a break and
+// a new series (blgbuild.IdentityLog).
+func TestIdentitySharedIDs(t *testing.T) {
+	log := blgbuild.IdentityLog()
+	pid, c := idTable(t, log, Options{Identity: IdentityPID})
+	type want struct {
+		present bool
+		status  engine.Status
+		value   float64
+	}
+	nd, none := want{true, engine.NewData, 0}, want{}
+	valid := func(v float64) want { return want{true, engine.Valid, v} }
+	for path, rows := range map[string][]want{
+		`Thread(Idle:0/0)\Context Switches/sec`:      {nd, valid(10), valid(10)},
+		`Thread(Idle:0/0#1)\Context Switches/sec`:    {nd, valid(20), valid(20)},
+		`Thread(Idle:0/0#2)\Context Switches/sec`:    {nd, valid(30), valid(30)},
+		`Thread(Idle:0/0#3)\Context Switches/sec`:    {nd, valid(40), valid(40)},
+		`Thread(_Total/_Total)\Context Switches/sec`: {nd, valid(1000), valid(1000)},
+		`Thread(app:100/1000)\Context Switches/sec`:  {nd, valid(5), none},
+		`Thread(app:200/2000)\Context Switches/sec`:  {none, none, nd},
+		`Process(svchost:500)\% Processor Time`:      {nd, valid(30), valid(30)},
+		`Process(svchost:500#1)\% Processor Time`:    {nd, valid(40), valid(40)},
+		`Process(_Total)\% Processor Time`:           {nd, valid(90), valid(90)},
+		`Process(app:100)\% Processor Time`:          {nd, valid(10), none},
+		`Process(app:200)\% Processor Time`:          {none, none, nd},
+	} {
+		cells := pid[`\\HOST\`+path]
+		if len(cells) != len(rows) {
+			t.Errorf("%s: %d rows, want %d", path, len(cells), len(rows))
+			continue
+		}
+		for i, w := range rows {
+			g := cells[i]
+			if g.present != w.present || w.present && (g.res.Status != w.status || w.status == engine.Valid && math.Abs(g.res.Value-w.value) > 1e-9) {
+				t.Errorf("%s row %d: %+v, want %+v", path, i, g, w)
+			}
+		}
+	}
+	// Thread: 7 series (4 Idle, _Total, app's two), Process: 6 (Idle,
+	// app's two, 2 svchost, _Total); 3 counters each.
+	if len(pid) != 39 {
+		t.Errorf("%d columns, want 39", len(pid))
+	}
+	if got := c.IdentityBreaks(); got != 2 {
+		t.Errorf("breaks %d, want 2 (app/0 and app change process)", got)
+	}
+	wantNotes := []string{
+		`Thread (\\HOST): instances share their ID Process and ID Thread (Idle:0/0); they are told apart by their order in the sample, as PDH numbers duplicate names (Idle:0/0, Idle:0/0#1, …)`,
+		`Process (\\HOST): instances share their ID Process (svchost:500); they are told apart by their order in the sample, as PDH numbers duplicate names (svchost:500, svchost:500#1, …)`,
+	}
+	if got := c.IdentityNotes(); strings.Join(got, "\n") != strings.Join(wantNotes, "\n") {
+		t.Errorf("notes %q, want %q", got, wantNotes)
+	}
+	// pdh mode: six Thread and five Process series, by name.
+	pdh, _ := idTable(t, log, Options{})
+	if len(pdh) != 33 {
+		t.Errorf("pdh: %d columns, want 33", len(pdh))
+	}
+	// The planned path and the row-by-row path agree.
+	a, err := csvText(t, log, Options{Identity: IdentityPID}, CSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planRows = false
+	b, err := csvText(t, log, Options{Identity: IdentityPID}, CSV)
+	planRows = true
+	if err != nil || a != b {
+		t.Fatalf("planned and unplanned pid-mode CSV differ (%v)", err)
+	}
+}
+
+// TestIdentitySharedIDsWhole: in a whole-object log (the PAL sample log)
+// whose svchost#2 says it is PID 732, as svchost#1 does (a damaged log;
+// the same Creating Process ID, 484), the two stay two series in pid
+// mode, svchost:732 and svchost:732#1, each with its own process's values
+// (those of svchost:732 and svchost:760 in the log as it is), and the
+// object is noted.
+func TestIdentitySharedIDsWhole(t *testing.T) {
+	log := readCorpus(t, "PAL_SamplePerfmonLog.blg")
+	damaged, n, err := blgedit.SetCounter(log, "Process", "svchost#2", "ID Process", 732, 0)
+	if err != nil || n != 11 {
+		t.Fatalf("%d samples changed (want 11), %v", n, err)
+	}
+	orig, _ := idTable(t, log, Options{Identity: IdentityPID})
+	pid, c := idTable(t, damaged, Options{Identity: IdentityPID})
+	if len(pid) != len(orig) {
+		t.Errorf("%d columns, the log as it is %d", len(pid), len(orig))
+	}
+	const proc = `\\ZACH-PC\Process(`
+	for from, to := range map[string]string{"svchost:732": "svchost:732", "svchost:760": "svchost:732#1"} {
+		for _, counter := range []string{`% Processor Time`, `Private Bytes`, `Creating Process ID`} {
+			w, g := orig[proc+from+`)\`+counter], pid[proc+to+`)\`+counter]
+			if len(w) == 0 || len(g) != len(w) {
+				t.Fatalf("%s: %d rows, %s %d", from, len(w), to, len(g))
+			}
+			for i := range w {
+				if g[i] != w[i] && !(math.IsNaN(w[i].res.Value) && math.IsNaN(g[i].res.Value)) {
+					t.Errorf("%s\\%s row %d: %+v, %s's %+v", to, counter, i, g[i], from, w[i])
+				}
+			}
+		}
+	}
+	want := `Process (\\ZACH-PC): instances share their ID Process (svchost:732); they are told apart by their order in the sample, as PDH numbers duplicate names (svchost:732, svchost:732#1, …)`
+	if notes := c.IdentityNotes(); len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+	if c.IdentityBreaks() != 1 {
+		t.Errorf("%d breaks, want 1 (the log's rundll32#1)", c.IdentityBreaks())
 	}
 }

@@ -127,6 +127,11 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 		if byID {
 			kind = kindOf(e.info.Object)
 			gr = id.wholeGroup(kind, e)
+			for k := range min(len(names), len(id.ids)) {
+				id.name = names[k].AppendTo(id.name[:0])
+				gr.set(string(id.name), id.ids[k], names[k].Parent, names[k].Name)
+			}
+			id.nameSample(gr)
 		}
 	}
 	insts := obj.Instances()
@@ -137,10 +142,9 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 		case obj.NumInstances == perfdata.NoInstances:
 			name = append(name, noInstance...)
 		case gr != nil && k < len(names) && k < len(id.ids):
-			key := id.ids[k]
 			id.name = names[k].AppendTo(id.name[:0])
-			gr.set(string(id.name), key)
-			name = id.appendName(name, gr, names[k].Parent, names[k].Name, key)
+			n, _ := gr.idOf(string(id.name))
+			name = append(name, n...)
 		case k < len(names):
 			name = names[k].AppendTo(name)
 		}

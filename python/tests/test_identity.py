@@ -109,3 +109,26 @@ def test_identity_refused():
         perfcalc.relog(b"", identity="PID")
     with pytest.raises(perfcalc.ArgumentError, match="want 'pdh'"):
         perfcalc.stats(b"", identity=None)
+
+
+def test_shared_ids_stay_distinct_pid(native, tmp_path):
+    """Instances that share their IDs in a sample (wasmref identitylog: the
+    Idle threads Idle/0..3, all ID Process 0 and ID Thread 0; two svchost
+    with PID 500) stay distinct series, as perfcalc relog --identity pid
+    writes them; _Total/_Total keeps its name."""
+    if shutil.which("go") is None:
+        pytest.skip("no Go to write the log with (tools/wasmref identitylog)")
+    log = tmp_path / "shared.blg"
+    subprocess.run(["go", "run", "./tools/wasmref", "identitylog", str(log)], cwd=ROOT, check=True)
+    p = run_native(native, "relog", "--identity", "pid", log)
+    assert noted(p) == 2
+    with pytest.warns(perfcalc.IdentityBreaksWarning):
+        text = perfcalc.relog(log, identity="pid")
+    assert text == p.stdout.decode("utf-8")
+    header = text.split("\r\n", 1)[0]
+    for inst in ("Thread(Idle:0/0)", "Thread(Idle:0/0#3)", "Thread(_Total/_Total)", "Process(svchost:500)", "Process(svchost:500#1)"):
+        assert f'"\\\\HOST\\{inst}\\ID Process"' in header, inst
+    assert header.count(",") == 39
+    with pytest.warns(perfcalc.IdentityBreaksWarning):
+        table = perfcalc.read_blg(log, identity="pid")
+    assert len(set(table["path"].to_pylist())) == 39

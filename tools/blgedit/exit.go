@@ -1,5 +1,6 @@
 // Package blgedit edits real perfmon logs (.blg) in place for tests: a
-// process that exits mid-log (ExitInstance). It reads them with
+// process that exits mid-log (ExitInstance), a counter set to a value
+// (SetCounter). It reads them with
 // engine/blg, which package blgbuild's tests must not import through it.
 package blgedit
 
@@ -24,6 +25,27 @@ import (
 // of samples changed. A block that spans several events is found by its
 // pieces: the events' headers between them are left as they are.
 func ExitInstance(log []byte, object, inst string, from int) ([]byte, int, error) {
+	return editBlocks(log, from, func(data []byte, names *nametable.Table, nm *perfdata.Namer) ([]byte, bool, error) {
+		return removeInstance(data, names, nm, object, inst)
+	})
+}
+
+// SetCounter returns a copy of a whole-object log (as ExitInstance's) in
+// which the counter named counter of the instance named inst (its PDH
+// name) of the object named object holds value in every sample from the
+// sample of index from onwards (a 4-byte counter its low 32 bits), every
+// size of the log as it was: two svchost with one ID Process, as in a
+// damaged log. It returns the number of samples changed.
+func SetCounter(log []byte, object, inst, counter string, value uint64, from int) ([]byte, int, error) {
+	return editBlocks(log, from, func(data []byte, names *nametable.Table, nm *perfdata.Namer) ([]byte, bool, error) {
+		return setCounter(data, names, nm, object, inst, counter, value)
+	})
+}
+
+// editBlocks returns a copy of a whole-object log whose blocks, from the
+// sample of index from onwards, edit has rewritten (the same length; ok
+// false leaves a block as it is), and the number of blocks rewritten.
+func editBlocks(log []byte, from int, edit func(data []byte, names *nametable.Table, nm *perfdata.Namer) ([]byte, bool, error)) ([]byte, int, error) {
 	br, err := blg.NewReader(bytes.NewReader(log), int64(len(log)))
 	if err != nil {
 		return nil, 0, err
@@ -41,7 +63,7 @@ func ExitInstance(log []byte, object, inst string, from int) ([]byte, int, error
 			continue
 		}
 		for _, b := range s.Blocks {
-			edited, ok, err := removeInstance(b.Data, names, &nm, object, inst)
+			edited, ok, err := edit(b.Data, names, &nm)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -55,6 +77,59 @@ func ExitInstance(log []byte, object, inst string, from int) ([]byte, int, error
 		}
 	}
 	return out, changed, br.Err()
+}
+
+// setCounter is SetCounter's edit of one V1 PERF_DATA_BLOCK; false when
+// the block does not hold the instance's counter.
+func setCounter(data []byte, names *nametable.Table, nm *perfdata.Namer, object, inst, counter string, value uint64) ([]byte, bool, error) {
+	blk, err := perfdata.Parse(data)
+	if err != nil {
+		return nil, false, err
+	}
+	objs := blk.Objects()
+	for objs.Next() {
+		obj := objs.Object()
+		t, ok := names.Lookup(obj.ObjectNameTitleIndex)
+		if !ok || !t.EqualFold(object) || obj.NumInstances <= 0 {
+			continue
+		}
+		var def *perfdata.CounterDef
+		defs := obj.Counters()
+		for defs.Next() {
+			if n, ok := names.Lookup(defs.Counter().CounterNameTitleIndex); ok && n.EqualFold(counter) {
+				d := *defs.Counter()
+				def = &d
+				break
+			}
+		}
+		if err := defs.Err(); err != nil || def == nil {
+			return nil, false, err
+		}
+		inames, err := nm.Names(&blk, obj)
+		if err != nil {
+			return nil, false, err
+		}
+		insts := obj.Instances()
+		for k := 0; insts.Next(); k++ {
+			in := insts.Instance()
+			if k >= len(inames) || string(inames[k].AppendTo(nil)) != inst {
+				continue
+			}
+			at := in.CounterBlock.Offset + int(def.CounterOffset)
+			if def.CounterOffset+def.CounterSize > in.CounterBlock.ByteLength || (def.CounterSize != 4 && def.CounterSize != 8) {
+				return nil, false, errors.New("blgedit: the counter is outside its counter block")
+			}
+			edited := bytes.Clone(data)
+			if def.CounterSize == 4 {
+				le.PutUint32(edited[at:], uint32(value))
+			} else {
+				le.PutUint64(edited[at:], value)
+			}
+			return edited, true, nil
+		}
+		return nil, false, insts.Err()
+	}
+	return nil, false, objs.Err()
 }
 
 // patch finds data in log, in one piece or in the pieces of the events it

@@ -13,6 +13,7 @@
 //	go run ./tools/wasmref v2fixture DIR   (writes reg, strings, older and newer V2 captures)
 //	go run ./tools/wasmref relog csv|tsv|json LOG
 //	go run ./tools/wasmref exitlog LOG OUT   (writes LOG with svchost#2 exiting at sample 5: the PAL variant of the --identity tests)
+//	go run ./tools/wasmref identitylog OUT   (writes blgbuild.IdentityLog: Idle threads and svchost that share their IDs, for the --identity tests)
 //
 // Each command is the export of the same name (decode_v1, decode_names,
 // decode_blg, decode_v2, query, relog_text) with options 0 and no
@@ -35,11 +36,12 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 	"github.com/perfcalc/perfcalc/tools/blgedit"
 	"github.com/perfcalc/perfcalc/tools/gencorpus"
 )
 
-const usage = "usage: wasmref v1 BLOB [NAMETABLE] | v2 DATA REGINFO [STRINGS] | names NAMETABLE | blg LOG | query OLDER NEWER [NAMETABLE] | query2 OLDER NEWER REGINFO STRINGS | relog csv|tsv|json LOG | v2fixture DIR | exitlog LOG OUT\n"
+const usage = "usage: wasmref v1 BLOB [NAMETABLE] | v2 DATA REGINFO [STRINGS] | names NAMETABLE | blg LOG | query OLDER NEWER [NAMETABLE] | query2 OLDER NEWER REGINFO STRINGS | relog csv|tsv|json LOG | v2fixture DIR | exitlog LOG OUT | identitylog OUT\n"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -103,6 +105,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return relogText(args[1:], stdout, stderr, files)
 	case "exitlog":
 		return exitLog(args[1:], stderr, files)
+	case "identitylog":
+		if len(args) != 2 {
+			io.WriteString(stderr, usage)
+			return 2
+		}
+		if err := os.WriteFile(args[1], blgbuild.IdentityLog(), 0o644); err != nil {
+			io.WriteString(stderr, "wasmref: identitylog: "+err.Error()+"\n")
+			return 1
+		}
+		return 0
 	default:
 		io.WriteString(stderr, "wasmref: unknown command "+args[0]+"\n"+usage)
 		return 2

@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine/detect"
 	"github.com/perfcalc/perfcalc/engine/nametable"
+	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
 
 var corpusDir = filepath.Join("..", "..", "testdata", "corpus")
@@ -164,5 +165,21 @@ func TestExitLog(t *testing.T) {
 	}
 	if rc, _, _ := runRef("exitlog", pal); rc != 2 {
 		t.Errorf("exitlog without OUT: %d, want 2", rc)
+	}
+}
+
+// TestIdentityLog: identitylog writes blgbuild.IdentityLog (the hosts'
+// fixture of instances that share their IDs), and refuses a missing
+// argument.
+func TestIdentityLog(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "shared.blg")
+	if rc, _, errs := runRef("identitylog", out); rc != 0 || errs != "" {
+		t.Fatalf("identitylog: %d, %s", rc, errs)
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.Equal(b, blgbuild.IdentityLog()) {
+		t.Fatalf("identitylog wrote %d bytes, not blgbuild.IdentityLog's (%v)", len(b), err)
+	}
+	if rc, _, _ := runRef("identitylog"); rc != 2 {
+		t.Errorf("identitylog without OUT: %d, want 2", rc)
 	}
 }

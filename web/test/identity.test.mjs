@@ -95,6 +95,27 @@ test("identity pid: relog's CSV, stats, decode and rows equal perfcalc --identit
   assert.throws(() => pc.relog(readFileSync(join(CORPUS, "blg", "Tx_BasicPerfCounters.blg")), { identity: "PID" }), (e) => e instanceof RangeError && /want "pdh" or "pid"/.test(e.message));
 });
 
+test("identity pid: instances that share their IDs stay distinct series, as perfcalc relog --identity pid", async () => {
+  // wasmref identitylog: Idle/0..3 all ID Process 0 and ID Thread 0, two
+  // svchost with PID 500, _Total/_Total, app restarted (blgbuild.IdentityLog).
+  const file = join(mkdtempSync(join(tmpdir(), "perfcalc-identity-")), "shared.blg");
+  runNative("wasmref", ["identitylog", file]);
+  const bytes = readFileSync(file);
+  const csv = breaksOf(["relog", "--identity", "pid", file]);
+  assert.equal(csv.breaks, 2);
+  const pc = await loadModule();
+  const text = pc.relog(bytes, { format: "csv", identity: "pid", details: true });
+  assert.equal(text.text, csv.out);
+  assert.equal(text.identityBreaks, 2);
+  const rows = pc.relog(bytes, { identity: "pid" });
+  for (const inst of ["Thread(Idle:0/0)", "Thread(Idle:0/0#1)", "Thread(Idle:0/0#2)", "Thread(Idle:0/0#3)", "Thread(_Total/_Total)", "Process(svchost:500)", "Process(svchost:500#1)"]) {
+    assert.ok(rows.columns.includes(`\\\\HOST\\${inst}\\ID Process`), `${inst} is a series`);
+  }
+  assert.equal(rows.columns.length, 39);
+  const col = rows.columns.indexOf("\\\\HOST\\Thread(Idle:0/0#3)\\Context Switches/sec");
+  assert.equal(rows.rows[1].values[col], 40, "Idle/3's rate, its own");
+});
+
 test("identity pid: query pairs V1 Process captures by process, as perfcalc values --identity pid", async (t) => {
   if (!need(t)) return;
   const pc = await loadModule();
