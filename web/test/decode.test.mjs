@@ -78,17 +78,22 @@ test("decode: every real V1 block equals the native decode and the independent m
   const namesFile = join(dir, "pal_counter_009.multisz");
   const names = readFileSync(namesFile);
   const manifest = parseExact(readFileSync(join(dir, "manifest.json"), "utf8"));
+  // Every capture of the folder equals the native decode; those of the
+  // PAL machine (the manifest's 88) also equal the manifest. Captures of
+  // other machines (the corpus README lists them) have no manifest entry.
   const files = readdirSync(dir).filter((f) => f.endsWith(".bin"));
-  assert.equal(files.length, 88);
+  assert.equal(manifest.length, 88);
+  assert.ok(manifest.every((e) => files.includes(e.file)), "every capture of the manifest is in the folder");
   let checked = 0;
   for (const f of files) {
     const blob = readFileSync(join(dir, f));
     const d = pc.decode(blob, { names });
     assert.equal(d.kind, "v1");
-    assert.equal(d.machine, "ZACH-PC");
     sameRecords(d.records, runNative("wasmref", ["v1", join(dir, f), namesFile]), f);
-    // The manifest: raw values, names, types and scales, in order.
     const m = manifest.find((e) => e.file === f);
+    if (!m) continue;
+    assert.equal(d.machine, "ZACH-PC");
+    // The manifest: raw values, names, types and scales, in order.
     let k = 0;
     for (const inst of m.instances) {
       m.counters.forEach((c, ci) => {
