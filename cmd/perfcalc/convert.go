@@ -220,6 +220,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		default:
 			converted++
 			bytes += j.size
+			if j.slot.foreign != nil {
+				fmt.Fprintf(stderr, "perfcalc convert: note: %s: written as %s, since %v; the files that list names are kept (remove them if they are this log's, from an older perfcalc)\n", j.in, j.slot.slot, j.slot.foreign)
+			}
 			if j.dropped > 0 {
 				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", j.in, droppedNote(j.dropped))
 			}

@@ -366,6 +366,10 @@ func writeList(name string, l *outputList) error {
 // the path of its list.
 type slotNames struct {
 	slot, list string
+	// foreign is set where the plain slot's list exists but proves
+	// nothing (an older perfcalc's, a hand-made one): why the log took
+	// NAME~ID, for the note convert prints.
+	foreign error
 }
 
 // chooseSlot returns the slot of the log of identity id and file name base
@@ -376,9 +380,9 @@ type slotNames struct {
 // (shared); else NAME~ID. A NAME~ID whose list is another log's is an
 // error (a log literally named so took it).
 func chooseSlot(base, id, listDir, listExt, plainOut string, shared bool) (slotNames, error) {
-	plain := slotNames{base, filepath.Join(listDir, base+listExt)}
+	plain := slotNames{slot: base, list: filepath.Join(listDir, base+listExt)}
 	s := base + "~" + id[:identityDigits]
-	suffixed := slotNames{s, filepath.Join(listDir, s+listExt)}
+	suffixed := slotNames{slot: s, list: filepath.Join(listDir, s+listExt)}
 	pl, perr := readList(plain.list)
 	sl, serr := readList(suffixed.list)
 	switch {
@@ -393,6 +397,9 @@ func chooseSlot(base, id, listDir, listExt, plainOut string, shared bool) (slotN
 		if _, err := os.Lstat(plainOut); errors.Is(err, os.ErrNotExist) {
 			return plain, nil
 		}
+	}
+	if perr != nil && !errors.Is(perr, os.ErrNotExist) {
+		suffixed.foreign = perr
 	}
 	if serr == nil {
 		return slotNames{}, fmt.Errorf("its outputs' name %s is another log's (%s); convert it into another folder", s, suffixed.list)

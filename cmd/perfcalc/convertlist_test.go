@@ -308,3 +308,29 @@ func TestConvertPartitionDefaultName(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertOlderListNoted: a log whose name's list is an older
+// perfcalc's (paths only, no identity) is written under NAME~ID, as that
+// list proves nothing, and convert says so on standard error, naming the
+// list, so that a user upgrading a dataset knows why its files appear
+// twice; a rerun is up to date and says nothing.
+func TestConvertOlderListNoted(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	log := putFile(t, filepath.Join(dir, "SERVER1.blg"), fleetLog(tinyLogStart, 3, "SERVER1"))
+	old := putFile(t, filepath.Join(out, "machine=SERVER1", "SERVER1.parquet"), []byte("an older perfcalc's output"))
+	putFile(t, filepath.Join(out, partsFolder, "SERVER1.parts"), []byte("machine=SERVER1/SERVER1.parquet\n"))
+	code, msg := convertArgs(t, log, "-o", out, "--partition", "machine")
+	if code != exitOK || !strings.Contains(msg, "converted 1") {
+		t.Fatalf("exit %d, %q", code, msg)
+	}
+	if !strings.Contains(msg, "note: "+log+": written as SERVER1~") || !strings.Contains(msg, filepath.Join(out, partsFolder, "SERVER1.parts")) {
+		t.Errorf("no note naming the older list: %q", msg)
+	}
+	if b, err := os.ReadFile(old); err != nil || string(b) != "an older perfcalc's output" {
+		t.Errorf("the older output was changed: %q, %v", b, err)
+	}
+	if code, msg := convertArgs(t, log, "-o", out, "--partition", "machine"); code != exitOK || !strings.HasPrefix(msg, "converted 0, skipped 1") || strings.Contains(msg, "note:") {
+		t.Errorf("rerun: exit %d, %q", code, msg)
+	}
+}
