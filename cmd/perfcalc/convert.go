@@ -16,6 +16,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 var convertUsage = `Usage:
@@ -176,7 +177,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		listDir, ext = filepath.Join(*outDir, partsFolder), ".parts"
 	}
 	all := expandInputs(pos, listDir, ext, func(name, kind string) {
-		fmt.Fprintf(stderr, "perfcalc convert: note: %s is %s, not a regular file: skipped (give it by name to read it as a stream)\n", name, kind)
+		fmt.Fprintf(stderr, "perfcalc convert: note: %s is %s, not a regular file: skipped (give it by name to read it as a stream)\n", termtext.Visible(name), kind)
 	})
 	refuseOutputsThatAreInputs(all, names.inputs()...)
 	if err := mkdirInside(*outDir, partsFolder); err != nil {
@@ -211,20 +212,20 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch {
 		case j.err != nil:
 			failed++
-			fmt.Fprintf(stdout, "failed: %s: %v\n", j.in, j.err)
+			fmt.Fprintf(stdout, "failed: %s: %v\n", termtext.Visible(j.in), termtext.Visible(j.err.Error()))
 		case j.skipped:
 			skipped++
 			if j.sameAs != "" {
-				fmt.Fprintf(stderr, "perfcalc convert: note: %s is the same log as %s (the same identity): converted once\n", j.in, j.sameAs)
+				fmt.Fprintf(stderr, "perfcalc convert: note: %s is the same log as %s (the same identity): converted once\n", termtext.Visible(j.in), termtext.Visible(j.sameAs))
 			}
 		default:
 			converted++
 			bytes += j.size
 			if j.slot.foreign != nil {
-				fmt.Fprintf(stderr, "perfcalc convert: note: %s: written as %s, since %v; the files that list names are kept (remove them if they are this log's, from an older perfcalc)\n", j.in, j.slot.slot, j.slot.foreign)
+				fmt.Fprintf(stderr, "perfcalc convert: note: %s: written as %s, since %v; the files that list names are kept (remove them if they are this log's, from an older perfcalc)\n", termtext.Visible(j.in), termtext.Visible(j.slot.slot), termtext.Visible(j.slot.foreign.Error()))
 			}
 			if j.dropped > 0 {
-				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", j.in, droppedNote(j.dropped))
+				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", termtext.Visible(j.in), droppedNote(j.dropped))
 			}
 			noteSkipped(stderr, "convert", []string{j.in}, j.events)
 			noteIdentity(stderr, "convert", j.in, *identity, j.idNotes, j.idBreaks)
@@ -577,7 +578,7 @@ func (p *progress) done(j *job) {
 	p.mu.Unlock()
 	if p.w != nil && j.err != nil {
 		p.mu.Lock()
-		fmt.Fprintf(p.w, "\r\x1b[Kperfcalc convert: %s: %v\n", j.in, j.err)
+		fmt.Fprintf(p.w, "\r\x1b[Kperfcalc convert: %s: %v\n", termtext.Visible(j.in), termtext.Visible(j.err.Error()))
 		p.mu.Unlock()
 	}
 }

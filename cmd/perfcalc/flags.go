@@ -12,6 +12,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 // pathList is a repeatable -c flag of counter paths (wildcards allowed).
@@ -265,7 +266,9 @@ func (e *usageError) Error() string { return e.msg }
 // failCommand prints one line "perfcalc CMD: err" and returns the exit status:
 // 2 for a usage error, 1 otherwise.
 func failCommand(stderr io.Writer, cmd string, err error) int {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	// One line, whatever names from a log or a file the error quotes:
+	// their control characters escaped (termtext), never sent raw.
+	msg := termtext.Visible(strings.ReplaceAll(err.Error(), "\n", " "))
 	fmt.Fprintf(stderr, "perfcalc %s: %s\n", cmd, msg)
 	var u *usageError
 	if errors.As(err, &u) {

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 // identityFlag is --identity: how instances are paired across samples,
@@ -60,10 +61,10 @@ func noteIdentity(stderr io.Writer, cmd, log string, id relog.Identity, notes []
 	if log != "" {
 		log += ": "
 	}
-	for _, n := range notes {
-		fmt.Fprintf(stderr, "perfcalc %s: note: %s%s\n", cmd, log, n)
+	for _, n := range notes { // names of the log's: escaped (termtext)
+		fmt.Fprintf(stderr, "perfcalc %s: note: %s%s\n", cmd, termtext.Visible(log), termtext.Visible(n))
 	}
-	fmt.Fprintf(stderr, "perfcalc %s: note: %s%s\n", cmd, log, breaksNote(breaks))
+	fmt.Fprintf(stderr, "perfcalc %s: note: %s%s\n", cmd, termtext.Visible(log), breaksNote(breaks))
 }
 
 // breaksNote words a number of identity breaks.

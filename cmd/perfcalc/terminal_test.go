@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,5 +145,62 @@ func TestWatchListEscapesNames(t *testing.T) {
 	}
 	if s := raw(out); s != "" {
 		t.Errorf("-qx: a raw control or bidirectional character in %q", s)
+	}
+}
+
+// TestStderrEscapesNames (issue 32, item 14, the review's variants): the
+// notes and errors on standard error and convert's failure lines quote a
+// log's or a file's names with their control characters escaped, as the
+// listings do: --identity pid's notes name the log's machine and
+// instances, convert's summary the file names of a folder, and an error
+// (failCommand) the threshold file an INHERITANCE names.
+func TestStderrEscapesNames(t *testing.T) {
+	dir := t.TempDir()
+	// blgbuild.IdentityLog (whose notes name its machine) with its machine
+	// HOST renamed to ESC [ 2 J, which clears a terminal: UTF-16 of the
+	// same length.
+	utf16 := func(s string) []byte {
+		var b []byte
+		for _, r := range s {
+			b = append(b, byte(r), 0)
+		}
+		return b
+	}
+	idLog := bytes.ReplaceAll(blgbuild.IdentityLog(), utf16("HOST"), utf16("\x1b[2J"))
+	// A file name cannot hold "/" or NUL; an XML attribute no ESC, BEL or
+	// DEL (XML 1.0 forbids them, even as references): CR, the C1 CSI and
+	// the right-to-left override are allowed and still attack a terminal.
+	fileName := strings.ReplaceAll(evilName, "/", "_")
+	files := map[string][]byte{
+		"id.blg":                    idLog,
+		"logs/" + fileName + ".blg": []byte("not a log"),
+		"inh.xml":                   []byte(`<PAL PALVERSION="2.0"><INHERITANCE FILEPATH="INH&#13;FORGED` + "\u009b31m\u202eIL" + `.xml"/></PAL>`),
+	}
+	for name, b := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string // the name as it is quoted, escaped
+	}{
+		{[]string{"relog", filepath.Join(dir, "id.blg"), "--identity", "pid", "-f", "csv", "-o", filepath.Join(dir, "out.csv")}, `\\\x1b[2J`},
+		{[]string{"convert", filepath.Join(dir, "logs"), "-o", filepath.Join(dir, "conv"), "-f", "csv"}, `\x1b]0;pwned\a\x1b[2J\rFORGED`},
+		{[]string{"analyze", filepath.Join(dir, "id.blg"), "--thresholds", filepath.Join(dir, "inh.xml"), "-f", "json", "-o", filepath.Join(dir, "a.json")}, `INH\rFORGED\u009b31m\u202eIL`},
+	} {
+		var stdout, stderr strings.Builder
+		run(c.args, nil, &stdout, &stderr)
+		out := stdout.String() + stderr.String()
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%s: %s is not quoted escaped: %q", c.args[0], c.want, out)
+		}
+		if r := raw(out); r != "" {
+			t.Errorf("%s: a control character printed raw near %q", c.args[0], r)
+		}
 	}
 }
