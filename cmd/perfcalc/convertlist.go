@@ -154,9 +154,12 @@ func fileIdentity(name string) (id string, ok bool, err error) {
 	return id, err == nil, err
 }
 
-// escapeListPath writes a path of a list with its control characters, DEL
-// and % as %XX, so that every path is one line.
-func escapeListPath(p string) string {
+// escapeField writes a field of a line of the files the commands write
+// and read back (convert's lists' paths, relog's --redact-map's machine
+// names) with its control characters, DEL and % as %XX, so that a name
+// from a log or a folder is one field of one line: it cannot end the line
+// and forge another, nor lose a trailing CR to a reader.
+func escapeField(p string) string {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		if c := p[i]; c < 0x20 || c == 0x7f || c == '%' {
@@ -173,7 +176,7 @@ func (l *outputList) text() string {
 	var b strings.Builder
 	b.WriteString(listHeader + "\nlog " + l.id + "\n")
 	for _, f := range l.files {
-		fmt.Fprintf(&b, "file %d %d %s\n", f.size, f.mtime, escapeListPath(f.rel))
+		fmt.Fprintf(&b, "file %d %d %s\n", f.size, f.mtime, escapeField(f.rel))
 	}
 	return b.String()
 }
@@ -218,7 +221,7 @@ func readList(name string) (*outputList, error) {
 			}
 			size, err1 := strconv.ParseInt(fields[1], 10, 64)
 			mtime, err2 := strconv.ParseInt(fields[2], 10, 64)
-			rel, err3 := unescapeListPath(fields[3])
+			rel, err3 := unescapeField(fields[3])
 			if err1 != nil || err2 != nil || err3 != nil || !localPath(rel) {
 				return nil, bad(line)
 			}
@@ -234,8 +237,8 @@ func readList(name string) (*outputList, error) {
 	return l, nil
 }
 
-// unescapeListPath undoes escapeListPath.
-func unescapeListPath(s string) (string, error) {
+// unescapeField undoes escapeField.
+func unescapeField(s string) (string, error) {
 	if !strings.Contains(s, "%") {
 		return s, nil
 	}

@@ -62,9 +62,10 @@ func newRedactor(mapFile string, objects []string, salt string) (*redactor, erro
 	machineLine := map[string]int{} // the line that named each machine (upper case)
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
-		pseudo, machine, ok := strings.Cut(sc.Text(), "\t")
+		pseudo, escaped, ok := strings.Cut(sc.Text(), "\t")
 		n, err := strconv.Atoi(strings.TrimPrefix(pseudo, "MACHINE-"))
-		if !ok || err != nil || n < 1 || pseudo != "MACHINE-"+strconv.Itoa(n) || machine == "" {
+		machine, uerr := unescapeField(escaped)
+		if !ok || err != nil || uerr != nil || n < 1 || pseudo != "MACHINE-"+strconv.Itoa(n) || machine == "" {
 			return nil, fmt.Errorf("--redact-map %s: line %d is not MACHINE-<n><tab><machine name>", mapFile, line)
 		}
 		key := strings.ToUpper(machine)
@@ -173,12 +174,14 @@ func (r *redactor) counter(c *blg.CounterInfo) {
 func (r *redactor) header(h *blg.LogHeader) { h.LogFileName = "" }
 
 // writeMap writes the map of pseudonyms, one "MACHINE-<n><tab><name>" line
-// each, through a temporary file (complete or left as it was).
+// each (the name's control characters, DEL and % as %XX: escapeField, so
+// that a log's machine name cannot forge a line of the map), through a
+// temporary file (complete or left as it was).
 func (r *redactor) writeMap(path string) error {
 	_, err := writeOutput(path, io.Discard, false, func(w io.Writer) error {
 		var b []byte
 		for _, e := range r.order {
-			b = append(append(append(append(b, e[0]...), '\t'), e[1]...), '\n')
+			b = append(append(append(append(b, e[0]...), '\t'), escapeField(e[1])...), '\n')
 		}
 		_, err := w.Write(b)
 		return err

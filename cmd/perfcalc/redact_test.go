@@ -188,3 +188,34 @@ func TestRelogRedactMapOneToOne(t *testing.T) {
 		t.Errorf("the map: %q", have)
 	}
 }
+
+// TestRelogRedactMapHostileNames: a log's machine names that hold a new
+// line, a tab, a CR or a % are written to the map escaped (%XX) and read
+// back as the same machines: a name like "X\nMACHINE-9\tSERVER2" forged a
+// line that pinned another machine's pseudonym (or, as "X\nMACHINE-1\tY",
+// made the next run refuse the map), and a trailing CR was lost, merging
+// "X\r" with "X". A rerun keeps every pseudonym and rewrites the map as it
+// was.
+func TestRelogRedactMapHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"X\nMACHINE-9\tSERVER2", "SERVER2", "Y\r", "Y", "P%0AQ"}
+	log := putFile(t, filepath.Join(dir, "x.blg"), machinesLog(names...))
+	m := filepath.Join(dir, "map.tsv")
+	var first string
+	for run := range 2 {
+		code, csv, errs := runCmd(t, "", "relog", log, "--redact-map", m)
+		header := strings.SplitN(csv, "\r\n", 2)[0]
+		if code != exitOK || !strings.HasSuffix(header, `,"\\MACHINE-1\Memory\Pages","\\MACHINE-2\Memory\Pages","\\MACHINE-3\Memory\Pages","\\MACHINE-4\Memory\Pages","\\MACHINE-5\Memory\Pages"`) {
+			t.Fatalf("run %d: exit %d %s: %s", run, code, errs, header)
+		}
+		have, _ := os.ReadFile(m)
+		if want := "MACHINE-1\tX%0AMACHINE-9%09SERVER2\nMACHINE-2\tSERVER2\nMACHINE-3\tY%0D\nMACHINE-4\tY\nMACHINE-5\tP%250AQ\n"; string(have) != want {
+			t.Errorf("run %d: the map %q, want %q", run, have, want)
+		}
+		if run == 0 {
+			first = string(have)
+		} else if string(have) != first {
+			t.Errorf("the rerun rewrote the map")
+		}
+	}
+}
