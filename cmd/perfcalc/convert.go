@@ -222,7 +222,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			converted++
 			bytes += j.size
 			if j.slot.foreign != nil {
-				fmt.Fprintf(stderr, "perfcalc convert: note: %s: written as %s, since %v; the files that list names are kept (remove them if they are this log's, from an older perfcalc)\n", termtext.Visible(j.in), termtext.Visible(j.slot.slot), termtext.Visible(j.slot.foreign.Error()))
+				fmt.Fprintf(stderr, "perfcalc convert: note: %s: written as %s, since %v; what is there is kept (remove it if it is this log's, from an older perfcalc)\n", termtext.Visible(j.in), termtext.Visible(j.slot.slot), termtext.Visible(j.slot.foreign.Error()))
 			}
 			if j.dropped > 0 {
 				fmt.Fprintf(stderr, "perfcalc convert: note: %s: %s\n", termtext.Visible(j.in), droppedNote(j.dropped))

@@ -400,6 +400,7 @@ func chooseSlot(base, id, listDir, listExt, plainOut string, shared bool) (slotN
 		if _, err := os.Lstat(plainOut); errors.Is(err, os.ErrNotExist) {
 			return plain, nil
 		}
+		suffixed.foreign = fmt.Errorf("%s exists and no list proves it this log's (%s is absent)", plainOut, plain.list)
 	}
 	if perr != nil && !errors.Is(perr, os.ErrNotExist) {
 		suffixed.foreign = perr

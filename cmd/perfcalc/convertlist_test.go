@@ -334,3 +334,24 @@ func TestConvertOlderListNoted(t *testing.T) {
 		t.Errorf("rerun: exit %d, %q", code, msg)
 	}
 }
+
+// TestConvertOlderOutputNoted: in one-file mode, an output of the log's
+// name with no list (an older perfcalc wrote no lists there) proves
+// nothing either: the log is written as NAME~ID, the file is kept, and a
+// note names both.
+func TestConvertOlderOutputNoted(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	log := putFile(t, filepath.Join(dir, "SERVER1.blg"), fleetLog(tinyLogStart, 3, "SERVER1"))
+	old := putFile(t, filepath.Join(out, "SERVER1.csv"), []byte("an older perfcalc's output"))
+	code, msg := convertArgs(t, log, "-o", out, "-f", "csv")
+	if code != exitOK || !strings.Contains(msg, "converted 1") {
+		t.Fatalf("exit %d, %q", code, msg)
+	}
+	if !strings.Contains(msg, "note: "+log+": written as SERVER1~") || !strings.Contains(msg, old+" exists and no list proves it") {
+		t.Errorf("no note naming the older output: %q", msg)
+	}
+	if b, err := os.ReadFile(old); err != nil || string(b) != "an older perfcalc's output" {
+		t.Errorf("the older output was changed: %q, %v", b, err)
+	}
+}
