@@ -459,6 +459,12 @@ type convertRun struct {
 	shared          map[string]bool
 }
 
+// slotKey is the key by which a run compares its logs' names and slots:
+// in lower case, as Windows' and macOS's file systems compare file names
+// by default, so that a/DataCollector01.blg and b/datacollector01.BLG,
+// which would write one file there, are two logs of one name here too.
+func slotKey(name string) string { return strings.ToLower(name) }
+
 // logBase is the name of a log's outputs before its identity is known:
 // its file name without the extension (SERVER1.blg: SERVER1).
 func logBase(in string) string {
@@ -473,7 +479,7 @@ func (r *convertRun) place(j *job) error {
 	if r.keys == nil {
 		listExt, plainOut = r.format.ext()+".parts", filepath.Join(r.outDir, base+r.format.ext())
 	}
-	s, err := chooseSlot(base, j.id, r.listDir, listExt, plainOut, r.shared[base])
+	s, err := chooseSlot(base, j.id, r.listDir, listExt, plainOut, r.shared[slotKey(base)])
 	if err != nil {
 		return err
 	}
@@ -494,7 +500,7 @@ func (r *convertRun) plan(all []*job, force bool) []*job {
 	count := map[string]int{}
 	for _, j := range all {
 		if j.err == nil {
-			count[logBase(j.in)]++
+			count[slotKey(logBase(j.in))]++
 		}
 	}
 	r.shared = map[string]bool{}
@@ -512,11 +518,22 @@ func (r *convertRun) plan(all []*job, force bool) []*job {
 			if j.err = r.place(j); j.err != nil {
 				continue
 			}
-			if first := bySlot[j.slot.slot]; first != nil {
+			if first := bySlot[slotKey(j.slot.slot)]; first != nil {
+				// One identity, two files: the same log only where the
+				// bytes are the same; else two states of one log (a
+				// copy taken while it grew, a circular log's), of
+				// which converting one would leave the other out.
+				if same, err := sameContent(first.in, j.in); err != nil || !same {
+					j.err = fmt.Errorf("it has the identity of %s (the same log header and counter list) but other content: two copies of one log taken at different times; convert the one you want, or each into a folder of its own", first.in)
+					if err != nil {
+						j.err = fmt.Errorf("comparing it with %s, which has its identity: %v", first.in, err)
+					}
+					continue
+				}
 				j.skipped, j.sameAs = true, first.in
 				continue
 			}
-			bySlot[j.slot.slot] = j
+			bySlot[slotKey(j.slot.slot)] = j
 			if !force && listUpToDate(j.in, j.slot.list, j.id, r.outDir) {
 				j.skipped = true
 				continue

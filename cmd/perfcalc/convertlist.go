@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -446,6 +447,50 @@ func removeUnlisted(outDir string, old, now *outputList) {
 	for _, f := range old.files {
 		if !keep[f.rel] && proven(outDir, f) {
 			os.Remove(filepath.Join(outDir, filepath.FromSlash(f.rel)))
+		}
+	}
+}
+
+// sameContent reports whether the files a and b hold the same bytes,
+// reading both in step (a log's two copies are compared only where they
+// share an identity, so rarely and at the cost of reading them once).
+func sameContent(a, b string) (bool, error) {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false, err
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false, err
+	}
+	defer fb.Close()
+	sa, err := fa.Stat()
+	if err != nil {
+		return false, err
+	}
+	sb, err := fb.Stat()
+	if err != nil || sa.Size() != sb.Size() {
+		return false, err
+	}
+	if os.SameFile(sa, sb) {
+		return true, nil
+	}
+	ba, bb := make([]byte, 256<<10), make([]byte, 256<<10)
+	for {
+		na, ea := io.ReadFull(fa, ba)
+		nb, eb := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false, nil
+		}
+		if ea == io.EOF || ea == io.ErrUnexpectedEOF {
+			return eb == io.EOF || eb == io.ErrUnexpectedEOF, nil
+		}
+		if ea != nil {
+			return false, ea
+		}
+		if eb != nil {
+			return false, eb
 		}
 	}
 }

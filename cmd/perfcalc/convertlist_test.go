@@ -355,3 +355,40 @@ func TestConvertOlderOutputNoted(t *testing.T) {
 		t.Errorf("the older output was changed: %q, %v", b, err)
 	}
 }
+
+// TestConvertCopiesOfOneLog (the review's H1 and H3, in one run): two
+// files of one identity but other content (a log copied while it grew)
+// are not "the same log, converted once": the second fails, saying so,
+// and the first is converted whole; two logs whose names differ only in
+// case (one file on Windows' and macOS's file systems) are two logs of
+// one name, written as NAME~ID each.
+func TestConvertCopiesOfOneLog(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	full := putFile(t, filepath.Join(dir, "a", "DataCollector01.blg"), fleetLog(tinyLogStart, 4, "SERVER1"))
+	early := putFile(t, filepath.Join(dir, "b", "DataCollector01.blg"), fleetLog(tinyLogStart, 2, "SERVER1"))
+	code, text := convertArgs(t, full, early, "-o", out, "--partition", "machine")
+	if code != exitError || !strings.Contains(text, "converted 1, skipped 0 (up to date), failed 1") ||
+		!strings.Contains(text, "failed: "+early+": it has the identity of "+full+" (the same log header and counter list) but other content") {
+		t.Errorf("exit %d, %q", code, text)
+	}
+	if rows := datasetRows(t, out); len(rows["SERVER1"]) != 4 {
+		t.Errorf("%d rows of SERVER1, want the full log's 4", len(rows["SERVER1"]))
+	}
+
+	out2 := filepath.Join(dir, "out2")
+	upper := putFile(t, filepath.Join(dir, "c", "DataCollector01.blg"), fleetLog(tinyLogStart, 3, "SERVER1"))
+	lower := putFile(t, filepath.Join(dir, "d", "datacollector01.BLG"), fleetLog(tinyLogStart, 2, "SERVER2"))
+	if code, text := convertArgs(t, upper, lower, "-o", out2, "-f", "csv"); code != exitOK || !strings.Contains(text, "converted 2") {
+		t.Errorf("names in two cases: exit %d, %q", code, text)
+	}
+	m, _ := filepath.Glob(filepath.Join(out2, "*.csv"))
+	for _, f := range m {
+		if b := filepath.Base(f); !strings.HasPrefix(strings.ToLower(b), "datacollector01~") {
+			t.Errorf("%s: want NAME~ID for two logs whose names differ only in case", b)
+		}
+	}
+	if len(m) != 2 {
+		t.Errorf("outputs %q, want two", m)
+	}
+}

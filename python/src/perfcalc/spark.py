@@ -583,7 +583,7 @@ _OPEN_COST = 64 << 10
 
 
 def _shared_names(inputs) -> frozenset:
-    """The logs' file names (log_base) that two or more inputs have: their
+    """The logs' file names (log_base, lower-cased) that two or more inputs have: their
     outputs take their identities' names unless a name is a log's already,
     as perfcalc convert names them."""
     import collections
@@ -591,7 +591,9 @@ def _shared_names(inputs) -> frozenset:
 
     count = collections.Counter()
     for uri in set(inputs):
-        count[log_base(urllib.parse.unquote(urllib.parse.urlsplit(uri).path))] += 1
+        # In lower case, as convert compares them (slotKey): names that
+        # differ only in case are one file on Windows' and macOS's disks.
+        count[log_base(urllib.parse.unquote(urllib.parse.urlsplit(uri).path)).lower()] += 1
     return frozenset(b for b, n in count.items() if n > 1)
 
 
@@ -1152,12 +1154,12 @@ def _writer(out: str, keys, counters, every: int, shared: frozenset, skip_curren
                 base = log_base(file)
                 rows, files, error = 0, 0, None
                 try:
-                    current = skip_current and ident is not None and _current(fs, root, _slot(fs, root, base, ident, base in shared), ident, mtime)
+                    current = skip_current and ident is not None and _current(fs, root, _slot(fs, root, base, ident, base.lower() in shared), ident, mtime)
                 except _Refused:
                     current = False
                 if not current:
                     pieces = _log_pieces(file, data, lengths[i].as_py(), stream, counters, every, column=True)
-                    rows, files, error = _write_parts(fs, root, file, pieces, keys, ident, base in shared)
+                    rows, files, error = _write_parts(fs, root, file, pieces, keys, ident, base.lower() in shared)
                 yield pa.RecordBatch.from_arrays(
                     [pa.array([file], pa.string()), pa.array([rows], pa.int64()), pa.array([files], pa.int32()), pa.array([error], pa.string())],
                     schema=_WRITE_ARROW,
