@@ -40,7 +40,7 @@ Where the name is another log's, or two inputs have it (every data
 collector writes DataCollector01.blg), the outputs are NAME~ID, ID the
 identity's first 12 hex digits: DataCollector01~3f2a9c1b7e40.parquet. Two
 logs of one name never skip, replace or delete each other; a copy of a log
-given twice under one name is converted once. DIR/_perfcalc/NAME.EXT.parts
+given twice under one name is converted once (of other bytes: it fails). DIR/_perfcalc/NAME.EXT.parts
 (NAME.parts with --partition) records the identity and each file written
 with its size and time.
 
