@@ -139,7 +139,10 @@ const maxTimeTicks = 10
 // range, so that a log whose samples lie thousands of years apart still
 // gets an axis of a few labels.
 func timeTicks(begin int64, end float64) ([]time.Time, string) {
-	span := int64(end-float64(begin)) / 10_000_000
+	// The span in whole seconds, computed as a float64: FILETIMEs from 1601
+	// to 30828 lie 9.2e18 ticks apart, at the edge of an int64, whose
+	// conversion then overflowed into a negative span (a one-second step).
+	span := int64(max(0, min((end-float64(begin))/10_000_000, 1<<62)))
 	first := wall(begin)
 	var ticks []time.Time
 	for _, s := range timeSteps {

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -133,5 +134,24 @@ func TestFileTime(t *testing.T) {
 		if have := fileTime(wall(ft)); have != ft {
 			t.Errorf("fileTime(wall(%d)) = %d", ft, have)
 		}
+	}
+}
+
+// TestTimeTicksWholeRange: a range from 1601 to the last FILETIME (30828),
+// 9.2e18 ticks, whose span overflowed an int64 into a negative number (ten
+// labels a second apart, all at the range's start), gets a few year ticks
+// in order; a range that ends before it begins gets at most one tick.
+func TestTimeTicksWholeRange(t *testing.T) {
+	ticks, layout := timeTicks(0, float64(math.MaxInt64))
+	if layout != "2006" || len(ticks) < 2 || len(ticks) > maxTimeTicks {
+		t.Fatalf("%d ticks, layout %q; want 2 to %d year ticks", len(ticks), layout, maxTimeTicks)
+	}
+	for i := 1; i < len(ticks); i++ {
+		if !ticks[i].After(ticks[i-1]) || ticks[i].Year()-ticks[i-1].Year() < 1000 {
+			t.Errorf("ticks %v then %v: want years at least 1,000 apart, in order", ticks[i-1], ticks[i])
+		}
+	}
+	if back, _ := timeTicks(1_000_000_000, 0); len(back) > 1 {
+		t.Errorf("a range that ends before it begins: %d ticks", len(back))
 	}
 }
