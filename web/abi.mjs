@@ -206,10 +206,10 @@ export const FORMAT_MASK = 0xFF;
 export const DIGITS_SHIFT = 8; // format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 export const MAX_DIGITS = 20; // the most digits relog_text prints
 
-// The pairings that the identity export sets (relog.Identity, query's
-// Config.PID), as perfcalc --identity: how decode_blg, relog_text,
-// relog_stats, relog_columns, query and query_text pair the instances of
-// one sample with those of the sample before it.
+// The pairings that the identity export sets (identity.Mode's values;
+// IdentityMode converts them), as perfcalc --identity: how decode_blg,
+// relog_text, relog_stats, relog_columns, query and query_text pair the
+// instances of one sample with those of the sample before it.
 export const IDENTITY_PDH = 0; // by name, as PDH and relog do (the default; relog's CSV and TSV byte for byte)
 export const IDENTITY_PID = 1; // Process instances by ID Process (and Creating Process ID: a reused PID), named name:pid; Thread instances by ID Process and ID Thread, named process:pid/tid; objects without those counters by name
 

@@ -8,6 +8,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
@@ -54,8 +55,8 @@ type Bin struct {
 func WriteBin(w io.Writer, in Bin, opts Options, ren Renamer) (damage, err error) {
 	// A log rewritten entry by entry keeps its entries' names: names
 	// translated (Options.Rename) or instances named by process
-	// (IdentityPID) are written column by column, as relog names them.
-	if len(in.Inputs) == 1 && opts.Rename == nil && opts.Identity == IdentityPDH {
+	// (identity.PID) are written column by column, as relog names them.
+	if len(in.Inputs) == 1 && opts.Rename == nil && opts.Identity == identity.PDH {
 		r, err := blg.NewReader(in.Inputs[0].R, in.Inputs[0].Size)
 		if err != nil {
 			return err, err

@@ -9,6 +9,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
@@ -540,9 +541,9 @@ type Query struct {
 	// Paths select counters (wildcards allowed); none selects every one.
 	Paths   []counterpath.Path
 	Options engine.Options
-	// PID pairs Process and Thread instances by ID (query.Config.PID).
-	PID bool
-	// Breaks is set by the query: its identity breaks with PID
+	// Identity is how instances are paired (query.Config.Identity).
+	Identity identity.Mode
+	// Breaks is set by the query: its identity breaks with identity.PID
 	// (query.Query.IdentityBreaks).
 	Breaks int
 }
@@ -550,7 +551,7 @@ type Query struct {
 // run computes every selected counter between the captures older (nil: a
 // first sample) and newer with package query.
 func (q *Query) run(older, newer []byte) ([]query.Value, error) {
-	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet, PID: q.PID}
+	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet, Identity: q.Identity}
 	var err error
 	if cfg.Names, err = nameTable(q.Names); err != nil {
 		return nil, err
