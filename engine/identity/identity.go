@@ -4,9 +4,9 @@
 // process and thread ID), which objects and counters identify an instance
 // (Kind, Role), the name an instance takes by ID (AppendName: name:pid,
 // process:pid/tid; _Total keeps its name), the numbering of instances
-// whose IDs cannot tell them apart (Dups), what identifies a process and
-// what is an identity break (Key, Breaks), and the notes that say so
-// (Note, MissingNote).
+// whose IDs cannot tell them apart (Dups), what identifies a process,
+// what is an identity break and a reused PID (Key, Same, Reused), and the
+// notes that say so (Note, MissingNote).
 //
 // Package relog (a log's samples), package query (two captures) and
 // package collect (live samples) pair instances with it; the command's
@@ -54,7 +54,7 @@ import (
 // whose IDs the log does not hold is paired by name, as PDH pairs it, and
 // a note says so (MissingNote). An identity break is a PDH instance name
 // whose process (or thread) differs from the one it named in the sample
-// before (Breaks): where PDH computes between two processes.
+// before (not Same): where PDH computes between two processes.
 type Mode uint8
 
 const (
@@ -257,15 +257,26 @@ func (d *Dups) Next(name []byte) int {
 // capture): its ID Process, and its Aux counter (a process's Creating
 // Process ID, a thread's ID Thread) where the sample holds it.
 type Key struct {
+	_        [0]func() // not comparable (Same compares): no equality function in the WebAssembly module
 	PID, Aux uint64
 	HasAux   bool
 }
 
-// Breaks reports whether a PDH instance name whose key was prev in the
-// sample before and is k now names another process (or thread): an
-// identity break, where PDH's pairing by name computes a value between
-// two processes.
-func Breaks(prev, k Key) bool { return k != prev }
+// Same reports whether two keys are the same process (or thread): the
+// same IDs, and the same creator where the sample holds it (or neither
+// holds it). A PDH instance name whose key in the sample before is not
+// the Same as its key now is an identity break: it names another process
+// (or thread), and PDH's pairing by name computes a value between two
+// processes.
+func Same(a, b Key) bool {
+	return a.PID == b.PID && a.Aux == b.Aux && a.HasAux == b.HasAux
+}
+
+// Reused reports whether k is another process than last, which had its
+// PID: both hold their Creating Process ID, and the two differ (a reused
+// PID, whose process takes the name name:pid#1, then #2, …: a series of
+// its own).
+func Reused(last, k Key) bool { return k.HasAux && last.HasAux && k.Aux != last.Aux }
 
 // MissingNote is the sentence that says an object's instances are paired
 // by name (as PDH pairs them) because the log (or, with capture, the

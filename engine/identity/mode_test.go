@@ -22,7 +22,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func TestBreaks(t *testing.T) {
+func TestSame(t *testing.T) {
 	a := Key{PID: 8, Aux: 4, HasAux: true}
 	for _, tc := range []struct {
 		prev Key
@@ -33,9 +33,28 @@ func TestBreaks(t *testing.T) {
 		{Key{PID: 8, Aux: 5, HasAux: true}, true},
 		{Key{PID: 8, Aux: 4}, true},
 	} {
-		if got := Breaks(tc.prev, a); got != tc.want {
-			t.Errorf("Breaks(%+v, %+v) = %v, want %v", tc.prev, a, got, tc.want)
+		if got := !Same(tc.prev, a); got != tc.want {
+			t.Errorf("Same(%+v, %+v) = %v, want %v", tc.prev, a, !got, !tc.want)
 		}
+	}
+}
+
+func TestReused(t *testing.T) {
+	last := Key{PID: 8, Aux: 4, HasAux: true}
+	for _, tc := range []struct {
+		k    Key
+		want bool
+	}{
+		{Key{PID: 8, Aux: 4, HasAux: true}, false},
+		{Key{PID: 8, Aux: 5, HasAux: true}, true},
+		{Key{PID: 8, Aux: 5}, false},
+	} {
+		if got := Reused(last, tc.k); got != tc.want {
+			t.Errorf("Reused(%+v, %+v) = %v, want %v", last, tc.k, got, tc.want)
+		}
+	}
+	if Reused(Key{PID: 8}, Key{PID: 8, Aux: 5, HasAux: true}) {
+		t.Error("Reused without the last creator")
 	}
 }
 

@@ -143,7 +143,7 @@ func (q *Query) recall(c *capture, object string) {
 	}
 	for i := range c.pids {
 		for _, r := range q.reused {
-			if r.key == c.pids[i] && i < len(c.insts) {
+			if identity.Same(r.key, c.pids[i]) && i < len(c.insts) {
 				c.insts[i].occurrence = r.n
 			}
 		}
@@ -180,7 +180,7 @@ func (q *Query) countBreaks() {
 	q.oldKeys = q.appendKeys(q.oldKeys[:0], q.old.pdh)
 	q.matchInstances()
 	for i, j := range q.pair[:len(q.newKeys)] {
-		if j >= 0 && identity.Breaks(q.old.pids[j], q.nw.pids[i]) {
+		if j >= 0 && !identity.Same(q.old.pids[j], q.nw.pids[i]) {
 			q.breaks++
 		}
 	}
@@ -193,7 +193,7 @@ func (q *Query) countBreaks() {
 // own.
 func (q *Query) unpairReused() {
 	for i, j := range q.pair[:len(q.newKeys)] {
-		if j >= 0 && q.nw.pids[i].HasAux && q.old.pids[j].HasAux && q.nw.pids[i].Aux != q.old.pids[j].Aux {
+		if j >= 0 && identity.Reused(q.old.pids[j], q.nw.pids[i]) {
 			q.pair[i] = -1
 			q.nw.insts[i].occurrence = q.old.insts[j].occurrence + 1
 		}
@@ -204,7 +204,7 @@ func (q *Query) unpairReused() {
 // in pid mode (Config.Identity): the PDH instance names (chrome#2) that
 // name another process (or thread) in the newer capture than in the
 // older, where PDH's pairing computes a value between two processes
-// (identity.Breaks).
+// (not identity.Same).
 func (q *Query) IdentityBreaks() int { return q.breaks }
 
 // IdentityNotes returns, in pid mode, one sentence per object whose

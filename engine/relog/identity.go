@@ -88,8 +88,8 @@ func (gr *idGroup) set(name string, k identity.Key, parent, own string) {
 // pairing is what a Converter in identity.PID mode keeps.
 type pairing struct {
 	groups     []idGroup
-	entryGroup []int32         // per raw-record entry: its group, or −1
-	entryRole  []identity.Role // per raw-record entry: its role
+	entryGroup []int32 // per raw-record entry: its group, or −1
+	entryRole  []uint8 // per raw-record entry: its identity.Role
 	notes      []string
 	breaks     int64
 	occ        map[string]*occurrences // per (entry, name): its occurrences in sample occGen
@@ -109,7 +109,7 @@ func (c *Converter) setupIdentity() {
 	id := &pairing{occ: map[string]*occurrences{}}
 	c.id = id
 	id.entryGroup = make([]int32, len(c.entries))
-	id.entryRole = make([]identity.Role, len(c.entries))
+	id.entryRole = make([]uint8, len(c.entries))
 	for i := range c.entries {
 		id.entryGroup[i] = -1
 		e := &c.entries[i]
@@ -120,7 +120,7 @@ func (c *Converter) setupIdentity() {
 		g := id.group(k, e.info.Machine, e.info.Object)
 		id.entryGroup[i] = int32(g)
 		gr := &id.groups[g]
-		switch id.entryRole[i] = identity.RoleOf(k, e.info.Counter); id.entryRole[i] {
+		switch id.entryRole[i] = uint8(identity.RoleOf(k, e.info.Counter)); identity.Role(id.entryRole[i]) {
 		case identity.RolePID:
 			gr.pidEntry = i
 		case identity.RoleAux:
@@ -137,7 +137,7 @@ func (c *Converter) setupIdentity() {
 		id.note(gr.machine, gr.object, missing)
 		for i := range id.entryGroup {
 			if id.entryGroup[i] == int32(g) {
-				id.entryGroup[i], id.entryRole[i] = -1, identity.RoleNone
+				id.entryGroup[i], id.entryRole[i] = -1, uint8(identity.RoleNone)
 			}
 		}
 	}
@@ -303,13 +303,13 @@ func (id *pairing) collect(values []blg.Value, first bool) {
 	id.occGen++
 	for i := range values {
 		v := &values[i]
-		if v.Counter < 0 || v.Counter >= len(id.entryRole) || id.entryRole[v.Counter] == identity.RoleNone {
+		if v.Counter < 0 || v.Counter >= len(id.entryRole) || identity.Role(id.entryRole[v.Counter]) == identity.RoleNone {
 			continue
 		}
 		gr := &id.groups[id.entryGroup[v.Counter]]
 		name := id.numbered(v.Counter, v.Instance)
 		k, met := gr.cur[name]
-		if id.entryRole[v.Counter] == identity.RolePID {
+		if identity.Role(id.entryRole[v.Counter]) == identity.RolePID {
 			k.PID = v.Raw.FirstValue
 		} else {
 			k.Aux, k.HasAux = v.Raw.FirstValue, true
@@ -337,7 +337,7 @@ func (id *pairing) collect(values []blg.Value, first bool) {
 //go:noinline
 func (id *pairing) countBreaks(gr *idGroup) {
 	for _, name := range gr.names {
-		if p, ok := gr.prev[name]; ok && identity.Breaks(p, gr.cur[name]) {
+		if p, ok := gr.prev[name]; ok && !identity.Same(p, gr.cur[name]) {
 			id.breaks++
 		}
 	}
