@@ -493,8 +493,8 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 	if format>>DigitsShift > 0 || opts.Digits == 0 {
 		opts.Digits = digits
 	}
-	format &= FormatMask
-	if format == FormatBin {
+	f := relog.Format(format & FormatMask)
+	if f == relog.Bin {
 		opts.PartFrom, opts.PartTo = 0, 0 // the whole selection: a log is not written in parts
 	}
 	c, err := OpenLog(log, opts)
@@ -502,11 +502,11 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 		return 0, 0, nil, err
 	}
 	// The breaks are counted as the samples are written: read them after.
-	if format == FormatBin {
+	if f == relog.Bin {
 		damage, err := writeBin(w, log, c, opts)
 		return c.SkippedEvents(), c.IdentityBreaks(), damage, err
 	}
-	damage = c.Write(w, relog.Format(format))
+	damage = c.Write(w, f)
 	return c.SkippedEvents(), c.IdentityBreaks(), damage, nil
 }
 
@@ -515,7 +515,7 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 // written (the output is then a whole log of them), or the error that
 // stopped it.
 func writeBin(w io.Writer, log []byte, c *relog.Converter, opts relog.Options) (damage, err error) {
-	in := relog.Bin{
+	in := relog.BinSource{
 		Inputs: []relog.Input{{R: bytes.NewReader(log), Size: int64(len(log))}},
 		C:      c,
 		Open:   func(o relog.Options) (*relog.Converter, error) { return OpenLog(log, o) },

@@ -239,7 +239,9 @@ const (
 // CSV and TSV values (%.<digits>g): 0 is the default, 20, as current
 // Windows writes; 17 as Windows wrote before about 2020; any of 1 to 20. A
 // host of ABI version 1 that passes the format alone gets the default.
-// Other bits are reserved.
+// Other bits are reserved. The formats are relog.Format's values:
+// tools/abigen writes their names and numbers from it (make generate),
+// each keeping its comment here.
 const (
 	FormatCSV   = 0 // relog's CSV (PDH-CSV 4.0)
 	FormatTSV   = 1 // relog's TSV

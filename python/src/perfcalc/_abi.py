@@ -305,7 +305,9 @@ QUERY_FIELDS = (
 # CSV and TSV values (%.<digits>g): 0 is the default, 20, as current
 # Windows writes; 17 as Windows wrote before about 2020; any of 1 to 20. A
 # host of ABI version 1 that passes the format alone gets the default.
-# Other bits are reserved.
+# Other bits are reserved. The formats are relog.Format's values:
+# tools/abigen writes their names and numbers from it (make generate),
+# each keeping its comment here.
 FORMAT_CSV = 0  # relog's CSV (PDH-CSV 4.0)
 FORMAT_TSV = 1  # relog's TSV
 FORMAT_JSON = 2  # JSON lines (shortest exact numbers: the digits do not apply)
