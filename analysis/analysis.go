@@ -369,7 +369,7 @@ type Report struct {
 	// ChartPoints is the most points of a Series.Chart.
 	ChartPoints int
 	// Identity is "pid" when the log's Process and Thread instances were
-	// paired by process ID (relog.IdentityPID, set by the caller, as
+	// paired by process ID (identity.PID, set by the caller, as
 	// perfcalc analyze --identity pid does), and IdentityBreaks the
 	// number of identity breaks that avoided (relog.Converter's); ""
 	// and 0 otherwise, and the JSON report then leaves them out.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/query"
 )
 
@@ -75,12 +76,13 @@ type Config struct {
 	// is written as it is collected, with the name tables and
 	// registrations needed to recompute it offline (see Collector.Save).
 	SaveDir string
-	// PID pairs the registry source's Process and Thread instances by
-	// process and thread ID rather than by name (query.Config.PID: a
-	// series per process, named name:pid). The V2 source's Process V2
-	// counter set names its instances name:pid already; the PDH source
-	// pairs by name, as PDH does.
-	PID bool
+	// Identity is how the registry source pairs instances between
+	// samples: by name (identity.PDH, the zero value), or Process and
+	// Thread instances by process and thread ID (identity.PID, as
+	// query.Config.Identity: a series per process, named name:pid). The V2
+	// source's Process V2 counter set names its instances name:pid
+	// already; the PDH source pairs by name, as PDH does.
+	Identity identity.Mode
 }
 
 // Sample is one collection: the values computed between it and the
@@ -101,7 +103,7 @@ type Sample struct {
 	// Errors are the objects (counter sets, counters) that failed in
 	// this sample, each an *ObjectError; the others were collected.
 	Errors []error
-	// IdentityBreaks is, with Config.PID, the number of instance names
+	// IdentityBreaks is, with Config.Identity pid, the number of instance names
 	// that name another process (or thread) than in the sample before
 	// (query.Query.IdentityBreaks), and IdentityNotes the objects paired
 	// by name for want of their ID counters (query.Query.IdentityNotes).

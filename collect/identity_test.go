@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 )
 
-// TestIdentityPID: the registry source with Config.PID on the PAL log's
+// TestIdentityPID: the registry source with Config.Identity pid on the PAL log's
 // real Process blocks names each process name:pid and counts the one
 // identity break of its samples (rundll32#1: PID 3320, then 580, between
-// samples 6 and 7), as query.Config.PID does offline.
+// samples 6 and 7), as query.Config.Identity does offline.
 func TestIdentityPID(t *testing.T) {
 	c := loadV1Corpus(t)
 	var blobs [][]byte
@@ -22,7 +23,7 @@ func TestIdentityPID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col, err := NewRegistry(ReplayRegistry(blobs, c.names), Config{Paths: []counterpath.Path{p}, PID: true})
+	col, err := NewRegistry(ReplayRegistry(blobs, c.names), Config{Paths: []counterpath.Path{p}, Identity: identity.PID})
 	if err != nil {
 		t.Fatal(err)
 	}

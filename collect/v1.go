@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/query"
@@ -213,7 +214,7 @@ func (b *v1Backend) object(key objKey) *v1Object {
 			{Object: o.name, Counter: "*"},
 		}
 	}
-	o.q = query.New(query.Config{Names: b.out, Paths: paths, Options: b.cfg.Options, PID: b.cfg.PID})
+	o.q = query.New(query.Config{Names: b.out, Paths: paths, Options: b.cfg.Options, Identity: b.cfg.Identity})
 	b.byKey[key] = o
 	b.objs = append(b.objs, o)
 	return o
@@ -351,7 +352,7 @@ func (b *v1Backend) compute(s *Sample, st *v1Object) {
 		// from this sample.
 		vals, err = st.q.Run(s.Values, nil, st.cur)
 	}
-	if b.cfg.PID {
+	if b.cfg.Identity == identity.PID {
 		s.IdentityBreaks += st.q.IdentityBreaks()
 		for _, n := range st.q.IdentityNotes() {
 			if !slices.Contains(s.IdentityNotes, n) {

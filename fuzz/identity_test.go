@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
@@ -96,7 +97,7 @@ func FuzzRelogIdentity(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		data := fromSpec(bases, spec)
-		opts := relog.Options{Identity: relog.IdentityPID}
+		opts := relog.Options{Identity: identity.PID}
 		c, err := relog.New(bytes.NewReader(data), int64(len(data)), opts)
 		if err != nil {
 			return
@@ -128,7 +129,7 @@ func TestIdentityLogSeeds(t *testing.T) {
 		{identityLog(false, true), 2, 0},
 		{identityLog(true, false), 0, 2},
 	} {
-		c, err := relog.New(bytes.NewReader(tc.log), int64(len(tc.log)), relog.Options{Identity: relog.IdentityPID})
+		c, err := relog.New(bytes.NewReader(tc.log), int64(len(tc.log)), relog.Options{Identity: identity.PID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +140,7 @@ func TestIdentityLogSeeds(t *testing.T) {
 	}
 }
 
-// FuzzQueryPID: a query with Config.PID of two mutated captures never
+// FuzzQueryPID: a query with Config.Identity pid of two mutated captures never
 // panics; every error is a *engine.FormatError or one of the query's own,
 // every value finite, the breaks no more than the instances. The captures
 // are specs over the PAL log's real Process blocks with its name table
@@ -167,7 +168,7 @@ func FuzzQueryPID(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, olderSpec, newerSpec []byte) {
 		older, newer := fromSpec(blocks, olderSpec), fromSpec(blocks, newerSpec)
-		q := query.New(query.Config{Names: names, PID: true})
+		q := query.New(query.Config{Names: names, Identity: identity.PID})
 		vals, err := q.Run(nil, older, newer)
 		var fe *engine.FormatError
 		switch {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
@@ -79,7 +80,7 @@ func (e *Engine) decodeLog(f int, log []byte, sel relog.Options, flags uint32) (
 type scope struct {
 	part       [2]int64
 	maxColumns uint32
-	identity   uint32
+	identity   identity.Mode
 	log        bool
 }
 
@@ -92,9 +93,9 @@ var noScope = scope{}
 // relog_text, none for the others (which read the whole log); sel's
 // MaxColumns and Identity for every log export.
 func scopeOf(f int, sel relog.Options) scope {
-	s := scope{maxColumns: moduleMaxColumns(sel.MaxColumns), identity: abi.IdentityPDH, log: true}
-	if sel.Identity == relog.IdentityPID {
-		s.identity = abi.IdentityPID
+	s := scope{maxColumns: moduleMaxColumns(sel.MaxColumns), identity: identity.PDH, log: true}
+	if sel.Identity == identity.PID {
+		s.identity = identity.PID
 	}
 	if f == fnDecodeBlg || f == fnRelogText {
 		s.part = [2]int64{sel.PartFrom, sel.PartTo}
@@ -160,8 +161,8 @@ func (inst *instance) setMaxColumns(e *Engine, n uint32) error {
 
 // setIdentity sets the instance's pairing of instances (the identity
 // export), when not the one set already: an *Error with CodeUnsupported
-// for a module without it, where IdentityPID is asked.
-func (inst *instance) setIdentity(e *Engine, id uint32) error {
+// for a module without it, where identity.PID is asked.
+func (inst *instance) setIdentity(e *Engine, id identity.Mode) error {
 	if id == inst.identity {
 		return nil
 	}
@@ -169,7 +170,7 @@ func (inst *instance) setIdentity(e *Engine, id uint32) error {
 		return &Error{Op: "identity", Code: CodeUnsupported, Text: "perfcalc host: this perfcalc.wasm lacks identity (it pairs instances by name only)"}
 	}
 	clear(inst.stack[:])
-	inst.stack[0] = uint64(id)
+	inst.stack[0] = uint64(abi.IdentityNumber(id))
 	if err := e.call(inst, fnIdentity); err != nil {
 		return err
 	}
@@ -458,7 +459,7 @@ func selection(sel relog.Options) ([]byte, uint64, error) {
 	if sel.Every < 0 || sel.Every > abi.MaxEvery {
 		return nil, 0, &Error{Op: "relog", Code: CodeArgument, Text: abi.ErrEvery.Error()}
 	}
-	if sel.Identity != relog.IdentityPDH && sel.Identity != relog.IdentityPID {
+	if !identity.Valid(sel.Identity) {
 		return nil, 0, &Error{Op: "relog", Code: CodeArgument, Text: "perfcalc host: unknown Identity " + sel.Identity.String()}
 	}
 	return abi.AppendPatterns(nil, sel.Counters), uint64(sel.Every), nil
@@ -555,7 +556,7 @@ func (e *Engine) decodePart(f int, parts [][]byte, args func(s []uint64, at []re
 			if h.Flags&abi.FlagDamaged != 0 {
 				rd.d.Damage = &Error{Op: op, Text: inst.errorText(e)}
 			}
-			if inst.identity != abi.IdentityPDH && inst.fn[fnIdentityBreaks] != nil {
+			if inst.identity != identity.PDH && inst.fn[fnIdentityBreaks] != nil {
 				clear(inst.stack[:])
 				if err := e.call(inst, fnIdentityBreaks); err != nil {
 					return nil, err

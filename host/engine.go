@@ -13,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/wasm/module"
 )
@@ -316,8 +317,8 @@ type instance struct {
 	// limit).
 	maxColumns uint32
 	// identity is the pairing that the instance's log exports use (the
-	// identity export; abi.IdentityPDH until set).
-	identity uint32
+	// identity export; identity.PDH until set).
+	identity identity.Mode
 	// ctx is the context of the current Engine call: the Engine's, or one
 	// with the call's deadline, which cancel releases.
 	ctx    context.Context

@@ -16,6 +16,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/host"
@@ -738,7 +739,7 @@ func TestIdentityModule(t *testing.T) {
 		log    []byte
 		breaks int64
 	}{{"pal", pal, 1}, {"exit", exit, 11}} {
-		pid := relog.Options{Identity: relog.IdentityPID}
+		pid := relog.Options{Identity: identity.PID}
 		have, herr := e.DecodeBlg(tc.log, pid)
 		want, werr := native.DecodeBlg(tc.log, pid)
 		if herr != nil || werr != nil {

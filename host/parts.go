@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
 )
@@ -84,7 +85,7 @@ func logParts(size int64, n int, sel relog.Options) ([][2]int64, error) {
 		return nil, &Error{Op: "log_part", Code: CodeArgument, Text: "perfcalc host: a log read in parts takes no part of its own"}
 	}
 	k := int64(max(1, min(n, abi.MaxReserve/abi.MinPartBytes)))
-	if sel.Identity != relog.IdentityPDH {
+	if sel.Identity != identity.PDH {
 		k = 1 // pairing by process reads the log in one piece (as the JS pool)
 	}
 	k = max(1, min(k, size/minPartBytes))

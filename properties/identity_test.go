@@ -15,6 +15,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/tools/blgbuild"
 )
@@ -94,7 +95,7 @@ func processLog(seed int64) ([]byte, int64) {
 // identityCells returns, per row, the cells of the log's Process columns
 // as "counter raw status value" texts, sorted: what the row holds whatever
 // the columns' names.
-func identityCells(log []byte, id relog.Identity) ([][]string, *relog.Converter, error) {
+func identityCells(log []byte, id identity.Mode) ([][]string, *relog.Converter, error) {
 	c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{Identity: id})
 	if err != nil {
 		return nil, nil, err
@@ -125,12 +126,12 @@ func TestPropertiesIdentityAgree(t *testing.T) {
 	p := gopter.NewProperties(params)
 	p.Property("pid and pdh agree without breaks", prop.ForAll(func(seed int64) bool {
 		log, breaks := processLog(seed)
-		pdh, _, err := identityCells(log, relog.IdentityPDH)
+		pdh, _, err := identityCells(log, identity.PDH)
 		if err != nil {
 			t.Log(err)
 			return false
 		}
-		pid, c, err := identityCells(log, relog.IdentityPID)
+		pid, c, err := identityCells(log, identity.PID)
 		if err != nil || c.IdentityBreaks() != breaks {
 			t.Logf("seed %d: %v, breaks %d, want %d", seed, err, c.IdentityBreaks(), breaks)
 			return false
@@ -158,7 +159,7 @@ func TestPropertiesIdentityAgree(t *testing.T) {
 // onePID reports whether every pid-mode ID Process series of the log holds
 // the pid its instance name carries, in every row.
 func onePID(log []byte) bool {
-	c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{Identity: relog.IdentityPID})
+	c, err := relog.New(bytes.NewReader(log), int64(len(log)), relog.Options{Identity: identity.PID})
 	if err != nil {
 		return false
 	}

@@ -4,7 +4,6 @@ package main
 
 import (
 	"github.com/perfcalc/perfcalc/analysis"
-	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/internal/abi/analyze"
 )
@@ -64,10 +63,8 @@ func analyzeJob() int32 {
 	if err != nil {
 		return fail(abi.CodeOf(err), err)
 	}
-	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}, Rename: renamer}
-	if flags&abi.AnalyzePID != 0 {
-		a.Identity = relog.IdentityPID
-	}
+	a := analyze.Request{Files: files, Values: values, Options: analysis.Options{Interval: span[0], PALCompat: flags&abi.AnalyzePALCompat != 0}, Rename: renamer,
+		Identity: abi.AnalyzeIdentity(flags)}
 	report, damage, err := analyze.Run(nil, logs, &a)
 	if err != nil {
 		rc := fail(abi.CodeOf(err), err)

@@ -95,7 +95,7 @@ func nativeBin(t *testing.T, b []byte, opts relog.Options, open func(relog.Optio
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	in := relog.Bin{Inputs: []relog.Input{{R: bytes.NewReader(b), Size: int64(len(b))}}, C: c, Open: open}
+	in := relog.BinSource{Inputs: []relog.Input{{R: bytes.NewReader(b), Size: int64(len(b))}}, C: c, Open: open}
 	if damage, err := relog.WriteBin(&out, in, opts, nil); err != nil && err != damage {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
 )
@@ -139,7 +140,7 @@ func names() int32 {
 // end] (FILETIMEs, 0 = open) and every; max_columns' limit; and the
 // translation of names_load's sources (names.go).
 func logInput(inOff, n, patOff, patLen uint32, begin, end int64, every uint32) ([]byte, relog.Options, int32) {
-	opts := relog.Options{Begin: begin, End: end, Every: int(every), MaxColumns: int(maxColumns), Identity: relog.Identity(identityMode)}
+	opts := relog.Options{Begin: begin, End: end, Every: int(every), MaxColumns: int(maxColumns), Identity: identityMode}
 	if usePart {
 		opts.PartFrom, opts.PartTo = int64(part[0]), int64(part[1])
 	}
@@ -304,9 +305,8 @@ var maxColumns uint32 = abi.DefaultMaxColumns
 func setMaxColumns(n uint32) { maxColumns = n }
 
 // identityMode is how the log exports and query pair instances
-// (abi.IdentityPDH or IdentityPID; relog.Options.Identity, query's
-// Config.PID): identity sets it.
-var identityMode uint32
+// (relog.Options.Identity, query.Config.Identity): identity sets it.
+var identityMode identity.Mode
 
 // setIdentity sets how decode_blg, relog_text, relog_stats, relog_columns,
 // query and query_text pair instances from one sample to the next from
@@ -317,10 +317,11 @@ var identityMode uint32
 //go:wasmexport identity
 func setIdentity(mode uint32) int32 {
 	clearError()
-	if mode > abi.IdentityPID {
+	m, ok := abi.IdentityMode(mode)
+	if !ok {
 		return refuse("perfcalc: identity: unknown mode (want 0, pdh, or 1, pid)")
 	}
-	identityMode = mode
+	identityMode = m
 	return 0
 }
 
@@ -366,7 +367,7 @@ func queryInput(op string, descOff, options uint32, q *abi.Query) (older, newer 
 	*q = abi.Query{
 		Names: parts[abi.QueryNames/8], RegInfo: parts[abi.QueryRegInfo/8], Strings: parts[abi.QueryStrings/8],
 		IDs: abi.ReadU32s(ids), CounterSet: string(parts[abi.QuerySet/8]), Options: engine.Options(options),
-		PID: identityMode == abi.IdentityPID,
+		Identity: identityMode,
 	}
 	var err error
 	if q.Paths, err = abi.ParsePatterns(parts[abi.QueryPaths/8]); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
 	"github.com/perfcalc/perfcalc/tools/blgedit"
@@ -47,7 +48,7 @@ func TestIdentity(t *testing.T) {
 			if rc := setIdentity(mode); rc != 0 {
 				t.Fatalf("identity(%d): %d", mode, rc)
 			}
-			opts := relog.Options{Identity: relog.Identity(mode)}
+			opts := relog.Options{Identity: identity.Mode(mode)}
 			want := tc.breaks
 			if mode == abi.IdentityPDH {
 				want = 0
@@ -115,7 +116,7 @@ func TestIdentity(t *testing.T) {
 // TestIdentityQuery: with identity pid, query pairs the PAL log's real V1
 // Process captures of samples 6 and 7 by process (rundll32#1 changes
 // process there: one break, and rundll32:580 is new), as query's
-// Config.PID does; with pdh, by name (no break).
+// Config.Identity pid does; with pdh, by name (no break).
 func TestIdentityQuery(t *testing.T) {
 	defer setIdentity(abi.IdentityPDH)
 	dir := filepath.Join(corpus.Root(), "..", "shared", "corpus", "v1")

@@ -16,6 +16,7 @@ import (
 	"github.com/perfcalc/perfcalc/analysis"
 	"github.com/perfcalc/perfcalc/analysis/htmlreport"
 	"github.com/perfcalc/perfcalc/analysis/palxml"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/engine/termtext"
 )
@@ -510,7 +511,7 @@ func analyzeLogs(logs []string, set *analysis.Set, opts analysis.Options, ropts 
 		what = strings.Join(logs, ", ")
 	}
 	noteIdentity(stderr, "analyze", what, ropts.Identity, c.IdentityNotes(), c.IdentityBreaks())
-	if r != nil && ropts.Identity == relog.IdentityPID {
+	if r != nil && ropts.Identity == identity.PID {
 		r.Identity, r.IdentityBreaks = "pid", c.IdentityBreaks()
 	}
 	return r, err

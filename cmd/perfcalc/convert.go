@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/engine/termtext"
 )
@@ -108,7 +109,7 @@ type job struct {
 	events  int64 // events its first reading skipped (noteSkipped)
 	// identity is --identity; in pid mode, idNotes and idBreaks are the
 	// log's identity notes and breaks (noteIdentity).
-	identity relog.Identity
+	identity identity.Mode
 	idNotes  []string
 	idBreaks int64
 	names    *namer // --names-lang's translations of its names

@@ -48,7 +48,7 @@ var formatCommands = [...]string{"relog", "values", "convert", "watch"}
 var formats = [...]struct {
 	name  string
 	exts  []string
-	relog relog.Format // csv, tsv and json: the format of relog.Converter.Write
+	relog relog.Format // csv, tsv and json: the format of relog.Converter.Write; bin: relog.WriteBin's
 	long  bool         // parquet and openmetrics: written from a longform.Table (writeTable)
 	cmds  commandSet
 }{
@@ -58,7 +58,7 @@ var formats = [...]struct {
 	formatJSON:        {name: "json", exts: []string{".jsonl", ".json"}, relog: relog.JSON, cmds: forRelog | forValues | forConvert | forWatch},
 	formatParquet:     {name: "parquet", exts: []string{".parquet"}, long: true, cmds: forRelog | forValues | forConvert},
 	formatOpenMetrics: {name: "openmetrics", exts: []string{".om"}, long: true, cmds: forRelog | forValues | forConvert},
-	formatBin:         {name: "bin", exts: []string{".blg"}, cmds: forRelog | forWatch},
+	formatBin:         {name: "bin", exts: []string{".blg"}, relog: relog.Bin, cmds: forRelog | forWatch},
 }
 
 // String returns the format's -f name.

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/perfcalc/perfcalc/engine/relog"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
 // identityFlag is --identity: how instances are paired across samples,
 // pdh (by name, as PDH and relog pair them) or pid (Process and Thread
 // instances by process and thread ID).
-type identityFlag relog.Identity
+type identityFlag identity.Mode
 
 // identityUsage is --identity's line in the flag lists.
 const identityUsage = "pair instances across samples by name as PDH does (pdh), or Process and Thread instances by process and thread ID (pid: a series per process, named name:pid)"
@@ -34,16 +34,16 @@ is relog's pairing.
 `
 
 // addIdentityFlag registers --identity on fs.
-func addIdentityFlag(fs *flag.FlagSet) *relog.Identity {
+func addIdentityFlag(fs *flag.FlagSet) *identity.Mode {
 	id := new(identityFlag)
 	fs.Var(id, "identity", identityUsage)
-	return (*relog.Identity)(id)
+	return (*identity.Mode)(id)
 }
 
-func (f *identityFlag) String() string { return relog.Identity(*f).String() }
+func (f *identityFlag) String() string { return identity.Mode(*f).String() }
 
 func (f *identityFlag) Set(v string) error {
-	id, ok := relog.ParseIdentity(v)
+	id, ok := identity.Parse(v)
 	if !ok {
 		return fmt.Errorf("want pdh or pid, not %q", v)
 	}
@@ -54,8 +54,8 @@ func (f *identityFlag) Set(v string) error {
 // noteIdentity writes, in pid mode, the notes of the objects paired by
 // name and the number of identity breaks to stderr, each after "log: "
 // when log is not "".
-func noteIdentity(stderr io.Writer, cmd, log string, id relog.Identity, notes []string, breaks int64) {
-	if id != relog.IdentityPID {
+func noteIdentity(stderr io.Writer, cmd, log string, id identity.Mode, notes []string, breaks int64) {
+	if id != identity.PID {
 		return
 	}
 	if log != "" {

@@ -17,7 +17,7 @@ func writeBin(w io.Writer, logs *openedLogs, opts relog.Options, red *redactor) 
 	if red != nil {
 		ren = binRenamer{red}
 	}
-	return relog.WriteBin(logOutput(w), relog.Bin{Inputs: logs.inputs, C: logs.c, Open: logs.open}, opts, ren)
+	return relog.WriteBin(logOutput(w), relog.BinSource{Inputs: logs.inputs, C: logs.c, Open: logs.open}, opts, ren)
 }
 
 // logOutput returns the output w as blg.Writer writes a log on it: a file

@@ -13,7 +13,6 @@ import (
 	"github.com/perfcalc/perfcalc/engine/counterpath"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
-	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/engine/termtext"
 	"github.com/perfcalc/perfcalc/internal/longform"
 )
@@ -133,7 +132,7 @@ func runValues(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failCommand(stderr, "values", err)
 	}
 	cfg.Paths, cfg.Options = counterpath.Compact(paths), opts // a run of stars costs one
-	cfg.PID = *identity == relog.IdentityPID
+	cfg.Identity = *identity
 	nm, err := names.build(captureTables(src.names), in)
 	if err != nil {
 		return failCommand(stderr, "values", err)

@@ -18,9 +18,9 @@ import (
 	"github.com/perfcalc/perfcalc/collect"
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 	"github.com/perfcalc/perfcalc/engine/query"
-	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/engine/termtext"
 )
 
@@ -148,7 +148,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	digits := addDigitsFlag(fs, engine.DefaultDigits)
 	options := fs.String("options", "", "comma-separated: cap100, scale, 1000, wrap32")
 	save := fs.String("save", "", "keep every raw capture in this folder")
-	identity := addIdentityFlag(fs)
+	pairing := addIdentityFlag(fs)
 	list := fs.Bool("q", false, "list the counters of an object (or of every object)")
 	listX := fs.Bool("qx", false, "list the counters with their instances")
 	fs.Bool("y", false, "answer yes to every question (typeperf's -y; perfcalc asks none)")
@@ -227,11 +227,10 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(exitUsage, "give the counters to sample: PATH arguments, -c or -cf (see perfcalc watch -h)")
 	}
 
-	pid := *identity == relog.IdentityPID
-	if pid && kind == collect.PDH {
+	if *pairing == identity.PID && kind == collect.PDH {
 		fmt.Fprintln(stderr, "perfcalc watch: note: the pdh source pairs instances by name, as PDH does: --identity pid needs --source registry")
 	}
-	col, err := openCollector(kind, collect.Config{Paths: paths, Options: opts, SaveDir: *save, PID: pid})
+	col, err := openCollector(kind, collect.Config{Paths: paths, Options: opts, SaveDir: *save, Identity: *pairing})
 	if errors.Is(err, collect.ErrNeedsWindows) {
 		return needsWindows(stderr)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
@@ -35,10 +36,10 @@ type capture struct {
 
 	// The current object's instances.
 	insts []instName
-	// Config.PID: the current object's instances' PDH names and IDs, when
+	// pid mode: the current object's instances' PDH names and IDs, when
 	// it is paired by ID.
 	pdh  []instName
-	pids []idKey
+	pids []identity.Key
 	// apart marks the instances that Query.apart numbered.
 	apart []bool
 }

@@ -33,8 +33,9 @@
 // name, so its counters went backwards, and the engine answers
 // engine.NegativeValue rather than a garbage rate.
 //
-// With Config.PID, Process instances are paired by their "ID Process" (and
-// "Creating Process ID": a reused PID is a new process, name:pid#1, …) and named name:pid,
+// With Config.Identity identity.PID, Process instances are paired by their
+// "ID Process" (and "Creating Process ID": a reused PID is a new process,
+// name:pid#1, …) and named name:pid,
 // Thread instances by "ID Process" and "ID Thread", named process:pid/tid,
 // so that a process renumbered by another's exit (chrome#3 becoming
 // chrome#2) keeps its pair and no value is computed between two processes;

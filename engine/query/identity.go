@@ -5,49 +5,43 @@ import (
 	"strings"
 
 	"github.com/perfcalc/perfcalc/engine"
-	"github.com/perfcalc/perfcalc/engine/internal/pidname"
+	"github.com/perfcalc/perfcalc/engine/identity"
 )
 
-// Pairing by process (Config.PID), as package relog's IdentityPID pairs a
-// log's samples: a V1 Process instance is paired by its "ID Process" (and
-// "Creating Process ID", to tell a reused PID) and named name:pid
-// (_Total keeps its name); a Thread instance by "ID Process" and
-// "ID Thread", named process:pid/tid (_Total/_Total keeps its name). An
-// instance whose process is not in the older capture is new (2-sample
-// types answer engine.NewData), so no value is computed between two
-// processes. Instances of a capture that the IDs cannot tell apart (the
-// Idle process's threads, all 0/0) are numbered in their order, as PDH
-// numbers duplicate names (pidname.Dups), and noted. A Process V2 capture
-// names its instances name:pid already: its pairing by name is by PID.
-// Objects are recognised by their English names (package pidname).
+// Pairing by process (pid mode: Config.Identity identity.PID, package
+// identity), as package relog pairs a log's samples: a V1 Process instance
+// is paired by its "ID Process" (and "Creating Process ID", to tell a
+// reused PID) and named name:pid (_Total keeps its name); a Thread
+// instance by "ID Process" and "ID Thread", named process:pid/tid
+// (_Total/_Total keeps its name). An instance whose process is not in the
+// older capture is new (2-sample types answer engine.NewData), so no value
+// is computed between two processes. Instances of a capture that the IDs
+// cannot tell apart (the Idle process's threads, all 0/0) are numbered in
+// their order, as PDH numbers duplicate names (identity.Dups), and noted.
+// A Process V2 capture names its instances name:pid already: its pairing
+// by name is by PID. Objects are recognised by their English names.
 
-// idKey identifies the process (or thread) of an instance.
-type idKey struct {
-	pid, aux uint64
-	hasAux   bool
-}
-
-// identify reads, for Config.PID, the IDs of the instances of object o of
+// identify reads, in pid mode, the IDs of the instances of object o of
 // capture c (its counters and instances listed) and renames them: c.pdh
 // keeps their PDH names, c.ids their keys. It reports whether the object
 // is paired by ID; an object named Process or Thread without its ID
 // counters is noted (Query.IdentityNotes).
 func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, error) {
-	kind := pidname.KindOf(object)
-	if c.v2 || !hasInst || kind == pidname.None {
+	kind := identity.KindOf(object)
+	if c.v2 || !hasInst || kind == identity.None {
 		return false, nil
 	}
 	pidK, auxK := -1, -1
 	for k, name := range q.cnames {
-		switch pidname.RoleOf(kind, name) {
-		case pidname.PID:
+		switch identity.RoleOf(kind, name) {
+		case identity.RolePID:
 			pidK = k
-		case pidname.Aux:
+		case identity.RoleAux:
 			auxK = k
 		}
 	}
-	if missing := pidname.Missing(kind, pidK >= 0, auxK >= 0); missing != "" {
-		q.note(object + ": no " + missing + " counter in the capture; its instances are paired by name (pdh)")
+	if missing := identity.Missing(kind, pidK >= 0, auxK >= 0); missing != "" {
+		q.note(identity.MissingNote(object, missing, true))
 		return false, nil
 	}
 	c.pdh = append(c.pdh[:0], c.insts...)
@@ -55,24 +49,24 @@ func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, 
 	c.apart = c.apart[:0]
 	var in engine.Input
 	for i := range c.insts {
-		var key idKey
+		var key identity.Key
 		if _, err := c.fill(&in, o, i, pidK); err != nil {
 			return false, err
 		}
-		key.pid = in.New.FirstValue
+		key.PID = in.New.FirstValue
 		if auxK >= 0 {
 			if _, err := c.fill(&in, o, i, auxK); err != nil {
 				return false, err
 			}
-			key.aux, key.hasAux = in.New.FirstValue, true
+			key.Aux, key.HasAux = in.New.FirstValue, true
 		}
 		c.pids = append(c.pids, key)
 		c.apart = append(c.apart, false)
 		n := &c.insts[i]
-		q.nameBuf = pidname.AppendName(q.nameBuf[:0], kind, n.parent, n.name, key.pid, key.aux)
+		q.nameBuf = identity.AppendName(q.nameBuf[:0], kind, n.parent, n.name, key.PID, key.Aux)
 		name := string(q.nameBuf)
 		n.parent, n.name = "", name
-		if kind == pidname.Thread {
+		if kind == identity.Thread {
 			// process:pid/tid: the thread's number has no "/".
 			j := strings.LastIndexByte(name, '/')
 			n.parent, n.name = name[:j], name[j+1:]
@@ -82,7 +76,7 @@ func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, 
 	return true, nil
 }
 
-// apart numbers, for Config.PID, the instances of capture c (its object
+// apart numbers, in pid mode, the instances of capture c (its object
 // identified and recalled) that share a name by ID (parent/name#n): as PDH
 // numbers duplicate names, the first keeps its name and the next take the
 // numbers after it that no instance of c has taken, in their order in the
@@ -90,7 +84,7 @@ func (q *Query) identify(c *capture, o int, object string, hasInst bool) (bool, 
 // set (after unpairReused, whose numbers may meet another's), an instance
 // renumbered is unpaired: a series of its own.
 func (q *Query) apart(c *capture, object string, pair []int) {
-	kind := pidname.KindOf(object)
+	kind := identity.KindOf(object)
 	d := &q.dups[kind]
 	d.Reset()
 	mark := len(q.keys)
@@ -126,7 +120,7 @@ func (q *Query) apart(c *capture, object string, pair []int) {
 			if occ > 0 {
 				first += "#" + strconv.Itoa(occ)
 			}
-			q.note(pidname.Note(kind, object, first, "capture"))
+			q.note(identity.Note(kind, object, first, "capture"))
 		}
 	}
 }
@@ -136,20 +130,20 @@ func (q *Query) apart(c *capture, object string, pair []int) {
 // has one name) and its number (1 for the second process of that
 // name:pid, …).
 type reuse struct {
-	key idKey
+	key identity.Key
 	n   int
 }
 
-// recall numbers, for Config.PID, the processes of capture c (its object
+// recall numbers, in pid mode, the processes of capture c (its object
 // identified) that the last Run numbered (q.reused): the older capture's
 // process met as the newer one in the Run before keeps its name:pid#n.
 func (q *Query) recall(c *capture, object string) {
-	if len(q.reused) == 0 || pidname.KindOf(object) == pidname.Thread {
+	if len(q.reused) == 0 || identity.KindOf(object) == identity.Thread {
 		return
 	}
 	for i := range c.pids {
 		for _, r := range q.reused {
-			if r.key == c.pids[i] && i < len(c.insts) {
+			if identity.Same(r.key, c.pids[i]) && i < len(c.insts) {
 				c.insts[i].occurrence = r.n
 			}
 		}
@@ -186,7 +180,7 @@ func (q *Query) countBreaks() {
 	q.oldKeys = q.appendKeys(q.oldKeys[:0], q.old.pdh)
 	q.matchInstances()
 	for i, j := range q.pair[:len(q.newKeys)] {
-		if j >= 0 && q.nw.pids[i] != q.old.pids[j] {
+		if j >= 0 && !identity.Same(q.old.pids[j], q.nw.pids[i]) {
 			q.breaks++
 		}
 	}
@@ -199,7 +193,7 @@ func (q *Query) countBreaks() {
 // own.
 func (q *Query) unpairReused() {
 	for i, j := range q.pair[:len(q.newKeys)] {
-		if j >= 0 && q.nw.pids[i].hasAux && q.old.pids[j].hasAux && q.nw.pids[i].aux != q.old.pids[j].aux {
+		if j >= 0 && identity.Reused(q.old.pids[j], q.nw.pids[i]) {
 			q.pair[i] = -1
 			q.nw.insts[i].occurrence = q.old.insts[j].occurrence + 1
 		}
@@ -207,12 +201,13 @@ func (q *Query) unpairReused() {
 }
 
 // IdentityBreaks returns the number of identity breaks of the last Run
-// with Config.PID: the PDH instance names (chrome#2) that name another
-// process (or thread) in the newer capture than in the older, where PDH's
-// pairing computes a value between two processes.
+// in pid mode (Config.Identity): the PDH instance names (chrome#2) that
+// name another process (or thread) in the newer capture than in the
+// older, where PDH's pairing computes a value between two processes
+// (not identity.Same).
 func (q *Query) IdentityBreaks() int { return q.breaks }
 
-// IdentityNotes returns, with Config.PID, one sentence per object whose
+// IdentityNotes returns, in pid mode, one sentence per object whose
 // instances the runs so far paired by name for want of their ID counters
 // ("Process: no ID Process counter in the capture; its instances are
 // paired by name (pdh)"), and one per object whose instances shared their

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/query"
 	"github.com/perfcalc/perfcalc/tools/blgedit"
@@ -48,7 +49,7 @@ func pidOf(t *testing.T, v *query.Value) uint64 {
 func TestIdentityPIDCorpus(t *testing.T) {
 	blocks, names := palProcess(t)
 	pdh := query.New(query.Config{Names: names})
-	pid := query.New(query.Config{Names: names, PID: true})
+	pid := query.New(query.Config{Names: names, Identity: identity.PID})
 	breaks := 0
 	for s := 1; s < len(blocks); s++ {
 		a, err := pdh.Run(nil, blocks[s-1], blocks[s])
@@ -94,14 +95,14 @@ func TestIdentityPIDExit(t *testing.T) {
 	}
 	// By PID, each process's value is the one of the unchanged captures.
 	want := map[string]query.Value{}
-	orig, err := query.New(query.Config{Names: names, PID: true}).Run(nil, blocks[4], blocks[5])
+	orig, err := query.New(query.Config{Names: names, Identity: identity.PID}).Run(nil, blocks[4], blocks[5])
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range orig {
 		want[string(v.Path)] = v
 	}
-	q := query.New(query.Config{Names: names, PID: true})
+	q := query.New(query.Config{Names: names, Identity: identity.PID})
 	got, err := q.Run(nil, blocks[4], newer)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestIdentityPIDFallback(t *testing.T) {
 	blocks, _ := palProcess(t)
 	// Without a name table the object is #230: not recognised, paired by
 	// name, no note (the object is not named Process).
-	q := query.New(query.Config{PID: true})
+	q := query.New(query.Config{Identity: identity.PID})
 	if _, err := q.Run(nil, blocks[0], blocks[1]); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestIdentityPIDFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q = query.New(query.Config{Names: names, PID: true})
+	q = query.New(query.Config{Names: names, Identity: identity.PID})
 	got, err := q.Run(nil, blocks[0], blocks[1])
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +232,7 @@ func TestIdentityPIDReused(t *testing.T) {
 		reusedBlob(t, 12, [][3]uint64{{10, 7, 50}, {20, 1, 4_000_000}}),
 		reusedBlob(t, 13, [][3]uint64{{10, 7, 3_000_050}, {20, 1, 6_000_000}}),
 	}
-	q := query.New(query.Config{Names: names, PID: true})
+	q := query.New(query.Config{Names: names, Identity: identity.PID})
 	want := []map[string]float64{
 		{"chrome:10": 10, "chrome:20": 20},
 		{"chrome:10#1": -1, "chrome:20": 20}, // -1: no older value
@@ -271,7 +272,7 @@ func TestIdentityPIDReused(t *testing.T) {
 	}
 	// A fresh Query meeting the two processes in one Run tells them apart
 	// too: the older is chrome:10, the newer chrome:10#1.
-	vals, err := query.New(query.Config{Names: names, PID: true}).Run(nil, caps[1], caps[2])
+	vals, err := query.New(query.Config{Names: names, Identity: identity.PID}).Run(nil, caps[1], caps[2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,7 @@ func TestIdentityPIDSharedIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := query.New(query.Config{Names: names, PID: true})
+	q := query.New(query.Config{Names: names, Identity: identity.PID})
 	vals, err := q.Run(nil, sharedIDBlob(t, 10, 100), sharedIDBlob(t, 11, 200))
 	if err != nil {
 		t.Fatal(err)

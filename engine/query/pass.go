@@ -6,6 +6,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
 )
@@ -124,7 +125,7 @@ func (q *Query) run(dst []Value, older, newer []byte) ([]Value, error) {
 		}
 		hasInst := nw.hasInstances(oi)
 		byID, oldRead := false, false
-		if q.cfg.PID {
+		if q.cfg.Identity == identity.PID {
 			if byID, err = q.identify(nw, oi, object, hasInst); err != nil {
 				return dst, err
 			}

@@ -9,9 +9,9 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/internal/fold"
 	"github.com/perfcalc/perfcalc/engine/internal/heapsort"
-	"github.com/perfcalc/perfcalc/engine/internal/pidname"
 	"github.com/perfcalc/perfcalc/engine/internal/quote"
 	"github.com/perfcalc/perfcalc/engine/internal/text"
 	"github.com/perfcalc/perfcalc/engine/nametable"
@@ -47,10 +47,11 @@ type Config struct {
 	// (PERF_SINGLE_COUNTER, PERF_MULTIPLE_INSTANCES, PERF_ERROR_RETURN) need
 	// it: without it they are left out, and Query.Unnamed counts them.
 	IDs []uint32
-	// PID pairs Process and Thread instances by process and thread ID
-	// rather than by name (identity.go): the --identity pid of the
-	// commands.
-	PID bool
+	// Identity is how instances are paired between the captures: by name
+	// as PDH pairs them (identity.PDH, the zero value), or Process and
+	// Thread instances by process and thread ID (identity.PID: the
+	// --identity pid of the commands; identity.go).
+	Identity identity.Mode
 }
 
 // Value is one computed counter of one instance.
@@ -169,14 +170,14 @@ type Query struct {
 	pathBuf []byte
 	nameBuf []byte
 	unnamed int
-	breaks  int      // Config.PID: the last Run's identity breaks
-	notes   []string // Config.PID: the objects paired by name
-	// Config.PID: the processes the last Run numbered (recall), and
+	breaks  int      // pid mode: the last Run's identity breaks
+	notes   []string // pid mode: the objects paired by name
+	// pid mode: the processes the last Run numbered (recall), and
 	// those this Run numbers (remember).
 	reused, nextReused []reuse
-	// Config.PID: the names of the current object's instances, to number
-	// those that share one (apart), per pidname.Kind.
-	dups     [3]pidname.Dups
+	// pid mode: the names of the current object's instances, to number
+	// those that share one (apart), per identity.Kind.
+	dups     [3]identity.Dups
 	dupNoted [3]bool
 }
 

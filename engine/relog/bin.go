@@ -8,6 +8,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
@@ -28,10 +29,10 @@ type Renamer interface {
 	Instance(object, full string) string
 }
 
-// Bin is what WriteBin writes from: the logs (one, or those that Merge
+// BinSource is what WriteBin writes from: the logs (one, or those that Merge
 // merges), the Converter of the selection, and a function that opens
 // another Converter of them (New or Merge) for a first pass.
-type Bin struct {
+type BinSource struct {
 	Inputs []Input
 	C      *Converter
 	Open   func(Options) (*Converter, error)
@@ -51,11 +52,11 @@ type Bin struct {
 // when and by what it was written (doc/FORMATS.md §5.1). Several logs, and
 // logs of whole objects (Vista), are written column by column
 // (writeColumns).
-func WriteBin(w io.Writer, in Bin, opts Options, ren Renamer) (damage, err error) {
+func WriteBin(w io.Writer, in BinSource, opts Options, ren Renamer) (damage, err error) {
 	// A log rewritten entry by entry keeps its entries' names: names
 	// translated (Options.Rename) or instances named by process
-	// (IdentityPID) are written column by column, as relog names them.
-	if len(in.Inputs) == 1 && opts.Rename == nil && opts.Identity == IdentityPDH {
+	// (identity.PID) are written column by column, as relog names them.
+	if len(in.Inputs) == 1 && opts.Rename == nil && opts.Identity == identity.PDH {
 		r, err := blg.NewReader(in.Inputs[0].R, in.Inputs[0].Size)
 		if err != nil {
 			return err, err
@@ -255,7 +256,7 @@ func numberInstances(dst []string, group []blg.Value, met map[string]bool) []str
 // column's type, time base and scale are those of its first value, read
 // by a first pass over the rows (a column whose time base changes later is
 // refused). The header is the first log's.
-func writeColumns(w io.Writer, in Bin, opts Options, ren Renamer) (damage, err error) {
+func writeColumns(w io.Writer, in BinSource, opts Options, ren Renamer) (damage, err error) {
 	cols := in.C.Columns()
 	counters := make([]engine.Counter, len(cols))
 	have := make([]bool, len(cols))

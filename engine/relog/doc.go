@@ -66,14 +66,14 @@
 //
 // # Process identity
 //
-// Options.Identity IdentityPID pairs Process and Thread instances by
+// Options.Identity identity.PID pairs Process and Thread instances by
 // process (and thread) ID rather than by name: a series per process,
 // named name:pid, and no value computed between two processes that PDH's
-// renumbering gave the same name (see Identity; IdentityBreaks counts
+// renumbering gave the same name (see identity.Mode; IdentityBreaks counts
 // where the two modes differ, IdentityNotes names the objects paired by
 // name for want of their ID counters, and those whose instances share
 // their IDs in a sample, told apart by their order). The default,
-// IdentityPDH, is relog's pairing, byte for byte.
+// identity.PDH, is relog's pairing, byte for byte.
 //
 // # Several logs
 //

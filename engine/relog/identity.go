@@ -6,114 +6,15 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
-	"github.com/perfcalc/perfcalc/engine/internal/pidname"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 )
 
-// Identity is how a Converter pairs the instances of one sample with those
-// of the sample before it (Options.Identity).
-//
-// PDH pairs instances by name. It names the processes that share a name
-// chrome, chrome#1, chrome#2, … in their order in the sample, so that when
-// one exits the others are renumbered, and chrome#2 of one sample and of
-// the next can be two processes: a rate computed between them is
-// meaningless. IdentityPID pairs them by the process they are:
-//
-//   - a Process instance by its "ID Process" counter, and by its
-//     "Creating Process ID" where the log has it, to tell a reused PID: its
-//     instance is named name:pid (\Process(chrome:4242)\% Processor Time),
-//     a series per process; _Total keeps its name;
-//   - a Thread instance by "ID Process" and "ID Thread": it is named
-//     process:pid/tid (\Thread(chrome:4242/5120)\Context Switches/sec);
-//     _Total/_Total keeps its name;
-//   - a Process V2 instance is already named name:pid by Windows: pairing it
-//     by name is pairing it by PID, in both modes.
-//
-// A process that appears is a new series, whose first sample has no value
-// (NewData for a two-sample type, as PDH's first sample), and no value is
-// ever computed between two processes. Instances that share their IDs in
-// a sample (the Idle process's threads, all ID Process 0 and ID Thread 0;
-// two processes with one PID in a damaged log) stay distinct series:
-// numbered in their order in the sample as PDH numbers duplicate names
-// (Idle:0/0, Idle:0/0#1, …), paired from sample to sample by that
-// position, and IdentityNotes says so. An object whose IDs the log does
-// not hold is paired by name, as PDH pairs it, and IdentityNotes says so.
-// IdentityBreaks counts the identity breaks: a PDH instance name whose
-// process (or thread) differs from the one it named in the sample before
-// (where PDH computes between two processes).
-//
-// The objects are recognised by their English names (Process, Thread) and
-// their ID counters likewise.
-type Identity uint8
-
-const (
-	// IdentityPDH pairs instances by name, as PDH and relog do (the
-	// default; CSV and TSV are then relog's, byte for byte).
-	IdentityPDH Identity = iota
-	// IdentityPID pairs Process and Thread instances by process and thread
-	// ID (see Identity).
-	IdentityPID
-)
-
-// ParseIdentity returns the Identity named s: "pdh" or "pid".
-func ParseIdentity(s string) (Identity, bool) {
-	switch s {
-	case "pdh":
-		return IdentityPDH, true
-	case "pid":
-		return IdentityPID, true
-	}
-	return IdentityPDH, false
-}
-
-// String returns the identity's name: "pdh" or "pid".
-func (id Identity) String() string {
-	if id == IdentityPID {
-		return "pid"
-	}
-	return "pdh"
-}
-
-// idKind is the kind of object whose instances IdentityPID pairs by ID.
-type idKind = pidname.Kind
-
-const (
-	kindNone    = pidname.None
-	kindProcess = pidname.Process
-	kindThread  = pidname.Thread
-)
-
-// kindOf returns the kind of the object named object.
-func kindOf(object string) idKind { return pidname.KindOf(object) }
-
-// The roles of the counters that identify an instance.
-const (
-	idRoleNone = uint8(pidname.NoRole)
-	idRolePID  = uint8(pidname.PID)
-	idRoleAux  = uint8(pidname.Aux) // Creating Process ID of a process, ID Thread of a thread
-)
-
-// roleOf returns the role of counter in an object of kind k: idRolePID for
-// ID Process, idRoleAux for a process's Creating Process ID and a
-// thread's ID Thread, else idRoleNone.
-func roleOf(k idKind, counter string) uint8 { return uint8(pidname.RoleOf(k, counter)) }
-
-// missingID returns the name of the ID counter that an object of kind k
-// lacks to be paired by ID, given whether it has ID Process and its aux
-// counter, or "".
-func missingID(k idKind, pid, aux bool) string { return pidname.Missing(k, pid, aux) }
-
-// idKey identifies the process (or thread) of an instance in one sample.
-type idKey struct {
-	pid, aux uint64
-	hasAux   bool
-}
-
-// idGroup is one object of one machine whose instances IdentityPID pairs
+// idGroup is one object of one machine whose instances identity.PID pairs
 // by ID: the instances of its wildcard entries (raw-record logs) or of its
 // whole-object entry.
 type idGroup struct {
-	kind            idKind
+	kind            identity.Kind
 	machine, object string
 	pidEntry        int // raw records: the ID Process entry, or −1
 	auxEntry        int // raw records: the Creating Process ID or ID Thread entry, or −1
@@ -121,16 +22,16 @@ type idGroup struct {
 	// this sample and in the previous kept one; names lists cur's names
 	// in their order in the sample (countBreaks walks it: the module links
 	// no map iteration), parts their parent and name (without #n).
-	cur, prev map[string]idKey
+	cur, prev map[string]identity.Key
 	names     []string
 	parts     []instParts
-	// ids maps a PDH instance name to its IdentityPID name in sample gen
+	// ids maps a PDH instance name to its identity.PID name in sample gen
 	// (nameSample), which dups tells apart where the IDs cannot; it keeps
 	// the names of earlier samples, so that a sample like the one before
 	// allocates nothing.
 	ids   map[string]*idName
 	gen   uint32
-	dups  pidname.Dups
+	dups  identity.Dups
 	noted bool // the object's shared IDs are noted
 	// reused maps a process's name:pid to the Creating Process ID of its
 	// last process and that process's number: 0 for the first, whose name
@@ -145,7 +46,7 @@ type instParts struct {
 	parent, own string
 }
 
-// idName is the IdentityPID name of a PDH instance name in sample gen.
+// idName is the identity.PID name of a PDH instance name in sample gen.
 type idName struct {
 	_    [0]func() // not comparable: no equality function in the WebAssembly module
 	gen  uint32
@@ -155,7 +56,7 @@ type idName struct {
 // reuse is, for a name:pid, the creator of its last process and that
 // process's number (0 for the first), and the highest number its name
 // has had: the processes that shared its PID in one sample (a damaged
-// log) took n+1, n+2, … (pidname.Dups), so that a reused PID takes the
+// log) took n+1, n+2, … (identity.Dups), so that a reused PID takes the
 // number after them.
 type reuse struct {
 	aux    uint64
@@ -176,7 +77,7 @@ func (gr *idGroup) start() {
 // parent and name (without #n) it is named by.
 //
 //go:noinline
-func (gr *idGroup) set(name string, k idKey, parent, own string) {
+func (gr *idGroup) set(name string, k identity.Key, parent, own string) {
 	if _, ok := gr.cur[name]; !ok {
 		gr.names = append(gr.names, name)
 		gr.parts = append(gr.parts, instParts{parent: parent, own: own})
@@ -184,51 +85,51 @@ func (gr *idGroup) set(name string, k idKey, parent, own string) {
 	gr.cur[name] = k
 }
 
-// identity is what a Converter in IdentityPID mode keeps.
-type identity struct {
+// pairing is what a Converter in identity.PID mode keeps.
+type pairing struct {
 	groups     []idGroup
 	entryGroup []int32 // per raw-record entry: its group, or −1
-	entryRole  []uint8 // per raw-record entry: idRole…
+	entryRole  []uint8 // per raw-record entry: its identity.Role
 	notes      []string
 	breaks     int64
 	occ        map[string]*occurrences // per (entry, name): its occurrences in sample occGen
 	occGen     uint32
 	raw        bool // some raw-record entries are paired by ID
 	name       []byte
-	ids        []idKey // whole objects: per instance of the block
+	ids        []identity.Key // whole objects: per instance of the block
 }
 
-// setupIdentity prepares IdentityPID for the log's counter list: the
+// setupIdentity prepares identity.PID for the log's counter list: the
 // groups of the wildcard Process and Thread entries, and a note for those
 // whose ID counters the list lacks.
 func (c *Converter) setupIdentity() {
-	if c.opts.Identity != IdentityPID {
+	if c.opts.Identity != identity.PID {
 		return
 	}
-	id := &identity{occ: map[string]*occurrences{}}
+	id := &pairing{occ: map[string]*occurrences{}}
 	c.id = id
 	id.entryGroup = make([]int32, len(c.entries))
 	id.entryRole = make([]uint8, len(c.entries))
 	for i := range c.entries {
 		id.entryGroup[i] = -1
 		e := &c.entries[i]
-		k := kindOf(e.info.Object)
-		if e.whole || !e.info.Wildcard() || k == kindNone {
+		k := identity.KindOf(e.info.Object)
+		if e.whole || !e.info.Wildcard() || k == identity.None {
 			continue
 		}
 		g := id.group(k, e.info.Machine, e.info.Object)
 		id.entryGroup[i] = int32(g)
 		gr := &id.groups[g]
-		switch id.entryRole[i] = roleOf(k, e.info.Counter); id.entryRole[i] {
-		case idRolePID:
+		switch id.entryRole[i] = uint8(identity.RoleOf(k, e.info.Counter)); identity.Role(id.entryRole[i]) {
+		case identity.RolePID:
 			gr.pidEntry = i
-		case idRoleAux:
+		case identity.RoleAux:
 			gr.auxEntry = i
 		}
 	}
 	for g := range id.groups {
 		gr := &id.groups[g]
-		missing := missingID(gr.kind, gr.pidEntry >= 0, gr.auxEntry >= 0)
+		missing := identity.Missing(gr.kind, gr.pidEntry >= 0, gr.auxEntry >= 0)
 		if missing == "" {
 			id.raw = true
 			continue
@@ -236,7 +137,7 @@ func (c *Converter) setupIdentity() {
 		id.note(gr.machine, gr.object, missing)
 		for i := range id.entryGroup {
 			if id.entryGroup[i] == int32(g) {
-				id.entryGroup[i], id.entryRole[i] = -1, idRoleNone
+				id.entryGroup[i], id.entryRole[i] = -1, uint8(identity.RoleNone)
 			}
 		}
 	}
@@ -245,7 +146,7 @@ func (c *Converter) setupIdentity() {
 	// them).
 	whole := false
 	for i := range c.entries {
-		whole = whole || c.entries[i].whole && kindOf(c.entries[i].info.Object) != kindNone
+		whole = whole || c.entries[i].whole && identity.KindOf(c.entries[i].info.Object) != identity.None
 	}
 	if !id.raw && !whole && len(id.notes) == 0 {
 		c.id = nil
@@ -254,7 +155,7 @@ func (c *Converter) setupIdentity() {
 
 // group returns the index of the group of an object of a machine, adding
 // it.
-func (id *identity) group(k idKind, machine, object string) int {
+func (id *pairing) group(k identity.Kind, machine, object string) int {
 	for g := range id.groups {
 		gr := &id.groups[g]
 		if gr.kind == k && strings.EqualFold(gr.machine, machine) && strings.EqualFold(gr.object, object) {
@@ -262,13 +163,13 @@ func (id *identity) group(k idKind, machine, object string) int {
 		}
 	}
 	id.groups = append(id.groups, idGroup{kind: k, machine: machine, object: object, pidEntry: -1, auxEntry: -1,
-		cur: map[string]idKey{}, prev: map[string]idKey{}, ids: map[string]*idName{}, reused: map[string]reuse{}})
+		cur: map[string]identity.Key{}, prev: map[string]identity.Key{}, ids: map[string]*idName{}, reused: map[string]reuse{}})
 	return len(id.groups) - 1
 }
 
 // note records, once per object, that its instances are paired by name.
-func (id *identity) note(machine, object, missing string) {
-	id.addNote(objectName(machine, object) + ": no " + missing + " counter in the log; its instances are paired by name (pdh)")
+func (id *pairing) note(machine, object, missing string) {
+	id.addNote(identity.MissingNote(objectName(machine, object), missing, false))
 }
 
 // objectName names an object in a note: Process (\\HOST).
@@ -282,14 +183,14 @@ func objectName(machine, object string) string {
 // addNote records a sentence of IdentityNotes once.
 //
 //go:noinline
-func (id *identity) addNote(s string) {
+func (id *pairing) addNote(s string) {
 	if !contains(id.notes, s) {
 		id.notes = append(id.notes, s)
 	}
 }
 
 // reset forgets the samples of the first reading, before the second.
-func (id *identity) reset() {
+func (id *pairing) reset() {
 	for g := range id.groups {
 		clear(id.groups[g].cur)
 		clear(id.groups[g].prev)
@@ -301,7 +202,7 @@ func (id *identity) reset() {
 	id.breaks = 0
 }
 
-// IdentityNotes returns, in IdentityPID mode, one sentence per object
+// IdentityNotes returns, in identity.PID mode, one sentence per object
 // whose instances are paired by name because the log lacks the counters
 // that identify them ("Process (\\HOST): no ID Process counter in the log;
 // its instances are paired by name (pdh)"), and one per object whose
@@ -336,7 +237,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// IdentityBreaks returns, in IdentityPID mode, the number of identity
+// IdentityBreaks returns, in identity.PID mode, the number of identity
 // breaks the second reading has met so far: a PDH instance name (chrome#2)
 // that names another process (or thread) than in the previous kept sample,
 // where PDH would compute a value between two processes. A log without
@@ -372,7 +273,7 @@ type occurrences struct {
 // numbered returns the PDH name of the n-th occurrence of an instance name
 // in the values of entry ei in the current sample: name, name#1, … (PDH
 // numbers the duplicates of a sample in their order).
-func (id *identity) numbered(ei int, inst []byte) string {
+func (id *pairing) numbered(ei int, inst []byte) string {
 	id.name = strconv.AppendInt(id.name[:0], int64(ei), 10)
 	id.name = append(id.name, 0)
 	id.name = append(id.name, inst...)
@@ -395,23 +296,23 @@ func (id *identity) numbered(ei int, inst []byte) string {
 // collect reads, before the values of a raw-record sample are visited, the
 // ID counters of every group: the key of each PDH instance name. In the
 // second reading it counts the breaks.
-func (id *identity) collect(values []blg.Value, first bool) {
+func (id *pairing) collect(values []blg.Value, first bool) {
 	for g := range id.groups {
 		id.groups[g].start()
 	}
 	id.occGen++
 	for i := range values {
 		v := &values[i]
-		if v.Counter < 0 || v.Counter >= len(id.entryRole) || id.entryRole[v.Counter] == idRoleNone {
+		if v.Counter < 0 || v.Counter >= len(id.entryRole) || identity.Role(id.entryRole[v.Counter]) == identity.RoleNone {
 			continue
 		}
 		gr := &id.groups[id.entryGroup[v.Counter]]
 		name := id.numbered(v.Counter, v.Instance)
 		k, met := gr.cur[name]
-		if id.entryRole[v.Counter] == idRolePID {
-			k.pid = v.Raw.FirstValue
+		if identity.Role(id.entryRole[v.Counter]) == identity.RolePID {
+			k.PID = v.Raw.FirstValue
 		} else {
-			k.aux, k.hasAux = v.Raw.FirstValue, true
+			k.Aux, k.HasAux = v.Raw.FirstValue, true
 		}
 		parent, own := "", ""
 		if !met {
@@ -434,9 +335,9 @@ func (id *identity) collect(values []blg.Value, first bool) {
 // the previous kept sample's.
 //
 //go:noinline
-func (id *identity) countBreaks(gr *idGroup) {
+func (id *pairing) countBreaks(gr *idGroup) {
 	for _, name := range gr.names {
-		if p, ok := gr.prev[name]; ok && p != gr.cur[name] {
+		if p, ok := gr.prev[name]; ok && !identity.Same(p, gr.cur[name]) {
 			id.breaks++
 		}
 	}
@@ -444,8 +345,8 @@ func (id *identity) countBreaks(gr *idGroup) {
 
 // splitThread splits a thread's instance name parent/name at its first
 // "/"; another object's name is its own.
-func splitThread(k idKind, inst string) (parent, own string) {
-	if k == kindThread {
+func splitThread(k identity.Kind, inst string) (parent, own string) {
+	if k == identity.Thread {
 		if i := strings.IndexByte(inst, '/'); i >= 0 {
 			return inst[:i], inst[i+1:]
 		}
@@ -454,9 +355,9 @@ func splitThread(k idKind, inst string) (parent, own string) {
 }
 
 // rawName returns, for a value of a raw-record entry paired by ID, the
-// name of its instance in IdentityPID mode; ok is false where the sample
+// name of its instance in identity.PID mode; ok is false where the sample
 // lacks the instance's ID (it is then paired by name).
-func (id *identity) rawName(ei int, inst []byte) (name []byte, ok bool) {
+func (id *pairing) rawName(ei int, inst []byte) (name []byte, ok bool) {
 	gr := &id.groups[id.entryGroup[ei]]
 	pdh := id.numbered(ei, inst)
 	n, ok := gr.idOf(pdh)
@@ -466,7 +367,7 @@ func (id *identity) rawName(ei int, inst []byte) (name []byte, ok bool) {
 	return append(id.name[:0], n...), true
 }
 
-// idOf returns the IdentityPID name of the PDH instance name pdh in the
+// idOf returns the identity.PID name of the PDH instance name pdh in the
 // current sample; ok is false where the sample has not named it.
 func (gr *idGroup) idOf(pdh string) (name string, ok bool) {
 	n := gr.ids[pdh]
@@ -476,9 +377,9 @@ func (gr *idGroup) idOf(pdh string) (name string, ok bool) {
 	return n.name, true
 }
 
-// nameSample names, in IdentityPID mode, the instances of a sample of
+// nameSample names, in identity.PID mode, the instances of a sample of
 // group gr (gr.names, in their order in the sample): gr.ids.
-func (id *identity) nameSample(gr *idGroup) {
+func (id *pairing) nameSample(gr *idGroup) {
 	gr.dups.Reset()
 	for i, pdh := range gr.names {
 		id.name = id.appendName(id.name[:0], gr, gr.parts[i].parent, gr.parts[i].own, gr.cur[pdh])
@@ -494,30 +395,30 @@ func (id *identity) nameSample(gr *idGroup) {
 	}
 }
 
-// appendName appends the IdentityPID name of the next instance of a sample
+// appendName appends the identity.PID name of the next instance of a sample
 // of group gr: name:pid for a process, process:pid/tid for a thread
-// (_Total as is: pidname.Name). A process whose name:pid an earlier
+// (_Total as is: identity.Name). A process whose name:pid an earlier
 // process of the group had (a reused PID: another Creating Process ID than
 // the last one's) is name:pid#1, then #2, … (PDH's numbering of duplicate
 // names: #1 is the second): a series of its own. Instances of the sample
 // that the IDs cannot tell apart (the same name:pid, or process:pid/tid)
 // are numbered in their order in the sample, as PDH numbers duplicate
-// names (pidname.Dups), and noted.
-func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key idKey) []byte {
+// names (identity.Dups), and noted.
+func (id *pairing) appendName(dst []byte, gr *idGroup, parent, own string, key identity.Key) []byte {
 	k := gr.kind
-	if k == kindProcess {
+	if k == identity.Process {
 		parent = ""
 	}
 	start := len(dst)
-	dst = pidname.AppendName(dst, k, parent, own, key.pid, key.aux)
+	dst = identity.AppendName(dst, k, parent, own, key.PID, key.Aux)
 	dup := gr.dups.Next(dst[start:])
 	if dup == 1 && !gr.noted {
 		// Once per object: the first name met twice.
 		gr.noted = true
-		id.addNote(pidname.Note(k, objectName(gr.machine, gr.object), string(dst[start:]), "sample"))
+		id.addNote(identity.Note(k, objectName(gr.machine, gr.object), string(dst[start:]), "sample"))
 	}
 	n := dup
-	if k == kindProcess && own != "_Total" {
+	if k == identity.Process && own != "_Total" {
 		r, ok := gr.reused[string(dst[start:])]
 		switch {
 		case dup > 0:
@@ -527,12 +428,12 @@ func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key 
 				r.top = n
 				gr.reused[string(dst[start:])] = r
 			}
-		case !ok || key.hasAux && r.aux != key.aux:
+		case !ok || key.HasAux && r.aux != key.Aux:
 			if ok {
 				r.n = r.top + 1
 				r.top = r.n
 			}
-			r.aux = key.aux
+			r.aux = key.Aux
 			gr.reused[string(dst[start:])] = r
 		}
 		if dup == 0 {
@@ -546,13 +447,13 @@ func (id *identity) appendName(dst []byte, gr *idGroup, parent, own string, key 
 	return dst
 }
 
-// wholeIDs finds the ID counters of a whole object's block in IdentityPID
+// wholeIDs finds the ID counters of a whole object's block in identity.PID
 // mode and sets id.ids, one key per instance; ok is false where the object
 // is not paired by ID (another object, or its IDs missing: noted).
 func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok bool, err error) {
 	id := c.id
-	k := kindOf(e.info.Object)
-	if k == kindNone || obj.NumInstances == perfdata.NoInstances {
+	k := identity.KindOf(e.info.Object)
+	if k == identity.None || obj.NumInstances == perfdata.NoInstances {
 		return false, nil
 	}
 	pidDef, auxDef := -1, -1
@@ -561,14 +462,14 @@ func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok 
 		if d.ci < 0 || int(d.ci) >= len(e.counters) {
 			continue
 		}
-		switch roleOf(k, e.counters[d.ci]) {
-		case idRolePID:
+		switch identity.RoleOf(k, e.counters[d.ci]) {
+		case identity.RolePID:
 			pidDef = j
-		case idRoleAux:
+		case identity.RoleAux:
 			auxDef = j
 		}
 	}
-	if missing := missingID(k, pidDef >= 0, auxDef >= 0); missing != "" {
+	if missing := identity.Missing(k, pidDef >= 0, auxDef >= 0); missing != "" {
 		id.note(e.info.Machine, e.info.Object, missing)
 		return false, nil
 	}
@@ -576,16 +477,16 @@ func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok 
 	insts := obj.Instances()
 	for insts.Next() {
 		inst := insts.Instance()
-		var key idKey
+		var key identity.Key
 		for r, d := range [2]int{pidDef, auxDef} {
 			var in engine.Input
 			if d < 0 || obj.Fill(&in, &defs[d].def, inst.CounterBlock) != nil {
 				continue
 			}
 			if r == 0 {
-				key.pid = in.New.FirstValue
+				key.PID = in.New.FirstValue
 			} else {
-				key.aux, key.hasAux = in.New.FirstValue, true
+				key.Aux, key.HasAux = in.New.FirstValue, true
 			}
 		}
 		id.ids = append(id.ids, key)
@@ -595,7 +496,7 @@ func (c *Converter) wholeIDs(e *entry, obj *perfdata.Object, defs []defRef) (ok 
 
 // wholeGroup returns the group of a whole-object entry of kind k paired by
 // ID, and starts its sample.
-func (id *identity) wholeGroup(k idKind, e *entry) *idGroup {
+func (id *pairing) wholeGroup(k identity.Kind, e *entry) *idGroup {
 	gr := &id.groups[id.group(k, e.info.Machine, e.info.Object)]
 	gr.start()
 	return gr
@@ -603,7 +504,7 @@ func (id *identity) wholeGroup(k idKind, e *entry) *idGroup {
 
 // endBlock ends the block of a whole-object group: the second reading
 // counts its breaks.
-func (id *identity) endBlock(gr *idGroup, first bool) {
+func (id *pairing) endBlock(gr *idGroup, first bool) {
 	if !first {
 		id.countBreaks(gr)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfcalc/perfcalc/engine"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/tools/blgbuild"
 	"github.com/perfcalc/perfcalc/tools/blgedit"
 )
@@ -85,12 +86,12 @@ func TestIdentityPAL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pdhText, err := csvText(t, log, Options{Identity: IdentityPDH}, CSV)
+	pdhText, err := csvText(t, log, Options{Identity: identity.PDH}, CSV)
 	if err != nil || pdhText != def {
-		t.Fatalf("IdentityPDH differs from the default output (%v)", err)
+		t.Fatalf("identity.PDH differs from the default output (%v)", err)
 	}
 	pdh, cp := idTable(t, log, Options{})
-	pid, c := idTable(t, log, Options{Identity: IdentityPID})
+	pid, c := idTable(t, log, Options{Identity: identity.PID})
 	if cp.IdentityBreaks() != 0 || cp.IdentityNotes() != nil {
 		t.Fatalf("pdh mode: breaks %d, notes %q", cp.IdentityBreaks(), cp.IdentityNotes())
 	}
@@ -141,23 +142,23 @@ func palExitLog(t *testing.T) (log, variant []byte, from int) {
 }
 
 // palExitCSV is the SHA-256 of relog's CSV of palExitLog's variant as the
-// build before IdentityPID wrote it (perfcalc relog -f csv).
+// build before identity.PID wrote it (perfcalc relog -f csv).
 const palExitCSV = "13303bc9f26ca1f1d8cfa34f14fd658610ce2c2513a18424e47755e2e8635dda"
 
 func TestIdentityProcessExit(t *testing.T) {
 	log, variant, from := palExitLog(t)
 	// pdh mode prints the variant as before this mode existed: the
 	// SHA-256 of its CSV, written by the build before it.
-	for _, id := range []Identity{IdentityPDH, IdentityPID} {
+	for _, id := range []identity.Mode{identity.PDH, identity.PID} {
 		text, err := csvText(t, variant, Options{Identity: id}, CSV)
 		sum := sha256.Sum256([]byte(text))
-		if got := hex.EncodeToString(sum[:]); err != nil || (got == palExitCSV) != (id == IdentityPDH) {
+		if got := hex.EncodeToString(sum[:]); err != nil || (got == palExitCSV) != (id == identity.PDH) {
 			t.Fatalf("%v mode: the CSV's SHA-256 is %s (%v), the earlier build's %s", id, got, err, palExitCSV)
 		}
 	}
-	orig, _ := idTable(t, log, Options{Identity: IdentityPID})
+	orig, _ := idTable(t, log, Options{Identity: identity.PID})
 	pdh, _ := idTable(t, variant, Options{})
-	pid, c := idTable(t, variant, Options{Identity: IdentityPID})
+	pid, c := idTable(t, variant, Options{Identity: identity.PID})
 	want := pdhBreaks(pdh)
 	// The svchost instances after #2 are renumbered once (each a break),
 	// plus the log's own rundll32#1.
@@ -245,7 +246,7 @@ func processLog(ids bool) []byte {
 
 func TestIdentityRawRecords(t *testing.T) {
 	log := processLog(true)
-	pid, c := idTable(t, log, Options{Identity: IdentityPID})
+	pid, c := idTable(t, log, Options{Identity: identity.PID})
 	cpu := func(inst string) []idCell { return pid[`\\HOST\Process(`+inst+`)\% Processor Time`] }
 	type want struct {
 		present bool
@@ -289,12 +290,12 @@ func TestIdentityRawRecords(t *testing.T) {
 		t.Errorf("pdh: %d breaks, %d columns", cp.IdentityBreaks(), len(pdh))
 	}
 	// The planned path and the row-by-row path agree in pid mode.
-	a, err := csvText(t, log, Options{Identity: IdentityPID}, CSV)
+	a, err := csvText(t, log, Options{Identity: identity.PID}, CSV)
 	if err != nil {
 		t.Fatal(err)
 	}
 	planRows = false
-	b, err := csvText(t, log, Options{Identity: IdentityPID}, CSV)
+	b, err := csvText(t, log, Options{Identity: identity.PID}, CSV)
 	planRows = true
 	if err != nil || a != b {
 		t.Fatalf("planned and unplanned pid-mode CSV differ (%v)", err)
@@ -303,27 +304,15 @@ func TestIdentityRawRecords(t *testing.T) {
 
 func TestIdentityFallback(t *testing.T) {
 	log := processLog(false)
-	pid, c := idTable(t, log, Options{Identity: IdentityPID})
+	pid, c := idTable(t, log, Options{Identity: identity.PID})
 	want := []string{`Process (\\HOST): no ID Process counter in the log; its instances are paired by name (pdh)`}
 	if got := c.IdentityNotes(); len(got) != 1 || got[0] != want[0] {
 		t.Fatalf("notes %q, want %q", got, want)
 	}
-	a, _ := csvText(t, log, Options{Identity: IdentityPID}, CSV)
+	a, _ := csvText(t, log, Options{Identity: identity.PID}, CSV)
 	b, _ := csvText(t, log, Options{}, CSV)
 	if a != b || len(pid) != 3 {
 		t.Fatalf("the fallback differs from pdh mode (%d columns)", len(pid))
-	}
-}
-
-func TestParseIdentity(t *testing.T) {
-	for _, s := range []string{"pdh", "pid"} {
-		id, ok := ParseIdentity(s)
-		if !ok || id.String() != s {
-			t.Errorf("%q: %v %v", s, id, ok)
-		}
-	}
-	if _, ok := ParseIdentity("PID"); ok {
-		t.Error(`"PID" accepted`)
 	}
 }
 
@@ -344,12 +333,12 @@ func TestIdentityWholeFallback(t *testing.T) {
 		t.Fatal("the log's name table does not name ID Process once")
 	}
 	renamed := []byte(strings.Replace(string(log), from, to, 1))
-	a, err := csvText(t, renamed, Options{Identity: IdentityPID}, CSV)
+	a, err := csvText(t, renamed, Options{Identity: identity.PID}, CSV)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := csvText(t, renamed, Options{}, CSV)
-	c := open(t, renamed, Options{Identity: IdentityPID})
+	c := open(t, renamed, Options{Identity: identity.PID})
 	want := `Process (\\ZACH-PC): no ID Process counter in the log; its instances are paired by name (pdh)`
 	if notes := c.IdentityNotes(); a != b || len(notes) != 1 || notes[0] != want {
 		t.Fatalf("notes %q (want %q), same CSV as pdh mode %v", notes, want, a == b)
@@ -361,7 +350,7 @@ func TestIdentityWholeFallback(t *testing.T) {
 // as in the rows: chrome:10's mean is its own process's (10 %, from its
 // first sample to its last), and chrome:10#1 has one sample, no value.
 func TestIdentityReusedStats(t *testing.T) {
-	c := open(t, processLog(true), Options{Identity: IdentityPID})
+	c := open(t, processLog(true), Options{Identity: identity.PID})
 	st, err := c.Statistics()
 	if err != nil {
 		t.Fatal(err)
@@ -399,7 +388,7 @@ func TestIdentityReusedStats(t *testing.T) {
 // a new series (blgbuild.IdentityLog).
 func TestIdentitySharedIDs(t *testing.T) {
 	log := blgbuild.IdentityLog()
-	pid, c := idTable(t, log, Options{Identity: IdentityPID})
+	pid, c := idTable(t, log, Options{Identity: identity.PID})
 	type want struct {
 		present bool
 		status  engine.Status
@@ -454,12 +443,12 @@ func TestIdentitySharedIDs(t *testing.T) {
 		t.Errorf("pdh: %d columns, want 33", len(pdh))
 	}
 	// The planned path and the row-by-row path agree.
-	a, err := csvText(t, log, Options{Identity: IdentityPID}, CSV)
+	a, err := csvText(t, log, Options{Identity: identity.PID}, CSV)
 	if err != nil {
 		t.Fatal(err)
 	}
 	planRows = false
-	b, err := csvText(t, log, Options{Identity: IdentityPID}, CSV)
+	b, err := csvText(t, log, Options{Identity: identity.PID}, CSV)
 	planRows = true
 	if err != nil || a != b {
 		t.Fatalf("planned and unplanned pid-mode CSV differ (%v)", err)
@@ -478,8 +467,8 @@ func TestIdentitySharedIDsWhole(t *testing.T) {
 	if err != nil || n != 11 {
 		t.Fatalf("%d samples changed (want 11), %v", n, err)
 	}
-	orig, _ := idTable(t, log, Options{Identity: IdentityPID})
-	pid, c := idTable(t, damaged, Options{Identity: IdentityPID})
+	orig, _ := idTable(t, log, Options{Identity: identity.PID})
+	pid, c := idTable(t, damaged, Options{Identity: identity.PID})
 	if len(pid) != len(orig) {
 		t.Errorf("%d columns, the log as it is %d", len(pid), len(orig))
 	}

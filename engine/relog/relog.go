@@ -9,6 +9,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 )
@@ -59,9 +60,9 @@ type Options struct {
 	// parts after the first damaged one add nothing.
 	PartFrom, PartTo int64
 	// Identity is how instances are paired across samples: by name as PDH
-	// pairs them (IdentityPDH, the zero value), or Process and Thread
-	// instances by process and thread ID (IdentityPID; see Identity).
-	Identity Identity
+	// pairs them (identity.PDH, the zero value), or Process and Thread
+	// instances by process and thread ID (identity.PID; see identity.Mode).
+	Identity identity.Mode
 	// Rename, when not nil, renames every column's object and counter
 	// (package translate's Table: localized names to English): Column.Path
 	// and Column.Parts hold the names it returns, and Counters match them.
@@ -176,8 +177,8 @@ type Converter struct {
 
 	// merge is set for a Converter over several logs (Merge).
 	merge merging
-	// id is set in IdentityPID mode (identity.go).
-	id *identity
+	// id is set in identity.PID mode (identity.go).
+	id *pairing
 }
 
 // merging is what Next and Statistics need of a merge, behind an interface

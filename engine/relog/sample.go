@@ -5,6 +5,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/wintype"
 )
@@ -116,8 +117,8 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 		return err
 	}
 	c.scratch.defs = defs
-	var gr *idGroup // IdentityPID: the group of the object, paired by ID
-	kind := kindNone
+	var gr *idGroup // identity.PID: the group of the object, paired by ID
+	kind := identity.None
 	id := c.id
 	if id != nil {
 		byID, err := c.wholeIDs(e, &obj, defs)
@@ -125,7 +126,7 @@ func (c *Converter) visitBlock(e *entry, data []byte, first bool) error {
 			return err
 		}
 		if byID {
-			kind = kindOf(e.info.Object)
+			kind = identity.KindOf(e.info.Object)
 			gr = id.wholeGroup(kind, e)
 			for k := range min(len(names), len(id.ids)) {
 				id.name = names[k].AppendTo(id.name[:0])

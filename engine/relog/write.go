@@ -11,7 +11,10 @@ import (
 	"github.com/perfcalc/perfcalc/engine/logtext"
 )
 
-// Format is an output format of Write.
+// Format is an output format of a Converter: the text formats of Write,
+// and Bin, the .blg log that WriteBin writes. The module's ABI numbers its
+// formats so (internal/abi's Format… constants are written from these by
+// tools/abigen: make generate).
 type Format uint8
 
 // The output formats.
@@ -35,6 +38,9 @@ const (
 	// 2)", the third's "(duplicate 3)", and so on (jsonKeys; the
 	// WebAssembly module writes the same keys).
 	JSON
+	// Bin is a perfmon .blg log of the selection's raw values (relog's -f
+	// bin), which WriteBin writes: Write refuses it.
+	Bin
 )
 
 // flushSize is about how much text Write gathers before writing it.
@@ -55,7 +61,7 @@ const flushSize = 48 << 10
 // of peak RSS converting a 420 MB log to CSV).
 func (c *Converter) Write(w io.Writer, f Format) error {
 	if f > JSON {
-		return errors.New("relog: unknown format")
+		return errors.New("relog: Write writes CSV, TSV or JSON")
 	}
 	t := c.newText(f)
 	buf := make([]byte, 0, 4096) // grows to flushSize with the rows: a small log needs no 52 KB

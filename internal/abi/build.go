@@ -9,6 +9,7 @@ import (
 	"github.com/perfcalc/perfcalc/engine"
 	"github.com/perfcalc/perfcalc/engine/blg"
 	"github.com/perfcalc/perfcalc/engine/counterpath"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/nametable"
 	"github.com/perfcalc/perfcalc/engine/perfdata"
 	"github.com/perfcalc/perfcalc/engine/perflibv2"
@@ -492,8 +493,8 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 	if format>>DigitsShift > 0 || opts.Digits == 0 {
 		opts.Digits = digits
 	}
-	format &= FormatMask
-	if format == FormatBin {
+	f := relog.Format(format & FormatMask)
+	if f == relog.Bin {
 		opts.PartFrom, opts.PartTo = 0, 0 // the whole selection: a log is not written in parts
 	}
 	c, err := OpenLog(log, opts)
@@ -501,11 +502,11 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 		return 0, 0, nil, err
 	}
 	// The breaks are counted as the samples are written: read them after.
-	if format == FormatBin {
+	if f == relog.Bin {
 		damage, err := writeBin(w, log, c, opts)
 		return c.SkippedEvents(), c.IdentityBreaks(), damage, err
 	}
-	damage = c.Write(w, relog.Format(format))
+	damage = c.Write(w, f)
 	return c.SkippedEvents(), c.IdentityBreaks(), damage, nil
 }
 
@@ -514,7 +515,7 @@ func RelogText(w io.Writer, log []byte, opts relog.Options, format uint32) (skip
 // written (the output is then a whole log of them), or the error that
 // stopped it.
 func writeBin(w io.Writer, log []byte, c *relog.Converter, opts relog.Options) (damage, err error) {
-	in := relog.Bin{
+	in := relog.BinSource{
 		Inputs: []relog.Input{{R: bytes.NewReader(log), Size: int64(len(log))}},
 		C:      c,
 		Open:   func(o relog.Options) (*relog.Converter, error) { return OpenLog(log, o) },
@@ -540,9 +541,9 @@ type Query struct {
 	// Paths select counters (wildcards allowed); none selects every one.
 	Paths   []counterpath.Path
 	Options engine.Options
-	// PID pairs Process and Thread instances by ID (query.Config.PID).
-	PID bool
-	// Breaks is set by the query: its identity breaks with PID
+	// Identity is how instances are paired (query.Config.Identity).
+	Identity identity.Mode
+	// Breaks is set by the query: its identity breaks with identity.PID
 	// (query.Query.IdentityBreaks).
 	Breaks int
 }
@@ -550,7 +551,7 @@ type Query struct {
 // run computes every selected counter between the captures older (nil: a
 // first sample) and newer with package query.
 func (q *Query) run(older, newer []byte) ([]query.Value, error) {
-	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet, PID: q.PID}
+	cfg := query.Config{Options: q.Options, Paths: q.Paths, IDs: q.IDs, CounterSet: q.CounterSet, Identity: q.Identity}
 	var err error
 	if cfg.Names, err = nameTable(q.Names); err != nil {
 		return nil, err

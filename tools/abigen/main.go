@@ -8,6 +8,10 @@
 //     -->" and "<!-- abigen:end -->" lines): the exports, the records'
 //     layouts, the kinds and the error codes;
 //
+// layout.go's Format… constants (relog_text's formats) are themselves
+// written from relog.Format's constants (engine/relog/write.go): a format
+// added there is added to the ABI, each keeping what layout.go says of it;
+//
 // and of the long table from its one Go source, the columns of
 // internal/longform (columns.go, longform.Fields; long.go):
 //
@@ -137,14 +141,25 @@ func repoRoot() (string, error) {
 
 // generate returns the contents of every generated file, by path.
 func generate(root string) (map[string][]byte, error) {
-	l, err := readLayout(filepath.Join(root, layoutFile))
+	names, err := formatNames(filepath.Join(root, relogFormats))
+	if err != nil {
+		return nil, err
+	}
+	src, err := os.ReadFile(filepath.Join(root, layoutFile))
+	if err != nil {
+		return nil, err
+	}
+	if src, err = writeFormats(src, names); err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{layoutFile: src}
+	l, err := parseLayout(filepath.Join(root, layoutFile), src)
 	if err != nil {
 		return nil, err
 	}
 	if err := l.checkTables(); err != nil {
 		return nil, err
 	}
-	files := map[string][]byte{}
 	for _, t := range targets {
 		b, err := l.render(t.template)
 		if err != nil {
@@ -223,8 +238,17 @@ var typeSizes = map[string]int64{"u32": 4, "i32": 4, "u64": 8, "i64": 8, "f64": 
 
 // readLayout parses and type-checks layout.go alone (it imports nothing).
 func readLayout(path string) (*Layout, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseLayout(path, src)
+}
+
+// parseLayout is readLayout of the source src.
+func parseLayout(path string, src []byte) (*Layout, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/perfcalc/perfcalc/analysis"
 	"github.com/perfcalc/perfcalc/analysis/palxml"
+	"github.com/perfcalc/perfcalc/engine/identity"
 	"github.com/perfcalc/perfcalc/engine/relog"
 	"github.com/perfcalc/perfcalc/internal/abi"
 )
@@ -52,10 +53,10 @@ type Request struct {
 	Files   []ThresholdFile
 	Values  map[string]string
 	Options analysis.Options
-	// Identity is how the logs' instances are paired (relog.IdentityPID:
+	// Identity is how the logs' instances are paired (identity.PID:
 	// perfcalc analyze --identity pid; the report then says so, with its
 	// identity breaks).
-	Identity relog.Identity
+	Identity identity.Mode
 	// Rename, when not nil, returns the relog.Options.Rename of the logs
 	// of one machine (names in other languages: the module's names_load
 	// sources with the tables those logs embed); nil translates nothing.
@@ -122,7 +123,7 @@ func Run(dst []byte, logs [][]byte, a *Request) (out []byte, damage, err error) 
 		if r == nil {
 			return dst, nil, err
 		}
-		if a.Identity == relog.IdentityPID {
+		if a.Identity == identity.PID {
 			r.Identity, r.IdentityBreaks = "pid", c.IdentityBreaks()
 		}
 		if damage == nil {

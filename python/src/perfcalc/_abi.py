@@ -305,7 +305,9 @@ QUERY_FIELDS = (
 # CSV and TSV values (%.<digits>g): 0 is the default, 20, as current
 # Windows writes; 17 as Windows wrote before about 2020; any of 1 to 20. A
 # host of ABI version 1 that passes the format alone gets the default.
-# Other bits are reserved.
+# Other bits are reserved. The formats are relog.Format's values:
+# tools/abigen writes their names and numbers from it (make generate),
+# each keeping its comment here.
 FORMAT_CSV = 0  # relog's CSV (PDH-CSV 4.0)
 FORMAT_TSV = 1  # relog's TSV
 FORMAT_JSON = 2  # JSON lines (shortest exact numbers: the digits do not apply)
@@ -314,10 +316,10 @@ FORMAT_MASK = 0xFF
 DIGITS_SHIFT = 8  # format = FormatCSV | 17<<DigitsShift: CSV with 17 digits
 MAX_DIGITS = 20  # the most digits relog_text prints
 
-# The pairings that the identity export sets (relog.Identity, query's
-# Config.PID), as perfcalc --identity: how decode_blg, relog_text,
-# relog_stats, relog_columns, query and query_text pair the instances of
-# one sample with those of the sample before it.
+# The pairings that the identity export sets (identity.Mode's values;
+# IdentityMode converts them), as perfcalc --identity: how decode_blg,
+# relog_text, relog_stats, relog_columns, query and query_text pair the
+# instances of one sample with those of the sample before it.
 IDENTITY_PDH = 0  # by name, as PDH and relog do (the default; relog's CSV and TSV byte for byte)
 IDENTITY_PID = 1  # Process instances by ID Process (and Creating Process ID: a reused PID), named name:pid; Thread instances by ID Process and ID Thread, named process:pid/tid; objects without those counters by name
 

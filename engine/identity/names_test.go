@@ -1,4 +1,4 @@
-package pidname
+package identity
 
 import (
 	"testing"
@@ -58,8 +58,8 @@ func TestRoleOf(t *testing.T) {
 		counter string
 		want    Role
 	}{
-		{Process, "id process", PID}, {Process, "Creating Process ID", Aux}, {Process, "ID Thread", NoRole},
-		{Thread, "ID Thread", Aux}, {Thread, "ID Process", PID}, {None, "ID Process", NoRole},
+		{Process, "id process", RolePID}, {Process, "Creating Process ID", RoleAux}, {Process, "ID Thread", RoleNone},
+		{Thread, "ID Thread", RoleAux}, {Thread, "ID Process", RolePID}, {None, "ID Process", RoleNone},
 	} {
 		if got := RoleOf(tc.k, tc.counter); got != tc.want {
 			t.Errorf("RoleOf(%v, %q) = %v, want %v", tc.k, tc.counter, got, tc.want)
