@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/perfcalc/perfcalc/tools/timebound"
 	"math/rand"
 	"reflect"
 	"strconv"
@@ -106,18 +107,11 @@ func TestGenerationChain(t *testing.T) {
 		a.Datasources = append(a.Datasources, Datasource{Name: "g" + strconv.Itoa(i), Kind: Generated, Round: -1, Formula: &Formula{Left: left, Op: '+', Constant: 1}})
 	}
 	c := open(t, hostile.OneObjectLog(1, "Count"))
-	done := make(chan struct{})
 	var r *Report
 	var err error
-	go func() {
-		defer close(done)
+	timebound.Within(t, 20*time.Second, "the run", func() {
 		r, err = Run(c, &Set{Analyses: []Analysis{a}}, Options{NoCharts: true})
-	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("still running after 20s")
-	}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/perfcalc/perfcalc/tools/timebound"
 	"strconv"
 	"testing"
 	"time"
@@ -29,18 +30,11 @@ func TestRegexpObjectsOnce(t *testing.T) {
 		})
 	}
 	c := open(t, log)
-	done := make(chan struct{})
 	var r *Report
 	var err error
-	go func() {
-		defer close(done)
+	timebound.Within(t, 20*time.Second, "the run", func() {
 		r, err = Run(c, set, Options{NoCharts: true})
-	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("still running after 20s")
-	}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,18 +65,11 @@ func TestDatasourcesTimesColumns(t *testing.T) {
 		})
 	}
 	c := open(t, log)
-	done := make(chan struct{})
 	var r *Report
 	var err error
-	go func() {
-		defer close(done)
+	timebound.Within(t, 20*time.Second, "the run", func() {
 		r, err = Run(c, set, Options{NoCharts: true})
-	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("still running after 20s")
-	}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,18 +94,11 @@ func TestDatasourcesTimesThresholds(t *testing.T) {
 	}
 	set := &Set{Name: "wide", Analyses: []Analysis{a}}
 	c := open(t, log)
-	done := make(chan struct{})
 	var r *Report
 	var err error
-	go func() {
-		defer close(done)
+	timebound.Within(t, 20*time.Second, "the run", func() {
 		r, err = Run(c, set, Options{NoCharts: true})
-	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("still running after 20s")
-	}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,18 +128,11 @@ func TestGeneratedJoin(t *testing.T) {
 			Formula: &Formula{Left: "num", Right: "den", Op: '/', Scale: 100}},
 	}}}}
 	c := open(t, log)
-	done := make(chan struct{})
 	var r *Report
 	var err error
-	go func() {
-		defer close(done)
+	timebound.Within(t, 20*time.Second, "the run", func() {
 		r, err = Run(c, set, Options{NoCharts: true})
-	}()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("still running after 20s")
-	}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

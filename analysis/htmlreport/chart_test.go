@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"bytes"
+	"github.com/perfcalc/perfcalc/tools/timebound"
 	"math"
 	"regexp"
 	"strconv"
@@ -29,18 +30,6 @@ func rangeLog(times ...int64) []byte {
 		l.Record(blgbuild.EventSample, ts, blgbuild.RawSample(ts, uint64(1000+100*i)), blgbuild.MaxEventData)
 	}
 	return l.Bytes()
-}
-
-// within runs f and panics when it has not returned after d: a loop that
-// never ends fails the test before it takes the machine's memory.
-func within(d time.Duration, what string, f func()) {
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		panic(what + " still running after " + d.String())
-	}
 }
 
 // seriesX finds the points of a series' line (points="x,y x,y …") or
@@ -86,7 +75,7 @@ func TestTimeAxisAnyRange(t *testing.T) {
 				t.Fatal(err)
 			}
 			var doc string
-			within(5*time.Second, "the report of a "+tc.name+" log", func() { doc = write(t, []*analysis.Report{r}) })
+			timebound.Within(t, 20*time.Second, "the report of a "+tc.name+" log", func() { doc = write(t, []*analysis.Report{r}) })
 			if len(doc) > 1<<20 {
 				t.Fatalf("report of %d bytes", len(doc))
 			}

@@ -2,6 +2,7 @@ package palxml
 
 import (
 	"errors"
+	"github.com/perfcalc/perfcalc/tools/timebound"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,23 +10,6 @@ import (
 
 	"github.com/perfcalc/perfcalc/tools/hostile"
 )
-
-// within runs f and fails the test when it takes more than limit (a
-// quadratic load, where the linear one takes a fraction of a second): the
-// test ends then, without waiting for f.
-func within(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(limit):
-		t.Fatalf("still running after %v", limit)
-	}
-}
 
 // one reads the file data under any name.
 func one(data []byte) func(string) ([]byte, error) {
@@ -37,7 +21,7 @@ func one(data []byte) func(string) ([]byte, error) {
 func TestManyQuestions(t *testing.T) {
 	const n = 100_000
 	data := hostile.ManyQuestions(n)
-	within(t, 20*time.Second, func() {
+	timebound.Within(t, 20*time.Second, "the load", func() {
 		set, err := Load("q.xml", one(data), map[string]string{"QXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX99999": "2"})
 		if err != nil {
 			t.Error(err)
@@ -54,7 +38,7 @@ func TestManyQuestions(t *testing.T) {
 // each analysis (and again by each evaluation); they are made once.
 func TestQuestionsTimesAnalyses(t *testing.T) {
 	data := hostile.QuestionsAnalyses(4_000, 20_000)
-	within(t, 20*time.Second, func() {
+	timebound.Within(t, 20*time.Second, "the load", func() {
 		set, err := Load("q.xml", one(data), nil)
 		if err != nil {
 			t.Error(err)
@@ -74,7 +58,7 @@ func TestQuestionsTimesAnalyses(t *testing.T) {
 // refused, in a bounded time.
 func TestTrimCalls(t *testing.T) {
 	data := hostile.TrimCalls(4<<20, 9_000)
-	within(t, 20*time.Second, func() {
+	timebound.Within(t, 20*time.Second, "the load", func() {
 		set, err := Load("t.xml", one(data), nil)
 		if err != nil {
 			t.Error(err)
@@ -90,7 +74,7 @@ func TestTrimCalls(t *testing.T) {
 		b.WriteString(`<ANALYSIS NAME="A` + strconv.Itoa(i) + `"><DATASOURCE TYPE="CounterLog" NAME="\P(*)\C" COLLECTIONVARNAME="C"/><THRESHOLD NAME="T" CONDITION="Warning"><CODE>$t = $S` + strings.Repeat(".ToUpper()", 6000) + "\nStaticThreshold -CollectionOfCounterInstances $C -Operator 'gt' -Threshold 1</CODE></THRESHOLD></ANALYSIS>")
 	}
 	b.WriteString(`</PAL>`)
-	within(t, 20*time.Second, func() {
+	timebound.Within(t, 20*time.Second, "the load", func() {
 		set, err := Load("t.xml", one([]byte(b.String())), nil)
 		if err != nil {
 			t.Error(err)
@@ -156,7 +140,7 @@ func TestDatasourcesTimesThresholds(t *testing.T) {
 		b.WriteString(`<THRESHOLD NAME="T` + strconv.Itoa(i) + `" CONDITION="Warning"><CODE>StaticThreshold -CollectionOfCounterInstances $collectionvariablenumber` + strconv.Itoa(n-1-i) + ` -Operator 'gt' -Threshold 1</CODE></THRESHOLD>`)
 	}
 	b.WriteString(`</ANALYSIS></PAL>`)
-	within(t, 20*time.Second, func() {
+	timebound.Within(t, 20*time.Second, "the load", func() {
 		set, err := Load("w.xml", one([]byte(b.String())), nil)
 		if err != nil {
 			t.Error(err)

@@ -2,6 +2,7 @@ package psexpr
 
 import (
 	"errors"
+	"github.com/perfcalc/perfcalc/tools/timebound"
 	"strconv"
 	"strings"
 	"testing"
@@ -237,23 +238,6 @@ func TestQuote(t *testing.T) {
 	}
 }
 
-// within runs f and fails the test when it takes more than limit (a
-// quadratic evaluation, where the linear one takes milliseconds): the
-// test ends then, without waiting for f.
-func within(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(limit):
-		t.Fatalf("still running after %v", limit)
-	}
-}
-
 // TestMembersLinear (issue 32, item 7): 9,000 .Trim() calls on a 4 MiB
 // question value took 149 s, each member converting the whole string to
 // runes; they go through the string once now. Members that go through the
@@ -261,13 +245,13 @@ func within(t *testing.T, limit time.Duration, f func()) {
 // (MaxWork) and refused with an error saying so.
 func TestMembersLinear(t *testing.T) {
 	vars := map[string]Value{"S": Str(strings.Repeat("x", 4<<20) + "  ")}
-	within(t, 20*time.Second, func() {
+	timebound.Within(t, 20*time.Second, "the evaluation", func() {
 		calls, err := Eval("$t = $S"+strings.Repeat(".Trim()", 9000)+"\nStaticThreshold -CollectionOfCounterInstances $X -Operator 'gt' -Threshold $t.Length", vars)
 		if err != nil || len(calls) != 1 || calls[0].Threshold != 4<<20 {
 			t.Errorf("have %v, %v; want one call with the threshold %d", calls, err, 4<<20)
 		}
 	})
-	within(t, 20*time.Second, func() {
+	timebound.Within(t, 20*time.Second, "the evaluation", func() {
 		_, err := Eval("$t = $S"+strings.Repeat(".ToUpper()", 6000), vars)
 		if err == nil || !strings.Contains(err.Error(), "work allowed") {
 			t.Errorf("have %v, want the work refused", err)
