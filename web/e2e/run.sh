@@ -69,7 +69,9 @@ command -v go >/dev/null 2>&1 || { echo "e2e: go is missing: the test compares t
 # The viewer, then its Analysis view (which loads the second module,
 # perfcalc-analyze.wasm, when first opened); both run, and the script fails
 # when either does.
+# Each bounded (about 2 and 1 minutes here): a browser that stops
+# answering fails the run in 10 minutes, not at CI's limit.
 status=0
-node viewer.e2e.mjs || status=$?
-node analysis.e2e.mjs || status=$?
+timeout -k 10 600 node viewer.e2e.mjs || status=$?
+timeout -k 10 600 node analysis.e2e.mjs || status=$?
 exit $status

@@ -167,7 +167,13 @@ function tableRows() {
   return page.evaluate(async () => {
     const wrap = document.getElementById("table-wrap"), table = document.getElementById("values");
     const n = Number(table.dataset.rows), out = new Array(n);
-    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    // Two frames, so that the table has drawn the rows scrolled to; or
+    // 200 ms, where headless Chromium produces no frame (it once stopped
+    // drawing mid-run, and this wait hung the run for good).
+    const frames = () => new Promise((r) => {
+      requestAnimationFrame(() => requestAnimationFrame(r));
+      setTimeout(r, 200);
+    });
     let seen = 0;
     for (let top = 0; ; top += Math.max(100, wrap.clientHeight - 60)) {
       wrap.scrollTop = top;
