@@ -1,12 +1,10 @@
 package analysis
 
 import (
-	"github.com/perfcalc/perfcalc/tools/timebound"
 	"math/rand"
 	"reflect"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/perfcalc/perfcalc/tools/hostile"
 )
@@ -106,15 +104,7 @@ func TestGenerationChain(t *testing.T) {
 		}
 		a.Datasources = append(a.Datasources, Datasource{Name: "g" + strconv.Itoa(i), Kind: Generated, Round: -1, Formula: &Formula{Left: left, Op: '+', Constant: 1}})
 	}
-	c := open(t, hostile.OneObjectLog(1, "Count"))
-	var r *Report
-	var err error
-	timebound.Within(t, 20*time.Second, "the run", func() {
-		r, err = Run(c, &Set{Analyses: []Analysis{a}}, Options{NoCharts: true})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runWithin(t, hostile.OneObjectLog(1, "Count"), &Set{Analyses: []Analysis{a}})
 	// g0 = c + 20,000: the chain's last series.
 	series := r.Results[0].Series
 	if len(series) != n+1 || len(r.Unsupported) != 0 {

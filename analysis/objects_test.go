@@ -29,15 +29,7 @@ func TestRegexpObjectsOnce(t *testing.T) {
 			Thresholds:  []Threshold{{Name: "T", Condition: Warning, Datasource: path, Operator: Greater, Value: 1e18}},
 		})
 	}
-	c := open(t, log)
-	var r *Report
-	var err error
-	timebound.Within(t, 20*time.Second, "the run", func() {
-		r, err = Run(c, set, Options{NoCharts: true})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runWithin(t, log, set)
 	if len(r.Results) != n || r.Results[n-1].Skipped != "" || len(r.Results[n-1].Series) != columns {
 		t.Fatalf("have %d results, the last skipped %q with %d series; want %d, the last of %d series", len(r.Results), r.Results[n-1].Skipped, len(r.Results[n-1].Series), n, columns)
 	}
@@ -64,15 +56,7 @@ func TestDatasourcesTimesColumns(t *testing.T) {
 			Thresholds:  []Threshold{{Name: "T", Condition: Warning, Datasource: path, Operator: Greater, Value: 1}},
 		})
 	}
-	c := open(t, log)
-	var r *Report
-	var err error
-	timebound.Within(t, 20*time.Second, "the run", func() {
-		r, err = Run(c, set, Options{NoCharts: true})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runWithin(t, log, set)
 	if len(r.Results) != n || r.Results[n-1].Skipped != "no counter of the log matches "+path {
 		t.Errorf("have %d results, the last skipped %q; want %d, each matching nothing", len(r.Results), r.Results[n-1].Skipped, n)
 	}
@@ -93,15 +77,7 @@ func TestDatasourcesTimesThresholds(t *testing.T) {
 		a.Thresholds = append(a.Thresholds, Threshold{Name: "T" + strconv.Itoa(i), Condition: Warning, Datasource: "v" + strconv.Itoa(n-1-i), Operator: Greater, Value: -1})
 	}
 	set := &Set{Name: "wide", Analyses: []Analysis{a}}
-	c := open(t, log)
-	var r *Report
-	var err error
-	timebound.Within(t, 20*time.Second, "the run", func() {
-		r, err = Run(c, set, Options{NoCharts: true})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runWithin(t, log, set)
 	// Each datasource's series (process3, value 3) breaks its one
 	// threshold (> −1); the alerts, one per slice and path, are one.
 	if len(r.Results) != 1 || len(r.Results[0].Series) != n || len(r.Alerts) != 1 || len(r.Unsupported) != 0 {
@@ -127,15 +103,7 @@ func TestGeneratedJoin(t *testing.T) {
 		{Name: `\Process(*)\Ratio`, Kind: Generated, Path: mustPath(`\Process(*)\Ratio`), Round: -1,
 			Formula: &Formula{Left: "num", Right: "den", Op: '/', Scale: 100}},
 	}}}}
-	c := open(t, log)
-	var r *Report
-	var err error
-	timebound.Within(t, 20*time.Second, "the run", func() {
-		r, err = Run(c, set, Options{NoCharts: true})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := runWithin(t, log, set)
 	ratios := 0
 	for _, s := range r.Results[0].Series {
 		// A and B of an instance have the same values: 100 %, except
@@ -147,4 +115,21 @@ func TestGeneratedJoin(t *testing.T) {
 	if ratios != n {
 		t.Errorf("have %d ratios of 100, want %d", ratios, n)
 	}
+}
+
+// runWithin runs set on the log's bytes without charts, failing the test
+// on an error and when the run takes more than 20 s (the bound of the
+// linear-time tests: tools/timebound).
+func runWithin(t *testing.T, log []byte, set *Set) *Report {
+	t.Helper()
+	c := open(t, log)
+	var r *Report
+	var err error
+	timebound.Within(t, 20*time.Second, "the run", func() {
+		r, err = Run(c, set, Options{NoCharts: true})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
